@@ -1,0 +1,40 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "SensorPipe",
+    products: [
+        // MARK: - Public products
+        .library(name: "DSP", targets: ["DSP"]),
+        .executable(name: "sensorpipe-bench", targets: ["sensorpipe-bench"]),
+    ],
+    targets: [
+        // MARK: - C libraries from Debian (system-library targets)
+        .systemLibrary(
+            name: "CFFTW", path: "Sources/CFFTW", pkgConfig: "fftw3",
+            providers: [.apt(["libfftw3-dev"])]),
+        .systemLibrary(
+            name: "CLAPACKE", path: "Sources/CLAPACKE", pkgConfig: "lapacke",
+            providers: [.apt(["liblapacke-dev", "libopenblas-dev"])]),
+        .systemLibrary(
+            name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]),
+
+        // MARK: - Implementation targets
+        .target(name: "DSP", dependencies: ["CFFTW", "CLAPACKE"]),
+
+        // MARK: - Benchmarks
+        .executableTarget(
+            name: "sensorpipe-bench", dependencies: ["DSP", "CFFTW"],
+            path: "Benchmarks/sensorpipe-bench"),
+
+        // MARK: - Test support and tests
+        .target(name: "_TestSupport", path: "Sources/_TestSupport"),
+        .testTarget(name: "DSPTests", dependencies: ["DSP", "_TestSupport"],
+                    exclude: ["Fixtures"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

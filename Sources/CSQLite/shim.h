@@ -1,0 +1,4 @@
+#ifndef SENSORPIPE_CSQLITE_SHIM_H
+#define SENSORPIPE_CSQLITE_SHIM_H
+#include <sqlite3.h>
+#endif

@@ -1,0 +1,39 @@
+import Foundation
+
+/// Locates the committed reference fixtures (`Tests/<Target>/Fixtures/…`), written by
+/// `scripts/make-reference-vectors.py`.
+public enum Fixtures {
+    /// The repository root, found from this file's compile-time path.
+    public static let repositoryRoot: URL = {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent()  // _TestSupport
+            .deletingLastPathComponent()  // Sources
+            .deletingLastPathComponent()  // root
+    }()
+
+    /// URL of `Tests/<target>/Fixtures/<relativePath>`.
+    public static func url(_ target: String, _ relativePath: String) -> URL {
+        repositoryRoot.appendingPathComponent("Tests/\(target)/Fixtures/\(relativePath)")
+    }
+
+    /// Reads a `.npy` fixture as doubles.
+    public static func doubles(_ target: String, _ relativePath: String) throws -> [Double] {
+        try NPY.read(url(target, relativePath)).doubles
+    }
+
+    /// Reads a `.npy` fixture as integers.
+    public static func ints(_ target: String, _ relativePath: String) throws -> [Int] {
+        try NPY.read(url(target, relativePath)).ints
+    }
+
+    /// Reads a JSON fixture (parameters, small vectors) as a dictionary.
+    public static func json(_ target: String, _ relativePath: String) throws -> [String: Any] {
+        let data = try Data(contentsOf: url(target, relativePath))
+        return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+    }
+
+    /// `../shared/datasets` beside the repository, or `nil` when absent (validation suites skip).
+    public static var sharedDatasets: URL? {
+        let u = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/datasets")
+        return FileManager.default.fileExists(atPath: u.path) ? u : nil
+    }
+}
