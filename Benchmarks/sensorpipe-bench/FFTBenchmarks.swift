@@ -2,13 +2,18 @@ import CFFTW
 import DSP
 import Foundation
 
-/// Synthetic test signal: a sum of sines plus deterministic noise, in [−1, 1]-ish units.
+/// Synthetic test signal: three sines plus counter-based (SplitMix64) noise, so that
+/// `scripts/compare-peers.py` can regenerate exactly the same samples with NumPy:
+/// `x[i] = 0.6 sin(2π·1.2t) + 0.3 sin(2π·17t) + 0.2 sin(2π·0.15t) + 0.1 u[i]`, `t = i / sampleRate`,
+/// `u[i] = (splitmix64(seed + i) >> 11) / 2^53 * 2 − 1` (uniform in [−1, 1)).
 func syntheticSignal(count: Int, sampleRate: Double = 512, seed: UInt64 = 1) -> [Float] {
-    var state = seed
     var out = [Float](repeating: 0, count: count)
     for i in 0..<count {
-        state = state &* 6364136223846793005 &+ 1442695040888963407
-        let noise = Double(Int64(bitPattern: state) >> 11) / Double(1 << 52)
+        var z = (seed &+ UInt64(i)) &* 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        z = z ^ (z >> 31)
+        let noise = Double(z >> 11) / 9_007_199_254_740_992.0 * 2 - 1
         let t = Double(i) / sampleRate
         out[i] = Float(0.6 * sin(2 * .pi * 1.2 * t) + 0.3 * sin(2 * .pi * 17 * t)
                        + 0.2 * sin(2 * .pi * 0.15 * t) + 0.1 * noise)

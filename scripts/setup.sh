@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the Debian packages SensorPipe links against, if any is missing.
+# Works on a fresh Debian 12 with only the Swift toolchain; uses sudo when not root.
+set -euo pipefail
+packages=(libfftw3-dev liblapacke-dev libopenblas-dev libsqlite3-dev zlib1g-dev pkg-config xz-utils)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
