@@ -6,6 +6,7 @@ let package = Package(
     products: [
         // MARK: - Public products
         .library(name: "DSP", targets: ["DSP"]),
+        .library(name: "Recordings", targets: ["Recordings"]),
         .executable(name: "sensorpipe-bench", targets: ["sensorpipe-bench"]),
     ],
     targets: [
@@ -25,6 +26,7 @@ let package = Package(
 
         // MARK: - Implementation targets
         .target(name: "DSP", dependencies: ["CFFTW", "CLAPACKE"]),
+        .target(name: "Recordings", dependencies: ["DSP", "CZlib"]),
 
         // MARK: - Benchmarks
         .executableTarget(
@@ -34,6 +36,8 @@ let package = Package(
         // MARK: - Test support and tests
         .target(name: "_TestSupport", path: "Sources/_TestSupport"),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "_TestSupport"],
+                    exclude: ["Fixtures"]),
+        .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "_TestSupport", "CZlib"],
                     exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,181 @@
+import CZlib
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads a file's content in chunks, transparently inflating gzip (RFC 1952; concatenated
+/// members too) and zlib streams, so every decoder reads plain and compressed files alike with
+/// memory bounded by the chunk size.
+///
+/// Compression is detected from the content (magic bytes `1f 8b`), not the file name.
+public final class ByteSource {
+    /// Path as given by the caller (used in error messages).
+    public let path: String
+    /// Whether the content is gzip-compressed.
+    public private(set) var isCompressed = false
+    /// Size of the file on disk, in bytes.
+    public let fileSize: Int
+    /// Decompressed bytes delivered so far.
+    public private(set) var offset = 0
+
+    private let fd: Int32
+    private let chunkSize: Int
+    private var raw: [UInt8]
+    private var rawStart = 0
+    private var rawEnd = 0
+    private var rawEOF = false
+    private var rawConsumed = 0          // compressed bytes consumed (for error offsets)
+    private var stream = z_stream()
+    private var inflating = false
+    private var memberDone = false
+
+    /// Opens `path`.
+    /// - Parameters:
+    ///   - path: file to read.
+    ///   - chunkSize: bytes read from disk at a time (default 1 MiB).
+    /// - Throws: ``RecordingError`` `.unreadable` if the file cannot be opened.
+    public init(path: String, chunkSize: Int = 1 << 20) throws(RecordingError) {
+        self.path = path
+        self.chunkSize = max(chunkSize, 64)
+        fd = open(path, O_RDONLY)
+        guard fd >= 0 else {
+            throw RecordingError(.unreadable, file: path, String(cString: strerror(errno)))
+        }
+        var st = stat()
+        fileSize = fstat(fd, &st) == 0 ? Int(st.st_size) : 0
+        raw = [UInt8](repeating: 0, count: self.chunkSize)
+        try fillRaw()
+        if rawEnd - rawStart >= 2 && raw[rawStart] == 0x1f && raw[rawStart + 1] == 0x8b {
+            isCompressed = true
+            try startInflate()
+        }
+    }
+
+    deinit {
+        if inflating { inflateEnd(&stream) }
+        close(fd)
+    }
+
+    private func fillRaw() throws(RecordingError) {
+        if rawStart > 0 && rawStart < rawEnd {
+            raw.withUnsafeMutableBytes { b in
+                _ = memmove(b.baseAddress!, b.baseAddress! + rawStart, rawEnd - rawStart)
+            }
+        }
+        rawEnd -= rawStart
+        rawStart = 0
+        while rawEnd < raw.count && !rawEOF {
+            let want = raw.count - rawEnd
+            let got = raw.withUnsafeMutableBytes { b in Glibc.read(fd, b.baseAddress! + rawEnd, want) }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw RecordingError(.unreadable, file: path, byteOffset: rawConsumed + rawEnd,
+                                     String(cString: strerror(errno)))
+            }
+            if got == 0 { rawEOF = true } else { rawEnd += got }
+        }
+    }
+
+    private func startInflate() throws(RecordingError) {
+        stream = z_stream()
+        // 15 + 32: any window size, automatic gzip/zlib header detection.
+        let rc = inflateInit2_(&stream, 15 + 32, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        guard rc == Z_OK else {
+            throw RecordingError(.unreadable, file: path, "zlib could not initialise (\(rc))")
+        }
+        inflating = true
+    }
+
+    /// Reads up to `buffer.count` decompressed bytes into `buffer` starting at `start`.
+    /// - Returns: bytes read; 0 only at the end of the content.
+    /// - Throws: ``RecordingError`` `.truncated` for a gzip stream that ends early, `.syntax` for
+    ///   corrupt compressed data, `.unreadable` for I/O errors.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(RecordingError) -> Int {
+        guard buffer.count > 0 else { return 0 }
+        if !isCompressed {
+            if rawStart == rawEnd {
+                if rawEOF { return 0 }
+                try fillRaw()
+                if rawStart == rawEnd { return 0 }
+            }
+            let n = min(buffer.count, rawEnd - rawStart)
+            raw.withUnsafeBytes { r in
+                buffer.baseAddress!.copyMemory(from: r.baseAddress! + rawStart, byteCount: n)
+            }
+            rawStart += n
+            rawConsumed += n
+            offset += n
+            return n
+        }
+        var produced = 0
+        while produced == 0 {
+            if memberDone {
+                // Another gzip member may follow (concatenated .gz files).
+                if rawStart == rawEnd { try fillRaw() }
+                if rawStart == rawEnd { return 0 }
+                inflateReset(&stream)
+                memberDone = false
+            }
+            if rawStart == rawEnd {
+                try fillRaw()
+                if rawStart == rawEnd {
+                    throw RecordingError(.truncated, file: path, byteOffset: rawConsumed,
+                                         "gzip stream ends before its end marker (file truncated?)")
+                }
+            }
+            let availIn = rawEnd - rawStart
+            let rc: Int32 = raw.withUnsafeMutableBytes { r in
+                stream.next_in = r.baseAddress!.assumingMemoryBound(to: Bytef.self) + rawStart
+                stream.avail_in = uInt(availIn)
+                stream.next_out = buffer.baseAddress!.assumingMemoryBound(to: Bytef.self) + produced
+                stream.avail_out = uInt(buffer.count - produced)
+                return inflate(&stream, Z_NO_FLUSH)
+            }
+            let used = availIn - Int(stream.avail_in)
+            rawStart += used
+            rawConsumed += used
+            produced = buffer.count - Int(stream.avail_out)
+            switch rc {
+            case Z_OK, Z_BUF_ERROR:
+                if rc == Z_BUF_ERROR && used == 0 && produced == 0 && rawEOF && rawStart == rawEnd {
+                    throw RecordingError(.truncated, file: path, byteOffset: rawConsumed,
+                                         "gzip stream ends before its end marker (file truncated?)")
+                }
+            case Z_STREAM_END:
+                memberDone = true
+            default:
+                let why = stream.msg.map { String(cString: $0) } ?? "code \(rc)"
+                throw RecordingError(.syntax, file: path, byteOffset: rawConsumed,
+                                     "corrupt gzip data: \(why)")
+            }
+        }
+        offset += produced
+        return produced
+    }
+
+    /// Reads up to `count` bytes from the start of the content without consuming anything else
+    /// of the file (for format sniffing): opens a second reader.
+    /// - Throws: ``RecordingError`` as ``read(into:)``.
+    public static func peek(path: String, count: Int) throws(RecordingError) -> [UInt8] {
+        let s = try ByteSource(path: path, chunkSize: max(count, 4096))
+        var out = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        reading: while filled < count {
+            let result = out.withUnsafeMutableBytes { b in
+                Result { () throws(RecordingError) -> Int in
+                    try s.read(into: UnsafeMutableRawBufferPointer(rebasing: b[filled...]))
+                }
+            }
+            switch result {
+            case .success(let n):
+                if n == 0 { break reading }
+                filled += n
+            case .failure(let error):
+                // A truncated stream is reported by the decoder at its place; sniff what we have.
+                if error.code == .truncated && filled > 0 { break reading }
+                throw error
+            }
+        }
+        return Array(out[0..<filled])
+    }
+}

@@ -1,0 +1,14 @@
+/// What a decoder delivers, in order: devices and streams are announced before the first block
+/// that uses them.
+public enum RecordingEvent: Sendable {
+    /// A device description (the schema's `device` line, or derived from a file header).
+    case device(DeviceInfo)
+    /// A new stream; its index is the number of streams announced before it.
+    case stream(StreamInfo)
+    /// A block of samples of an announced stream.
+    case block(SampleBlock)
+    /// A span of deleted data (known gap).
+    case deletion(DeletionRecord)
+    /// A recoverable problem (a bad line that was skipped and counted, an unknown field, …).
+    case issue(RecordingError)
+}

@@ -1,0 +1,52 @@
+/// The input formats SensorPipe decodes, recognised from content (``sniff(path:)``), not only
+/// from the file name.
+public enum RecordingFormat: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
+    /// SensorKit export schema v1, JSON Lines (`docs/SCHEMA.md`), plain or gzip.
+    case sensorKitNDJSON = "sensorkit-ndjson"
+    /// MyDataHelps-style SensorKit JSON (`{"device":…,"samples":[…]}`), plain or gzip.
+    case myDataHelpsJSON = "mydatahelps-json"
+    /// Apple Health app ECG export (CSV with a header block).
+    case appleHealthECG = "apple-health-ecg-csv"
+    /// PhysioNet WFDB record (`.hea` header with its signal files).
+    case wfdb = "wfdb"
+    /// MATLAB v5 MAT-file (needs a channel mapping).
+    case matlab = "matlab-v5"
+    /// Delimited text with a header row (needs a column mapping).
+    case csv = "csv"
+
+    public var description: String { rawValue }
+
+    /// Recognises the format of `path` from its first bytes (decompressed if gzip) and, for
+    /// WFDB, its name.
+    /// - Throws: ``RecordingError`` `.empty` for an empty file, `.unknownFormat` when nothing
+    ///   matches, or the errors of ``ByteSource``.
+    /// - Complexity: reads at most 4 KiB.
+    public static func sniff(path: String) throws(RecordingError) -> RecordingFormat {
+        let head = try ByteSource.peek(path: path, count: 4096)
+        guard !head.isEmpty else {
+            throw RecordingError(.empty, file: path, "the file is empty")
+        }
+        if head.starts(with: Array("MATLAB 5.0 MAT-file".utf8)) { return .matlab }
+        let text = String(decoding: head, as: UTF8.self)
+        let trimmed = text.drop { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" || $0 == "\u{FEFF}" }
+        if trimmed.hasPrefix("{") {
+            let firstLine = trimmed.prefix { $0 != "\n" }
+            if firstLine.contains("\"sensorkit-ndjson\"") || firstLine.contains("\"type\"") {
+                return .sensorKitNDJSON
+            }
+            if trimmed.contains("\"samples\"") || trimmed.contains("\"device\"") { return .myDataHelpsJSON }
+        }
+        let lower = path.lowercased()
+        if lower.hasSuffix(".hea") || lower.hasSuffix(".hea.gz") { return .wfdb }
+        if text.contains("\nSample Rate,") && (text.contains("\nLead,") || text.contains("Recorded Date,")) {
+            return .appleHealthECG
+        }
+        if let firstLine = text.split(separator: "\n", maxSplits: 1).first,
+           firstLine.contains(",") || firstLine.contains(";") || firstLine.contains("\t") {
+            return .csv
+        }
+        throw RecordingError(.unknownFormat, file: path, line: 1,
+                             "content matches no known format (SensorKit NDJSON, MyDataHelps JSON, "
+                             + "Apple Health ECG CSV, WFDB .hea, MATLAB v5, CSV)")
+    }
+}

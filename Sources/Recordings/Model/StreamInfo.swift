@@ -1,0 +1,64 @@
+/// Identifies one stream: one sensor × device × channel (and, for ECG, one session).
+public struct StreamKey: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
+    /// Device identifier (`deviceId`).
+    public var deviceID: String
+    /// Sensor.
+    public var sensor: SensorKind
+    /// Channel within the sensor: `"acceleration"`, `"rotationRate"`, `"ecg"`, PPG optical
+    /// channels as `"optical/e<emitter>/pd<i,j>/s<signalIdentifier>"`, the PPG device's
+    /// accelerometer as `"accelerometer"`; for other sources the source's channel name.
+    public var channel: String
+    /// ECG session identifier (`session.identifier`), `nil` for other sensors.
+    public var session: String?
+
+    /// Creates a stream key.
+    public init(deviceID: String, sensor: SensorKind, channel: String, session: String? = nil) {
+        self.deviceID = deviceID
+        self.sensor = sensor
+        self.channel = channel
+        self.session = session
+    }
+
+    public var description: String {
+        "\(deviceID)/\(sensor)/\(channel)" + (session.map { "/session=\($0)" } ?? "")
+    }
+
+    public static func < (a: StreamKey, b: StreamKey) -> Bool { a.description < b.description }
+}
+
+/// One column of a stream's structure-of-arrays blocks.
+public struct ColumnInfo: Sendable, Hashable, Codable {
+    /// Column name, e.g. `"x"`, `"value"`, `"normalizedReflectance"`.
+    public var name: String
+    /// Physical unit of the values.
+    public var unit: PhysicalUnit
+
+    /// Creates a column description.
+    public init(name: String, unit: PhysicalUnit) {
+        self.name = name
+        self.unit = unit
+    }
+}
+
+/// Static description of a stream, announced by a decoder before its first block.
+public struct StreamInfo: Sendable, Hashable, Codable {
+    /// The stream's identity.
+    public var key: StreamKey
+    /// Columns of every block of this stream, in order.
+    public var columns: [ColumnInfo]
+    /// The rate the source declares, in Hz (`frequency`, `samplingFrequency`, a header's rate);
+    /// `nil` when the source declares none (SensorKit accelerometer: derive it from timestamps).
+    public var nominalSampleRate: Double?
+    /// Free-form attributes kept from the source (ECG lead, PPG wavelengths in nm, WFDB signal
+    /// description, …), so nothing the source says is lost.
+    public var attributes: [String: String]
+
+    /// Creates a stream description.
+    public init(key: StreamKey, columns: [ColumnInfo], nominalSampleRate: Double? = nil,
+                attributes: [String: String] = [:]) {
+        self.key = key
+        self.columns = columns
+        self.nominalSampleRate = nominalSampleRate
+        self.attributes = attributes
+    }
+}

@@ -1,0 +1,86 @@
+import Recordings
+import Testing
+import _TestSupport
+
+@Suite("ByteSource and LineReader")
+struct ByteSourceTests {
+    func readAll(_ path: String, chunk: Int = 7) throws -> [UInt8] {
+        let s = try ByteSource(path: path, chunkSize: 64)
+        var out = [UInt8]()
+        var buf = [UInt8](repeating: 0, count: chunk)
+        while true {
+            let n = try buf.withUnsafeMutableBytes { try s.read(into: $0) }
+            if n == 0 { break }
+            out += buf[0..<n]
+        }
+        return out
+    }
+
+    func lines(_ path: String, chunk: Int) throws -> [String] {
+        let r = LineReader(source: try ByteSource(path: path, chunkSize: 64), chunkSize: chunk)
+        var out = [String]()
+        while let range = try r.nextLine() {
+            out.append(String(decoding: r.buffer[range], as: UTF8.self))
+        }
+        return out
+    }
+
+    @Test("plain, gzip and concatenated gzip read back byte for byte")
+    func roundTrip() throws {
+        let dir = TemporaryDirectory()
+        var rng = SeededGenerator(seed: 7)
+        let content = (0..<50_000).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        let plain = dir.write("a.bin", content)
+        let gz = dir.write("a.bin.gz", gzip(content))
+        let twoMembers = dir.write("b.gz", gzip(Array(content[..<1000])) + gzip(Array(content[1000...])))
+        #expect(try readAll(plain) == content)
+        #expect(try readAll(gz) == content)
+        #expect(try readAll(twoMembers) == content)
+        #expect(try ByteSource(path: gz).isCompressed)
+        #expect(try !ByteSource(path: plain).isCompressed)
+    }
+
+    @Test("a truncated gzip file is an error naming the byte offset")
+    func truncatedGzip() throws {
+        let dir = TemporaryDirectory()
+        let content = Array(String(repeating: "{\"type\":\"x\"}\n", count: 2000).utf8)
+        let z = gzip(content)
+        let path = dir.write("t.ndjson.gz", Array(z[..<(z.count / 2)]))
+        do {
+            _ = try readAll(path)
+            Issue.record("expected an error")
+        } catch let error as RecordingError {
+            #expect(error.code == .truncated)
+            #expect(error.byteOffset != nil)
+            #expect(error.description.contains("t.ndjson.gz"))
+        }
+    }
+
+    @Test("a missing file is an unreadable error naming the path")
+    func missingFile() {
+        #expect(throws: RecordingError.self) { try ByteSource(path: "/nonexistent/x.ndjson") }
+    }
+
+    @Test("lines split the same for every chunk size; CRLF and a missing final newline handled",
+          arguments: [1, 2, 3, 5, 64, 4096])
+    func lineSplitting(chunk: Int) throws {
+        let dir = TemporaryDirectory()
+        let text = "first\r\nsecond\n\nthird line is longer than a few bytes\nlast"
+        let path = dir.write("l.txt", text)
+        let gz = dir.write("l.txt.gz", gzip(Array(text.utf8)))
+        let expected = ["first", "second", "", "third line is longer than a few bytes", "last"]
+        #expect(try lines(path, chunk: chunk) == expected)
+        #expect(try lines(gz, chunk: chunk) == expected)
+    }
+
+    @Test("line numbers and byte offsets are those of the line starts")
+    func lineOffsets() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.write("o.txt", "ab\ncde\r\nf\n")
+        let r = LineReader(source: try ByteSource(path: path), chunkSize: 2)
+        var seen = [(Int, Int)]()
+        while try r.nextLine() != nil { seen.append((r.lineNumber, r.lineOffset)) }
+        #expect(seen.map(\.0) == [1, 2, 3])
+        #expect(seen.map(\.1) == [0, 3, 8])
+    }
+}

@@ -1,0 +1,43 @@
+import CZlib
+import Foundation
+
+/// Temporary files for decoder tests, removed when the value is dropped.
+final class TemporaryDirectory {
+    let url: URL
+    init() {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("sensorpipe-tests-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    /// Writes `bytes` to `name` and returns the path.
+    func write(_ name: String, _ bytes: [UInt8]) -> String {
+        let u = url.appendingPathComponent(name)
+        try! Data(bytes).write(to: u)
+        return u.path
+    }
+
+    func write(_ name: String, _ text: String) -> String { write(name, Array(text.utf8)) }
+}
+
+/// gzip-compresses `bytes` with zlib (one member).
+func gzip(_ bytes: [UInt8]) -> [UInt8] {
+    var s = z_stream()
+    precondition(deflateInit2_(&s, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+                               Int32(MemoryLayout<z_stream>.size)) == Z_OK)
+    var input = bytes
+    var out = [UInt8](repeating: 0, count: Int(deflateBound(&s, uLong(bytes.count))) + 64)
+    let produced: Int = input.withUnsafeMutableBufferPointer { i in
+        out.withUnsafeMutableBufferPointer { o in
+            s.next_in = i.baseAddress
+            s.avail_in = uInt(i.count)
+            s.next_out = o.baseAddress
+            s.avail_out = uInt(o.count)
+            precondition(deflate(&s, Z_FINISH) == Z_STREAM_END)
+            return o.count - Int(s.avail_out)
+        }
+    }
+    deflateEnd(&s)
+    return Array(out[0..<produced])
+}
