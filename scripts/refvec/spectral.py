@@ -59,6 +59,7 @@ def generate(out):
         ("hrv_w256_linear", "x4", None, dict(nperseg=256, detrend="linear")),
         ("hrv_w1000_constant", "x4", None, dict(nperseg=1000)),
         ("hrv_short_shrink", "x4", 200, dict(nperseg=256, detrend="linear")),
+        ("hrv_short_shrink_nfft512", "x4", 200, dict(nperseg=256, nfft=512)),
     ]
     for name, sig, length, kw in welch_cases:
         x, fs = signals[sig]

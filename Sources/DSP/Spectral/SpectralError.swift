@@ -7,5 +7,6 @@ public struct SpectralError: Error, Sendable, Equatable, CustomStringConvertible
     /// - Parameter message: human-readable description.
     public init(_ message: String) { self.message = message }
 
+    /// `"SpectralError: <message>"`.
     public var description: String { "SpectralError: \(message)" }
 }

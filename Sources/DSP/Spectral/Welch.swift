@@ -58,6 +58,9 @@ public struct Welch: Sendable {
     public let sampleRate: Double
 
     var workspace: WelchWorkspace
+    /// The `fftLength` argument as given (`nil`: follow the segment length, also when a short
+    /// signal shrinks the segment, as SciPy's `nfft=None`).
+    let requestedFFTLength: Int?
 
     /// Creates an estimator.
     /// - Parameters:
@@ -79,26 +82,30 @@ public struct Welch: Sendable {
         let overlap = overlap ?? segmentLength / 2
         precondition(overlap >= 0 && overlap < segmentLength,
                      "Welch overlap must be in 0..<segmentLength (\(segmentLength)), got \(overlap)")
-        let fftLength = fftLength ?? segmentLength
-        precondition(fftLength >= segmentLength, "Welch fftLength must be ≥ segmentLength")
+        let resolvedFFTLength = fftLength ?? segmentLength
+        precondition(resolvedFFTLength >= segmentLength, "Welch fftLength must be ≥ segmentLength")
         precondition(sampleRate > 0 && sampleRate.isFinite, "Welch sampleRate must be positive")
         self.segmentLength = segmentLength
         self.overlap = overlap
-        self.fftLength = fftLength
+        self.fftLength = resolvedFFTLength
         self.window = window
         self.detrend = detrend
         self.scaling = scaling
         self.average = average
         self.sampleRate = sampleRate
+        requestedFFTLength = fftLength
         workspace = WelchWorkspace(segmentLength: segmentLength, hop: segmentLength - overlap,
-                                   fftLength: fftLength, window: window.values(count: segmentLength),
+                                   fftLength: resolvedFFTLength,
+                                   window: window.values(count: segmentLength),
                                    detrend: detrend, keepSegments: average == .median)
     }
 
     /// Number of complete segments analysed so far.
+    /// - Complexity: O(1).
     public var segmentCount: Int { workspace.segmentCount }
 
     /// Number of samples fed so far.
+    /// - Complexity: O(1).
     public var sampleCount: Int { workspace.sampleCount }
 
     /// Feeds the next block of the signal.
@@ -217,7 +224,8 @@ public struct Welch: Sendable {
 
     func freshCopy() -> Welch {
         Welch(segmentLength: segmentLength, overlap: overlap, window: window, detrend: detrend,
-              scaling: scaling, average: average, fftLength: fftLength, sampleRate: sampleRate)
+              scaling: scaling, average: average, fftLength: requestedFFTLength,
+              sampleRate: sampleRate)
     }
 
     /// SciPy: when the signal is shorter than `nperseg`, `nperseg` becomes the signal length
@@ -229,7 +237,7 @@ public struct Welch: Sendable {
         if case .custom(let w) = window {
             throw SpectralError("Welch: \(n) samples fed, fewer than the custom window's \(w.count)")
         }
-        let fft = fftLength == segmentLength ? n : fftLength
+        let fft = requestedFFTLength ?? n
         var single = Welch(segmentLength: n, overlap: 0, window: window, detrend: detrend,
                            scaling: scaling, average: .mean, fftLength: fft, sampleRate: sampleRate)
         single.process(UnsafeBufferPointer(start: ws.carry, count: n))

@@ -8,7 +8,7 @@ struct WelchTests {
     static let welchCases = [
         "w256_default", "w1000_linear_spectrum", "w4096_none_density", "w4096_median_spectrum",
         "w1000_median_even", "w255_boxcar_pad512", "w1001_odd_linear", "w1001_pad1501_spectrum",
-        "hrv_w256_linear", "hrv_w1000_constant", "hrv_short_shrink",
+        "hrv_w256_linear", "hrv_w1000_constant", "hrv_short_shrink", "hrv_short_shrink_nfft512",
     ]
     static let periodogramCases = [
         "p1000_boxcar_constant", "p1001_hann_linear_spectrum", "p1000_pad1024_none",
