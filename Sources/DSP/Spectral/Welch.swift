@@ -153,7 +153,7 @@ public struct Welch: Sendable {
     /// - Returns: `fftLength / 2 + 1` frequencies (Hz) and powers (units²/Hz or units²).
     /// - Throws: ``SpectralError`` if no sample was fed, or if fewer than ``segmentLength``
     ///   samples were fed with a ``SpectralWindow/custom(_:)`` window (it cannot be shortened).
-    /// - Complexity: O(fftLength) for the mean; O(segments · fftLength · log segments) for the
+    /// - Complexity: O(fftLength) for the mean; O(fftLength · segments · log segments) for the
     ///   median; O(n log n) when fewer than ``segmentLength`` samples were fed.
     public func estimate() throws(SpectralError) -> PowerSpectrum {
         let ws = workspace
