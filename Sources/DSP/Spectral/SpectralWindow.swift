@@ -1,0 +1,56 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The taper applied to each segment before its Fourier transform in ``periodogram(_:sampleRate:window:fftLength:detrend:scaling:)``
+/// and ``Welch``.
+///
+/// Windows are DFT-even ("periodic"), as `scipy.signal.get_window(name, n)` returns them by
+/// default (`fftbins=True`): the length-`n` window is the first `n` points of the symmetric
+/// window of length `n + 1`.
+///
+/// Source: F. J. Harris, "On the use of windows for harmonic analysis with the discrete Fourier
+/// transform", Proc. IEEE 66(1), 1978, doi:10.1109/PROC.1978.10837.
+public enum SpectralWindow: Sendable, Equatable {
+    /// No taper (all ones), SciPy's `'boxcar'`; the default of ``periodogram(_:sampleRate:window:fftLength:detrend:scaling:)``.
+    case boxcar
+    /// Periodic Hann window `w[k] = 0.5 − 0.5·cos(2πk/n)`, SciPy's `'hann'` / `'hann_periodic'`;
+    /// the default of ``Welch``.
+    case hann
+    /// Caller-supplied window values; the count must equal the segment length.
+    case custom([Double])
+
+    /// The window values for a segment of `count` samples.
+    ///
+    /// Hann follows SciPy's `general_cosine` evaluation order (`0.5 + 0.5·cos(fac)` on
+    /// `fac = linspace(−π, π, count + 1)`), so the values agree with SciPy to the last bit or two.
+    func values(count: Int) -> [Double] {
+        precondition(count >= 1, "window length must be ≥ 1")
+        switch self {
+        case .boxcar:
+            return [Double](repeating: 1, count: count)
+        case .hann:
+            return spectralHannWindow(count: count)
+        case .custom(let w):
+            precondition(w.count == count,
+                         "custom window has \(w.count) values; the segment length is \(count)")
+            return w
+        }
+    }
+}
+
+/// Periodic (DFT-even) Hann window of `count` samples, as `scipy.signal.get_window('hann', count)`.
+///
+/// Internal on purpose: the public window catalogue lives with the FIR design code.
+func spectralHannWindow(count: Int) -> [Double] {
+    if count <= 1 { return [Double](repeating: 1, count: count) }
+    // numpy.linspace(−π, π, m): step = (π − (−π)) / (m − 1); fac_j = j·step + (−π).
+    let m = count + 1
+    let step = (Double.pi - (-Double.pi)) / Double(m - 1)
+    var w = [Double](repeating: 0, count: count)
+    for j in 0..<count {
+        let fac = Double(j) * step + (-Double.pi)
+        w[j] = 0.5 + 0.5 * cos(fac)
+    }
+    return w
+}
