@@ -25,7 +25,7 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"])]),
 
         // MARK: - Implementation targets
-        .target(name: "DSP", dependencies: ["CFFTW", "CLAPACKE"]),
+        .target(name: "DSP", dependencies: ["CFFTW", "CLAPACKE"], exclude: ["README.md"]),
         .target(name: "Recordings", dependencies: ["DSP", "CZlib"]),
 
         // MARK: - Benchmarks
