@@ -97,7 +97,21 @@ struct ResamplingKernel<Scalar: FFTScalar & SIMDScalar>: Sendable {
         taps.withUnsafeBufferPointer { tb in
             let taps = tb.baseAddress!
             var o = out
-            for _ in outputs {
+            var remaining = outputs.count
+            if up == 1 {
+                // Pure decimation: one branch, so two outputs share every tap load.
+                while remaining >= 2 {
+                    let x = source + (kmax - length + 1 - sourceStart)
+                    let (y0, y1) = Self.dot2(taps, x, x + down, length)
+                    o[0] = y0
+                    o[1] = y1
+                    o += 2
+                    kmax += 2 * down
+                    remaining -= 2
+                }
+            }
+            while remaining > 0 {
+                remaining -= 1
                 let x = source + (kmax - length + 1 - sourceStart)
                 o.pointee = Self.dot(taps + phase * length, x, length)
                 o += 1
@@ -111,34 +125,80 @@ struct ResamplingKernel<Scalar: FFTScalar & SIMDScalar>: Sendable {
         }
     }
 
-    /// `Σ a[i]·b[i]` over `count` terms with independent SIMD accumulators (a fixed summation
-    /// order, so block-wise and whole-signal results are bit-identical).
+    /// `Σ a[i]·b[i]` over `count` terms with independent SIMD accumulators and a fixed
+    /// summation order (so block-wise and whole-signal results are bit-identical).
     @inlinable @inline(__always)
     static func dot(_ a: UnsafePointer<Scalar>, _ b: UnsafePointer<Scalar>, _ count: Int) -> Scalar {
-        let ra = UnsafeRawPointer(a), rb = UnsafeRawPointer(b)
-        let stride = MemoryLayout<Scalar>.stride
-        var acc0 = SIMD8<Scalar>(), acc1 = SIMD8<Scalar>()
-        var i = 0
-        while i + 16 <= count {
-            acc0 += ra.loadUnaligned(fromByteOffset: i * stride, as: SIMD8<Scalar>.self)
-                * rb.loadUnaligned(fromByteOffset: i * stride, as: SIMD8<Scalar>.self)
-            acc1 += ra.loadUnaligned(fromByteOffset: (i + 8) * stride, as: SIMD8<Scalar>.self)
-                * rb.loadUnaligned(fromByteOffset: (i + 8) * stride, as: SIMD8<Scalar>.self)
-            i += 16
+        typealias V = SIMD8<Scalar>
+        @inline(__always) func load(_ p: UnsafePointer<Scalar>) -> V {
+            UnsafeRawPointer(p).loadUnaligned(as: V.self)
         }
-        if i + 8 <= count {
-            acc0 += ra.loadUnaligned(fromByteOffset: i * stride, as: SIMD8<Scalar>.self)
-                * rb.loadUnaligned(fromByteOffset: i * stride, as: SIMD8<Scalar>.self)
-            i += 8
+        var acc0 = V(), acc1 = V()
+        var i = 0
+        while i &+ 16 <= count {
+            acc0 += load(a + i) * load(b + i)
+            acc1 += load(a + i + 8) * load(b + i + 8)
+            i &+= 16
+        }
+        if i &+ 8 <= count {
+            acc0 += load(a + i) * load(b + i)
+            i &+= 8
         }
         var s0 = Scalar.zero, s1 = Scalar.zero
-        while i + 2 <= count {
+        while i &+ 2 <= count {
             s0 += a[i] * b[i]
-            s1 += a[i + 1] * b[i + 1]
-            i += 2
+            s1 += a[i &+ 1] * b[i &+ 1]
+            i &+= 2
         }
         if i < count { s0 += a[i] * b[i] }
-        return (acc0 + acc1).sum() + (s0 + s1)
+        // Pairwise horizontal reduction (a short dependency chain).
+        let v = acc0 + acc1
+        let w = v.lowHalf + v.highHalf
+        let z = w.lowHalf + w.highHalf
+        return (z[0] + z[1]) + (s0 + s1)
+    }
+
+    /// Two dot products `Σ a[i]·b[i]` and `Σ a[i]·c[i]` sharing the loads of `a`; each result is
+    /// bit-identical to ``dot(_:_:_:)`` (same accumulators, same order).
+    @inlinable @inline(__always)
+    static func dot2(_ a: UnsafePointer<Scalar>, _ b: UnsafePointer<Scalar>, _ c: UnsafePointer<Scalar>,
+                     _ count: Int) -> (Scalar, Scalar) {
+        typealias V = SIMD8<Scalar>
+        @inline(__always) func load(_ p: UnsafePointer<Scalar>) -> V {
+            UnsafeRawPointer(p).loadUnaligned(as: V.self)
+        }
+        var b0 = V(), b1 = V(), c0 = V(), c1 = V()
+        var i = 0
+        while i &+ 16 <= count {
+            let t0 = load(a + i), t1 = load(a + i + 8)
+            b0 += t0 * load(b + i)
+            b1 += t1 * load(b + i + 8)
+            c0 += t0 * load(c + i)
+            c1 += t1 * load(c + i + 8)
+            i &+= 16
+        }
+        if i &+ 8 <= count {
+            let t0 = load(a + i)
+            b0 += t0 * load(b + i)
+            c0 += t0 * load(c + i)
+            i &+= 8
+        }
+        var sb0 = Scalar.zero, sb1 = Scalar.zero, sc0 = Scalar.zero, sc1 = Scalar.zero
+        while i &+ 2 <= count {
+            sb0 += a[i] * b[i]
+            sb1 += a[i &+ 1] * b[i &+ 1]
+            sc0 += a[i] * c[i]
+            sc1 += a[i &+ 1] * c[i &+ 1]
+            i &+= 2
+        }
+        if i < count {
+            sb0 += a[i] * b[i]
+            sc0 += a[i] * c[i]
+        }
+        let vb = b0 + b1, vc = c0 + c1
+        let wb = vb.lowHalf + vb.highHalf, wc = vc.lowHalf + vc.highHalf
+        let zb = wb.lowHalf + wb.highHalf, zc = wc.lowHalf + wc.highHalf
+        return ((zb[0] + zb[1]) + (sb0 + sb1), (zc[0] + zc[1]) + (sc0 + sc1))
     }
 
     // MARK: - Filter design
