@@ -7,7 +7,7 @@ from scipy import signal
 RATIOS = [(128, 512), (512, 125), (360, 500), (3, 2), (1, 1), (2, 1), (1, 3), (7, 3)]
 SHORT_LENGTHS = [1, 2, 5, 17]
 SHORT_RATIOS = [(128, 512), (512, 125), (3, 2)]
-FLOAT_CASES = [("long", (128, 512)), ("long", (360, 500)), ("mid", (512, 125))]
+FLOAT_CASES = [("long", (128, 512)), ("mid", (360, 500)), ("mid", (512, 125))]
 
 
 def test_signal(rng, n, fs):
