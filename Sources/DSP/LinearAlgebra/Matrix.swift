@@ -50,6 +50,9 @@ public struct Matrix: Sendable, Hashable {
     }
 
     /// The entry in row `row`, column `column`.
+    /// - Parameters:
+    ///   - row: row index, `0 ..< rows`.
+    ///   - column: column index, `0 ..< columns`.
     /// - Complexity: O(1).
     public subscript(row: Int, column: Int) -> Double {
         get {

@@ -47,24 +47,37 @@ public struct PeakFinder: Sendable {
         /// - Parameters:
         ///   - minimum: inclusive lower limit, or `nil`.
         ///   - maximum: inclusive upper limit, or `nil`.
+        /// - Complexity: O(1).
         public init(minimum: Double? = nil, maximum: Double? = nil) {
             self.minimum = minimum
             self.maximum = maximum
         }
 
-        /// Creates a lower limit from a literal. - Parameter value: inclusive minimum.
+        /// Creates a lower limit from a literal.
+        /// - Parameter value: inclusive minimum.
+        /// - Complexity: O(1).
         public init(floatLiteral value: Double) { self.init(minimum: value) }
-        /// Creates a lower limit from a literal. - Parameter value: inclusive minimum.
+        /// Creates a lower limit from a literal.
+        /// - Parameter value: inclusive minimum.
+        /// - Complexity: O(1).
         public init(integerLiteral value: Int) { self.init(minimum: Double(value)) }
 
-        /// Values ≥ `minimum`. - Parameter minimum: inclusive lower limit.
+        /// Values ≥ `minimum`.
+        /// - Parameter minimum: inclusive lower limit.
+        /// - Returns: limits with only a minimum.
+        /// - Complexity: O(1).
         public static func atLeast(_ minimum: Double) -> Limits { Limits(minimum: minimum) }
-        /// Values ≤ `maximum`. - Parameter maximum: inclusive upper limit.
+        /// Values ≤ `maximum`.
+        /// - Parameter maximum: inclusive upper limit.
+        /// - Returns: limits with only a maximum.
+        /// - Complexity: O(1).
         public static func atMost(_ maximum: Double) -> Limits { Limits(maximum: maximum) }
         /// Values in `minimum ... maximum`.
         /// - Parameters:
         ///   - minimum: inclusive lower limit.
         ///   - maximum: inclusive upper limit.
+        /// - Returns: limits with both ends.
+        /// - Complexity: O(1).
         public static func between(_ minimum: Double, _ maximum: Double) -> Limits {
             Limits(minimum: minimum, maximum: maximum)
         }
@@ -111,6 +124,7 @@ public struct PeakFinder: Sendable {
     ///   - plateauSize: limits on the plateau length in samples.
     ///   - windowLength: prominence search window in samples (> 1), or `nil` for the whole signal.
     ///   - relativeHeight: relative height for widths, ≥ 0; default 0.5.
+    /// - Complexity: O(1).
     public init(height: Limits? = nil, threshold: Limits? = nil, distance: Double? = nil,
                 prominence: Limits? = nil, width: Limits? = nil, plateauSize: Limits? = nil,
                 windowLength: Int? = nil, relativeHeight: Double = 0.5) {

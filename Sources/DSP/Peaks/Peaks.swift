@@ -36,9 +36,11 @@ public struct Peaks: Sendable, Hashable {
     public var rightIntersections: [Double]?
 
     /// Creates an empty result.
+    /// - Complexity: O(1).
     public init() {}
 
-    /// Number of peaks. - Complexity: O(1).
+    /// Number of peaks.
+    /// - Complexity: O(1).
     public var count: Int { indices.count }
 
     /// Keeps the peaks `i` for which `predicate(i)` is true, in every array.

@@ -24,11 +24,12 @@
 ///
 /// For block-wise processing use ``StreamingPolyphaseResampler``, which gives the same samples.
 public struct PolyphaseResampler<Scalar: FFTScalar & SIMDScalar>: Sendable {
-    /// Up-sampling factor after reduction by `gcd(up, down)`.
+    /// Up-sampling factor after reduction by `gcd(up, down)`. O(1).
     public var upFactor: Int { kernel.up }
-    /// Down-sampling factor after reduction by `gcd(up, down)`.
+    /// Down-sampling factor after reduction by `gcd(up, down)`. O(1).
     public var downFactor: Int { kernel.down }
     /// Length of the prototype low-pass filter in taps, `20·max(up, down) + 1` (after reduction).
+    /// O(1).
     public var filterLength: Int { 2 * kernel.halfLength + 1 }
 
     @usableFromInline let kernel: ResamplingKernel<Scalar>

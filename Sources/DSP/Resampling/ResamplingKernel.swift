@@ -20,6 +20,9 @@ import Glibc
 /// reversed and zero-padded at the front to `L` taps, so every output is one contiguous
 /// `L`-term dot product and only kept outputs are ever computed (Crochiere & Rabiner 1983,
 /// *Multirate Digital Signal Processing*, Prentice-Hall, ch. 3, polyphase structures).
+/// For pure decimation (`up == 1`) two consecutive outputs share each load of the taps. Every
+/// output is summed in the same fixed order whatever its neighbours, so block-wise and
+/// whole-signal results are bit-identical.
 ///
 /// The lead engineer plans to replace ``designLowPass(tapCount:cutoff:kaiserBeta:)`` with the
 /// public FIR design API; the names here are chosen not to clash with it.
@@ -42,8 +45,7 @@ struct ResamplingKernel<Scalar: FFTScalar & SIMDScalar>: Sendable {
         self.up = up
         self.down = down
         let maxRate = max(up, down)
-        let h = maxRate.multipliedReportingOverflow(by: 20)
-        precondition(!h.overflow && h.partialValue < 1 << 40, "resampling factors too large")
+        precondition(maxRate <= 1 << 24, "resampling factors too large: the filter would need 20·\(maxRate) taps")
         halfLength = 10 * maxRate
         let prototype = Self.designLowPass(tapCount: 2 * halfLength + 1, cutoff: 1 / Double(maxRate),
                                            kaiserBeta: kaiserBeta)
