@@ -1,4 +1,8 @@
 /// Every benchmark, references first within each area so ratios can be computed in one pass.
 func allBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
-    fftBenchmarks(scale) + spectralBenchmarks(scale)
+    var all = [BenchmarkCase]()
+    all += fftBenchmarks(scale)
+    all += spectralBenchmarks(scale)
+    all += resampleBenchmarks(scale)
+    return all
 }

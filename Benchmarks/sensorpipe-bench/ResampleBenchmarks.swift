@@ -1,0 +1,23 @@
+import DSP
+
+/// Polyphase resampling 512 Hz → 128 Hz (by 1/4, 81-tap Kaiser low-pass) of a day-long Float
+/// signal, against `memcpy` of the same input bytes.
+func resampleBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
+    let n = scale.dayAt512Hz
+    let reference = "memcpy/day512/float/resample"
+    return [
+        memcpyReferenceCase(bytes: n * 4, name: reference),
+        BenchmarkCase(name: "resample/poly-512-to-128/day512/float", samples: n, bytes: n * 4,
+                      reference: reference) {
+            let resampler = PolyphaseResampler<Float>(up: 128, down: 512)
+            let x = syntheticSignal(count: n, sampleRate: 512)
+            var y = [Float](repeating: 0, count: resampler.outputCount(forInputCount: n))
+            return {
+                x.withUnsafeBufferPointer { xb in
+                    y.withUnsafeMutableBufferPointer { resampler.apply(xb, into: $0) }
+                }
+                blackHole(y)
+            }
+        },
+    ]
+}
