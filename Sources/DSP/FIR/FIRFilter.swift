@@ -1,5 +1,6 @@
 /// A linear-phase FIR filter by direct-form convolution, with its group delay removed: the
-/// simple reference implementation, best for short filters (up to ~64 taps).
+/// simple reference implementation, and the faster choice for short filters (measured faster
+/// than ``OverlapSaveFilter`` below about 32 taps for `Float` on x86-64).
 ///
 /// Output sample `n` is `y[n] = Σₖ h[k]·x[n + D − k]` with `D = (M − 1)/2` rounded down, `x`
 /// zero outside the signal, and as many outputs as inputs. For odd `M` and a symmetric `h` the
@@ -10,7 +11,8 @@
 /// Streaming: feeding the signal in blocks of any sizes gives **bit-identical** output to
 /// feeding it whole (every output is the same sum in the same order). For long filters use
 /// ``OverlapSaveFilter``, which gives the same result up to rounding at a cost per sample of
-/// O(log M) instead of O(M).
+/// O(log M) instead of O(M). Each output is summed in tap order with one accumulator (eight
+/// outputs are computed side by side for speed).
 ///
 /// Source: A. V. Oppenheim and R. W. Schafer, *Discrete-Time Signal Processing*, 3rd ed.,
 /// Pearson 2010, §6.5 (direct-form FIR structures), §5.7 (linear phase and group delay).
@@ -112,12 +114,10 @@ public struct FIRFilter<Scalar: FFTScalar>: StreamingProcessor {
                 if keep > 0 {
                     reversedTaps.withUnsafeBufferPointer { tb in
                         output.withUnsafeMutableBufferPointer { ob in
-                            let t = tb.baseAddress!, o = ob.baseAddress! + start
-                            for j in 0..<keep {
-                                // Full-convolution index first + j uses line[p ..< p + m].
-                                let p = first + j - produced
-                                o[j] = Self.dot(t, w + p, m)
-                            }
+                            // Full-convolution index first + j uses line[p ..< p + m] with
+                            // p = first + j − produced.
+                            Self.convolve(tb.baseAddress!, m, w + (first - produced),
+                                          into: ob.baseAddress! + start, count: keep)
                         }
                     }
                 }
@@ -130,22 +130,32 @@ public struct FIRFilter<Scalar: FFTScalar>: StreamingProcessor {
         self.produced = produced
     }
 
-    /// Σ a[j]·b[j] for j < n, with four accumulators.
+    /// `y[i] = Σⱼ t[j]·x[i + j]` for `i < count`, `j < m`. Eight outputs at a time, each with
+    /// its own accumulator summed in tap order, so every output is rounded identically whether
+    /// it falls in a group of eight or in the tail (chunking cannot change a bit).
     @inlinable
-    static func dot(_ a: UnsafePointer<Scalar>, _ b: UnsafePointer<Scalar>, _ n: Int) -> Scalar {
-        var s0: Scalar = 0, s1: Scalar = 0, s2: Scalar = 0, s3: Scalar = 0
-        var j = 0
-        while j + 4 <= n {
-            s0 += a[j] * b[j]
-            s1 += a[j + 1] * b[j + 1]
-            s2 += a[j + 2] * b[j + 2]
-            s3 += a[j + 3] * b[j + 3]
-            j += 4
+    static func convolve(_ t: UnsafePointer<Scalar>, _ m: Int, _ x: UnsafePointer<Scalar>,
+                         into y: UnsafeMutablePointer<Scalar>, count: Int) {
+        var i = 0
+        while i + 8 <= count {
+            var a0: Scalar = 0, a1: Scalar = 0, a2: Scalar = 0, a3: Scalar = 0
+            var a4: Scalar = 0, a5: Scalar = 0, a6: Scalar = 0, a7: Scalar = 0
+            let p = x + i
+            for j in 0..<m {
+                let c = t[j]
+                a0 += c * p[j]; a1 += c * p[j + 1]; a2 += c * p[j + 2]; a3 += c * p[j + 3]
+                a4 += c * p[j + 4]; a5 += c * p[j + 5]; a6 += c * p[j + 6]; a7 += c * p[j + 7]
+            }
+            y[i] = a0; y[i + 1] = a1; y[i + 2] = a2; y[i + 3] = a3
+            y[i + 4] = a4; y[i + 5] = a5; y[i + 6] = a6; y[i + 7] = a7
+            i += 8
         }
-        while j < n {
-            s0 += a[j] * b[j]
-            j += 1
+        while i < count {
+            var a: Scalar = 0
+            let p = x + i
+            for j in 0..<m { a += t[j] * p[j] }
+            y[i] = a
+            i += 1
         }
-        return (s0 + s1) + (s2 + s3)
     }
 }

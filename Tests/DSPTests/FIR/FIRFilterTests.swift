@@ -38,7 +38,7 @@ struct FIRFilterTests {
             #expect(got.count == x.count)
             guard got.count == x.count else { continue }
             let e = Compare.maxErrorRelativeToPeak(got, y)
-            // Measured ≤ 7.8e-16.
+            // Measured ≤ 1.5e-15 (M = 1000).
             #expect(e < 1e-13, "taps \(h.count): error \(e)")
         }
     }
