@@ -29,7 +29,7 @@ import Darwin
 /// ```
 ///
 /// Sources: A. V. Oppenheim and R. W. Schafer, *Discrete-Time Signal Processing*, 3rd ed.,
-/// Pearson 2010, §7.5 (design of FIR filters by windowing) and §7.6 (the Kaiser window method);
+/// Pearson 2010, §7.5 (design of FIR filters by windowing, §7.5.3 the Kaiser window method);
 /// J. F. Kaiser, "Nonrecursive digital filter design using the I₀-sinh window function",
 /// Proc. IEEE ISCAS 1974, pp. 20–23; SciPy 1.17 `scipy.signal.firwin`, `kaiserord`,
 /// `kaiser_beta`, `kaiser_atten` (same formulas and evaluation order).
@@ -146,9 +146,9 @@ public struct FIRDesign: Sendable, Hashable {
     /// Kaiser's estimate of the tap count and window shape for a given stop-band attenuation and
     /// transition width (`scipy.signal.kaiserord`).
     ///
-    /// `β =` ``kaiserBeta(attenuationDecibels:)```(A)` and
+    /// β is ``kaiserBeta(attenuationDecibels:)`` at `A`, and
     /// `M = ⌈(A − 7.95) / (2.285 · π · Δf / f_N) + 1⌉`, with `A = |rippleDecibels|` and
-    /// `f_N = sampleRate / 2` (Oppenheim & Schafer 2010, eqs. 7.62–7.63; Kaiser 1974).
+    /// `f_N = sampleRate / 2` (Kaiser 1974; Oppenheim & Schafer 2010, §7.5.3).
     /// The formula ignores the response type: round up to an odd count (`n | 1`) for high-pass
     /// and band-stop designs.
     /// - Parameters:
@@ -180,7 +180,7 @@ public struct FIRDesign: Sendable, Hashable {
 
     /// Kaiser's empirical window shape β for a stop-band attenuation (`scipy.signal.kaiser_beta`):
     /// `0.1102·(A − 8.7)` for A > 50 dB, `0.5842·(A − 21)^0.4 + 0.07886·(A − 21)` for
-    /// 21 < A ≤ 50 dB, 0 otherwise (Kaiser 1974; Oppenheim & Schafer 2010, eq. 7.62).
+    /// 21 < A ≤ 50 dB, 0 otherwise (Kaiser 1974; Oppenheim & Schafer 2010, §7.5.3).
     /// - Parameter attenuationDecibels: stop-band attenuation A in dB (positive).
     /// - Returns: β (dimensionless, ≥ 0).
     /// - Complexity: O(1).

@@ -16,7 +16,7 @@
 ///
 /// Source: A. V. Oppenheim and R. W. Schafer, *Discrete-Time Signal Processing*, 3rd ed.,
 /// Pearson 2010, §6.5 (direct-form FIR structures), §5.7 (linear phase and group delay).
-public struct FIRFilter<Scalar: FFTScalar>: StreamingProcessor {
+public struct FIRFilter<Scalar: FFTScalar>: StreamingProcessor, Sendable {
     /// Number of taps `M`.
     public let tapCount: Int
     /// Delay removed from the output, in samples: `(tapCount − 1) / 2` rounded down.

@@ -24,7 +24,9 @@ import Darwin
 /// Streaming: frames always start at the same absolute sample positions and are only
 /// transformed once full, so feeding a signal in blocks of **any** sizes produces
 /// **bit-identical** output to feeding it whole. Outputs lag inputs by up to `L + D` samples.
-/// A copy of a filter continues the stream independently (copy-on-write buffers).
+/// A copy of a filter continues the stream independently (copy-on-write buffers, so a filter
+/// may be copied to and used from another task like an `Array`: the storage is mutated only
+/// after `isKnownUniquelyReferenced`, hence the `@unchecked Sendable`).
 ///
 /// Cost: two real FFTs of size `N` per `L` outputs, i.e. O(log N) per sample; no allocation
 /// while streaming except to grow `output` (reserve its capacity to avoid that). The default
@@ -44,7 +46,7 @@ import Darwin
 /// Pearson 2010, §8.7.3 (linear convolution with the DFT, overlap-save); T. G. Stockham,
 /// "High-speed convolution and correlation", AFIPS Spring Joint Computer Conf. 1966,
 /// doi:10.1145/1464182.1464209; FFTW 3 (Frigo & Johnson 2005) for the transforms.
-public struct OverlapSaveFilter<Scalar: FFTScalar>: StreamingProcessor {
+public struct OverlapSaveFilter<Scalar: FFTScalar>: StreamingProcessor, @unchecked Sendable {
     /// Number of taps `M`.
     public let tapCount: Int
     /// FFT size `N` (≥ `M`), fixed at creation.
