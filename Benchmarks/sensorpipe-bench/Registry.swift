@@ -2,6 +2,7 @@
 func allBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
     var all = [BenchmarkCase]()
     all += fftBenchmarks(scale)
+    all += firBenchmarks(scale)
     all += spectralBenchmarks(scale)
     all += resampleBenchmarks(scale)
     return all
