@@ -7,7 +7,7 @@ import Glibc
 /// Internal to the resampling types. The prototype low-pass filter is the one
 /// `scipy.signal.resample_poly` designs: `firwin(2·H + 1, 1 / max(up, down),
 /// window=('kaiser', β))` with `H = 10 · max(up, down)`, scaled by `up`
-/// (see ``ResamplingKernel/designLowPass(tapCount:cutoff:kaiserBeta:)``).
+/// (designed with ``FIRDesign``).
 ///
 /// With input `x` (zero outside `0..<n`) and prototype `h` (length `2H + 1`), output sample `j` is
 ///
@@ -23,9 +23,6 @@ import Glibc
 /// For pure decimation (`up == 1`) two consecutive outputs share each load of the taps. Every
 /// output is summed in the same fixed order whatever its neighbours, so block-wise and
 /// whole-signal results are bit-identical.
-///
-/// The lead engineer plans to replace ``designLowPass(tapCount:cutoff:kaiserBeta:)`` with the
-/// public FIR design API; the names here are chosen not to clash with it.
 @usableFromInline
 struct ResamplingKernel<Scalar: FFTScalar & SIMDScalar>: Sendable {
     /// Reduced up-sampling factor.
@@ -47,8 +44,21 @@ struct ResamplingKernel<Scalar: FFTScalar & SIMDScalar>: Sendable {
         let maxRate = max(up, down)
         precondition(maxRate <= 1 << 24, "resampling factors too large: the filter would need 20·\(maxRate) taps")
         halfLength = 10 * maxRate
-        let prototype = Self.designLowPass(tapCount: 2 * halfLength + 1, cutoff: 1 / Double(maxRate),
-                                           kaiserBeta: kaiserBeta)
+        // scipy.signal.firwin(2H + 1, 1 / max_rate, window=('kaiser', β)) with fs = 2 (cut-off as
+        // a fraction of Nyquist). For up == down == 1 the cut-off is Nyquist itself: that kernel
+        // is never used (the identity returns its input), so a single unit tap stands in.
+        let prototype: [Double]
+        if maxRate == 1 {
+            prototype = [Double](repeating: 0, count: 2 * halfLength + 1)
+        } else {
+            do {
+                prototype = try FIRDesign(tapCount: 2 * halfLength + 1,
+                                          response: .lowPass(cutoff: 1 / Double(maxRate)),
+                                          sampleRate: 2, window: .kaiser(beta: kaiserBeta)).taps
+            } catch {
+                preconditionFailure("resampling filter design failed: \(error)")
+            }
+        }
         let length = 2 * halfLength
         let perPhase = length / up + 1
         tapsPerPhase = perPhase
@@ -205,52 +215,4 @@ struct ResamplingKernel<Scalar: FFTScalar & SIMDScalar>: Sendable {
 
     // MARK: - Filter design
 
-    /// Low-pass FIR taps as `scipy.signal.firwin(tapCount, cutoff, window=('kaiser', β))`
-    /// (pass_zero=True, scale=True, fs=2): a windowed ideal low-pass, `h[m] = f·sinc(f·m)·w[m]`
-    /// for `m = n − (tapCount−1)/2`, normalised so `Σ h = 1` (unit gain at DC).
-    ///
-    /// The Kaiser window is `w[n] = I₀(β·√(1 − ((n − α)/α)²)) / I₀(β)` with `α = (tapCount−1)/2`
-    /// (Kaiser & Schafer 1980, "On the use of the I₀-sinh window for spectrum analysis",
-    /// IEEE Trans. ASSP 28(1), doi:10.1109/TASSP.1980.1163349; SciPy's `windows.kaiser`, sym=True).
-    /// - Parameters:
-    ///   - tapCount: number of taps (odd here).
-    ///   - cutoff: cut-off as a fraction of the Nyquist frequency, in (0, 1] (1 only for the
-    ///     identity, whose kernel is never used).
-    ///   - kaiserBeta: Kaiser window shape parameter β.
-    /// - Returns: `tapCount` taps in `Double`.
-    static func designLowPass(tapCount: Int, cutoff: Double, kaiserBeta: Double) -> [Double] {
-        precondition(tapCount >= 1 && cutoff > 0 && cutoff <= 1)
-        let alpha = 0.5 * Double(tapCount - 1)
-        let i0Beta = besselI0(kaiserBeta)
-        var h = [Double](repeating: 0, count: tapCount)
-        var sum = 0.0
-        for n in 0..<tapCount {
-            let m = Double(n) - alpha
-            // numpy.sinc: sin(πy)/(πy) with y = 0 replaced by machine epsilon.
-            let y = cutoff * m == 0 ? Double.ulpOfOne : cutoff * m
-            let sinc = sin(Double.pi * y) / (Double.pi * y)
-            let r = tapCount == 1 ? 0 : (Double(n) - alpha) / alpha
-            let w = tapCount == 1 ? 1 : besselI0(kaiserBeta * (1 - r * r).squareRoot()) / i0Beta
-            h[n] = cutoff * sinc * w
-            sum += h[n]
-        }
-        for n in 0..<tapCount { h[n] /= sum }
-        return h
-    }
-
-    /// Modified Bessel function of the first kind, order 0, by its power series
-    /// `Σ ((x/2)^2)^k / (k!)^2` (Abramowitz & Stegun 1964, eq. 9.6.12); all terms are positive, so
-    /// the sum is accurate to a few ulps for the window arguments used here (|x| ≲ 50).
-    static func besselI0(_ x: Double) -> Double {
-        let q = 0.25 * x * x
-        var term = 1.0, sum = 1.0
-        var k = 1.0
-        while k < 1000 {
-            term *= q / (k * k)
-            sum += term
-            if term < sum * 1e-17 { break }
-            k += 1
-        }
-        return sum
-    }
 }
