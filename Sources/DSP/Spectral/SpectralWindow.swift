@@ -22,35 +22,19 @@ public enum SpectralWindow: Sendable, Equatable {
 
     /// The window values for a segment of `count` samples.
     ///
-    /// Hann follows SciPy's `general_cosine` evaluation order (`0.5 + 0.5·cos(fac)` on
-    /// `fac = linspace(−π, π, count + 1)`), so the values agree with SciPy to the last bit or two.
+    /// Hann comes from the shared window catalogue (``Window/hann``, periodic), which follows
+    /// SciPy's `general_cosine` evaluation order so the values agree with SciPy to the last bit.
     func values(count: Int) -> [Double] {
         precondition(count >= 1, "window length must be ≥ 1")
         switch self {
         case .boxcar:
             return [Double](repeating: 1, count: count)
         case .hann:
-            return spectralHannWindow(count: count)
+            return Window.hann.coefficients(count: count, periodic: true)
         case .custom(let w):
             precondition(w.count == count,
                          "custom window has \(w.count) values; the segment length is \(count)")
             return w
         }
     }
-}
-
-/// Periodic (DFT-even) Hann window of `count` samples, as `scipy.signal.get_window('hann', count)`.
-///
-/// Internal on purpose: the public window catalogue lives with the FIR design code.
-func spectralHannWindow(count: Int) -> [Double] {
-    if count <= 1 { return [Double](repeating: 1, count: count) }
-    // numpy.linspace(−π, π, m): step = (π − (−π)) / (m − 1); fac_j = j·step + (−π).
-    let m = count + 1
-    let step = (Double.pi - (-Double.pi)) / Double(m - 1)
-    var w = [Double](repeating: 0, count: count)
-    for j in 0..<count {
-        let fac = Double(j) * step + (-Double.pi)
-        w[j] = 0.5 + 0.5 * cos(fac)
-    }
-    return w
 }
