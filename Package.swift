@@ -7,6 +7,7 @@ let package = Package(
         // MARK: - Public products
         .library(name: "DSP", targets: ["DSP"]),
         .library(name: "Recordings", targets: ["Recordings"]),
+        .library(name: "Cardio", targets: ["Cardio"]),
         .executable(name: "sensorpipe-bench", targets: ["sensorpipe-bench"]),
     ],
     targets: [
@@ -27,15 +28,18 @@ let package = Package(
         // MARK: - Implementation targets
         .target(name: "DSP", dependencies: ["CFFTW", "CLAPACKE"], exclude: ["README.md"]),
         .target(name: "Recordings", dependencies: ["DSP", "CZlib"]),
+        .target(name: "Cardio", dependencies: ["DSP"]),
 
         // MARK: - Benchmarks
         .executableTarget(
-            name: "sensorpipe-bench", dependencies: ["DSP", "CFFTW"],
+            name: "sensorpipe-bench", dependencies: ["DSP", "Recordings", "Cardio", "CFFTW"],
             path: "Benchmarks/sensorpipe-bench"),
 
         // MARK: - Test support and tests
         .target(name: "_TestSupport", path: "Sources/_TestSupport"),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "_TestSupport"],
+                    exclude: ["Fixtures"]),
+        .testTarget(name: "CardioTests", dependencies: ["Cardio", "DSP", "Recordings", "_TestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "_TestSupport", "CZlib"],
                     exclude: ["Fixtures"]),
