@@ -84,6 +84,17 @@ struct CollectedDecode {
         return n
     }
 
+    /// A number from a JSON fixture, exactly: Foundation's `JSONSerialization` hands out
+    /// `NSDecimalNumber`s whose `doubleValue` can be off in the last bits, so the number's
+    /// decimal text is converted with the correctly rounded `Double(String)`.
+    static func number(_ value: Any?) -> Double {
+        guard let n = value as? NSNumber else { return .nan }
+        return Double(n.description) ?? n.doubleValue
+    }
+
+    /// ``number(_:)`` for an array.
+    static func numbers(_ value: Any?) -> [Double] { (value as? [Any] ?? []).map(number) }
+
     /// CRC-32 (zlib) of `values` as little-endian float32, as the fixture script computes it.
     static func crc32(_ values: [Float]) -> UInt {
         values.withUnsafeBytes { UInt(zlibCRC32($0)) }

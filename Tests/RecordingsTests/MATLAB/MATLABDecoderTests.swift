@@ -46,7 +46,7 @@ struct MATLABDecoderTests {
             let name = String(stream.info.key.channel.split(separator: "/")[0])
             let byRows = stream.info.key.channel.hasSuffix("/rows")
             let shape = variables[name]!["shape"] as! [Int]
-            let values = (variables[name]!["columnMajor"] as! [Any]).map { ($0 as? NSNumber)?.doubleValue ?? .nan }
+            let values = CollectedDecode.numbers(variables[name]!["columnMajor"])
             let (channels, samples) = byRows ? (shape[0], shape[1]) : (shape[1], shape[0])
             #expect(stream.columns.count == channels && stream.times.count == samples, "\(file) \(name)")
             guard stream.columns.count == channels && stream.times.count == samples else { continue }
@@ -170,8 +170,8 @@ struct MATLABDecoderTests {
             let e = value as! [String: Any]
             let shape = e["shape"] as! [Int]
             let crc = (e["crc32"] as! [NSNumber]).map(\.uintValue)
-            let first = (e["first"] as! [NSNumber]).map(\.floatValue)
-            let last = (e["last"] as! [NSNumber]).map(\.floatValue)
+            let first = CollectedDecode.numbers(e["first"]).map { Float($0) }
+            let last = CollectedDecode.numbers(e["last"]).map { Float($0) }
             let withECG = shape[0] == 6
             let decoder = try MATLABDecoder(path: root.appendingPathComponent(file).path,
                                             mapping: .spc2015(includesECG: withECG))
@@ -209,7 +209,7 @@ struct MATLABDecoderTests {
             #expect(c.problems.isEmpty)
             let ecg = try #require(c.streams.first?.columns.first)
             #expect(ecg.count == 5000)
-            #expect(ecg.first == (e["first"] as! NSNumber).floatValue && ecg.last == (e["last"] as! NSNumber).floatValue)
+            #expect(ecg.first == Float(CollectedDecode.number(e["first"])) && ecg.last == Float(CollectedDecode.number(e["last"])))
             #expect(CollectedDecode.crc32(ecg) == (e["crc32"] as! NSNumber).uintValue, "\(file)")
             #expect(c.streams[0].info.columns[0].unit == .millivolts)
             #expect(c.streams[0].info.attributes["matlab.value"] == "ecg(:,1)")

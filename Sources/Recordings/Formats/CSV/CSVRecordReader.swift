@@ -52,9 +52,13 @@ final class CSVRecordReader {
         joined.append(contentsOf: lines.buffer[lo..<range.upperBound])
         var count = 1
         while case .openQuote = result {
-            guard count < maximumRecordLines, let more = try lines.nextLine() else {
+            guard count < maximumRecordLines else {
                 throw RecordingError(.syntax, file: path, line: recordLine, column: column,
-                                     "quoted field is never closed (RFC 4180 §2.5; looked ahead \(count) lines)")
+                                     "quoted field still open after \(maximumRecordLines) lines (RFC 4180 §2.5)")
+            }
+            guard let more = try lines.nextLine() else {
+                throw RecordingError(.syntax, file: path, line: recordLine, column: column,
+                                     "quoted field is never closed (RFC 4180 §2.5): the record runs to the end of the file")
             }
             count += 1
             joined.append(0x0A)
