@@ -107,6 +107,7 @@ def synthetic_mat(out: pathlib.Path) -> None:
         "st": {"a": 1.0},
         "cplx": rng.normal(0, 1, (2, 3)) + 1j * rng.normal(0, 1, (2, 3)),
         "cube": rng.normal(0, 1, (2, 3, 4)),
+        "empty": np.zeros((3, 0)),
     }
     variables["gaps"][0, 7] = np.nan
     variables["gaps"][1, 7] = np.nan

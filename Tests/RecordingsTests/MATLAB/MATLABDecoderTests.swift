@@ -13,6 +13,7 @@ struct MATLABDecoderTests {
         var streams = [Mapping.Stream]()
         for name in variables.keys.sorted() {
             let shape = variables[name]!["shape"] as! [Int]
+            if shape.contains(0) { continue }
             streams.append(Mapping.Stream(
                 sensor: .accelerometer, channel: name + "/rows",
                 columns: (0..<shape[0]).map { Mapping.Column(.row(variable: name, index: $0), name: "r\($0)", unit: .dimensionless) },
@@ -125,6 +126,7 @@ struct MATLABDecoderTests {
         #expect(error(f, .row(variable: "st", index: 0))?.message.contains("struct") == true)
         #expect(error(f, .row(variable: "cplx", index: 0))?.message.contains("complex") == true)
         #expect(error(f, .row(variable: "cube", index: 0))?.message.contains("2×3×4") == true)
+        #expect(error(f, .row(variable: "empty", index: 0))?.description.hasSuffix("empty: variable 'empty' is empty (3×0)") == true)
         let absent = error(f, .row(variable: "nope", index: 0))
         #expect(absent?.code == .missingField)
         #expect(absent?.message.contains("'sig' (4×300)") == true)

@@ -31,8 +31,16 @@ struct MATVariable: Sendable {
     /// The real part's bytes when stored in the small data element format (at most 4 bytes).
     var inlineData: [UInt8]?
 
-    /// Number of elements (product of the dimensions).
-    var elementCount: Int { dimensions.reduce(1, *) }
+    /// Number of elements (product of the dimensions), `nil` if the product overflows.
+    var elementCount: Int? {
+        var n = 1
+        for d in dimensions {
+            let (p, overflow) = n.multipliedReportingOverflow(by: d)
+            if overflow { return nil }
+            n = p
+        }
+        return n
+    }
 
     /// `rows×columns` as MATLAB prints it.
     var shapeDescription: String { dimensions.map(String.init).joined(separator: "×") }
@@ -235,7 +243,7 @@ final class MATFile {
             name: String(decoding: nameBytes, as: UTF8.self), classCode: classCode, isComplex: isComplex,
             dimensions: dimensions, elementOffset: elementOffset, compressed: c.compressed,
             streamStart: c.start, streamLength: c.length)
-        guard variable.arrayClass?.isNumeric == true, variable.elementCount > 0 else { return variable }
+        guard variable.arrayClass?.isNumeric == true, (variable.elementCount ?? 0) > 0 else { return variable }
         let realTag = try readTag(c, what: "the real part tag of '\(variable.name)'")
         variable.dataType = MATDataType(rawValue: realTag.type)
         variable.dataOffset = c.position

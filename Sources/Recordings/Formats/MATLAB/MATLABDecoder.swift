@@ -150,16 +150,24 @@ public final class MATLABDecoder: RecordingDecoder {
         guard v.dimensions.dropFirst(2).allSatisfy({ $0 == 1 }) else {
             throw wrong("is \(v.shapeDescription); only 2-D arrays are supported")
         }
-        guard v.elementCount > 0 else { return v }
+        guard let count = v.elementCount else {
+            throw RecordingError(.inconsistent, file: path, byteOffset: v.elementOffset,
+                                 "variable '\(name)' has impossible dimensions \(v.shapeDescription)")
+        }
+        guard count > 0 else {
+            throw RecordingError(.empty, file: path, byteOffset: v.elementOffset,
+                                 "variable '\(name)' is empty (\(v.shapeDescription))")
+        }
         guard let type = v.dataType, let size = type.numericSize else {
             throw RecordingError(.syntax, file: path, byteOffset: v.elementOffset,
                                  "variable '\(name)': real part has data type \(v.dataType?.documentName ?? "unknown"); "
                                  + "expected a numeric type (miINT8 … miUINT64, miSINGLE, miDOUBLE)")
         }
-        guard v.dataBytes == v.elementCount * size else {
+        let (expectedBytes, overflow) = count.multipliedReportingOverflow(by: size)
+        guard !overflow, v.dataBytes == expectedBytes else {
             throw RecordingError(.inconsistent, file: path, byteOffset: v.elementOffset,
-                                 "variable '\(name)' is \(v.shapeDescription) (\(v.elementCount) values) but its real part "
-                                 + "holds \(v.dataBytes) bytes of \(type.documentName) (\(v.elementCount * size) expected)")
+                                 "variable '\(name)' is \(v.shapeDescription) (\(count) values) but its real part "
+                                 + "holds \(v.dataBytes) bytes of \(type.documentName) (\(expectedBytes) expected)")
         }
         return v
     }
