@@ -133,6 +133,7 @@ public struct CSVMapping: Sendable, Hashable {
         ///   - source: the file column.
         ///   - name: the column's name in the stream.
         ///   - unit: the unit as written in the file.
+        /// - Complexity: O(1).
         public init(_ source: ColumnReference, name: String, unit: ValueUnit) {
             if case .index(let i) = source { precondition(i >= 0, "column indices are 0-based and non-negative") }
             precondition(!name.isEmpty, "column name must not be empty")
@@ -159,6 +160,7 @@ public struct CSVMapping: Sendable, Hashable {
         ///   - channel: channel name.
         ///   - columns: at least one value column.
         ///   - attributes: extra attributes (default none).
+        /// - Complexity: O(1).
         public init(sensor: SensorKind, channel: String, columns: [ValueColumn], attributes: [String: String] = [:]) {
             precondition(!columns.isEmpty, "a stream needs at least one column")
             self.sensor = sensor
@@ -193,6 +195,7 @@ public struct CSVMapping: Sendable, Hashable {
     ///   - delimiter: field separator (default ``Delimiter/automatic``).
     ///   - decimalSeparator: decimal separator (default ``DecimalSeparator/point``).
     ///   - skipLines: preamble lines to skip (default 0).
+    /// - Complexity: O(columns) for the checks.
     public init(deviceID: String, time: Time, streams: [Stream], hasHeaderRow: Bool = true,
                 delimiter: Delimiter = .automatic, decimalSeparator: DecimalSeparator = .point, skipLines: Int = 0) {
         precondition(!streams.isEmpty, "a mapping needs at least one stream")

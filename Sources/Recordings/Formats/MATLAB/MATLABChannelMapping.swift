@@ -51,6 +51,7 @@ public struct MATLABChannelMapping: Sendable, Hashable {
         ///   - source: the row or column of a variable.
         ///   - name: the column's name in the stream.
         ///   - unit: the unit of the values as stored.
+        /// - Complexity: O(1).
         public init(_ source: Source, name: String, unit: PhysicalUnit) {
             precondition(!name.isEmpty, "column name must not be empty")
             switch source {
@@ -85,6 +86,7 @@ public struct MATLABChannelMapping: Sendable, Hashable {
         ///   - sampleRate: Hz, finite and > 0.
         ///   - startUnix: time of the first sample, Unix seconds (default 0).
         ///   - attributes: extra attributes (default none).
+        /// - Complexity: O(1).
         public init(sensor: SensorKind, channel: String, columns: [Column], sampleRate: Double,
                     startUnix: Double = 0, attributes: [String: String] = [:]) {
             precondition(!columns.isEmpty, "a stream needs at least one column")
@@ -108,6 +110,7 @@ public struct MATLABChannelMapping: Sendable, Hashable {
     /// - Parameters:
     ///   - deviceID: device identifier of the streams.
     ///   - streams: at least one stream, with distinct (sensor, channel) pairs.
+    /// - Complexity: O(streams) for the checks.
     public init(deviceID: String, streams: [Stream]) {
         precondition(!streams.isEmpty, "a mapping needs at least one stream")
         precondition(Set(streams.map { "\($0.sensor)/\($0.channel)" }).count == streams.count,
@@ -126,6 +129,7 @@ public struct MATLABChannelMapping: Sendable, Hashable {
     ///   - deviceID: device identifier (default `"spc2015"`).
     /// - Returns: streams `ecg` (if present; raw units), `ppg` (columns `ppg1`, `ppg2`) and
     ///   `acceleration` (`x`, `y`, `z`).
+    /// - Complexity: O(1).
     public static func spc2015(includesECG: Bool, deviceID: String = "spc2015") -> MATLABChannelMapping {
         let o = includesECG ? 1 : 0
         var streams = [Stream]()
@@ -150,6 +154,7 @@ public struct MATLABChannelMapping: Sendable, Hashable {
     /// 9(9):1853–1858): variable `ecg`, 5000 × 1, one lead at 500 Hz in millivolts.
     /// - Parameter deviceID: device identifier (default `"cpsc2019"`).
     /// - Returns: one stream `ecg` with column `value` (mV).
+    /// - Complexity: O(1).
     public static func cpsc2019(deviceID: String = "cpsc2019") -> MATLABChannelMapping {
         MATLABChannelMapping(deviceID: deviceID, streams: [
             Stream(sensor: .electrocardiogram, channel: "ecg",
