@@ -36,7 +36,7 @@ public final class CSVDecoder: RecordingDecoder {
     /// Streams announced so far.
     public private(set) var streams: [StreamInfo] = []
     /// QC account per announced stream.
-    public var accounts: [StreamQC] { Array(assemblers.prefix(streams.count).map(\.qc)) }
+    public var accounts: [StreamQC] { Array(rows.assemblers.prefix(streams.count).map(\.qc)) }
     /// The mapping in use.
     public let mapping: CSVMapping
     /// The delimiter in use (detected when the mapping says ``CSVMapping/Delimiter/automatic``).
@@ -44,36 +44,9 @@ public final class CSVDecoder: RecordingDecoder {
     /// Column names of the header row (empty without one).
     public let columnNames: [String]
 
-    private struct StreamPlan {
-        var info: StreamInfo
-        var fields: [Int]
-        var factors: [Double]
-        var values: [Float]
-        var lastValues: [Float]
-        var lastFlags: UInt8 = 0
-        var lastTime = -Double.infinity
-        var run: [[Float]]
-        var runFlags: [UInt8] = []
-        var runFlagged = false
-        var runFirst = 0
-    }
-
     private let reader: CSVRecordReader
-    private var plans: [StreamPlan] = []
-    // Kept apart from `plans` so a plan's buffers can be read while its assembler is mutated.
-    private var assemblers: [StreamAssembler] = []
-    private let separators: DecimalNumber.Separators
-    private let timeField: Int?
-    private let timeUnit: CSVMapping.TimeUnit
-    private let timeOrigin: CSVMapping.TimeOrigin
-    private let uniformRate: Double
-    private let uniformStart: Double
-    private let runCapacity: Int
-    private var expectedFields: Int?
-    private var firstInteger: Int64?
-    private var firstReal: Double?
-    private var lastRowTime = -Double.infinity
-    private var rowIndex = 0
+    private var rows: CSVRowDecoder
+    private let infos: [StreamInfo]
     private var pending: [RecordingEvent] = []
     private var pendingIndex = 0
     private var announced = false
@@ -92,8 +65,6 @@ public final class CSVDecoder: RecordingDecoder {
         precondition(blockCapacity > 0, "block capacity must be positive")
         self.path = path
         self.mapping = mapping
-        runCapacity = min(blockCapacity, 4096)
-        separators = mapping.decimalSeparator == .point ? .point : .comma
         let head = try ByteSource.peek(path: path, count: 1 << 16)
         guard !head.isEmpty else { throw RecordingError(.empty, file: path, "the file is empty") }
         let delimiter = mapping.delimiter == .automatic
@@ -120,15 +91,15 @@ public final class CSVDecoder: RecordingDecoder {
                 throw RecordingError(.syntax, file: path, line: reader.recordLine, column: c,
                                      "text after a closing quote in the header row (RFC 4180 §2.7)")
             }
-            let s = reader.splitter
-            for f in s.fields.indices {
-                if let bad = s.withField(f, { AppleHealthECGDecoder.firstInvalidUTF8(ArraySlice($0)) }) {
-                    throw RecordingError(.invalidUTF8, file: path, line: reader.recordLine, column: s.columns[f] + bad,
+            let columns = reader.splitter.columns
+            for f in reader.splitter.fields.indices {
+                let bytes = reader.fieldBytes(f)
+                if let bad = AppleHealthECGDecoder.firstInvalidUTF8(bytes[...]) {
+                    throw RecordingError(.invalidUTF8, file: path, line: reader.recordLine, column: columns[f] + bad,
                                          "header field \(f + 1) is not valid UTF-8")
                 }
-                names.append(AppleHealthECGValues.trim(s.string(f)))
+                names.append(AppleHealthECGValues.trim(String(decoding: bytes, as: UTF8.self)))
             }
-            expectedFields = names.count
         }
         columnNames = names
 
@@ -150,20 +121,16 @@ public final class CSVDecoder: RecordingDecoder {
                 return i
             }
         }
+        var timeField: Int?
+        var nominalRate: Double?
         switch mapping.time {
-        case .column(let ref, let unit, let origin):
-            timeField = try resolve(ref)
-            timeUnit = unit
-            timeOrigin = origin
-            uniformRate = 0
-            uniformStart = 0
-        case .sampleRate(let rate, let start):
-            timeField = nil
-            timeUnit = .seconds
-            timeOrigin = .unixEpoch
-            uniformRate = rate
-            uniformStart = start
+        case .column(let ref, _, _): timeField = try resolve(ref)
+        case .sampleRate(let rate, _): nominalRate = rate
         }
+        var plans = [CSVRowDecoder.Stream]()
+        var assemblers = [StreamAssembler]()
+        var infos = [StreamInfo]()
+        var offset = 0
         for (s, stream) in mapping.streams.enumerated() {
             var fields = [Int]()
             var factors = [Double]()
@@ -177,17 +144,19 @@ public final class CSVDecoder: RecordingDecoder {
                 if let source = d.source { attributes["\(c.name).sourceUnit"] = source }
                 if case .name(let n) = c.source { attributes["\(c.name).sourceColumn"] = n }
             }
-            let info = StreamInfo(
+            infos.append(StreamInfo(
                 key: StreamKey(deviceID: mapping.deviceID, sensor: stream.sensor, channel: stream.channel),
-                columns: columns, nominalSampleRate: timeField == nil ? uniformRate : nil, attributes: attributes)
-            let n = columns.count
-            assemblers.append(StreamAssembler(stream: s, columnCount: n, uniform: timeField == nil,
+                columns: columns, nominalSampleRate: nominalRate, attributes: attributes))
+            plans.append(CSVRowDecoder.Stream(fields: fields, factors: factors, name: stream.channel, offset: offset))
+            offset += fields.count
+            assemblers.append(StreamAssembler(stream: s, columnCount: fields.count, uniform: timeField == nil,
                                               blockCapacity: blockCapacity))
-            plans.append(StreamPlan(
-                info: info, fields: fields, factors: factors,
-                values: [Float](repeating: 0, count: n), lastValues: [Float](repeating: 0, count: n),
-                run: Array(repeating: [], count: n)))
         }
+        self.infos = infos
+        rows = CSVRowDecoder(path: path, streams: plans, assemblers: assemblers, columnNames: names,
+                             hasHeaderRow: mapping.hasHeaderRow,
+                             separators: mapping.decimalSeparator == .point ? .point : .comma,
+                             time: mapping.time, timeField: timeField, runCapacity: min(blockCapacity, 4096))
     }
 
     /// The delimiter that splits the first lines consistently (see the type's discussion).
@@ -230,197 +199,38 @@ public final class CSVDecoder: RecordingDecoder {
         if !announced {
             announced = true
             pending.append(.device(DeviceInfo(id: mapping.deviceID)))
-            for p in plans {
-                streams.append(p.info)
-                pending.append(.stream(p.info))
+            for info in infos {
+                streams.append(info)
+                pending.append(.stream(info))
             }
         }
         while pendingIndex == pending.count {
             pending.removeAll(keepingCapacity: true)
             pendingIndex = 0
             if finished { return nil }
-            while pending.isEmpty {
-                guard try reader.next() else {
-                    for s in plans.indices {
-                        flushRun(s)
-                        assemblers[s].finish(into: &pending)
-                    }
-                    finished = true
-                    break
-                }
-                if reader.isBlank { continue }
-                takeRow()
-            }
+            try readSome()
         }
         defer { pendingIndex += 1 }
         return pending[pendingIndex]
     }
 
-    private func issue(_ code: RecordingError.Code, column: Int?, _ message: String) {
-        pending.append(.issue(RecordingError(code, file: path, line: reader.recordLine, column: column, message)))
-    }
-
-    /// Rejects this row's sample of stream `s`.
-    private func reject(_ s: Int) {
-        assemblers[s].qc.rejected += 1
-        if timeField == nil {
-            flushRun(s)
-            assemblers[s].markGap()
-            plans[s].runFirst = rowIndex + 1
-        }
-    }
-
-    private func fieldText(_ f: Int) -> String {
-        AppleHealthECGDecoder.excerpt(reader.splitter.string(f))
-    }
-
-    private func columnName(_ f: Int) -> String {
-        f < columnNames.count ? "'\(columnNames[f])'" : "#\(f)"
-    }
-
-    /// Handles one non-blank data record.
-    private func takeRow() {
-        defer { rowIndex += 1 }
-        for s in plans.indices { assemblers[s].qc.samplesRead += 1 }
-        let splitter = reader.splitter
-        if case .textAfterQuote(let c) = reader.outcome {
-            issue(.syntax, column: c, "text after a closing quote (RFC 4180 §2.7); row skipped")
-            for s in plans.indices { reject(s) }
-            return
-        }
-        let count = splitter.fields.count
-        if expectedFields == nil { expectedFields = count }
-        if count != expectedFields! {
-            issue(.syntax, column: nil, "expected \(expectedFields!) fields"
-                  + (mapping.hasHeaderRow ? " (as in the header)" : " (as in the first row)")
-                  + ", found \(count); row skipped")
-            for s in plans.indices { reject(s) }
-            return
-        }
-        var time = 0.0
-        if let tf = timeField {
-            guard tf < count, let t = rowTime(splitter, tf) else {
-                let found = tf < count ? "'\(fieldText(tf))'" : "no such field"
-                issue(.wrongType, column: tf < count ? splitter.columns[tf] : nil,
-                      "time column \(columnName(tf)): expected a finite number, found \(found); row skipped")
-                for s in plans.indices { reject(s) }
+    /// Reads records until events are produced or the file ends.
+    private func readSome() throws(RecordingError) {
+        let reader = self.reader
+        var events = [RecordingEvent]()
+        swap(&events, &pending)
+        defer { swap(&events, &pending) }
+        while events.isEmpty {
+            guard try reader.next() else {
+                self.rows.finish(into: &events)
+                finished = true
                 return
             }
-            time = t
-            if t < lastRowTime {
-                issue(.timeOrder, column: splitter.columns[tf],
-                      "time goes backwards: \(t) s after \(lastRowTime) s; a new segment starts")
-            }
-        } else {
-            time = uniformStart + Double(rowIndex) / uniformRate
-        }
-        var appended = false
-        for s in plans.indices {
-            var flags: UInt8 = 0
-            var bad = false
-            for (c, f) in plans[s].fields.enumerated() {
-                guard f < count else { bad = true; break }
-                let v: Double? = splitter.withField(f) { b in
-                    DecimalNumber.isMissing(b) ? Double.nan : DecimalNumber.parse(b, separators: separators)
-                }
-                guard let v else {
-                    issue(.wrongType, column: splitter.columns[f],
-                          "column \(columnName(f)): expected a number, found '\(fieldText(f))'; "
-                          + "sample of \(plans[s].info.key.channel) skipped")
-                    bad = true
-                    break
-                }
-                if v.isNaN { flags = SampleFlags.missing.rawValue }
-                plans[s].values[c] = Float(v * plans[s].factors[c])
-            }
-            if bad { reject(s); continue }
-            if timeField != nil {
-                if time == plans[s].lastTime && flags == plans[s].lastFlags
-                    && plans[s].values.elementsEqual(plans[s].lastValues, by: { $0.bitPattern == $1.bitPattern }) {
-                    assemblers[s].qc.duplicatesDropped += 1
-                    continue
-                }
-                appended = true
-                plans[s].lastTime = time
-                plans[s].lastFlags = flags
-                plans[s].lastValues = plans[s].values
-                plans[s].values.withUnsafeBufferPointer { b in
-                    assemblers[s].append(time: time, values: b, flags: SampleFlags(rawValue: flags), into: &pending)
-                }
-            } else {
-                for c in plans[s].values.indices { plans[s].run[c].append(plans[s].values[c]) }
-                plans[s].runFlags.append(flags)
-                if flags != 0 { plans[s].runFlagged = true }
-                if plans[s].runFlags.count == runCapacity { flushRun(s) }
+            if reader.isBlank { continue }
+            let outcome = reader.outcome, line = reader.recordLine
+            reader.withFields { bytes, fields, columns in
+                self.rows.take(bytes, fields: fields, columns: columns, outcome: outcome, line: line, into: &events)
             }
         }
-        if timeField != nil {
-            if time == lastRowTime && appended, let tf = timeField {
-                issue(.timeOrder, column: splitter.columns[tf],
-                      "time does not advance: \(time) s repeats with different values; a new segment starts")
-            }
-            lastRowTime = time
-        }
-    }
-
-    /// The Unix time of a row's time field, or `nil` if it is not a finite number.
-    private func rowTime(_ splitter: CSVRecordSplitter, _ field: Int) -> Double? {
-        let per = timeUnit.perSecond
-        if let v = splitter.withField(field, { DecimalNumber.parseInteger($0) }) {
-            switch timeOrigin {
-            case .offset(let o):
-                return Double(v / per) + Double(v % per) / Double(per) + o
-            case .firstSampleAt(let s):
-                if firstInteger == nil && firstReal == nil { firstInteger = v }
-                if let v0 = firstInteger {
-                    let (d, overflow) = v.subtractingReportingOverflow(v0)
-                    if !overflow { return s + Double(d) / Double(per) }
-                }
-                return s + (Double(v) - (firstReal ?? Double(firstInteger!))) / Double(per)
-            }
-        }
-        guard let x = splitter.withField(field, { DecimalNumber.parse($0, separators: separators) }) else {
-            return nil
-        }
-        switch timeOrigin {
-        case .offset(let o):
-            return x / Double(per) + o
-        case .firstSampleAt(let s):
-            if firstInteger == nil && firstReal == nil { firstReal = x }
-            return s + (x - (firstReal ?? Double(firstInteger!))) / Double(per)
-        }
-    }
-
-    /// Hands stream `s`'s pending run (uniform time base) to its assembler.
-    private func flushRun(_ s: Int) {
-        let n = plans[s].runFlags.count
-        guard n > 0 else { return }
-        let start = uniformStart + Double(plans[s].runFirst) / uniformRate
-        let rate = uniformRate
-        let columnCount = plans[s].run.count
-        var pointers = [UnsafeBufferPointer<Float>]()
-        func go(_ c: Int) {
-            if c == columnCount {
-                if plans[s].runFlagged {
-                    plans[s].runFlags.withUnsafeBufferPointer { f in
-                        assemblers[s].appendRun(start: start, sampleRate: rate, columns: pointers, flags: f,
-                                                     into: &pending)
-                    }
-                } else {
-                    assemblers[s].appendRun(start: start, sampleRate: rate, columns: pointers, flags: nil,
-                                                 into: &pending)
-                }
-                return
-            }
-            plans[s].run[c].withUnsafeBufferPointer { b in
-                pointers.append(b)
-                go(c + 1)
-            }
-        }
-        go(0)
-        plans[s].runFirst += n
-        for c in 0..<columnCount { plans[s].run[c].removeAll(keepingCapacity: true) }
-        plans[s].runFlags.removeAll(keepingCapacity: true)
-        plans[s].runFlagged = false
     }
 }

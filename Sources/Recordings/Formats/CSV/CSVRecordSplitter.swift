@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Splits one record of delimited text into fields, following RFC 4180 (Y. Shafranovich, 2005,
 /// "Common Format and MIME Type for Comma-Separated Values (CSV) Files", RFC 4180, §2):
 /// fields are separated by the delimiter; a field may be enclosed in double quotes, and then
@@ -14,6 +18,9 @@ struct CSVRecordSplitter {
     private(set) var fields: [Range<Int>] = []
     /// 1-based byte column in the record where each field starts.
     private(set) var columns: [Int] = []
+    /// Whether ``fields`` are ranges into the record passed to ``splitInPlace(_:)`` (a record
+    /// without quotes) rather than into ``content``.
+    private(set) var fieldsInRecord = false
 
     /// How a record ended.
     enum Outcome: Equatable {
@@ -37,6 +44,7 @@ struct CSVRecordSplitter {
     /// - Returns: how the record ended; fields are valid only for ``Outcome/complete``.
     /// - Complexity: O(n).
     mutating func split(_ record: UnsafeBufferPointer<UInt8>) -> Outcome {
+        fieldsInRecord = false
         content.removeAll(keepingCapacity: true)
         fields.removeAll(keepingCapacity: true)
         columns.removeAll(keepingCapacity: true)
@@ -76,7 +84,32 @@ struct CSVRecordSplitter {
         }
     }
 
-    /// Runs `body` on the bytes of field `index`.
+    /// Splits `record` without copying when it holds no quote: ``fields`` are then ranges into
+    /// `record` (``fieldsInRecord``); otherwise as ``split(_:)``.
+    /// - Complexity: O(n).
+    mutating func splitInPlace(_ record: UnsafeBufferPointer<UInt8>) -> Outcome {
+        let n = record.count
+        guard n > 0, memchr(record.baseAddress!, 0x22, n) == nil else { return split(record) }
+        fieldsInRecord = true
+        fields.removeAll(keepingCapacity: true)
+        columns.removeAll(keepingCapacity: true)
+        let d = delimiter
+        var start = 0
+        var i = 0
+        while i < n {
+            if record[i] == d {
+                fields.append(start..<i)
+                columns.append(start + 1)
+                start = i + 1
+            }
+            i += 1
+        }
+        fields.append(start..<n)
+        columns.append(start + 1)
+        return .complete
+    }
+
+    /// Runs `body` on the bytes of field `index` (after ``split(_:)``).
     @inline(__always)
     func withField<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         content.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[fields[index]])) }
