@@ -130,6 +130,36 @@ struct CSVDecoderTests {
         #expect(try detected("\"a;b\",1\n\"c;d\",2\n") == .comma)     // quotes respected
     }
 
+    @Test("time units and origins: integer µs with an offset, fractional seconds from a known start")
+    func timeUnits() throws {
+        let dir = TemporaryDirectory()
+        func times(_ text: String, _ unit: Mapping.TimeUnit, _ origin: Mapping.TimeOrigin) throws -> [Double] {
+            let mapping = Mapping(deviceID: "d", time: .column(.name("t"), unit: unit, origin: origin),
+                                  streams: [.init(sensor: .accelerometer, channel: "a",
+                                                  columns: [.init(.name("v"), name: "v", unit: .standardGravity)])])
+            return try decode(dir.write("t\(text.count).csv", text), mapping).1.streams[0].times
+        }
+        #expect(try times("t,v\n1000000,1\n1020000,2\n", .microseconds, .offset(seconds: 1e9)) == [1e9 + 1, 1e9 + 1.02])
+        #expect(try times("t,v\n12.5,1\n12.52,2\n", .seconds, .firstSampleAt(unixSeconds: 100)) == [100, 100 + (12.52 - 12.5)])
+        #expect(try times("t,v\n1700000000123,1\n", .milliseconds, .unixEpoch) == [1_700_000_000.123])
+    }
+
+    @Test("a column index beyond the first row of a header-less file is a clear error")
+    func indexBeyondFirstRow() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.write("short.csv", "1,2,3\n4,5,6\n")
+        let mapping = Mapping(deviceID: "d", time: .sampleRate(1, startUnix: 0),
+                              streams: [.init(sensor: .accelerometer, channel: "a",
+                                              columns: [.init(.index(3), name: "v", unit: .standardGravity)])],
+                              hasHeaderRow: false)
+        do {
+            _ = try CollectedDecode.decode(try CSVDecoder(path: path, mapping: mapping))
+            Issue.record("expected an error")
+        } catch let e as RecordingError {
+            #expect(e.description == "\(path):1: out-of-range: column #3 (0-based) requested, but the first row has 3 fields")
+        }
+    }
+
     @Test("decode-chunked equals decode-whole", arguments: [1, 7, 1000])
     func chunked(capacity: Int) throws {
         let e = try Fixtures.json("RecordingsTests", "csv/oxford-excerpt-expected.json")

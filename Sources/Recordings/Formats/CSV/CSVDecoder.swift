@@ -51,6 +51,8 @@ public final class CSVDecoder: RecordingDecoder {
     private var pendingIndex = 0
     private var announced = false
     private var finished = false
+    private var firstRowChecked: Bool
+    private let largestField: Int
 
     /// Opens `path`, reads the preamble and header row, and resolves the mapping.
     /// - Parameters:
@@ -153,6 +155,8 @@ public final class CSVDecoder: RecordingDecoder {
                                               blockCapacity: blockCapacity))
         }
         self.infos = infos
+        largestField = max(timeField ?? 0, plans.flatMap(\.fields).max() ?? 0)
+        firstRowChecked = mapping.hasHeaderRow
         rows = CSVRowDecoder(path: path, streams: plans, assemblers: assemblers, columnNames: names,
                              hasHeaderRow: mapping.hasHeaderRow,
                              separators: mapping.decimalSeparator == .point ? .point : .comma,
@@ -227,6 +231,14 @@ public final class CSVDecoder: RecordingDecoder {
                 return
             }
             if reader.isBlank { continue }
+            if !firstRowChecked {
+                firstRowChecked = true
+                let count = reader.splitter.fields.count
+                guard largestField < count else {
+                    throw RecordingError(.outOfRange, file: path, line: reader.recordLine,
+                                         "column #\(largestField) (0-based) requested, but the first row has \(count) fields")
+                }
+            }
             let outcome = reader.outcome, line = reader.recordLine
             reader.withFields { bytes, fields, columns in
                 self.rows.take(bytes, fields: fields, columns: columns, outcome: outcome, line: line, into: &events)
