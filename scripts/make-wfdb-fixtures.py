@@ -15,6 +15,7 @@ Writes Tests/RecordingsTests/Fixtures/wfdb/:
   records/annot.atr          an annotation file with every MIT code, long intervals (SKIP),
                              subtypes, channels, numbers and aux strings, written by wfdb.wrann
   expected/annot.json        wfdb.rdann of it
+  expected/codes.json        wfdb-python's annotation label table (code → mnemonic)
 and, when ../shared/datasets is present, expected/realdata.json: for every mitdb, nstdb and
 qtdb-sel100 record, wfdb.rdrecord digital sums and spot samples and wfdb.rdann symbol counts
 (the .dat.xz files are decompressed into a temporary directory with `xz -dk`).
@@ -238,12 +239,46 @@ def annotations():
         aux[i] = text
     wfdb.wrann("annot", "atr", sample=sample, symbol=sym, subtype=subtype, chan=chan, num=num,
                aux_note=aux, write_dir=str(REC))
+    table = wfdb.io.annotation.ann_label_table
+    (EXP / "codes.json").write_text(json.dumps(
+        {str(int(r.label_store)): r.symbol for r in table.itertuples() if 1 <= r.label_store <= 41}, indent=0))
     a = wfdb.rdann(str(REC / "annot"), "atr")
     (EXP / "annot.json").write_text(json.dumps({
         "sample": [int(x) for x in a.sample], "symbol": list(a.symbol),
         "subtype": [int(x) for x in a.subtype], "chan": [int(x) for x in a.chan],
         "num": [int(x) for x in a.num], "aux_note": list(a.aux_note),
     }))
+
+
+def bad_corpus():
+    """Malformed records for Tests/RecordingsTests/Fixtures/bad/wfdb (their expected errors are
+    written by hand in expected.json there, from the content below)."""
+    bad = ROOT / "Tests" / "RecordingsTests" / "Fixtures" / "bad" / "wfdb"
+    bad.mkdir(parents=True, exist_ok=True)
+    ramp = lambda n: b"".join(int(v).to_bytes(2, "little", signed=True) for v in range(n))
+    files = {
+        "missing-signal-line.hea": "msl 2 360 100\nmsl.dat 212 200 11 1024 0 0 0 MLII\n",
+        "bad-gain.hea": "bg 1 360 100\nbg.dat 16 200x/mV 16 0 0 4950 0 II\n",
+        "bad-baseline.hea": "bb 1 360 100\nbb.dat 16 200(1024/mV 16 0 0 4950 0 II\n",
+        "unknown-format.hea": "uf 1 360 100\nuf.dat 213 200 16 0 0 4950 0 II\n",
+        "non-numeric-fs.hea": "nf 1 fast 100\nnf.dat 16 200 16 0 0 4950 0 II\n",
+        "truncated-dat.hea": ("td 2 360 100\ntruncated-dat.dat 212 200 12 0 0 0 0 MLII\n"
+                              "truncated-dat.dat 212 200 12 0 0 0 0 V5\n"),
+        "truncated-dat.dat": bytes(150),
+        "sample-count.hea": "sc 1 360 100\nsample-count.dat 16 200 16 0 0 4950 0 II\n",
+        "sample-count.dat": ramp(120),
+        "bad-checksum.hea": "bc 1 360 100\nbad-checksum.dat 16 200 16 0 0 4951 0 II\n",
+        "bad-checksum.dat": ramp(100),
+        "first-value.hea": "fv 1 360 100\nfirst-value.dat 16 200 16 0 5 4950 0 II\n",
+        "first-value.dat": ramp(100),
+        "missing-dat.hea": "md 1 360 100\nnothere.dat 16 200 16 0 0 4950 0 II\n",
+        "offset-beyond-end.hea": "ob 1 360 100\noffset-beyond-end.dat 16+64 200 16 0 0 4950 0 II\n",
+        "offset-beyond-end.dat": bytes(10),
+        "flac.hea": "fl 1 360 100\nfl.dat 516 200 16 0 0 4950 0 II\n",
+        "multi-segment.hea": "ms/2 1 360 200\nms_1 100\nms_2 100\n",
+    }
+    for name, content in files.items():
+        (bad / name).write_bytes(content.encode() if isinstance(content, str) else content)
 
 
 def real_data():
@@ -297,5 +332,6 @@ if __name__ == "__main__":
     args = parser.parse_args()
     print(f"wfdb {wfdb.__version__}, numpy {np.__version__}")
     synthetic()
+    bad_corpus()
     if not args.skip_real:
         real_data()

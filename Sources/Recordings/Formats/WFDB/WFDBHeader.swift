@@ -20,6 +20,12 @@ public struct WFDBHeader: Sendable, Hashable {
         public var recordName: String
         /// Samples per signal in the segment.
         public var samplesPerSignal: Int
+
+        /// Creates a segment specification.
+        public init(recordName: String, samplesPerSignal: Int) {
+            self.recordName = recordName
+            self.samplesPerSignal = samplesPerSignal
+        }
     }
 
     /// A calendar date (base date of a record).
@@ -30,6 +36,13 @@ public struct WFDBHeader: Sendable, Hashable {
         public var month: Int
         /// Year (four digits).
         public var year: Int
+
+        /// Creates a date.
+        public init(day: Int, month: Int, year: Int) {
+            self.day = day
+            self.month = month
+            self.year = year
+        }
     }
 
     /// Path of the header file, as given by the caller.
