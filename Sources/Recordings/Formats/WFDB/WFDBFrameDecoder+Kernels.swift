@@ -1,9 +1,4 @@
 extension WFDBFrameDecoder {
-    /// Result of one run of the format-212 two-signal kernel.
-    struct PairSums {
-        var sum0 = 0, sum1 = 0, invalid0 = 0, invalid1 = 0
-    }
-
     /// Format 212, two signals of one sample per frame (MIT-BIH and most PhysioBank records).
     mutating func decode212Pairs(_ src: UnsafePointer<UInt8>, frames: Int,
                                  columns: [UnsafeMutableBufferPointer<Float>],
@@ -15,29 +10,38 @@ extension WFDBFrameDecoder {
         }
         let counted = checksummed(frames)
         let o0 = columns[0].baseAddress!, o1 = columns[1].baseAddress!
-        let f0 = flags[0].baseAddress!, f1 = flags[1].baseAddress!
-        let (a, b) = tables[0].withUnsafeBufferPointer { t0 in
+        let (a, _) = tables[0].withUnsafeBufferPointer { t0 in
             tables[1].withUnsafeBufferPointer { t1 in
-                (Self.unpack212x2(src, 0..<counted, t0.baseAddress!, t1.baseAddress!, o0, o1, f0, f1),
-                 Self.unpack212x2(src, counted..<frames, t0.baseAddress!, t1.baseAddress!, o0, o1, f0, f1))
+                Self.signExtended12.withUnsafeBufferPointer { se in
+                    (Self.unpack212x2(src, 0..<counted, t0.baseAddress!, t1.baseAddress!, se.baseAddress!, o0, o1),
+                     Self.unpack212x2(src, counted..<frames, t0.baseAddress!, t1.baseAddress!, se.baseAddress!, o0, o1))
+                }
             }
         }
-        sums[0] &+= a.sum0
-        sums[1] &+= a.sum1
-        invalidCounts[0] += a.invalid0 + b.invalid0
-        invalidCounts[1] += a.invalid1 + b.invalid1
+        sums[0] &+= a.0
+        sums[1] &+= a.1
+        // Only the invalid pattern maps to NaN: flag from the output, in a vectorisable pass.
+        for k in 0..<2 {
+            let out = columns[k].baseAddress!, fl = flags[k].baseAddress!
+            if Self.containsNaN(out, frames) {
+                invalidCounts[k] += Self.flagNaNs(out, fl, frames)
+            } else {
+                fl.update(repeating: 0, count: frames)
+            }
+        }
     }
 
-    /// The format-212 hot loop: 3 bytes → 2 samples, physical values by table lookup (the
-    /// 12-bit pattern indexes a 4096-entry table; the invalid pattern 0x800 maps to NaN), flags,
-    /// and checksums (the signed sum is Σpattern − 4096·#negative).
+    /// Value of each 12-bit two's-complement pattern.
+    static let signExtended12: [Int32] = (0..<4096).map { Int32($0 >= 2048 ? $0 - 4096 : $0) }
+
+    /// The format-212 hot loop: 3 bytes → 2 samples; the 12-bit pattern indexes a 4096-entry
+    /// table of physical values (the invalid pattern 0x800 maps to NaN) and one of signed values
+    /// for the checksums. Flags are set afterwards.
     @inline(__always)
     static func unpack212x2(_ src: UnsafePointer<UInt8>, _ range: Range<Int>,
-                            _ t0: UnsafePointer<Float>, _ t1: UnsafePointer<Float>,
-                            _ o0: UnsafeMutablePointer<Float>, _ o1: UnsafeMutablePointer<Float>,
-                            _ f0: UnsafeMutablePointer<UInt8>, _ f1: UnsafeMutablePointer<UInt8>) -> PairSums {
-        let missing = SampleFlags.missing.rawValue
-        var s0 = 0, s1 = 0, n0 = 0, n1 = 0, i0 = 0, i1 = 0
+                            _ t0: UnsafePointer<Float>, _ t1: UnsafePointer<Float>, _ se: UnsafePointer<Int32>,
+                            _ o0: UnsafeMutablePointer<Float>, _ o1: UnsafeMutablePointer<Float>) -> (Int, Int) {
+        var s0 = 0, s1 = 0
         var p = src + 3 * range.lowerBound
         for i in range {
             let b0 = Int(p[0]), b1 = Int(p[1]), b2 = Int(p[2])
@@ -45,18 +49,32 @@ extension WFDBFrameDecoder {
             let v1 = b2 | ((b1 & 0xf0) << 4)
             o0[i] = t0[v0]
             o1[i] = t1[v1]
-            let m0 = v0 == 0x800, m1 = v1 == 0x800
-            f0[i] = m0 ? missing : 0
-            f1[i] = m1 ? missing : 0
-            i0 &+= m0 ? 1 : 0
-            i1 &+= m1 ? 1 : 0
-            s0 &+= v0
-            s1 &+= v1
-            n0 &+= v0 >> 11
-            n1 &+= v1 >> 11
+            s0 &+= Int(se[v0])
+            s1 &+= Int(se[v1])
             p += 3
         }
-        return PairSums(sum0: s0 &- 4096 &* n0, sum1: s1 &- 4096 &* n1, invalid0: i0, invalid1: i1)
+        return (s0, s1)
+    }
+
+    /// Whether any of `n` values is NaN (integer test on the bit patterns, so it vectorises:
+    /// |x| > +∞ ⇔ adding 0x7fffff carries into the sign bit).
+    @inline(__always)
+    static func containsNaN(_ x: UnsafePointer<Float>, _ n: Int) -> Bool {
+        var acc: UInt32 = 0
+        for i in 0..<n { acc |= (x[i].bitPattern & 0x7fff_ffff) &+ 0x007f_ffff }
+        return acc & 0x8000_0000 != 0
+    }
+
+    /// Writes ``SampleFlags/missing`` where a value is NaN, 0 elsewhere; returns the NaN count.
+    static func flagNaNs(_ x: UnsafePointer<Float>, _ f: UnsafeMutablePointer<UInt8>, _ n: Int) -> Int {
+        let missing = SampleFlags.missing.rawValue
+        var count = 0
+        for i in 0..<n {
+            let nan = x[i].isNaN
+            f[i] = nan ? missing : 0
+            count &+= nan ? 1 : 0
+        }
+        return count
     }
 
     /// Any format and layout: unpack the group's sample stream, then split it by signal.
