@@ -16,7 +16,8 @@ public struct WFDBAnnotation: Sendable, Hashable {
     /// `nil` when absent.
     public var aux: String?
 
-    /// Creates an annotation.
+    /// Creates an annotation (fields as documented on the properties).
+    /// - Complexity: O(1).
     public init(sample: Int, code: WFDBAnnotationCode, subtype: Int = 0, channel: Int = 0, number: Int = 0,
                 aux: String? = nil) {
         self.sample = sample

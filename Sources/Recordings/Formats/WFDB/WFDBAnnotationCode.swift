@@ -10,6 +10,7 @@ public struct WFDBAnnotationCode: RawRepresentable, Sendable, Hashable, CustomSt
 
     /// Creates a code from its number.
     /// - Parameter rawValue: 0…63 (59…63 are pseudo-codes that never appear in decoded annotations).
+    /// - Complexity: O(1).
     public init(rawValue: Int) {
         precondition(rawValue >= 0 && rawValue < 64, "annotation codes are 6-bit")
         self.rawValue = rawValue

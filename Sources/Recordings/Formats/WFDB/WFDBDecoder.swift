@@ -65,6 +65,7 @@ public final class WFDBDecoder: RecordingDecoder {
     var columns: [UnsafeMutableBufferPointer<Float>]
     var flagColumns: [UnsafeMutableBufferPointer<UInt8>]
     var leftover: [Int] = []
+    var chunkHasInvalid: [Bool]
     var emittedFrames: [Int]
     var pending: [RecordingEvent] = []
     var pendingIndex = 0
@@ -155,6 +156,7 @@ public final class WFDBDecoder: RecordingDecoder {
             return b
         }
         emittedFrames = Array(repeating: 0, count: h.signals.count)
+        chunkHasInvalid = Array(repeating: true, count: h.signals.count)
 
         let directory = headerPath.split(separator: "/", omittingEmptySubsequences: false).dropLast()
             .joined(separator: "/")
@@ -355,11 +357,13 @@ public final class WFDBDecoder: RecordingDecoder {
         for gi in groups.indices {
             let sigs = groups[gi].signals
             let cols = Array(columns[sigs]), fls = Array(flagColumns[sigs])
+            let invalidBefore = groups[gi].decoder.invalidCounts
             groups[gi].raw.withUnsafeBytes { raw in
                 groups[gi].decoder.decode(raw, frames: count, into: cols, flags: fls)
             }
-            for k in sigs {
+            for (j, k) in sigs.enumerated() {
                 signalStats[k].samplesDecoded += count * header.signals[k].samplesPerFrame
+                chunkHasInvalid[k] = groups[gi].decoder.invalidCounts[j] != invalidBefore[j]
             }
         }
         for (k, spec) in header.signals.enumerated() {
@@ -391,7 +395,8 @@ public final class WFDBDecoder: RecordingDecoder {
             return
         }
         let c = UnsafeBufferPointer(rebasing: columns[k][offset..<offset + count])
-        let f = UnsafeBufferPointer(rebasing: flagColumns[k][offset..<offset + count])
+        // All-clear flags (the common case) are passed as nil: the assembler then skips its scan.
+        let f = chunkHasInvalid[k] ? UnsafeBufferPointer(rebasing: flagColumns[k][offset..<offset + count]) : nil
         assemblers[s].appendRun(start: start, sampleRate: rate, columns: [c], flags: f, into: &pending)
     }
 

@@ -22,6 +22,7 @@ public struct WFDBHeader: Sendable, Hashable {
         public var samplesPerSignal: Int
 
         /// Creates a segment specification.
+        /// - Complexity: O(1).
         public init(recordName: String, samplesPerSignal: Int) {
             self.recordName = recordName
             self.samplesPerSignal = samplesPerSignal
@@ -38,6 +39,7 @@ public struct WFDBHeader: Sendable, Hashable {
         public var year: Int
 
         /// Creates a date.
+        /// - Complexity: O(1).
         public init(day: Int, month: Int, year: Int) {
             self.day = day
             self.month = month

@@ -73,6 +73,7 @@ public struct WFDBSignalSpec: Sendable, Hashable {
     ///   - fileName: signal file name.
     ///   - format: storage format number.
     ///   - line: header line (default 0: not from a file).
+    /// - Complexity: O(1).
     public init(fileName: String, format: Int, line: Int = 0) {
         self.fileName = fileName
         self.format = format

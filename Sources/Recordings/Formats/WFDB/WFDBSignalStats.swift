@@ -20,6 +20,7 @@ public struct WFDBSignalStats: Sendable, Hashable {
     public var firstValueMatches: Bool?
 
     /// Creates an empty account for signal `signal`.
+    /// - Complexity: O(1).
     public init(signal: Int) {
         self.signal = signal
         samplesDecoded = 0
