@@ -147,7 +147,7 @@ struct SensorKitDecodeState {
     /// Stream of a device's accelerometer (0), rotation rate (1), PPG accelerometer (2) or PPG
     /// temperature (3).
     @inline(__always)
-    mutating func motionStream(_ which: Int, device d: Int) -> Int {
+    mutating func motionStream(_ which: Int, device d: Int, rate: Double? = nil) -> Int {
         let k = motionStreams[d][which]
         if k >= 0 { return k }
         let (sensor, channel, unit) = Self.motionChannels[which]
@@ -157,7 +157,7 @@ struct SensorKitDecodeState {
         if which == 3 { attributes["time"] = "startDate + nanosecondsSinceStart of the PPG sample" }
         if which == 2 { attributes["time"] = "startDate + nanosecondsSinceStart of the accelerometer sample" }
         let info = StreamInfo(key: StreamKey(deviceID: deviceIDs[d], sensor: sensor, channel: channel),
-                              columns: columns, nominalSampleRate: nil, attributes: attributes)
+                              columns: columns, nominalSampleRate: rate, attributes: attributes)
         let n = addStream(info, device: d, uniform: false)
         motionStreams[d][which] = n
         return n
@@ -295,7 +295,7 @@ struct SensorKitDecodeState {
                     }
                     for j in parent.accelerometerStart..<parent.accelerometerStart + parent.accelerometerCount {
                         let a = p.ppgAccelerometer[j]
-                        let k = motionStream(2, device: d)
+                        let k = motionStream(2, device: d, rate: a.samplingFrequency)
                         let t = parent.startDate + Double(a.nanosecondsSinceStart) / 1e9
                         v[0] = a.x; v[1] = a.y; v[2] = a.z
                         assemblers[k].qc.samplesRead += 1
@@ -349,7 +349,10 @@ struct SensorKitDecodeState {
         case .photoplethysmogram:
             for parent in p.ppg where parent.temperatureState != 0 { count(motionStream(3, device: d), 1) }
             for o in p.optical { count(opticalStream(device: d, o, usage: 0), 1) }
-            if !p.ppgAccelerometer.isEmpty { count(motionStream(2, device: d), p.ppgAccelerometer.count) }
+            if let a = p.ppgAccelerometer.first {
+                count(motionStream(2, device: d, rate: a.samplingFrequency.isNaN ? nil : a.samplingFrequency),
+                      p.ppgAccelerometer.count)
+            }
         default:
             break
         }
