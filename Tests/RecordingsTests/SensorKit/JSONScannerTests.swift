@@ -161,23 +161,39 @@ struct JSONScannerTests {
 
 @Suite("DuplicateWindow: exact keys, bounded memory")
 struct DuplicateWindowTests {
-    @Test("agrees with a reference set of the last N keys", arguments: [1, 7, 1000])
+    @Test("agrees with a reference model of two generations of capacity/2 keys", arguments: [2, 7, 1000])
     func reference(capacity: Int) {
         var w = DuplicateWindow(capacity: capacity)
         var rng = SeededGenerator(seed: UInt64(capacity))
-        var recent = [DuplicateWindow.Key]()
+        var current = Set<DuplicateWindow.Key>(), previous = Set<DuplicateWindow.Key>()
+        let generation = max(1, capacity / 2)
         var disagreements = 0
+        var duplicates = 0
         for _ in 0..<30_000 {
             // Small key space so that repeats are common, both inside and outside the window.
             let k = DuplicateWindow.Key(a: UInt64.random(in: 0..<3, using: &rng), b: UInt64.random(in: 0..<900, using: &rng),
                                         c: UInt64.random(in: 0..<2, using: &rng))
-            let expectedNew = !recent.contains(k)
-            if w.insert(k) != expectedNew { disagreements += 1 }
+            let expectedNew = !current.contains(k) && !previous.contains(k)
+            if w.insert(k, time: Double(k.b)) != expectedNew { disagreements += 1 }
             if expectedNew {
-                recent.append(k)
-                if recent.count > capacity { recent.removeFirst() }
+                if current.count == generation { previous = current; current = [] }
+                current.insert(k)
+            } else {
+                duplicates += 1
             }
         }
         #expect(disagreements == 0)
+        #expect(duplicates > (capacity >= 1000 ? 1000 : 0))
+    }
+
+    @Test("a repeat is always recognised within capacity/2 distinct keys, never beyond capacity")
+    func bound() {
+        var w = DuplicateWindow(capacity: 100)
+        for i in 0..<1000 { _ = w.insert(.init(a: 0, b: UInt64(i), c: 0), time: Double(i)) }
+        var recognised = [Bool]()
+        for back in [1, 50, 101, 200] {
+            recognised.append(!w.insert(.init(a: 0, b: UInt64(1000 - back), c: 0), time: Double(1000 - back)))
+        }
+        #expect(recognised == [true, true, false, false])
     }
 }

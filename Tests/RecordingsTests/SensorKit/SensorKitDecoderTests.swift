@@ -122,7 +122,7 @@ struct SensorKitDecoderTests {
         let small = try decodeAll(SensorKitFixtures.path("accelerometer.ndjson.gz"), duplicateWindow: 50)
         let qc = try #require(small.accounts.first)
         #expect(qc.duplicatesDropped == 0 && qc.backwardSteps == 1 && qc.isBalanced)
-        let big = try decodeAll(SensorKitFixtures.path("accelerometer.ndjson.gz"), duplicateWindow: 250)
+        let big = try decodeAll(SensorKitFixtures.path("accelerometer.ndjson.gz"), duplicateWindow: 1000)
         #expect(big.accounts.first?.duplicatesDropped == 100)
     }
 

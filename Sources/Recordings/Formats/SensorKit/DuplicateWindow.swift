@@ -1,31 +1,39 @@
-/// An exact set of the most recent sample keys, with memory bounded by a fixed count, for
-/// dropping duplicated SensorKit samples (about 1 % of real exports repeat earlier results).
+/// An exact set of recent sample keys, with memory bounded by a fixed count, for dropping
+/// duplicated SensorKit samples (about 1 % of real exports repeat earlier results).
 ///
-/// Keys are three 64-bit words compared exactly (never hashed down to a fingerprint), held in an
-/// open-addressing table with linear probing and backward-shift deletion (Knuth, TAOCP vol. 3,
-/// §6.4, Algorithm R). Insertion order is kept in a ring; once ``capacity`` keys are held, each
-/// insertion forgets the oldest key. **Bound:** a duplicate is recognised when its twin is among
-/// the last ``capacity`` distinct keys of its kind; memory ≈ 72 bytes × capacity at most.
+/// Keys are three 64-bit words compared exactly (never reduced to a fingerprint). Two
+/// generations of ``capacity``/2 keys each are kept in open-addressing tables with linear probing
+/// (load ≤ ½); when the current generation is full, the older one is forgotten wholesale (an O(1)
+/// stamp change, no per-key deletion) and reused. **Bound:** a duplicate is always recognised when
+/// its twin is among the last ``capacity``/2 distinct keys of its kind, and never when more than
+/// ``capacity`` distinct keys came between; memory ≈ 64 bytes × capacity at most.
 struct DuplicateWindow {
-    struct Key: Equatable {
+    struct Key: Hashable {
         var a: UInt64
         var b: UInt64
         var c: UInt64
     }
 
-    /// Most keys remembered.
-    let capacity: Int
-    private var keys: [Key] = []
-    private var occupied: [Bool] = []
-    private var mask = 0
-    private var count = 0
-    private var ring: [Key] = []
-    private var ringHead = 0
+    private struct Slot {
+        var key: Key
+        /// Generation stamp; the slot is occupied when it equals its table's current stamp.
+        var stamp: UInt64
+    }
 
-    /// Creates an empty window remembering up to `capacity` keys (allocated as it fills).
+    /// Most keys remembered (two generations of `capacity / 2`).
+    let capacity: Int
+    private let generationSize: Int
+    private var tables: [[Slot]] = [[], []]
+    private var stamps: [UInt64] = [1, 1]
+    private var counts = [0, 0]
+    private var current = 0
+    private var mask = 0
+
+    /// Creates an empty window remembering up to `capacity` keys (allocated on first use).
     init(capacity: Int) {
         precondition(capacity > 0)
         self.capacity = capacity
+        generationSize = max(1, capacity / 2)
     }
 
     @inline(__always)
@@ -37,65 +45,76 @@ struct DuplicateWindow {
         return Int(truncatingIfNeeded: h) & mask
     }
 
-    /// Inserts `k`.
+    @inline(__always)
+    private func contains(_ k: Key, table t: Int, from s0: Int) -> Bool {
+        tables[t].withUnsafeBufferPointer { slots in
+            let stamp = stamps[t]
+            var s = s0
+            while slots[s].stamp == stamp {
+                if slots[s].key == k { return true }
+                s = (s + 1) & mask
+            }
+            return false
+        }
+    }
+
+    /// Largest time of any key inserted so far.
+    private var latest = -Double.infinity
+    /// Keys in arrival order not yet entered in the tables (a key later than every earlier key
+    /// cannot be a duplicate, so in-order keys are only indexed in batches, before the next
+    /// look-up or when this buffer is full — same result, far fewer scattered memory accesses).
+    private var pending: [Key] = []
+
+    /// Enters `k` (known to be new) in the current generation.
+    @inline(__always)
+    private mutating func index(_ k: Key) {
+        if counts[current] == generationSize {
+            // Forget the older generation and make it the current one.
+            current = 1 - current
+            stamps[current] += 1
+            counts[current] = 0
+        }
+        let stamp = stamps[current]
+        let s0 = slot(k)
+        tables[current].withUnsafeMutableBufferPointer { slots in
+            var s = s0
+            while slots[s].stamp == stamp { s = (s + 1) & mask }
+            slots[s] = Slot(key: k, stamp: stamp)
+        }
+        counts[current] += 1
+    }
+
+    private mutating func catchUp() {
+        for k in pending { index(k) }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    /// Inserts `k`, whose time (one of its words) is `time`.
+    /// - Parameters:
+    ///   - k: the key.
+    ///   - time: the time encoded in the key (Unix s): a key later than every key seen so far
+    ///     cannot be a duplicate, which saves the look-up in the common in-order case.
     /// - Returns: `false` if `k` is already held (a duplicate), `true` if it was new.
     /// - Complexity: amortised O(1).
     @inline(__always)
-    mutating func insert(_ k: Key) -> Bool {
-        if keys.isEmpty { grow() }
-        var s = slot(k)
-        while occupied[s] {
-            if keys[s] == k { return false }
-            s = (s + 1) & mask
+    mutating func insert(_ k: Key, time: Double) -> Bool {
+        if tables[0].isEmpty {
+            var size = 1
+            while size < 2 * generationSize { size <<= 1 }
+            let empty = Slot(key: Key(a: 0, b: 0, c: 0), stamp: 0)
+            tables = [[Slot](repeating: empty, count: size), [Slot](repeating: empty, count: size)]
+            mask = size - 1
+            pending.reserveCapacity(min(generationSize, 4096))
         }
-        keys[s] = k
-        occupied[s] = true
-        count += 1
-        if ring.count < capacity {
-            ring.append(k)
+        if time > latest {
+            latest = time
         } else {
-            remove(ring[ringHead])
-            ring[ringHead] = k
-            ringHead = ringHead + 1 == capacity ? 0 : ringHead + 1
+            catchUp()
+            let s0 = slot(k)
+            if contains(k, table: current, from: s0) || contains(k, table: 1 - current, from: s0) { return false }
         }
-        if 2 * count > keys.count { grow() }
+        pending.append(k)
+        if pending.count >= min(generationSize, 4096) { catchUp() }
         return true
-    }
-
-    private mutating func remove(_ k: Key) {
-        var s = slot(k)
-        while occupied[s] && keys[s] != k { s = (s + 1) & mask }
-        guard occupied[s] else { return }
-        occupied[s] = false
-        count -= 1
-        // Backward-shift the cluster that follows so lookups never stop early.
-        var hole = s
-        var j = (s + 1) & mask
-        while occupied[j] {
-            let home = slot(keys[j])
-            // Move keys[j] into the hole unless its home lies cyclically in (hole, j].
-            let inRange = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j)
-            if !inRange {
-                keys[hole] = keys[j]
-                occupied[hole] = true
-                occupied[j] = false
-                hole = j
-            }
-            j = (j + 1) & mask
-        }
-    }
-
-    private mutating func grow() {
-        let newSize = max(1024, keys.count * 2)
-        let old = zip(keys, occupied).filter { $0.1 }.map { $0.0 }
-        keys = [Key](repeating: Key(a: 0, b: 0, c: 0), count: newSize)
-        occupied = [Bool](repeating: false, count: newSize)
-        mask = newSize - 1
-        for k in old {
-            var s = slot(k)
-            while occupied[s] { s = (s + 1) & mask }
-            keys[s] = k
-            occupied[s] = true
-        }
     }
 }

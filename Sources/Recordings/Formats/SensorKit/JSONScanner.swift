@@ -181,8 +181,25 @@ struct JSONScanner {
     /// Whether the last key equals `name` (keys with escapes are compared decoded).
     @inline(__always)
     func keyIs(_ name: StaticString) -> Bool {
+        let n = name.utf8CodeUnitCount
+        guard keyLength == n else { return keyHadEscapes && key == name.description }
         if keyHadEscapes { return key == name.description }
-        return keyLength == name.utf8CodeUnitCount && memcmp(base + keyStart, name.utf8Start, keyLength) == 0
+        return Self.equalBytes(UnsafeRawPointer(base + keyStart), UnsafeRawPointer(name.utf8Start), n)
+    }
+
+    /// `memcmp(a, b, n) == 0` for short keys without a library call: two overlapping 8-byte
+    /// words for 8 ≤ n ≤ 16, a byte loop otherwise.
+    @inline(__always)
+    static func equalBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ n: Int) -> Bool {
+        if n >= 8 && n <= 16 {
+            return a.loadUnaligned(as: UInt64.self) == b.loadUnaligned(as: UInt64.self)
+                && a.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self) == b.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+        }
+        if n > 16 { return memcmp(a, b, n) == 0 }
+        for i in 0..<n where a.load(fromByteOffset: i, as: UInt8.self) != b.load(fromByteOffset: i, as: UInt8.self) {
+            return false
+        }
+        return true
     }
 
     /// The last key, decoded.
@@ -198,6 +215,16 @@ struct JSONScanner {
         let start = i
         var escaped = false
         while true {
+            // Skip 8 plain bytes at a time (SWAR): stop at the first '"', '\\', control
+            // character or non-ASCII byte (the lowest flagged byte is exact; only bytes above a
+            // flagged one can be flagged spuriously).
+            while i + 8 <= count {
+                let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+                let q = w ^ (ones &* 0x22), b = w ^ (ones &* 0x5C)
+                let m = ((q &- ones) & ~q | (b &- ones) & ~b | (w &- ones &* 0x20) & ~w | w) & highs
+                if m == 0 { i += 8 } else { i += m.trailingZeroBitCount >> 3; break }
+            }
             guard i < count else { throw truncated("the closing '\"' of a string") }
             let c = base[i]
             if c == UInt8(ascii: "\"") {
@@ -493,11 +520,17 @@ struct JSONScanner {
         }
         var v: UInt64 = 0
         var overflow = false
+        var digits = 0
         repeat {
-            let (m, o1) = v.multipliedReportingOverflow(by: 10)
-            let (s, o2) = m.addingReportingOverflow(UInt64(d))
-            overflow = overflow || o1 || o2
-            v = s
+            if digits < 19 {
+                v = v &* 10 &+ UInt64(d)  // < 10^19 < 2^64: cannot overflow
+            } else {
+                let (m, o1) = v.multipliedReportingOverflow(by: 10)
+                let (s, o2) = m.addingReportingOverflow(UInt64(d))
+                overflow = overflow || o1 || o2
+                v = s
+            }
+            digits += 1
             j += 1
             d = j < count ? base[j] &- 0x30 : 255
         } while d < 10

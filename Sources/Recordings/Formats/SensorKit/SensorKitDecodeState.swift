@@ -231,17 +231,17 @@ struct SensorKitDecodeState {
         case .accelerometer, .rotationRate:
             let rotation = type == .rotationRate
             let k = motionStream(rotation ? 1 : 0, device: d)
-            let n = p.motionTime.count
+            let n = p.motion.count
             var duplicates = 0
             withUnsafeTemporaryAllocation(of: Float.self, capacity: 3) { v in
                 let values = UnsafeBufferPointer(v)
-                for j in 0..<n {
-                    let t = p.motionTime[j]
-                    let key = DuplicateWindow.Key(a: UInt64(d), b: rotation ? 0 : p.motionID[j], c: t.bitPattern)
-                    let fresh = rotation ? rotationDuplicates.insert(key) : accelerometerDuplicates.insert(key)
+                for m in p.motion {
+                    let key = DuplicateWindow.Key(a: UInt64(d), b: rotation ? 0 : m.identifier, c: m.time.bitPattern)
+                    let fresh = rotation ? rotationDuplicates.insert(key, time: m.time)
+                        : accelerometerDuplicates.insert(key, time: m.time)
                     guard fresh else { duplicates += 1; continue }
-                    v[0] = p.motionX[j]; v[1] = p.motionY[j]; v[2] = p.motionZ[j]
-                    assemblers[k].append(time: t, values: values, flags: [], declaredRate: 0, into: &events)
+                    v[0] = m.x; v[1] = m.y; v[2] = m.z
+                    assemblers[k].append(time: m.time, values: values, flags: [], declaredRate: 0, into: &events)
                 }
             }
             assemblers[k].qc.samplesRead += n
@@ -257,7 +257,7 @@ struct SensorKitDecodeState {
                         "lead changes from \(lead) to \(SensorKitEnum.lead.name(b.lead)) within session \(b.session!); the stream keeps attribute lead=\(lead)")))
                 }
                 let key = DuplicateWindow.Key(a: UInt64(session(b.session!)), b: b.date.bitPattern, c: 0)
-                guard ecgDuplicates.insert(key) else {
+                guard ecgDuplicates.insert(key, time: b.date) else {
                     assemblers[k].qc.duplicatesDropped += b.count
                     reportDuplicate(k, at: place)
                     continue
@@ -335,7 +335,7 @@ struct SensorKitDecodeState {
         }
         switch type {
         case .accelerometer, .rotationRate:
-            if !p.motionTime.isEmpty { count(motionStream(type == .rotationRate ? 1 : 0, device: d), p.motionTime.count) }
+            if !p.motion.isEmpty { count(motionStream(type == .rotationRate ? 1 : 0, device: d), p.motion.count) }
         case .electrocardiogram:
             for (j, b) in p.ecgBatches.enumerated() {
                 let end = j + 1 < p.ecgBatches.count ? p.ecgBatches[j + 1].start : p.ecgValues.count

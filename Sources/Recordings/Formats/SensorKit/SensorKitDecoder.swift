@@ -101,7 +101,8 @@ public final class SensorKitDecoder: RecordingDecoder {
     ///   - path: `.ndjson`, `.ndjson.gz`, `.json` or `.json.gz` file.
     ///   - blockCapacity: maximum samples per block (default 65,536).
     ///   - duplicateWindow: how many recent keys of each kind are remembered for duplicate
-    ///     detection (default 131,072 ≈ 44 min of 50 Hz accelerometer; ≈ 9 MiB at most).
+    ///     detection (default 131,072: always the last 65,536 keys, ≥ 22 min of 50 Hz
+    ///     accelerometer; 8 MiB per sensor kind at most).
     ///   - format: `.sensorKitNDJSON` or `.myDataHelpsJSON`; recognised from the content when `nil`.
     /// - Throws: ``RecordingError`` `.unreadable`, `.empty`, or `.unknownFormat` for another format.
     /// - Complexity: O(1) (reads at most 4 KiB to recognise the format).

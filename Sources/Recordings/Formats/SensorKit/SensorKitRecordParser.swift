@@ -31,6 +31,13 @@ enum SensorKitLineType: Equatable {
     }
 }
 
+/// One accelerometer or rotation-rate sample staged from a line.
+struct StagedMotionSample {
+    var time: Double
+    var identifier: UInt64
+    var x: Float, y: Float, z: Float
+}
+
 /// One ECG batch (`SRElectrocardiogramSample`) staged from a line.
 struct StagedECGBatch {
     var date = Double.nan
@@ -98,9 +105,7 @@ struct SensorKitRecordParser {
     var deviceID: (start: Int, length: Int, escaped: Bool)?
     var deletionSensor: String?
     // Motion (accelerometer / rotation rate) samples.
-    var motionTime: [Double] = []
-    var motionX: [Float] = [], motionY: [Float] = [], motionZ: [Float] = []
-    var motionID: [UInt64] = []
+    var motion: [StagedMotionSample] = []
     // ECG.
     var ecgBatches: [StagedECGBatch] = []
     var ecgValues: [Float] = []
@@ -121,13 +126,7 @@ struct SensorKitRecordParser {
         type = nil
         deviceID = nil
         deletionSensor = nil
-        if !motionTime.isEmpty {
-            motionTime.removeAll(keepingCapacity: true)
-            motionX.removeAll(keepingCapacity: true)
-            motionY.removeAll(keepingCapacity: true)
-            motionZ.removeAll(keepingCapacity: true)
-            motionID.removeAll(keepingCapacity: true)
-        }
+        if !motion.isEmpty { motion.removeAll(keepingCapacity: true) }
         if !ecgBatches.isEmpty {
             ecgBatches.removeAll(keepingCapacity: true)
             ecgValues.removeAll(keepingCapacity: true)
@@ -286,11 +285,7 @@ struct SensorKitRecordParser {
         guard haveT else { throw Self.missing("startDate", in: what, at: at) }
         guard haveVector else { throw Self.missing(rotation ? "rotationRate" : "acceleration", in: what, at: at) }
         guard rotation || haveID else { throw Self.missing("identifier", in: what, at: at) }
-        motionTime.append(t)
-        motionX.append(v.0)
-        motionY.append(v.1)
-        motionZ.append(v.2)
-        motionID.append(id)
+        motion.append(StagedMotionSample(time: t, identifier: id, x: v.0, y: v.1, z: v.2))
     }
 
     @inline(__always)
@@ -582,7 +577,7 @@ struct SensorKitRecordParser {
 
     /// Number of samples staged so far (for the rejection count of a bad record).
     var stagedSampleCount: Int {
-        motionTime.count + ecgValues.count + optical.count + ppgAccelerometer.count
+        motion.count + ecgValues.count + optical.count + ppgAccelerometer.count
             + ppg.reduce(0) { $0 + ($1.temperatureState != 0 ? 1 : 0) }
     }
 }
