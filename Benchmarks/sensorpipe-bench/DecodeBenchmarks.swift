@@ -1,3 +1,6 @@
+// Needs "Recordings" in the sensorpipe-bench target's dependencies (Package.swift) and
+// `decodeBenchmarks(scale)` in Registry.swift; until then this file compiles to nothing.
+#if canImport(Recordings) && canImport(CZlib)
 import Foundation
 import Recordings
 
@@ -201,3 +204,4 @@ func decodeBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
     }
     return cases
 }
+#endif

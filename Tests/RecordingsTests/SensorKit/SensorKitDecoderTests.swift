@@ -142,4 +142,26 @@ struct SensorKitDecoderTests {
         #expect(s.times == [1716307300.5, 1716307300.52])
         #expect(d.issues.map(\.code) == [.unknownField])
     }
+
+    @Test("MyDataHelps: single-object samples, sensor recognised from fields, device after samples")
+    func myDataHelpsVariants() throws {
+        let dir = TemporaryDirectory()
+        let batch = { (date: Double) in
+            "{\"date\":\(date),\"frequency\":512.0,\"lead\":2,\"session\":{\"identifier\":\"S9\",\"state\":\"active\"},"
+                + "\"data\":[{\"value\":1.5,\"flags\":0},{\"value\":-2.25,\"flags\":1}]}"
+        }
+        let text = "{\n \"samples\": [\n  {\"timestamp\": \"2024-05-21T16:02:03Z\", \"sample\": \(batch(1716307310.0))},\n"
+            + "  {\"timestamp\": 1.0, \"sample\": \(batch(1716307310.0 + 2 / 512.0))}\n ],\n"
+            + " \"device\": {\"name\": \"Apple Watch\", \"model\": \"Watch\"},\n \"exportVersion\": 3\n}\n"
+        let path = dir.write("mdh-ecg.json", text)
+        let d = try decodeAll(path)
+        let s = try #require(d.streams.first)
+        #expect(s.info.key.session == "S9" && s.info.attributes["lead"] == "leftArmMinusRightArm")
+        #expect(s.columns[0] == [1.5, -2.25, 1.5, -2.25])
+        #expect(s.flags == [0, 1, 0, 1])
+        #expect(d.accounts.first?.segments == 1 && d.accounts.first?.masked == 2)
+        #expect(d.issues.map(\.code) == [.unknownField])
+        #expect(d.devices.last?.name == "Apple Watch")
+        #expect(d.protocolViolations.isEmpty)
+    }
 }

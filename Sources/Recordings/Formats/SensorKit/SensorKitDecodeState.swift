@@ -2,15 +2,6 @@
 import Glibc
 #endif
 
-extension RecordingError.Code {
-    /// A field the schema does not define (skipped and counted; a warning).
-    public static let unknownField = RecordingError.Code(rawValue: "unknown-field")
-    /// A line `type` the schema does not define (skipped and counted; a warning).
-    public static let unknownLineType = RecordingError.Code(rawValue: "unknown-line-type")
-    /// An exact duplicate of an earlier sample (dropped and counted; reported once per stream).
-    public static let duplicate = RecordingError.Code(rawValue: "duplicate")
-}
-
 /// Where a record lies in the file, to turn an offset within it into line and column.
 struct RecordPlace {
     /// 1-based line of the record's first byte.

@@ -39,9 +39,10 @@ import Glibc
 ///
 /// **Duplicates** (exact, by the schema's keys: accelerometer (`deviceId`, `identifier`,
 /// `startDate`), rotation rate (`deviceId`, `startDate`), ECG (`session.identifier`, `date`)) are
-/// dropped and counted in ``StreamQC/duplicatesDropped``; memory is bounded by remembering only
-/// the last `duplicateWindow` keys of each kind (``DuplicateWindow``): an older twin is not
-/// recognised (and then shows up as a backward step).
+/// dropped and counted in ``StreamQC/duplicatesDropped`` (one warning issue per stream); memory is
+/// bounded by remembering a window of recent keys of each kind (always the last
+/// `duplicateWindow`/2 distinct keys, never more than `duplicateWindow`; ``DuplicateWindow``): an
+/// older twin is not recognised and then shows up as a backward step (a new segment).
 ///
 /// **Errors.** Fatal (thrown): an empty file, a first line that is not a `header` of schema
 /// `sensorkit-ndjson` version 1 (`.unsupportedVersion` at line 1), a truncated gzip stream, a
@@ -58,7 +59,9 @@ import Glibc
 /// `identifier`, else the name of the file's parent folder (MyDataHelps puts each device's files in
 /// a folder named by its device ID). `sample` may be one object or an array of them.
 public final class SensorKitDecoder: RecordingDecoder {
+    /// The file being decoded, as given to ``init(path:blockCapacity:duplicateWindow:format:)``.
     public let path: String
+    /// `.sensorKitNDJSON` or `.myDataHelpsJSON`.
     public let format: RecordingFormat
     /// Streams announced so far.
     public var streams: [StreamInfo] { state.streams }
@@ -150,6 +153,12 @@ public final class SensorKitDecoder: RecordingDecoder {
         return .sensorKitNDJSON
     }
 
+    /// The next event (device, stream, block, deletion or issue), or `nil` at the end.
+    /// - Returns: the event; devices and streams are announced before their first block.
+    /// - Throws: ``RecordingError`` for fatal problems (header, truncated gzip, broken MyDataHelps
+    ///   structure); malformed lines are delivered as `.issue` events instead.
+    /// - Complexity: amortised O(bytes decoded); memory bounded by the block capacity, the longest
+    ///   line (or MyDataHelps element) and the duplicate window.
     public func next() throws(RecordingError) -> RecordingEvent? {
         while true {
             if pendingHead < pending.count {

@@ -48,6 +48,7 @@ public final class SensorKitWriter {
     ///   - compress: gzip the output (default: whether `path` ends in `.gz`).
     ///   - exporter: the header's `exporter` (default `"sensorpipe"`).
     /// - Throws: ``RecordingError`` `.unreadable` if the file cannot be created.
+    /// - Complexity: O(1).
     public init(path: String, compress: Bool? = nil, exporter: String = "sensorpipe") throws(RecordingError) {
         self.path = path
         self.compressed = compress ?? path.hasSuffix(".gz")
@@ -70,6 +71,7 @@ public final class SensorKitWriter {
     // MARK: - Events
 
     /// Writes one decoder event.
+    /// - Parameter event: the next event of a decoder (issues are ignored).
     /// - Throws: ``RecordingError`` for I/O errors, or `.inconsistent` for a stream this schema
     ///   cannot hold.
     /// - Complexity: O(samples in the event).
@@ -127,6 +129,7 @@ public final class SensorKitWriter {
 
     /// Writes the header (if no stream was seen), flushes and closes the file.
     /// - Throws: ``RecordingError`` for I/O errors.
+    /// - Complexity: O(bytes still buffered).
     public func finish() throws(RecordingError) {
         guard !finished else { return }
         if !headerWritten { try writeHeader(sensor: streams.first?.key.sensor.rawValue ?? "unknown", device: headerDevice ?? "unknown") }
