@@ -225,8 +225,9 @@ public final class SensorKitDecoder: RecordingDecoder {
                              _ p: inout SensorKitRecordParser) throws(RecordingError) {
         let place = RecordPlace(line: number, column: 1)
         if !headerDone {
-            try parseHeader(&s, &st)
+            try parseHeader(&s, &st, &p)
             headerDone = true
+            reportUnknown(&st, &p, place)
             return
         }
         s.skipWhitespace()
@@ -307,7 +308,8 @@ public final class SensorKitDecoder: RecordingDecoder {
     }
 
     /// Line 1: `{"type":"header","schema":"sensorkit-ndjson","version":1,…}`.
-    private func parseHeader(_ s: inout JSONScanner, _ st: inout SensorKitDecodeState) throws(RecordingError) {
+    private func parseHeader(_ s: inout JSONScanner, _ st: inout SensorKitDecodeState,
+                             _ p: inout SensorKitRecordParser) throws(RecordingError) {
         let place = RecordPlace(line: 1, column: 1)
         s.skipWhitespace()
         if s.atEnd {
@@ -338,7 +340,7 @@ public final class SensorKitDecoder: RecordingDecoder {
                 else if s.keyIs("from") { _ = try s.readDouble("from") }
                 else if s.keyIs("to") { _ = try s.readDouble("to") }
                 else if s.keyIs("type") { _ = try s.readStringRange("type") }
-                else { try parser.skipUnknown(&s, in: "header") }
+                else { try p.skipUnknown(&s, in: "header") }
             }
             try s.expectEnd()
             guard let schema else { throw headerError("the header has no 'schema' (expected \"sensorkit-ndjson\")") }
