@@ -87,6 +87,15 @@ public struct StreamAssembler: Sendable {
         if rate != segmentRate { qc.rateChanges += 1; return true }
         let dt = time - lastTime
         if !(dt > 0) { qc.backwardSteps += 1; return true }
+        if segmentRate == 0 && recentCount >= 3 {
+            // dt > 2·median(recent) ⇔ more than half of the recent intervals are < dt/2: the
+            // same rule as `periodEstimate` without sorting (this runs for every sample).
+            let half = dt / 2
+            var below = 0
+            for k in 0..<recentCount where recent[k] < half { below += 1 }
+            if below >= recentCount / 2 + 1 { qc.gaps += 1; return true }
+            return false
+        }
         if let period = periodEstimate, dt > 2 * period { qc.gaps += 1; return true }
         return false
     }
