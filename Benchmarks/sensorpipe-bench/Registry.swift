@@ -6,5 +6,7 @@ func allBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
     all += spectralBenchmarks(scale)
     all += resampleBenchmarks(scale)
     all += healthCSVMATLABBenchmarks(scale)
+    all += wfdbBenchmarks(scale)
+    all += decodeBenchmarks(scale)
     return all
 }
