@@ -1,3 +1,4 @@
+import Foundation
 import Recordings
 import Testing
 import _TestSupport
@@ -82,5 +83,36 @@ struct ByteSourceTests {
         while try r.nextLine() != nil { seen.append((r.lineNumber, r.lineOffset)) }
         #expect(seen.map(\.0) == [1, 2, 3])
         #expect(seen.map(\.1) == [0, 3, 8])
+    }
+
+    static let hasXZ = FileManager.default.isExecutableFile(atPath: "/usr/bin/xz")
+
+    func xz(_ bytes: [UInt8], in dir: TemporaryDirectory) throws -> [UInt8] {
+        let plain = dir.write("raw-for-xz", bytes)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/xz")
+        p.arguments = ["-zkf", plain]
+        try p.run()
+        p.waitUntilExit()
+        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: plain + ".xz")))
+    }
+
+    @Test("xz files stream through xz -dc; a truncated one is an error", .enabled(if: hasXZ))
+    func xzFiles() throws {
+        let dir = TemporaryDirectory()
+        var rng = SeededGenerator(seed: 9)
+        let content = (0..<300_000).map { _ in UInt8.random(in: 0...3, using: &rng) }
+        let compressed = try xz(content, in: dir)
+        let path = dir.write("c.bin.xz", compressed)
+        #expect(try readAll(path, chunk: 4093) == content)
+        #expect(try ByteSource(path: path).isCompressed)
+        let cut = dir.write("cut.bin.xz", Array(compressed[..<(compressed.count / 2)]))
+        do {
+            _ = try readAll(cut, chunk: 4093)
+            Issue.record("expected an error for a truncated .xz file")
+        } catch let error as RecordingError {
+            #expect(error.code == .truncated)
+            #expect(error.description.contains("cut.bin.xz"))
+        }
     }
 }

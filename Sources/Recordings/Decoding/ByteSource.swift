@@ -7,7 +7,10 @@ import Glibc
 /// members too) and zlib streams, so every decoder reads plain and compressed files alike with
 /// memory bounded by the chunk size.
 ///
-/// Compression is detected from the content (magic bytes `1f 8b`), not the file name.
+/// Compression is detected from the content (magic bytes `1f 8b`), not the file name. `.xz`
+/// files (magic `fd 37 7a 58 5a 00`, as PhysioNet mirrors and the bundled datasets use) are read
+/// through the system's `xz -dc` in a child process, streaming through a pipe; this needs
+/// Debian's `xz-utils` (installed by `scripts/setup.sh`), and a missing `xz` is a clear error.
 public final class ByteSource {
     /// Path as given by the caller (used in error messages).
     public let path: String
@@ -18,7 +21,8 @@ public final class ByteSource {
     /// Decompressed bytes delivered so far.
     public private(set) var offset = 0
 
-    private let fd: Int32
+    private var fd: Int32
+    private var child: pid_t = 0
     private let chunkSize: Int
     private var raw: [UInt8]
     private var rawStart = 0
@@ -48,12 +52,68 @@ public final class ByteSource {
         if rawEnd - rawStart >= 2 && raw[rawStart] == 0x1f && raw[rawStart + 1] == 0x8b {
             isCompressed = true
             try startInflate()
+        } else if rawEnd - rawStart >= 6 && raw[0..<6] == [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00] {
+            try startXZ()
         }
     }
 
     deinit {
         if inflating { inflateEnd(&stream) }
         close(fd)
+        if child > 0 {
+            kill(child, SIGTERM)
+            var status: Int32 = 0
+            _ = waitpid(child, &status, 0)
+        }
+    }
+
+    /// Replaces the file descriptor by the read end of a pipe from `xz -dc -- path`.
+    private func startXZ() throws(RecordingError) {
+        var pipeFDs: [Int32] = [0, 0]
+        guard pipe(&pipeFDs) == 0 else {
+            throw RecordingError(.unreadable, file: path, "cannot create a pipe for xz: \(String(cString: strerror(errno)))")
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 1)
+        posix_spawn_file_actions_addclose(&actions, pipeFDs[0])
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv: [String] = ["xz", "-dc", "--", path]
+        var cArgs = argv.map { strdup($0) } + [nil]
+        defer { for p in cArgs { free(p) } }
+        var pid: pid_t = 0
+        let rc = posix_spawnp(&pid, "xz", &actions, nil, &cArgs, environ)
+        close(pipeFDs[1])
+        guard rc == 0 else {
+            close(pipeFDs[0])
+            throw RecordingError(.unreadable, file: path,
+                                 "the file is xz-compressed and `xz` could not be started (install xz-utils)")
+        }
+        close(fd)
+        fd = pipeFDs[0]
+        child = pid
+        isCompressed = true
+        rawStart = 0
+        rawEnd = 0
+        rawEOF = false
+        rawConsumed = 0
+        try fillRaw()
+    }
+
+    /// Reaps the `xz` child at the end of its output and turns a failure into an error.
+    private func finishXZ() throws(RecordingError) {
+        guard child > 0 else { return }
+        var status: Int32 = 0
+        _ = waitpid(child, &status, 0)
+        child = 0
+        let exited = status & 0x7f == 0
+        let code = (status >> 8) & 0xff
+        if !exited || code != 0 {
+            throw RecordingError(.truncated, file: path, byteOffset: rawConsumed,
+                                 "xz could not decompress the file (exit status \(code)): "
+                                 + "truncated or corrupt .xz data")
+        }
     }
 
     private func fillRaw() throws(RecordingError) {
@@ -92,11 +152,11 @@ public final class ByteSource {
     ///   corrupt compressed data, `.unreadable` for I/O errors.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(RecordingError) -> Int {
         guard buffer.count > 0 else { return 0 }
-        if !isCompressed {
+        if !inflating {
             if rawStart == rawEnd {
-                if rawEOF { return 0 }
+                if rawEOF { try finishXZ(); return 0 }
                 try fillRaw()
-                if rawStart == rawEnd { return 0 }
+                if rawStart == rawEnd { try finishXZ(); return 0 }
             }
             let n = min(buffer.count, rawEnd - rawStart)
             raw.withUnsafeBytes { r in

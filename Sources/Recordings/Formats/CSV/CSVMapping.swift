@@ -101,6 +101,8 @@ public struct CSVMapping: Sendable, Hashable {
         case standardGravity, metresPerSecondSquared
         case radiansPerSecond, degreesPerSecond
         case microvolts, millivolts, dimensionless, adcUnits, degreesCelsius
+        /// Integer counts of `1 / perG` g (e.g. ActiGraph raw data at 256 counts per g).
+        case gravityCounts(perG: Double)
 
         /// The unit delivered and the factor applied to reach it.
         var delivered: (unit: PhysicalUnit, factor: Double, source: String?) {
@@ -115,6 +117,7 @@ public struct CSVMapping: Sendable, Hashable {
             case .dimensionless: return (.dimensionless, 1, nil)
             case .adcUnits: return (.adcUnits, 1, nil)
             case .degreesCelsius: return (.degreesCelsius, 1, nil)
+            case .gravityCounts(let perG): return (.standardGravity, 1 / perG, "1/\(perG) g")
             }
         }
     }

@@ -108,8 +108,8 @@ public final class WFDBDecoder: RecordingDecoder {
     /// Opens a record.
     /// - Parameters:
     ///   - path: the header file (`NAME.hea`, `NAME.hea.gz`, or `NAME` when `NAME.hea` exists).
-    ///     Signal files are found relative to the header's directory; `X.dat.gz` is used when
-    ///     `X.dat` is absent.
+    ///     Signal files are found relative to the header's directory; `X.dat.gz` or `X.dat.xz`
+    ///     is used when `X.dat` is absent.
     ///   - blockCapacity: maximum samples per delivered block (default 65,536).
     ///   - framesPerRead: frames read from the signal files at a time (default 16,380; rounded
     ///     down to a multiple of 6, at least 6). Memory is O(framesPerRead × signals).
@@ -170,11 +170,12 @@ public final class WFDBDecoder: RecordingDecoder {
             if !Self.exists(file) {
                 if Self.exists(file + ".gz") {
                     file += ".gz"
+                } else if Self.exists(file + ".xz") {
+                    file += ".xz"
                 } else {
-                    let hint = Self.exists(file + ".xz") ? " (\(spec.fileName).xz exists: decompress it with `xz -dk`)" : ""
                     throw RecordingError(.unreadable, file: file,
                                          "signal file of signal \(i) (header \(headerPath) line \(spec.line)) "
-                                         + "not found\(hint)")
+                                         + "not found (nor .gz or .xz beside it)")
                 }
             }
             let source = try ByteSource(path: file)
