@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "DSP", targets: ["DSP"]),
         .library(name: "Recordings", targets: ["Recordings"]),
         .library(name: "Cardio", targets: ["Cardio"]),
+        .executable(name: "sensorpipe", targets: ["sensorpipe"]),
         .executable(name: "sensorpipe-bench", targets: ["sensorpipe-bench"]),
     ],
     targets: [
@@ -29,6 +30,9 @@ let package = Package(
         .target(name: "DSP", dependencies: ["CFFTW", "CLAPACKE"], exclude: ["README.md"]),
         .target(name: "Recordings", dependencies: ["DSP", "CZlib"]),
         .target(name: "Cardio", dependencies: ["DSP"]),
+
+        // MARK: - Command-line tool
+        .executableTarget(name: "sensorpipe", dependencies: ["Recordings", "DSP"]),
 
         // MARK: - Benchmarks
         .executableTarget(

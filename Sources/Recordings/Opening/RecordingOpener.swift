@@ -1,0 +1,96 @@
+/// Options for opening a recording with ``RecordingOpener``.
+public struct DecodeOptions: Sendable {
+    /// Maximum samples per block (memory per stream is about two blocks).
+    public var blockCapacity: Int
+    /// Force a format instead of sniffing it from content.
+    public var format: RecordingFormat?
+    /// Use a known layout for CSV/MATLAB files (otherwise it is detected from content).
+    public var preset: RecordingPreset?
+    /// Explicit CSV mapping (overrides ``preset``).
+    public var csvMapping: CSVMapping?
+    /// Explicit MATLAB mapping (overrides ``preset``).
+    public var matlabMapping: MATLABChannelMapping?
+
+    /// Creates options; every field defaults to automatic behaviour.
+    public init(blockCapacity: Int = 65_536, format: RecordingFormat? = nil, preset: RecordingPreset? = nil,
+                csvMapping: CSVMapping? = nil, matlabMapping: MATLABChannelMapping? = nil) {
+        self.blockCapacity = blockCapacity
+        self.format = format
+        self.preset = preset
+        self.csvMapping = csvMapping
+        self.matlabMapping = matlabMapping
+    }
+}
+
+/// Opens any supported recording: sniffs the format from content and creates its decoder.
+public enum RecordingOpener {
+    /// What was opened and how.
+    public struct Opened {
+        /// The decoder, ready for ``RecordingDecoder/next()``.
+        public var decoder: any RecordingDecoder
+        /// The format used.
+        public var format: RecordingFormat
+        /// The preset used for a CSV/MATLAB file, if any (given or detected).
+        public var preset: RecordingPreset?
+        /// Whether the preset was detected from content rather than given.
+        public var presetDetected: Bool
+    }
+
+    /// Opens `path` for decoding.
+    /// - Parameters:
+    ///   - path: a recording file (`.ndjson[.gz]`, `.json[.gz]`, Apple Health `.csv`, WFDB `.hea`,
+    ///     `.mat`, mapped `.csv`; `.gz`/`.xz` compression is recognised from content).
+    ///   - options: format, mapping and block-size overrides.
+    /// - Returns: the decoder and how the file was interpreted.
+    /// - Throws: ``RecordingError``: `.unknownFormat` when the content matches no format, or
+    ///   `.missingField` for a CSV/MATLAB file whose layout is unknown and no mapping was given,
+    ///   and the decoder's own errors.
+    /// - Complexity: reads the first few KiB to sniff; decoding is lazy.
+    public static func open(path: String, options: DecodeOptions = DecodeOptions()) throws(RecordingError) -> Opened {
+        let format: RecordingFormat
+        if let forced = options.format { format = forced } else { format = try RecordingFormat.sniff(path: path) }
+        let capacity = options.blockCapacity
+        switch format {
+        case .sensorKitNDJSON, .myDataHelpsJSON:
+            return Opened(decoder: try SensorKitDecoder(path: path, blockCapacity: capacity, format: format),
+                          format: format, preset: nil, presetDetected: false)
+        case .appleHealthECG:
+            return Opened(decoder: try AppleHealthECGDecoder(path: path, blockCapacity: capacity),
+                          format: format, preset: nil, presetDetected: false)
+        case .wfdb:
+            return Opened(decoder: try WFDBDecoder(path: path, blockCapacity: capacity),
+                          format: format, preset: nil, presetDetected: false)
+        case .csv:
+            if let mapping = options.csvMapping {
+                return Opened(decoder: try CSVDecoder(path: path, mapping: mapping, blockCapacity: capacity),
+                              format: format, preset: nil, presetDetected: false)
+            }
+            let (preset, detected) = try choosePreset(path: path, format: format, given: options.preset)
+            guard let mapping = preset.csvMapping(path: path) else {
+                throw RecordingError(.inconsistent, file: path, "preset '\(preset)' is for MATLAB files, not CSV")
+            }
+            return Opened(decoder: try CSVDecoder(path: path, mapping: mapping, blockCapacity: capacity),
+                          format: format, preset: preset, presetDetected: detected)
+        case .matlab:
+            if let mapping = options.matlabMapping {
+                return Opened(decoder: try MATLABDecoder(path: path, mapping: mapping, blockCapacity: capacity),
+                              format: format, preset: nil, presetDetected: false)
+            }
+            let (preset, detected) = try choosePreset(path: path, format: format, given: options.preset)
+            guard let mapping = preset.matlabMapping else {
+                throw RecordingError(.inconsistent, file: path, "preset '\(preset)' is for CSV files, not MATLAB")
+            }
+            return Opened(decoder: try MATLABDecoder(path: path, mapping: mapping, blockCapacity: capacity),
+                          format: format, preset: preset, presetDetected: detected)
+        }
+    }
+
+    static func choosePreset(path: String, format: RecordingFormat,
+                             given: RecordingPreset?) throws(RecordingError) -> (RecordingPreset, Bool) {
+        if let given { return (given, false) }
+        if let found = RecordingPreset.detect(path: path, format: format) { return (found, true) }
+        let names = RecordingPreset.allCases.map(\.rawValue).joined(separator: ", ")
+        throw RecordingError(.missingField, file: path,
+                             "\(format) file of unknown layout: give a column mapping or a preset (\(names))")
+    }
+}

@@ -1,0 +1,107 @@
+/// Column/channel mappings for known layouts of files that carry no self-description
+/// (generic CSV and MATLAB files), so they can be decoded without writing a mapping by hand.
+///
+/// ``RecordingOpener`` recognises these layouts from content when no mapping is given
+/// (``detect(path:format:)``) and says which preset it used; pass a preset or an explicit
+/// mapping to override.
+public enum RecordingPreset: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// Oxford step-counter validation walks (Salvi et al. 2018): no header, 7 columns,
+    /// nanoseconds since boot, x/y/z in m/s² (converted to g); the file name's 13-digit
+    /// Unix-millisecond stamp is the start time.
+    case oxfordSteps = "oxford-steps"
+    /// ActiGraph raw samples exported as `unix_time_s,x,y,z` in 1/256 g.
+    case actigraphRawCSV = "actigraph-raw-csv"
+    /// IEEE Signal Processing Cup 2015 wrist PPG (variable `sig`, 125 Hz): 2 PPG + 3 acc rows.
+    case spc2015 = "spc2015"
+    /// SPC 2015 training layout with the ECG row first (6 rows).
+    case spc2015WithECG = "spc2015-ecg"
+    /// CPSC 2019 QRS-detection records (variable `ecg`, 500 Hz, mV).
+    case cpsc2019 = "cpsc2019"
+
+    public var description: String { rawValue }
+
+    /// The CSV mapping of this preset for `path`, or `nil` for MATLAB presets.
+    public func csvMapping(path: String) -> CSVMapping? {
+        switch self {
+        case .oxfordSteps:
+            let name = path.split(separator: "/").last.map(String.init) ?? path
+            let stamps = name.split(whereSeparator: { !$0.isNumber }).filter { $0.count == 13 }
+            let startUnix = stamps.last.flatMap { Double(String($0)) }.map { $0 / 1000 } ?? 0
+            let device = name.split(separator: "_").prefix(2).joined(separator: "-")
+            return CSVMapping(deviceID: device.isEmpty ? "phone" : device,
+                              time: .column(.index(0), unit: .nanoseconds,
+                                            origin: .firstSampleAt(unixSeconds: startUnix)),
+                              streams: [.init(sensor: .accelerometer, channel: "acceleration", columns: [
+                                  .init(.index(1), name: "x", unit: .metresPerSecondSquared),
+                                  .init(.index(2), name: "y", unit: .metresPerSecondSquared),
+                                  .init(.index(3), name: "z", unit: .metresPerSecondSquared)])],
+                              hasHeaderRow: false)
+        case .actigraphRawCSV:
+            return CSVMapping(deviceID: "actigraph",
+                              time: .column(.name("unix_time_s"), unit: .seconds, origin: .unixEpoch),
+                              streams: [.init(sensor: .accelerometer, channel: "acceleration", columns: [
+                                  .init(.name("x"), name: "x", unit: .gravityCounts(perG: 256)),
+                                  .init(.name("y"), name: "y", unit: .gravityCounts(perG: 256)),
+                                  .init(.name("z"), name: "z", unit: .gravityCounts(perG: 256))],
+                                                attributes: ["timeZone": "device local time (not UTC)"])])
+        case .spc2015, .spc2015WithECG, .cpsc2019:
+            return nil
+        }
+    }
+
+    /// The MATLAB mapping of this preset, or `nil` for CSV presets.
+    public var matlabMapping: MATLABChannelMapping? {
+        switch self {
+        case .spc2015: return .spc2015(includesECG: false)
+        case .spc2015WithECG: return .spc2015(includesECG: true)
+        case .cpsc2019: return .cpsc2019()
+        case .oxfordSteps, .actigraphRawCSV: return nil
+        }
+    }
+
+    /// Recognises a known layout from the file's content.
+    /// - Parameters:
+    ///   - path: the file.
+    ///   - format: its sniffed format (only `.csv` and `.matlab` have presets).
+    /// - Returns: the preset, or `nil` when the layout is not one of the known ones.
+    /// - Complexity: reads the first 4 KiB (CSV) or the MAT-file's variable directory.
+    public static func detect(path: String, format: RecordingFormat) -> RecordingPreset? {
+        switch format {
+        case .csv:
+            guard let head = try? ByteSource.peek(path: path, count: 4096) else { return nil }
+            let text = String(decoding: head, as: UTF8.self)
+            let first = text.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
+            if first.trimmingCharacters() == "unix_time_s,x,y,z" { return .actigraphRawCSV }
+            let fields = first.split(separator: ",")
+            if fields.count == 7, let t = fields.first, t.count >= 10, t.allSatisfy(\.isNumber),
+               fields.dropFirst().allSatisfy({ Double($0.trimmingCharacters()) != nil }) {
+                return .oxfordSteps
+            }
+            return nil
+        case .matlab:
+            guard let file = try? MATFile(path: path) else { return nil }
+            if let sig = file.variables.first(where: { $0.name == "sig" }), sig.dimensions.count == 2 {
+                if sig.dimensions[0] == 6 { return .spc2015WithECG }
+                if sig.dimensions[0] == 5 { return .spc2015 }
+            }
+            if let ecg = file.variables.first(where: { $0.name == "ecg" }), ecg.dimensions.count == 2,
+               ecg.dimensions.contains(1) {
+                return .cpsc2019
+            }
+            return nil
+        default:
+            return nil
+        }
+    }
+}
+
+extension StringProtocol {
+    /// The string without leading and trailing spaces, tabs and line breaks.
+    func trimmingCharacters() -> String {
+        let ws: Set<Character> = [" ", "\t", "\r", "\n", "\u{FEFF}"]
+        var s = Substring(self)
+        while let c = s.first, ws.contains(c) { s = s.dropFirst() }
+        while let c = s.last, ws.contains(c) { s = s.dropLast() }
+        return String(s)
+    }
+}

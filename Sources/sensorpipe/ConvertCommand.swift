@@ -1,0 +1,76 @@
+import Foundation
+import Recordings
+
+/// `sensorpipe convert`: any readable recording → the canonical SensorKit NDJSON schema.
+enum ConvertCommand {
+    static let usage = """
+        USAGE: sensorpipe convert INPUT --to sensorkit-ndjson OUTPUT [--preset NAME]
+
+        Decodes INPUT (any supported format) and writes it in the canonical SensorKit export schema
+        (docs/SCHEMA.md); OUTPUT ending in .gz is gzip-compressed. The output appears only when
+        complete (written to OUTPUT.partial, then renamed).
+
+        OPTIONS:
+          --to FORMAT     output format; only sensorkit-ndjson
+          --preset NAME   layout of CSV/MATLAB inputs (default: detected from content)
+          -h, --help      show this help
+        """
+
+    static func run(_ args: [String]) -> Int32 {
+        var positional = [String]()
+        var to: String?
+        var options = DecodeOptions()
+        var i = 0
+        while i < args.count {
+            let a = args[i]
+            switch a {
+            case "--to":
+                i += 1
+                guard i < args.count else { CLI.usageError("--to needs a FORMAT", usage: usage) }
+                to = args[i]
+            case "--preset":
+                i += 1
+                guard i < args.count else { CLI.usageError("--preset needs a NAME", usage: usage) }
+                options.preset = CLI.preset(args[i], usage: usage)
+            case "-h", "--help":
+                print(usage)
+                return 0
+            default:
+                if a.hasPrefix("-") { CLI.usageError("unknown option '\(a)'", usage: usage) }
+                positional.append(a)
+            }
+            i += 1
+        }
+        guard positional.count == 2 else { CLI.usageError("convert takes INPUT and OUTPUT", usage: usage) }
+        guard to == RecordingFormat.sensorKitNDJSON.rawValue else {
+            CLI.usageError("--to must be sensorkit-ndjson", usage: usage)
+        }
+        let (input, output) = (positional[0], positional[1])
+        let partial = output + ".partial"
+        do {
+            let opened = try RecordingOpener.open(path: input, options: options)
+            let writer = try SensorKitWriter(path: partial, compress: output.hasSuffix(".gz"))
+            var issues = 0
+            while let event = try opened.decoder.next() {
+                if case .issue(let e) = event {
+                    issues += 1
+                    CLI.error("warning: \(e)")
+                }
+                try writer.write(event)
+            }
+            try writer.finish()
+            guard rename(partial, output) == 0 else {
+                CLI.error("\(output): cannot rename from \(partial): \(String(cString: strerror(errno)))")
+                return 1
+            }
+            let samples = opened.decoder.accounts.reduce(0) { $0 + $1.samplesEmitted }
+            print("\(input) → \(output): \(opened.decoder.streams.count) stream(s), \(samples) samples"
+                  + (issues > 0 ? ", \(issues) issue(s)" : ""))
+            return 0
+        } catch {
+            unlink(partial)
+            CLI.error("\(error)")
+            return 1
+        }
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import Recordings
+
+/// `sensorpipe inspect`: what is in a recording, stream by stream, with its QC account.
+enum InspectCommand {
+    static let usage = """
+        USAGE: sensorpipe inspect FILE|DIR… [--json] [--preset NAME] [--issues N]
+
+        For every recording (folders are searched recursively): format, and per stream the device,
+        sensor, channel, start and end (UTC), nominal and measured rate (Hz), segments, gaps,
+        deletion spans, duplicates dropped, masked and rejected samples.
+
+        OPTIONS:
+          --json          one JSON object per recording, one per line
+          --preset NAME   layout of CSV/MATLAB files (default: detected from content):
+                          \(RecordingPreset.allCases.map(\.rawValue).joined(separator: ", "))
+          --issues N      show at most N recoverable issues per file (default 5)
+          -h, --help      show this help
+        """
+
+    struct StreamReport: Encodable {
+        var index: Int
+        var device: String
+        var sensor: String
+        var channel: String
+        var session: String?
+        var columns: [String]
+        var units: [String]
+        var start: Double?
+        var end: Double?
+        var startUTC: String
+        var endUTC: String
+        var nominalSampleRateHz: Double?
+        var measuredSampleRateHz: Double?
+        var samplesRead: Int
+        var samplesEmitted: Int
+        var masked: Int
+        var duplicatesDropped: Int
+        var rejected: Int
+        var segments: Int
+        var gaps: Int
+        var backwardSteps: Int
+        var rateChanges: Int
+        var deletedSpans: Int
+        var deletedSeconds: Double
+        var balanced: Bool
+        var attributes: [String: String]
+    }
+
+    struct FileReport: Encodable {
+        var path: String
+        var format: String?
+        var preset: String?
+        var presetDetected: Bool?
+        var error: String?
+        var streams: [StreamReport] = []
+        var deletions: [DeletionRecord] = []
+        var issueCount = 0
+        var issues: [String] = []
+    }
+
+    static func run(_ args: [String]) -> Int32 {
+        var inputs = [String]()
+        var json = false
+        var options = DecodeOptions()
+        var maxIssues = 5
+        var i = 0
+        while i < args.count {
+            let a = args[i]
+            switch a {
+            case "--json": json = true
+            case "--preset":
+                i += 1
+                guard i < args.count else { CLI.usageError("--preset needs a NAME", usage: usage) }
+                options.preset = CLI.preset(args[i], usage: usage)
+            case "--issues":
+                i += 1
+                guard i < args.count, let n = Int(args[i]), n >= 0 else {
+                    CLI.usageError("--issues needs a non-negative number", usage: usage)
+                }
+                maxIssues = n
+            case "-h", "--help":
+                print(usage)
+                return 0
+            default:
+                if a.hasPrefix("-") { CLI.usageError("unknown option '\(a)'", usage: usage) }
+                inputs.append(a)
+            }
+            i += 1
+        }
+        guard !inputs.isEmpty else { CLI.usageError("no input given", usage: usage) }
+        let files = CLI.expand(inputs)
+        var failed = 0
+        for path in files {
+            let report = inspect(path, options: options, maxIssues: maxIssues)
+            if report.error != nil { failed += 1 }
+            if json {
+                let enc = JSONEncoder()
+                enc.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                enc.nonConformingFloatEncodingStrategy = .convertToString(
+                    positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+                print(String(decoding: try! enc.encode(report), as: UTF8.self))
+            } else {
+                printTable(report)
+            }
+        }
+        if !json {
+            print("\(files.count) recording(s), \(files.count - failed) read, \(failed) failed")
+        }
+        return failed == 0 ? 0 : 1
+    }
+
+    /// Decodes one file completely (memory bounded by the block size) and reports on it.
+    static func inspect(_ path: String, options: DecodeOptions, maxIssues: Int) -> FileReport {
+        var report = FileReport(path: path)
+        do throws(RecordingError) {
+            let opened = try RecordingOpener.open(path: path, options: options)
+            report.format = opened.format.rawValue
+            report.preset = opened.preset?.rawValue
+            report.presetDetected = opened.preset == nil ? nil : opened.presetDetected
+            let d = opened.decoder
+            while let event = try d.next() {
+                switch event {
+                case .issue(let e):
+                    report.issueCount += 1
+                    if report.issues.count < maxIssues { report.issues.append(e.description) }
+                case .deletion(let r):
+                    report.deletions.append(r)
+                case .device, .stream, .block:
+                    break
+                }
+            }
+            report.streams = zip(d.streams, d.accounts).enumerated().map { k, pair in
+                let (info, qc) = pair
+                return StreamReport(
+                    index: k, device: info.key.deviceID, sensor: info.key.sensor.rawValue,
+                    channel: info.key.channel, session: info.key.session,
+                    columns: info.columns.map(\.name), units: info.columns.map(\.unit.rawValue),
+                    start: qc.firstTime, end: qc.lastTime,
+                    startUTC: CLI.time(qc.firstTime), endUTC: CLI.time(qc.lastTime),
+                    nominalSampleRateHz: info.nominalSampleRate, measuredSampleRateHz: qc.measuredSampleRate,
+                    samplesRead: qc.samplesRead, samplesEmitted: qc.samplesEmitted, masked: qc.masked,
+                    duplicatesDropped: qc.duplicatesDropped, rejected: qc.rejected, segments: qc.segments,
+                    gaps: qc.gaps, backwardSteps: qc.backwardSteps, rateChanges: qc.rateChanges,
+                    deletedSpans: qc.deletedSpans, deletedSeconds: qc.deletedSeconds,
+                    balanced: qc.isBalanced, attributes: info.attributes)
+            }
+        } catch {
+            report.error = error.description
+        }
+        return report
+    }
+
+    static func printTable(_ r: FileReport) {
+        var head = "\(r.path)"
+        if let f = r.format { head += "  [\(f)" + (r.preset.map { ", preset \($0)\(r.presetDetected == true ? " (detected)" : "")" } ?? "") + "]" }
+        print(head)
+        if let e = r.error {
+            print("  ERROR \(e)")
+            print("")
+            return
+        }
+        let header = ["stream", "start (UTC)", "end (UTC)", "nominal Hz", "measured Hz", "segments", "gaps",
+                      "deleted", "duplicates", "masked", "rejected", "samples"]
+        var rows = [header]
+        for s in r.streams {
+            let name = "\(s.device)/\(s.sensor)/\(s.channel)" + (s.session.map { "#\($0)" } ?? "")
+            rows.append([name, s.startUTC, s.endUTC,
+                         s.nominalSampleRateHz.map { String(format: "%.3f", $0) } ?? "-",
+                         s.measuredSampleRateHz.map { String(format: "%.3f", $0) } ?? "-",
+                         "\(s.segments)", "\(s.gaps)",
+                         s.deletedSpans == 0 ? "0" : String(format: "%d (%.0f s)", s.deletedSpans, s.deletedSeconds),
+                         "\(s.duplicatesDropped)", "\(s.masked)", "\(s.rejected)", "\(s.samplesEmitted)"])
+        }
+        let widths = header.indices.map { c in rows.map { $0[c].count }.max() ?? 0 }
+        for row in rows {
+            let cells = row.enumerated().map { c, v in
+                c == 0 ? v.padding(toLength: widths[c], withPad: " ", startingAt: 0)
+                       : String(repeating: " ", count: widths[c] - v.count) + v
+            }
+            print("  " + cells.joined(separator: "  "))
+        }
+        for d in r.deletions {
+            print("  deleted \(d.deviceID)/\(d.sensor) \(CLI.time(d.startUnix)) – \(CLI.time(d.endUnix)) (\(d.reason.rawValue))")
+        }
+        if r.issueCount > 0 {
+            print("  \(r.issueCount) issue(s)" + (r.issues.count < r.issueCount ? ", first \(r.issues.count):" : ":"))
+            for i in r.issues { print("    \(i)") }
+        }
+        print("")
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Recordings
+
+/// `sensorpipe`: the command-line tool of SensorPipe.
+@main
+struct SensorPipeCommand {
+    static let version = "0.1.0"
+
+    static let usage = """
+        USAGE: sensorpipe <command> [options]
+
+        COMMANDS:
+          inspect FILE|DIR…          streams, times, rates, segments, gaps and QC of recordings
+          convert INPUT --to sensorkit-ndjson OUTPUT
+                                     rewrite any readable recording in the canonical schema
+
+        Run `sensorpipe <command> --help` for a command's options.
+        Exit codes: 0 success, 1 some inputs failed, 64 usage error.
+        """
+
+    static func main() {
+        var args = Array(CommandLine.arguments.dropFirst())
+        guard let command = args.first else {
+            FileHandle.standardError.write(Data((usage + "\n").utf8))
+            exit(64)
+        }
+        args.removeFirst()
+        let code: Int32
+        switch command {
+        case "inspect": code = InspectCommand.run(args)
+        case "convert": code = ConvertCommand.run(args)
+        case "-h", "--help", "help":
+            print(usage)
+            code = 0
+        case "--version":
+            print("sensorpipe \(version)")
+            code = 0
+        default:
+            CLI.usageError("unknown command '\(command)'", usage: usage)
+        }
+        exit(code)
+    }
+}
+
+/// Small helpers shared by the commands.
+enum CLI {
+    /// Prints `message` and the usage to stderr and exits with 64.
+    static func usageError(_ message: String, usage: String) -> Never {
+        FileHandle.standardError.write(Data("sensorpipe: \(message)\n\n\(usage)\n".utf8))
+        exit(64)
+    }
+
+    /// Prints an error line to stderr.
+    static func error(_ message: String) {
+        FileHandle.standardError.write(Data("sensorpipe: \(message)\n".utf8))
+    }
+
+    /// Parses `--preset NAME`.
+    static func preset(_ name: String, usage: String) -> RecordingPreset {
+        guard let p = RecordingPreset(rawValue: name) else {
+            usageError("unknown preset '\(name)' (known: \(RecordingPreset.allCases.map(\.rawValue).joined(separator: ", ")))",
+                       usage: usage)
+        }
+        return p
+    }
+
+    /// Expands folders (recursively) into the recording files they hold; named files are kept.
+    static func expand(_ inputs: [String]) -> [String] {
+        var out = [String]()
+        let fm = FileManager.default
+        for input in inputs {
+            var isDir: ObjCBool = false
+            guard fm.fileExists(atPath: input, isDirectory: &isDir), isDir.boolValue else {
+                out.append(input)
+                continue
+            }
+            guard let e = fm.enumerator(atPath: input) else { continue }
+            var found = [String]()
+            for case let rel as String in e where looksLikeRecording(rel) {
+                found.append((input as NSString).appendingPathComponent(rel))
+            }
+            out += found.sorted()
+        }
+        return out
+    }
+
+    /// File names a folder scan treats as recordings (WFDB records by their `.hea`).
+    static func looksLikeRecording(_ name: String) -> Bool {
+        var n = name.lowercased()
+        for z in [".gz", ".xz"] where n.hasSuffix(z) { n.removeLast(z.count) }
+        return [".ndjson", ".jsonl", ".json", ".csv", ".hea", ".mat", ".gt3x"].contains { n.hasSuffix($0) }
+    }
+
+    /// Formats Unix seconds as ISO 8601 UTC, or as seconds from the start for relative times.
+    static func time(_ t: Double?) -> String {
+        guard let t else { return "-" }
+        if abs(t) < 1e8 { return String(format: "+%.3f s", t) }
+        var seconds = time_t(t.rounded(.down))
+        var tm = tm()
+        gmtime_r(&seconds, &tm)
+        let ms = Int(((t - t.rounded(.down)) * 1000).rounded(.down))
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
+                      tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ms)
+    }
+}
