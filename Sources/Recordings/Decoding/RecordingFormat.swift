@@ -27,7 +27,8 @@ public enum RecordingFormat: String, Sendable, Hashable, CaseIterable, Codable, 
             throw RecordingError(.empty, file: path, "the file is empty")
         }
         if head.starts(with: Array("MATLAB 5.0 MAT-file".utf8)) { return .matlab }
-        let text = String(decoding: head, as: UTF8.self)
+        // Bytes, not Characters: "\r\n" is one Character in Swift and would hide "\n" matches.
+        let text = String(decoding: head.filter { $0 != 0x0d }, as: UTF8.self)
         let trimmed = text.drop { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" || $0 == "\u{FEFF}" }
         if trimmed.hasPrefix("{") {
             let firstLine = trimmed.prefix { $0 != "\n" }
@@ -39,6 +40,16 @@ public enum RecordingFormat: String, Sendable, Hashable, CaseIterable, Codable, 
         let lower = path.lowercased()
         if lower.hasSuffix(".hea") || lower.hasSuffix(".hea.gz") { return .wfdb }
         if text.contains("\nSample Rate,") && (text.contains("\nLead,") || text.contains("Recorded Date,")) {
+            return .appleHealthECG
+        }
+        // Localised Health exports: a "key,<number> hertz" line (any language's key) within a
+        // short key,value header block.
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).prefix(16)
+        if lines.contains(where: { line in
+            guard let comma = line.firstIndex(of: ",") else { return false }
+            let value = line[line.index(after: comma)...].lowercased().filter { $0 != "\"" }
+            return value.hasSuffix(" hertz") && Double(String(value.dropLast(6).map { $0 == "," ? "." : $0 })) != nil
+        }) {
             return .appleHealthECG
         }
         if let firstLine = text.split(separator: "\n", maxSplits: 1).first,

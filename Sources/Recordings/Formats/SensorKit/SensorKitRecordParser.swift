@@ -339,11 +339,13 @@ struct SensorKitRecordParser {
                     try s.beginObject("data")
                     var firstKey = true
                     var value = Double.nan
+                    var valueIsNull = false
                     var flags: Int64 = 0
                     let elementAt = s.i - 1
                     while try s.nextKey(&firstKey) {
                         if s.keyIs("value") {
-                            value = try s.readDouble("value")
+                            // `null` is a missing sample (NaN, flagged missing), as for PPG reflectance.
+                            if let v = try s.readNullableDouble("value") { value = v } else { valueIsNull = true }
                         } else if s.keyIs("flags") {
                             s.skipWhitespace()
                             let fAt = s.i
@@ -355,9 +357,11 @@ struct SensorKitRecordParser {
                             try skipUnknown(&s, in: "electrocardiogram data")
                         }
                     }
-                    if value.isNaN { throw Self.missing("value", in: "an electrocardiogram data element", at: elementAt) }
+                    if value.isNaN && !valueIsNull {
+                        throw Self.missing("value", in: "an electrocardiogram data element", at: elementAt)
+                    }
                     ecgValues.append(Float(value))
-                    ecgFlags.append(UInt8(truncatingIfNeeded: flags & 3))
+                    ecgFlags.append(UInt8(truncatingIfNeeded: flags & 3) | (valueIsNull ? SampleFlags.missing.rawValue : 0))
                 }
             } else if s.keyIs("date") {
                 b.date = try s.readDouble("date")

@@ -24,6 +24,9 @@ import Glibc
 /// time base; a change of declared rate inside an explicit-time PPG stream is written with the
 /// stream's nominal rate.
 public final class SensorKitWriter {
+    /// `SRElectrocardiogramSample.Lead` case names.
+    static let sensorKitLeads: Set<String> = ["rightArmMinusLeftArm", "leftArmMinusRightArm"]
+
     /// Output path.
     public let path: String
     /// Whether the output is gzip-compressed.
@@ -99,10 +102,11 @@ public final class SensorKitWriter {
                     throw RecordingError(.inconsistent, file: path, "stream \(info.key) needs 1 column")
                 }
             case (.photoplethysmogram, _):
-                guard info.columns.count >= 1, info.attributes["emitter"] != nil,
-                      info.attributes["signalIdentifier"] != nil, info.nominalSampleRate != nil else {
+                // Streams from other sources (SPC 2015 .mat, CSV) lack the optical channel's
+                // identity: each of their columns is written as its own optical channel.
+                guard info.columns.count >= 1, info.nominalSampleRate != nil else {
                     throw RecordingError(.inconsistent, file: path,
-                                         "PPG stream \(info.key) needs emitter, signalIdentifier and a nominal rate")
+                                         "PPG stream \(info.key) needs at least one column and a nominal rate")
                 }
             }
             streams.append(info)
@@ -198,8 +202,13 @@ public final class SensorKitWriter {
                 line.raw("{\"type\":\"electrocardiogram\",\"deviceId\":"); line.string(device)
                 line.raw(",\"sample\":[{\"date\":"); line.number(b.time(at: i))
                 line.raw(",\"frequency\":"); line.number(rate)
-                if let lead = info.attributes["lead"] { line.raw(",\"lead\":"); line.string(lead) }
-                line.raw(",\"session\":{\"identifier\":"); line.string(info.key.session ?? "session")
+                // Only SensorKit's lead names are valid here; other sources' lead names (WFDB "MLII")
+                // live on in the session identifier, which keeps each stream distinct.
+                if let lead = info.attributes["lead"], Self.sensorKitLeads.contains(lead) {
+                    line.raw(",\"lead\":"); line.string(lead)
+                }
+                line.raw(",\"session\":{\"identifier\":")
+                line.string(info.key.session ?? "\(info.key.deviceID)/\(info.key.channel)")
                 line.raw(",\"state\":\"active\"")
                 if let g = info.attributes["sessionGuidance"] { line.raw(",\"sessionGuidance\":"); line.string(g) }
                 line.raw("},\"data\":[")
@@ -241,34 +250,44 @@ public final class SensorKitWriter {
                             }
                             line.raw("]")
                         }
-                        line.raw(",\"opticalSamples\":[{\"emitter\":"); line.raw(info.attributes["emitter"]!)
-                        line.raw(",\"activePhotodiodeIndexes\":[")
-                        line.raw(info.attributes["activePhotodiodeIndexes"] ?? "")
-                        line.raw("],\"signalIdentifier\":"); line.raw(info.attributes["signalIdentifier"]!)
-                        if let w = info.attributes["nominalWavelength"] { line.raw(",\"nominalWavelength\":"); line.raw(w) }
-                        if let w = info.attributes["effectiveWavelength"] { line.raw(",\"effectiveWavelength\":"); line.raw(w) }
-                        line.raw(",\"samplingFrequency\":"); line.number(rate)
-                        line.raw(",\"nanosecondsSinceStart\":0,\"normalizedReflectance\":")
-                        if flags.contains(.missing) { line.raw("null") } else { line.number(b.columns[0][j]) }
-                        if b.columns.count >= 5 {
-                            let noise = (1...4).map { b.columns[$0][j] }
-                            if noise.allSatisfy(\.isNaN) {
-                                line.raw(",\"noiseTerms\":null")
-                            } else {
-                                line.raw(",\"noiseTerms\":{")
-                                for (k, name) in ["whiteNoise", "pinkNoise", "backgroundNoise", "backgroundNoiseOffset"].enumerated() {
-                                    if k > 0 { line.raw(",") }
-                                    line.raw("\"\(name)\":")
-                                    if noise[k].isNaN { line.raw("null") } else { line.number(noise[k]) }
-                                }
-                                line.raw("}")
+                        line.raw(",\"opticalSamples\":[")
+                        let native = info.attributes["emitter"] != nil && info.attributes["signalIdentifier"] != nil
+                        for c in 0..<(native ? 1 : b.columns.count) {
+                            if c > 0 { line.raw(",") }
+                            line.raw("{\"emitter\":"); line.raw(native ? info.attributes["emitter"]! : "0")
+                            line.raw(",\"activePhotodiodeIndexes\":[")
+                            line.raw(native ? info.attributes["activePhotodiodeIndexes"] ?? "" : "")
+                            line.raw("],\"signalIdentifier\":")
+                            line.raw(native ? info.attributes["signalIdentifier"]! : String(c + 1))
+                            if let w = info.attributes["nominalWavelength"] ?? info.attributes["wavelengthNanometres"],
+                               Double(w) != nil {
+                                line.raw(",\"nominalWavelength\":"); line.raw(w)
                             }
+                            if let w = info.attributes["effectiveWavelength"] { line.raw(",\"effectiveWavelength\":"); line.raw(w) }
+                            line.raw(",\"samplingFrequency\":"); line.number(rate)
+                            line.raw(",\"nanosecondsSinceStart\":0,\"normalizedReflectance\":")
+                            if flags.contains(.missing) || b.columns[c][j].isNaN { line.raw("null") } else { line.number(b.columns[c][j]) }
+                            if native && b.columns.count >= 5 {
+                                let noise = (1...4).map { b.columns[$0][j] }
+                                if noise.allSatisfy(\.isNaN) {
+                                    line.raw(",\"noiseTerms\":null")
+                                } else {
+                                    line.raw(",\"noiseTerms\":{")
+                                    for (k, name) in ["whiteNoise", "pinkNoise", "backgroundNoise", "backgroundNoiseOffset"].enumerated() {
+                                        if k > 0 { line.raw(",") }
+                                        line.raw("\"\(name)\":")
+                                        if noise[k].isNaN { line.raw("null") } else { line.number(noise[k]) }
+                                    }
+                                    line.raw("}")
+                                }
+                            }
+                            line.raw(",\"conditions\":[")
+                            var first = true
+                            if flags.contains(.saturated) { line.raw("\"signalSaturation\""); first = false }
+                            if flags.contains(.unreliableNoise) { line.raw(first ? "\"unreliableNoise\"" : ",\"unreliableNoise\"") }
+                            line.raw("]}")
                         }
-                        line.raw(",\"conditions\":[")
-                        var first = true
-                        if flags.contains(.saturated) { line.raw("\"signalSaturation\""); first = false }
-                        if flags.contains(.unreliableNoise) { line.raw(first ? "\"unreliableNoise\"" : ",\"unreliableNoise\"") }
-                        line.raw("]}]")
+                        line.raw("]")
                     }
                     line.raw("}")
                 }
