@@ -28,7 +28,7 @@ let package = Package(
 
         // MARK: - Implementation targets
         .target(name: "DSP", dependencies: ["CFFTW", "CLAPACKE"], exclude: ["README.md"]),
-        .target(name: "Recordings", dependencies: ["DSP", "CZlib"]),
+        .target(name: "Recordings", dependencies: ["DSP", "CZlib"], exclude: ["README.md"]),
         .target(name: "Cardio", dependencies: ["DSP"]),
 
         // MARK: - Command-line tool
