@@ -52,15 +52,18 @@ struct SOSCascade: Sendable {
     /// Factor applied to the input of the first section (product of all `b0`s when
     /// `unitLeading`, else 1).
     let inputGain: Double
-    /// Five coefficients per padded section: `b0, b1, b2, a1, a2` (the `b`s divided by `b0` when
-    /// `unitLeading`).
+    /// Five coefficients per padded section, `b0, b1, b2, a1, a2` (the `b`s divided by `b0` when
+    /// `unitLeading`), stored field-major within each group of four sections (index
+    /// `20·group + 4·field + 3 − lane`) so that neighbouring sections' values are adjacent and pair up
+    /// into vector registers.
     let coefficients: [Double]
     /// The original (SciPy-unit) coefficients of the real sections, for state conversions.
     let original: [SOS.Section]
     /// `scales[k]`: internal signal after section `k` = `scales[k]` × the signal SciPy's
     /// cascade has at that point; `inputScale` likewise for the cascade input.
     let scales: [Double]
-    /// Four state values per padded section: `x[n−1], x[n−2], y[n−1], y[n−2]` (internal units).
+    /// Four state values per padded section, `x[n−1], x[n−2], y[n−1], y[n−2]` (internal units),
+    /// field-major within each group (index `16·group + 4·field + 3 − lane`).
     var state: [Double]
     /// Block buffer for chained groups (empty for one group).
     var scratch: [Double]
@@ -72,17 +75,20 @@ struct SOSCascade: Sendable {
         original = sections
         unitLeading = sections.allSatisfy { $0.b0 != 0 && $0.b0.isFinite }
         var gain = 1.0
-        var coefficients = [Double]()
-        coefficients.reserveCapacity(groupCount * 20)
-        for s in sections {
-            if unitLeading {
-                gain *= s.b0
-                coefficients += [1, s.b1 / s.b0, s.b2 / s.b0, s.a1, s.a2]
-            } else {
-                coefficients += [s.b0, s.b1, s.b2, s.a1, s.a2]
+        var coefficients = [Double](repeating: 0, count: groupCount * 20)
+        for k in 0..<(groupCount * 4) {
+            var row: [Double] = [1, 0, 0, 0, 0]  // identity for padding sections
+            if k < sections.count {
+                let s = sections[k]
+                if unitLeading {
+                    gain *= s.b0
+                    row = [1, s.b1 / s.b0, s.b2 / s.b0, s.a1, s.a2]
+                } else {
+                    row = [s.b0, s.b1, s.b2, s.a1, s.a2]
+                }
             }
+            for field in 0..<5 { coefficients[Self.coefficientIndex(k, field)] = row[field] }
         }
-        for _ in sections.count..<(groupCount * 4) { coefficients += [1, 0, 0, 0, 0] }
         inputGain = unitLeading ? gain : 1
         self.coefficients = coefficients
         var scales = [Double](repeating: 1, count: sections.count)
@@ -98,6 +104,11 @@ struct SOSCascade: Sendable {
         scratch = groupCount > 1 ? [Double](repeating: 0, count: Self.blockLength) : []
     }
 
+    /// Index of coefficient `field` (0…4: b0, b1, b2, a1, a2) of section `k`.
+    static func coefficientIndex(_ k: Int, _ field: Int) -> Int { 20 * (k / 4) + 4 * field + 3 - k % 4 }
+    /// Index of state `field` (0…3: x[n−1], x[n−2], y[n−1], y[n−2]) of section `k`.
+    static func stateIndex(_ k: Int, _ field: Int) -> Int { 16 * (k / 4) + 4 * field + 3 - k % 4 }
+
     /// Internal units of the cascade input relative to SciPy's.
     var inputScale: Double { inputGain }
 
@@ -111,15 +122,16 @@ struct SOSCascade: Sendable {
     /// The state after a constant input `level` has been applied forever (`sosfilt_zi · level`).
     mutating func setSteadyState(inputLevel level: Double) {
         var v = inputGain * level
+        let coefficients = self.coefficients
         for k in 0..<(groupCount * 4) {
-            let c = 5 * k
-            let denominator = 1 + coefficients[c + 3] + coefficients[c + 4]
+            func c(_ field: Int) -> Double { coefficients[Self.coefficientIndex(k, field)] }
+            let denominator = 1 + c(3) + c(4)
             precondition(denominator != 0, "SOS section \(k) has a pole at z = 1: no steady state")
-            let y = v * ((coefficients[c] + coefficients[c + 1] + coefficients[c + 2]) / denominator)
-            state[4 * k] = v
-            state[4 * k + 1] = v
-            state[4 * k + 2] = y
-            state[4 * k + 3] = y
+            let y = v * ((c(0) + c(1) + c(2)) / denominator)
+            state[Self.stateIndex(k, 0)] = v
+            state[Self.stateIndex(k, 1)] = v
+            state[Self.stateIndex(k, 2)] = y
+            state[Self.stateIndex(k, 3)] = y
             v = y
         }
     }
@@ -150,10 +162,10 @@ struct SOSCascade: Sendable {
                 }
             }
             let inScale = k == 0 ? inputScale : scales[k - 1]
-            state[4 * k] = inScale * v1
-            state[4 * k + 1] = inScale * v2
-            state[4 * k + 2] = scales[k] * y1
-            state[4 * k + 3] = scales[k] * y2
+            state[Self.stateIndex(k, 0)] = inScale * v1
+            state[Self.stateIndex(k, 1)] = inScale * v2
+            state[Self.stateIndex(k, 2)] = scales[k] * y1
+            state[Self.stateIndex(k, 3)] = scales[k] * y2
         }
     }
 
@@ -161,8 +173,8 @@ struct SOSCascade: Sendable {
     func conditions() -> [[Double]] {
         original.enumerated().map { k, s in
             let inScale = k == 0 ? inputScale : scales[k - 1]
-            let v1 = state[4 * k] / inScale, v2 = state[4 * k + 1] / inScale
-            let y1 = state[4 * k + 2] / scales[k], y2 = state[4 * k + 3] / scales[k]
+            let v1 = state[Self.stateIndex(k, 0)] / inScale, v2 = state[Self.stateIndex(k, 1)] / inScale
+            let y1 = state[Self.stateIndex(k, 2)] / scales[k], y2 = state[Self.stateIndex(k, 3)] / scales[k]
             return [s.b1 * v1 + s.b2 * v2 - s.a1 * y1 - s.a2 * y2, s.b2 * v1 - s.a2 * y1]
         }
     }
@@ -244,6 +256,69 @@ struct SOSCascade: Sendable {
         return y
     }
 
+    /// The steady-state part of ``runGroup``: `steps` steps in which section `k` works on sample
+    /// `n − 2k` (`input[0]` is sample 6 of the call), fed by section `k − 1`'s output of two steps
+    /// earlier, i.e. its `y[n−2]` before this step.
+    ///
+    /// Written with explicit `SIMD2<Double>` pairs — A = sections (3, 2), B = sections (1, 0),
+    /// matching the field-major state layout — two steps per iteration, so that every operation is
+    /// a vector operation and the hand-over between sections is one `shufpd`. (Left to itself the
+    /// SLP vectoriser pairs the scalar form unpredictably and runs up to 2× slower.) Each lane
+    /// computes exactly ``step(_:_:_:_:_:_:_:_:_:_:_:)``'s expression.
+    @inline(never)
+    static func skewedLoop<F: IIRNumeratorForm, I: IIRSample, O: IIRSample>(
+        _ form: F.Type, _ c: UnsafePointer<Double>, _ s: UnsafeMutablePointer<Double>,
+        _ input: UnsafePointer<I>, _ inputStride: Int,
+        _ output: UnsafeMutablePointer<O>, _ outputStride: Int, _ steps: Int, _ gain: Double
+    ) {
+        typealias V = SIMD2<Double>
+        @inline(__always) func pair(_ p: UnsafePointer<Double>) -> V { V(p[0], p[1]) }
+        let bA0 = pair(c), bB0 = pair(c + 2), bA1 = pair(c + 4), bB1 = pair(c + 6)
+        let bA2 = pair(c + 8), bB2 = pair(c + 10), aA1 = pair(c + 12), aB1 = pair(c + 14)
+        let aA2 = pair(c + 16), aB2 = pair(c + 18)
+        var vA1 = pair(s), vB1 = pair(s + 2), vA2 = pair(s + 4), vB2 = pair(s + 6)
+        var yA1 = pair(s + 8), yB1 = pair(s + 10), yA2 = pair(s + 12), yB2 = pair(s + 14)
+        var source = input
+        var target = output
+        @inline(__always) func lead(_ b0: V, _ u: V) -> V { F.unitLeading ? u : b0 * u }
+        @inline(__always) func load() -> Double {
+            let x = source.pointee.iirDouble
+            source += inputStride
+            return F.unitLeading ? gain * x : x
+        }
+        @inline(__always) func store(_ y: Double) {
+            target.pointee = O(iirDouble: y)
+            target += outputStride
+        }
+        for _ in 0..<(steps / 2) {
+            let x0 = load(), x1 = load()
+            // Step n: inputs (x3, x2) = (y22, y12), (x1, x0) = (y02, x).
+            let inA = V(yA2[1], yB2[0]), inB = V(yB2[1], x0)
+            let oA = (((bA1 * vA1 + bA2 * vA2) - aA2 * yA2) + lead(bA0, inA)) - aA1 * yA1
+            let oB = (((bB1 * vB1 + bB2 * vB2) - aB2 * yB2) + lead(bB0, inB)) - aB1 * yB1
+            // Step n + 1: the y[n−2] are now the previous y[n−1].
+            let inA2 = V(yA1[1], yB1[0]), inB2 = V(yB1[1], x1)
+            let oA2 = (((bA1 * inA + bA2 * vA1) - aA2 * yA1) + lead(bA0, inA2)) - aA1 * oA
+            let oB2 = (((bB1 * inB + bB2 * vB1) - aB2 * yB1) + lead(bB0, inB2)) - aB1 * oB
+            vA2 = inA; vA1 = inA2; vB2 = inB; vB1 = inB2
+            yA2 = oA; yA1 = oA2; yB2 = oB; yB1 = oB2
+            store(oA[0])
+            store(oA2[0])
+        }
+        if steps % 2 == 1 {
+            let x0 = load()
+            let inA = V(yA2[1], yB2[0]), inB = V(yB2[1], x0)
+            let oA = (((bA1 * vA1 + bA2 * vA2) - aA2 * yA2) + lead(bA0, inA)) - aA1 * yA1
+            let oB = (((bB1 * vB1 + bB2 * vB2) - aB2 * yB2) + lead(bB0, inB)) - aB1 * yB1
+            vA2 = vA1; vA1 = inA; vB2 = vB1; vB1 = inB
+            yA2 = yA1; yA1 = oA; yB2 = yB1; yB1 = oB
+            store(oA[0])
+        }
+        @inline(__always) func put(_ p: UnsafeMutablePointer<Double>, _ v: V) { p[0] = v[0]; p[1] = v[1] }
+        put(s, vA1); put(s + 2, vB1); put(s + 4, vA2); put(s + 6, vB2)
+        put(s + 8, yA1); put(s + 10, yB1); put(s + 12, yA2); put(s + 14, yB2)
+    }
+
     /// Runs one group of four sections over `count` samples (see the type's discussion).
     @inline(__always)
     static func runGroup<F: IIRNumeratorForm, I: IIRSample, O: IIRSample>(
@@ -251,14 +326,15 @@ struct SOSCascade: Sendable {
         _ input: UnsafePointer<I>, _ inputStride: Int,
         _ output: UnsafeMutablePointer<O>, _ outputStride: Int, _ count: Int, _ gain: Double
     ) {
-        let b00 = c[0], b01 = c[1], b02 = c[2], a01 = c[3], a02 = c[4]
-        let b10 = c[5], b11 = c[6], b12 = c[7], a11 = c[8], a12 = c[9]
-        let b20 = c[10], b21 = c[11], b22 = c[12], a21 = c[13], a22 = c[14]
-        let b30 = c[15], b31 = c[16], b32 = c[17], a31 = c[18], a32 = c[19]
-        var v01 = s[0], v02 = s[1], y01 = s[2], y02 = s[3]
-        var v11 = s[4], v12 = s[5], y11 = s[6], y12 = s[7]
-        var v21 = s[8], v22 = s[9], y21 = s[10], y22 = s[11]
-        var v31 = s[12], v32 = s[13], y31 = s[14], y32 = s[15]
+        let b30 = c[0], b20 = c[1], b10 = c[2], b00 = c[3]
+        let b31 = c[4], b21 = c[5], b11 = c[6], b01 = c[7]
+        let b32 = c[8], b22 = c[9], b12 = c[10], b02 = c[11]
+        let a31 = c[12], a21 = c[13], a11 = c[14], a01 = c[15]
+        let a32 = c[16], a22 = c[17], a12 = c[18], a02 = c[19]
+        var v31 = s[0], v21 = s[1], v11 = s[2], v01 = s[3]
+        var v32 = s[4], v22 = s[5], v12 = s[6], v02 = s[7]
+        var y31 = s[8], y21 = s[9], y11 = s[10], y01 = s[11]
+        var y32 = s[12], y22 = s[13], y12 = s[14], y02 = s[15]
 
         @inline(__always) func source(_ i: Int) -> Double {
             let x = input[i * inputStride].iirDouble
@@ -291,18 +367,16 @@ struct SOSCascade: Sendable {
                     if m < 2 { _ = lane2(o1) }
                 }
             }
-            // Steady state: section k works on sample n − 2k, fed by section k − 1's output of two
-            // steps earlier (its y[n−2] before this step's update).
-            var n = 6
-            while n < count {
-                let x0 = source(n), x1 = y02, x2 = y12, x3 = y22
-                _ = lane0(x0)
-                _ = lane1(x1)
-                _ = lane2(x2)
-                let o3 = lane3(x3)
-                output[(n - 6) * outputStride] = O(iirDouble: o3)
-                n += 1
-            }
+            // Steady state (a separate function, so that its registers are allocated alone).
+            s[0] = v31; s[1] = v21; s[2] = v11; s[3] = v01
+            s[4] = v32; s[5] = v22; s[6] = v12; s[7] = v02
+            s[8] = y31; s[9] = y21; s[10] = y11; s[11] = y01
+            s[12] = y32; s[13] = y22; s[14] = y12; s[15] = y02
+            skewedLoop(form, c, s, input + 6 * inputStride, inputStride, output, outputStride, count - 6, gain)
+            v31 = s[0]; v21 = s[1]; v11 = s[2]; v01 = s[3]
+            v32 = s[4]; v22 = s[5]; v12 = s[6]; v02 = s[7]
+            y31 = s[8]; y21 = s[9]; y11 = s[10]; y01 = s[11]
+            y32 = s[12]; y22 = s[13]; y12 = s[14]; y02 = s[15]
             // Ramp-out: finish sections 1, 2, 3 on their last 2, 4, 6 samples in cascade order.
             let t0 = y02, t1 = y01                  // section 0 outputs at count−2, count−1
             let u0 = y12, u1 = y11                  // section 1 outputs at count−4, count−3
@@ -318,9 +392,9 @@ struct SOSCascade: Sendable {
             output[(base + 5) * outputStride] = O(iirDouble: lane3(w5))
         }
 
-        s[0] = v01; s[1] = v02; s[2] = y01; s[3] = y02
-        s[4] = v11; s[5] = v12; s[6] = y11; s[7] = y12
-        s[8] = v21; s[9] = v22; s[10] = y21; s[11] = y22
-        s[12] = v31; s[13] = v32; s[14] = y31; s[15] = y32
+        s[0] = v31; s[1] = v21; s[2] = v11; s[3] = v01
+        s[4] = v32; s[5] = v22; s[6] = v12; s[7] = v02
+        s[8] = y31; s[9] = y21; s[10] = y11; s[11] = y01
+        s[12] = y32; s[13] = y22; s[14] = y12; s[15] = y02
     }
 }
