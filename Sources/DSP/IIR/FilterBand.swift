@@ -9,7 +9,8 @@ public enum FilterBand: Sendable, Equatable {
     /// Rejects frequencies between `low` and `high` Hz.
     case bandStop(low: Double, high: Double)
 
-    /// The critical frequencies in Hz, in increasing order.
+    /// The critical frequencies in Hz, in the order given (`low`, `high` for bands).
+    /// - Complexity: O(1).
     public var edges: [Double] {
         switch self {
         case .lowPass(let f), .highPass(let f): return [f]

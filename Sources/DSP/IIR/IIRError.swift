@@ -5,7 +5,11 @@
 public struct IIRError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Machine-readable kind of failure.
     public struct Code: RawRepresentable, Hashable, Sendable {
+        /// The code's stable name.
         public var rawValue: String
+        /// Creates a code from its name.
+        /// - Parameter rawValue: the stable name.
+        /// - Complexity: O(1).
         public init(rawValue: String) { self.rawValue = rawValue }
 
         /// The filter order is outside the supported range.
@@ -27,10 +31,12 @@ public struct IIRError: Error, Equatable, Sendable, CustomStringConvertible {
     /// - Parameters:
     ///   - code: machine-readable kind.
     ///   - message: human-readable description naming the input.
+    /// - Complexity: O(1).
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }
 
+    /// `"code: message"`.
     public var description: String { "\(code.rawValue): \(message)" }
 }

@@ -27,6 +27,7 @@ public struct SOS: Sendable, Equatable {
         ///   - b2: numerator coefficient of z⁻².
         ///   - a1: denominator coefficient of z⁻¹.
         ///   - a2: denominator coefficient of z⁻².
+        /// - Complexity: O(1).
         public init(b0: Double, b1: Double, b2: Double, a1: Double, a2: Double) {
             self.b0 = b0
             self.b1 = b1
@@ -35,7 +36,9 @@ public struct SOS: Sendable, Equatable {
             self.a2 = a2
         }
 
-        /// Gain at zero frequency, `H(1) = Σb / Σa` (`Σa` includes `a0 = 1`).
+        /// Gain at zero frequency, `H(1) = Σb / Σa` (`Σa` includes `a0 = 1`); infinite for a pole
+        /// at z = 1.
+        /// - Complexity: O(1).
         public var dcGain: Double { (b0 + b1 + b2) / (1 + a1 + a2) }
     }
 
@@ -44,6 +47,7 @@ public struct SOS: Sendable, Equatable {
 
     /// Creates a cascade from its sections.
     /// - Parameter sections: at least one section, applied in order.
+    /// - Complexity: O(1).
     public init(sections: [Section]) {
         precondition(!sections.isEmpty, "SOS needs at least one section")
         self.sections = sections
@@ -64,9 +68,11 @@ public struct SOS: Sendable, Equatable {
     }
 
     /// Number of sections.
+    /// - Complexity: O(1).
     public var count: Int { sections.count }
 
     /// The SciPy-layout rows `[b0, b1, b2, 1, a1, a2]`.
+    /// - Complexity: O(sections).
     public var rows: [[Double]] { sections.map { [$0.b0, $0.b1, $0.b2, 1, $0.a1, $0.a2] } }
 
     /// Steady-state initial conditions for a unit step, equivalent to `scipy.signal.sosfilt_zi`.
@@ -95,6 +101,7 @@ public struct SOS: Sendable, Equatable {
 
     /// The default edge-padding length of `scipy.signal.sosfiltfilt`:
     /// `3 · (2·count + 1 − min(#{b2 = 0}, #{a2 = 0}))` samples.
+    /// - Complexity: O(sections).
     public var defaultPadLength: Int {
         let zeroB2 = sections.filter { $0.b2 == 0 }.count
         let zeroA2 = sections.filter { $0.a2 == 0 }.count

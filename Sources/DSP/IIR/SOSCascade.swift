@@ -2,17 +2,41 @@
 protocol IIRSample {
     init(iirDouble: Double)
     var iirDouble: Double { get }
+    /// Loads `p[0], p[1]` (unaligned) as doubles.
+    static func iirLoadPair(_ p: UnsafePointer<Self>) -> SIMD2<Double>
+    /// Stores the two lanes to `p[0], p[1]` (unaligned).
+    static func iirStorePair(_ v: SIMD2<Double>, _ p: UnsafeMutablePointer<Self>)
 }
 
 extension Float: IIRSample {
     @inline(__always) init(iirDouble value: Double) { self = Float(value) }
     @inline(__always) var iirDouble: Double { Double(self) }
+    @inline(__always) static func iirLoadPair(_ p: UnsafePointer<Float>) -> SIMD2<Double> {
+        SIMD2<Double>(UnsafeRawPointer(p).loadUnaligned(as: SIMD2<Float>.self))
+    }
+    @inline(__always) static func iirStorePair(_ v: SIMD2<Double>, _ p: UnsafeMutablePointer<Float>) {
+        UnsafeMutableRawPointer(p).storeBytes(of: SIMD2<Float>(v), as: SIMD2<Float>.self)
+    }
 }
 
 extension Double: IIRSample {
     @inline(__always) init(iirDouble value: Double) { self = value }
     @inline(__always) var iirDouble: Double { self }
+    @inline(__always) static func iirLoadPair(_ p: UnsafePointer<Double>) -> SIMD2<Double> {
+        UnsafeRawPointer(p).loadUnaligned(as: SIMD2<Double>.self)
+    }
+    @inline(__always) static func iirStorePair(_ v: SIMD2<Double>, _ p: UnsafeMutablePointer<Double>) {
+        UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD2<Double>.self)
+    }
 }
+
+/// Compile-time direction of a pass over memory.
+protocol IIRDirection {
+    /// +1 (increasing addresses) or −1 (decreasing: a backward pass read in reverse).
+    static var stride: Int { get }
+}
+enum IIRForward: IIRDirection { static var stride: Int { 1 } }
+enum IIRBackward: IIRDirection { static var stride: Int { -1 } }
 
 /// Compile-time choice of the numerator form (so the hot loop carries no branch).
 protocol IIRNumeratorForm {
@@ -181,57 +205,60 @@ struct SOSCascade: Sendable {
 
     // MARK: - Filtering entry points
 
-    /// Filters `count` Floats read at `input[i·inputStride]` into `output[i·outputStride]`;
-    /// input and output may be the same memory with the same stride.
+    /// Filters `count` Floats from `input` into `output`, continuing from the current state.
+    /// Forward: sample `i` is at `input[i]`. `reversed`: sample `i` is at `input[−i]` (the
+    /// pointers address the first sample processed, the highest address), as for the backward
+    /// pass of zero-phase filtering. `input` and `output` may be the same memory.
     @usableFromInline
-    mutating func filter(_ input: UnsafePointer<Float>, inputStride: Int,
-                         _ output: UnsafeMutablePointer<Float>, outputStride: Int, count: Int) {
-        drive(input, inputStride, output, outputStride, count)
+    mutating func filter(_ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>,
+                         count: Int, reversed: Bool = false) {
+        drive(input, output, count, reversed)
     }
 
-    /// `Double` variant of ``filter(_:inputStride:_:outputStride:count:)-(UnsafePointer<Float>,_,_,_,_)``.
+    /// `Double` variant of ``filter(_:_:count:reversed:)-(UnsafePointer<Float>,_,_,_)``.
     @usableFromInline
-    mutating func filter(_ input: UnsafePointer<Double>, inputStride: Int,
-                         _ output: UnsafeMutablePointer<Double>, outputStride: Int, count: Int) {
-        drive(input, inputStride, output, outputStride, count)
+    mutating func filter(_ input: UnsafePointer<Double>, _ output: UnsafeMutablePointer<Double>,
+                         count: Int, reversed: Bool = false) {
+        drive(input, output, count, reversed)
     }
 
     private mutating func drive<I: IIRSample, O: IIRSample>(
-        _ input: UnsafePointer<I>, _ inputStride: Int,
-        _ output: UnsafeMutablePointer<O>, _ outputStride: Int, _ count: Int
+        _ input: UnsafePointer<I>, _ output: UnsafeMutablePointer<O>, _ count: Int, _ reversed: Bool
     ) {
         guard count > 0 else { return }
-        if unitLeading {
-            driveForm(IIRUnitLeading.self, input, inputStride, output, outputStride, count)
-        } else {
-            driveForm(IIRGeneralLeading.self, input, inputStride, output, outputStride, count)
+        switch (unitLeading, reversed) {
+        case (true, false): driveForm(IIRUnitLeading.self, IIRForward.self, input, output, count)
+        case (true, true): driveForm(IIRUnitLeading.self, IIRBackward.self, input, output, count)
+        case (false, false): driveForm(IIRGeneralLeading.self, IIRForward.self, input, output, count)
+        case (false, true): driveForm(IIRGeneralLeading.self, IIRBackward.self, input, output, count)
         }
     }
 
-    private mutating func driveForm<I: IIRSample, O: IIRSample, F: IIRNumeratorForm>(
-        _ form: F.Type, _ input: UnsafePointer<I>, _ inputStride: Int,
-        _ output: UnsafeMutablePointer<O>, _ outputStride: Int, _ count: Int
+    private mutating func driveForm<I: IIRSample, O: IIRSample, F: IIRNumeratorForm, D: IIRDirection>(
+        _ form: F.Type, _ direction: D.Type, _ input: UnsafePointer<I>, _ output: UnsafeMutablePointer<O>,
+        _ count: Int
     ) {
-        let groups = groupCount, gain = inputGain
+        let groups = groupCount, gain = inputGain, d = D.stride
         coefficients.withUnsafeBufferPointer { cb in
             let c = cb.baseAddress!
             state.withUnsafeMutableBufferPointer { sb in
                 let s = sb.baseAddress!
                 if groups == 1 {
-                    Self.runGroup(form, c, s, input, inputStride, output, outputStride, count, gain)
+                    Self.runGroup(form, direction, c, s, input, output, count, gain)
                     return
                 }
                 scratch.withUnsafeMutableBufferPointer { wb in
-                    let w = wb.baseAddress!
                     var start = 0
                     while start < count {
                         let n = min(Self.blockLength, count - start)
-                        Self.runGroup(form, c, s, input + start * inputStride, inputStride, w, 1, n, gain)
+                        // The block buffer is walked in the same direction as the signal.
+                        let w = d > 0 ? wb.baseAddress! : wb.baseAddress! + (n - 1)
+                        Self.runGroup(form, direction, c, s, input + start * d, w, n, gain)
                         for g in 1..<(groups - 1) {
-                            Self.runGroup(form, c + 20 * g, s + 16 * g, UnsafePointer(w), 1, w, 1, n, 1)
+                            Self.runGroup(form, direction, c + 20 * g, s + 16 * g, UnsafePointer(w), w, n, 1)
                         }
-                        Self.runGroup(form, c + 20 * (groups - 1), s + 16 * (groups - 1), UnsafePointer(w), 1,
-                                      output + start * outputStride, outputStride, n, 1)
+                        Self.runGroup(form, direction, c + 20 * (groups - 1), s + 16 * (groups - 1),
+                                      UnsafePointer(w), output + start * d, n, 1)
                         start += n
                     }
                 }
@@ -266,10 +293,9 @@ struct SOSCascade: Sendable {
     /// SLP vectoriser pairs the scalar form unpredictably and runs up to 2× slower.) Each lane
     /// computes exactly ``step(_:_:_:_:_:_:_:_:_:_:_:)``'s expression.
     @inline(never)
-    static func skewedLoop<F: IIRNumeratorForm, I: IIRSample, O: IIRSample>(
-        _ form: F.Type, _ c: UnsafePointer<Double>, _ s: UnsafeMutablePointer<Double>,
-        _ input: UnsafePointer<I>, _ inputStride: Int,
-        _ output: UnsafeMutablePointer<O>, _ outputStride: Int, _ steps: Int, _ gain: Double
+    static func skewedLoop<F: IIRNumeratorForm, D: IIRDirection, I: IIRSample, O: IIRSample>(
+        _ form: F.Type, _ direction: D.Type, _ c: UnsafePointer<Double>, _ s: UnsafeMutablePointer<Double>,
+        _ input: UnsafePointer<I>, _ output: UnsafeMutablePointer<O>, _ steps: Int, _ gain: Double
     ) {
         typealias V = SIMD2<Double>
         @inline(__always) func pair(_ p: UnsafePointer<Double>) -> V { V(p[0], p[1]) }
@@ -281,17 +307,22 @@ struct SOSCascade: Sendable {
         var source = input
         var target = output
         @inline(__always) func lead(_ b0: V, _ u: V) -> V { F.unitLeading ? u : b0 * u }
+        let gains = V(repeating: gain)
         @inline(__always) func load() -> Double {
             let x = source.pointee.iirDouble
-            source += inputStride
+            source += D.stride
             return F.unitLeading ? gain * x : x
         }
         @inline(__always) func store(_ y: Double) {
             target.pointee = O(iirDouble: y)
-            target += outputStride
+            target += D.stride
         }
         for _ in 0..<(steps / 2) {
-            let x0 = load(), x1 = load()
+            // Two input samples with one vector load and conversion (lanes in memory order).
+            let raw = I.iirLoadPair(D.stride > 0 ? source : source - 1)
+            let xs = F.unitLeading ? gains * raw : raw
+            let x0 = D.stride > 0 ? xs[0] : xs[1], x1 = D.stride > 0 ? xs[1] : xs[0]
+            source += 2 * D.stride
             // Step n: inputs (x3, x2) = (y22, y12), (x1, x0) = (y02, x).
             let inA = V(yA2[1], yB2[0]), inB = V(yB2[1], x0)
             let oA = (((bA1 * vA1 + bA2 * vA2) - aA2 * yA2) + lead(bA0, inA)) - aA1 * yA1
@@ -302,8 +333,12 @@ struct SOSCascade: Sendable {
             let oB2 = (((bB1 * inB + bB2 * vB1) - aB2 * yB1) + lead(bB0, inB2)) - aB1 * oB
             vA2 = inA; vA1 = inA2; vB2 = inB; vB1 = inB2
             yA2 = oA; yA1 = oA2; yB2 = oB; yB1 = oB2
-            store(oA[0])
-            store(oA2[0])
+            if D.stride > 0 {
+                O.iirStorePair(V(oA[0], oA2[0]), target)
+            } else {
+                O.iirStorePair(V(oA2[0], oA[0]), target - 1)
+            }
+            target += 2 * D.stride
         }
         if steps % 2 == 1 {
             let x0 = load()
@@ -321,11 +356,11 @@ struct SOSCascade: Sendable {
 
     /// Runs one group of four sections over `count` samples (see the type's discussion).
     @inline(__always)
-    static func runGroup<F: IIRNumeratorForm, I: IIRSample, O: IIRSample>(
-        _ form: F.Type, _ c: UnsafePointer<Double>, _ s: UnsafeMutablePointer<Double>,
-        _ input: UnsafePointer<I>, _ inputStride: Int,
-        _ output: UnsafeMutablePointer<O>, _ outputStride: Int, _ count: Int, _ gain: Double
+    static func runGroup<F: IIRNumeratorForm, D: IIRDirection, I: IIRSample, O: IIRSample>(
+        _ form: F.Type, _ direction: D.Type, _ c: UnsafePointer<Double>, _ s: UnsafeMutablePointer<Double>,
+        _ input: UnsafePointer<I>, _ output: UnsafeMutablePointer<O>, _ count: Int, _ gain: Double
     ) {
+        let inputStride = D.stride, outputStride = D.stride
         let b30 = c[0], b20 = c[1], b10 = c[2], b00 = c[3]
         let b31 = c[4], b21 = c[5], b11 = c[6], b01 = c[7]
         let b32 = c[8], b22 = c[9], b12 = c[10], b02 = c[11]
@@ -372,7 +407,7 @@ struct SOSCascade: Sendable {
             s[4] = v32; s[5] = v22; s[6] = v12; s[7] = v02
             s[8] = y31; s[9] = y21; s[10] = y11; s[11] = y01
             s[12] = y32; s[13] = y22; s[14] = y12; s[15] = y02
-            skewedLoop(form, c, s, input + 6 * inputStride, inputStride, output, outputStride, count - 6, gain)
+            skewedLoop(form, direction, c, s, input + 6 * inputStride, output, count - 6, gain)
             v31 = s[0]; v21 = s[1]; v11 = s[2]; v01 = s[3]
             v32 = s[4]; v22 = s[5]; v12 = s[6]; v02 = s[7]
             y31 = s[8]; y21 = s[9]; y11 = s[10]; y01 = s[11]

@@ -74,14 +74,12 @@ public struct SOSFilter<Scalar: FFTScalar>: StreamingProcessor, Sendable {
             startSegment(firstSample: Double(input[0]))
         }
         if Scalar.self == Float.self {
-            cascade.filter(UnsafeRawPointer(input).assumingMemoryBound(to: Float.self), inputStride: 1,
-                           UnsafeMutableRawPointer(output).assumingMemoryBound(to: Float.self),
-                           outputStride: 1, count: count)
+            cascade.filter(UnsafeRawPointer(input).assumingMemoryBound(to: Float.self),
+                           UnsafeMutableRawPointer(output).assumingMemoryBound(to: Float.self), count: count)
         } else {
             precondition(Scalar.self == Double.self, "SOSFilter supports Float and Double")
-            cascade.filter(UnsafeRawPointer(input).assumingMemoryBound(to: Double.self), inputStride: 1,
-                           UnsafeMutableRawPointer(output).assumingMemoryBound(to: Double.self),
-                           outputStride: 1, count: count)
+            cascade.filter(UnsafeRawPointer(input).assumingMemoryBound(to: Double.self),
+                           UnsafeMutableRawPointer(output).assumingMemoryBound(to: Double.self), count: count)
         }
     }
 

@@ -111,36 +111,30 @@ public struct ZeroPhaseSOSFilter: Sendable {
             right.withUnsafeMutableBufferPointer { rb in
                 // Forward over [left | x | right]; the left pad's outputs are never needed.
                 cascade.setSteadyState(inputLevel: p > 0 ? lb[0] : first)
-                if p > 0 {
-                    cascade.filter(UnsafePointer(lb.baseAddress!), inputStride: 1, lb.baseAddress!,
-                                   outputStride: 1, count: p)
-                }
-                Self.filter(&cascade, UnsafePointer(x), 1, y, 1, n)
-                if p > 0 {
-                    cascade.filter(UnsafePointer(rb.baseAddress!), inputStride: 1, rb.baseAddress!,
-                                   outputStride: 1, count: p)
-                }
+                if p > 0 { cascade.filter(UnsafePointer(lb.baseAddress!), lb.baseAddress!, count: p) }
+                Self.filter(&cascade, UnsafePointer(x), y, n, reversed: false)
+                if p > 0 { cascade.filter(UnsafePointer(rb.baseAddress!), rb.baseAddress!, count: p) }
                 // Backward from the end of the right pad; the pads' outputs are dropped.
                 cascade.setSteadyState(inputLevel: p > 0 ? rb[p - 1] : y[n - 1].iirDouble)
                 if p > 0 {
-                    cascade.filter(UnsafePointer(rb.baseAddress! + (p - 1)), inputStride: -1,
-                                   rb.baseAddress! + (p - 1), outputStride: -1, count: p)
+                    cascade.filter(UnsafePointer(rb.baseAddress! + (p - 1)), rb.baseAddress! + (p - 1),
+                                   count: p, reversed: true)
                 }
-                Self.filter(&cascade, UnsafePointer(y + (n - 1)), -1, y + (n - 1), -1, n)
+                Self.filter(&cascade, UnsafePointer(y + (n - 1)), y + (n - 1), n, reversed: true)
             }
         }
     }
 
-    private static func filter<T: IIRSample>(_ cascade: inout SOSCascade, _ input: UnsafePointer<T>, _ inputStride: Int,
-                                             _ output: UnsafeMutablePointer<T>, _ outputStride: Int, _ count: Int) {
+    private static func filter<T: IIRSample>(_ cascade: inout SOSCascade, _ input: UnsafePointer<T>,
+                                             _ output: UnsafeMutablePointer<T>, _ count: Int, reversed: Bool) {
         if T.self == Float.self {
-            cascade.filter(UnsafeRawPointer(input).assumingMemoryBound(to: Float.self), inputStride: inputStride,
+            cascade.filter(UnsafeRawPointer(input).assumingMemoryBound(to: Float.self),
                            UnsafeMutableRawPointer(output).assumingMemoryBound(to: Float.self),
-                           outputStride: outputStride, count: count)
+                           count: count, reversed: reversed)
         } else {
-            cascade.filter(UnsafeRawPointer(input).assumingMemoryBound(to: Double.self), inputStride: inputStride,
+            cascade.filter(UnsafeRawPointer(input).assumingMemoryBound(to: Double.self),
                            UnsafeMutableRawPointer(output).assumingMemoryBound(to: Double.self),
-                           outputStride: outputStride, count: count)
+                           count: count, reversed: reversed)
         }
     }
 }
