@@ -30,6 +30,14 @@ extension Double: IIRSample {
     }
 }
 
+/// Compile-time width of a group: four sections, or two for a last group with one or two real
+/// sections (so that short cascades do not pay for identity sections).
+protocol IIRGroupWidth {
+    static var four: Bool { get }
+}
+enum IIRFourSections: IIRGroupWidth { static var four: Bool { true } }
+enum IIRTwoSections: IIRGroupWidth { static var four: Bool { false } }
+
 /// Compile-time direction of a pass over memory.
 protocol IIRDirection {
     /// +1 (increasing addresses) or −1 (decreasing: a backward pass read in reverse).
@@ -239,12 +247,22 @@ struct SOSCascade: Sendable {
         _ count: Int
     ) {
         let groups = groupCount, gain = inputGain, d = D.stride
+        let lastIsPair = sectionCount - 4 * (groups - 1) <= 2
+        @inline(__always) func last<T: IIRSample>(_ c: UnsafePointer<Double>, _ s: UnsafeMutablePointer<Double>,
+                                                   _ i: UnsafePointer<T>, _ o: UnsafeMutablePointer<O>,
+                                                   _ n: Int, _ g: Double) {
+            if lastIsPair {
+                Self.runGroup(form, IIRTwoSections.self, direction, c, s, i, o, n, g)
+            } else {
+                Self.runGroup(form, IIRFourSections.self, direction, c, s, i, o, n, g)
+            }
+        }
         coefficients.withUnsafeBufferPointer { cb in
             let c = cb.baseAddress!
             state.withUnsafeMutableBufferPointer { sb in
                 let s = sb.baseAddress!
                 if groups == 1 {
-                    Self.runGroup(form, direction, c, s, input, output, count, gain)
+                    last(c, s, input, output, count, gain)
                     return
                 }
                 scratch.withUnsafeMutableBufferPointer { wb in
@@ -253,12 +271,12 @@ struct SOSCascade: Sendable {
                         let n = min(Self.blockLength, count - start)
                         // The block buffer is walked in the same direction as the signal.
                         let w = d > 0 ? wb.baseAddress! : wb.baseAddress! + (n - 1)
-                        Self.runGroup(form, direction, c, s, input + start * d, w, n, gain)
+                        Self.runGroup(form, IIRFourSections.self, direction, c, s, input + start * d, w, n, gain)
                         for g in 1..<(groups - 1) {
-                            Self.runGroup(form, direction, c + 20 * g, s + 16 * g, UnsafePointer(w), w, n, 1)
+                            Self.runGroup(form, IIRFourSections.self, direction, c + 20 * g, s + 16 * g,
+                                          UnsafePointer(w), w, n, 1)
                         }
-                        Self.runGroup(form, direction, c + 20 * (groups - 1), s + 16 * (groups - 1),
-                                      UnsafePointer(w), output + start * d, n, 1)
+                        last(c + 20 * (groups - 1), s + 16 * (groups - 1), UnsafePointer(w), output + start * d, n, 1)
                         start += n
                     }
                 }
@@ -293,15 +311,26 @@ struct SOSCascade: Sendable {
     /// SLP vectoriser pairs the scalar form unpredictably and runs up to 2× slower.) Each lane
     /// computes exactly ``step(_:_:_:_:_:_:_:_:_:_:_:)``'s expression.
     @inline(never)
-    static func skewedLoop<F: IIRNumeratorForm, D: IIRDirection, I: IIRSample, O: IIRSample>(
-        _ form: F.Type, _ direction: D.Type, _ c: UnsafePointer<Double>, _ s: UnsafeMutablePointer<Double>,
+    static func skewedLoop<F: IIRNumeratorForm, W: IIRGroupWidth, D: IIRDirection, I: IIRSample, O: IIRSample>(
+        _ form: F.Type, _ width: W.Type, _ direction: D.Type,
+        _ c: UnsafePointer<Double>, _ s: UnsafeMutablePointer<Double>,
         _ input: UnsafePointer<I>, _ output: UnsafeMutablePointer<O>, _ steps: Int, _ gain: Double
     ) {
         typealias V = SIMD2<Double>
         @inline(__always) func pair(_ p: UnsafePointer<Double>) -> V { V(p[0], p[1]) }
-        let bA0 = pair(c), bB0 = pair(c + 2), bA1 = pair(c + 4), bB1 = pair(c + 6)
-        let bA2 = pair(c + 8), bB2 = pair(c + 10), aA1 = pair(c + 12), aB1 = pair(c + 14)
-        let aA2 = pair(c + 16), aB2 = pair(c + 18)
+        // Coefficients are read from memory at each use (cheap loads off the critical path), so
+        // that the sixteen SSE registers hold the state instead of spilling it.
+        let cv = UnsafeRawPointer(c)
+        var bA0: V { cv.loadUnaligned(fromByteOffset: 0, as: V.self) }
+        var bB0: V { cv.loadUnaligned(fromByteOffset: 16, as: V.self) }
+        var bA1: V { cv.loadUnaligned(fromByteOffset: 32, as: V.self) }
+        var bB1: V { cv.loadUnaligned(fromByteOffset: 48, as: V.self) }
+        var bA2: V { cv.loadUnaligned(fromByteOffset: 64, as: V.self) }
+        var bB2: V { cv.loadUnaligned(fromByteOffset: 80, as: V.self) }
+        var aA1: V { cv.loadUnaligned(fromByteOffset: 96, as: V.self) }
+        var aB1: V { cv.loadUnaligned(fromByteOffset: 112, as: V.self) }
+        var aA2: V { cv.loadUnaligned(fromByteOffset: 128, as: V.self) }
+        var aB2: V { cv.loadUnaligned(fromByteOffset: 144, as: V.self) }
         var vA1 = pair(s), vB1 = pair(s + 2), vA2 = pair(s + 4), vB2 = pair(s + 6)
         var yA1 = pair(s + 8), yB1 = pair(s + 10), yA2 = pair(s + 12), yB2 = pair(s + 14)
         var source = input
@@ -324,30 +353,41 @@ struct SOSCascade: Sendable {
             let x0 = D.stride > 0 ? xs[0] : xs[1], x1 = D.stride > 0 ? xs[1] : xs[0]
             source += 2 * D.stride
             // Step n: inputs (x3, x2) = (y22, y12), (x1, x0) = (y02, x).
-            let inA = V(yA2[1], yB2[0]), inB = V(yB2[1], x0)
-            let oA = (((bA1 * vA1 + bA2 * vA2) - aA2 * yA2) + lead(bA0, inA)) - aA1 * yA1
+            let inB = V(yB2[1], x0)
             let oB = (((bB1 * vB1 + bB2 * vB2) - aB2 * yB2) + lead(bB0, inB)) - aB1 * yB1
             // Step n + 1: the y[n−2] are now the previous y[n−1].
-            let inA2 = V(yA1[1], yB1[0]), inB2 = V(yB1[1], x1)
-            let oA2 = (((bA1 * inA + bA2 * vA1) - aA2 * yA1) + lead(bA0, inA2)) - aA1 * oA
+            let inB2 = V(yB1[1], x1)
             let oB2 = (((bB1 * inB + bB2 * vB1) - aB2 * yB1) + lead(bB0, inB2)) - aB1 * oB
-            vA2 = inA; vA1 = inA2; vB2 = inB; vB1 = inB2
-            yA2 = oA; yA1 = oA2; yB2 = oB; yB1 = oB2
+            var out = V(oB[0], oB2[0])
+            if W.four {
+                let inA = V(yA2[1], yB2[0])
+                let oA = (((bA1 * vA1 + bA2 * vA2) - aA2 * yA2) + lead(bA0, inA)) - aA1 * yA1
+                let inA2 = V(yA1[1], yB1[0])
+                let oA2 = (((bA1 * inA + bA2 * vA1) - aA2 * yA1) + lead(bA0, inA2)) - aA1 * oA
+                vA2 = inA; vA1 = inA2; yA2 = oA; yA1 = oA2
+                out = V(oA[0], oA2[0])
+            }
+            vB2 = inB; vB1 = inB2; yB2 = oB; yB1 = oB2
             if D.stride > 0 {
-                O.iirStorePair(V(oA[0], oA2[0]), target)
+                O.iirStorePair(out, target)
             } else {
-                O.iirStorePair(V(oA2[0], oA[0]), target - 1)
+                O.iirStorePair(V(out[1], out[0]), target - 1)
             }
             target += 2 * D.stride
         }
         if steps % 2 == 1 {
             let x0 = load()
-            let inA = V(yA2[1], yB2[0]), inB = V(yB2[1], x0)
-            let oA = (((bA1 * vA1 + bA2 * vA2) - aA2 * yA2) + lead(bA0, inA)) - aA1 * yA1
+            let inB = V(yB2[1], x0)
             let oB = (((bB1 * vB1 + bB2 * vB2) - aB2 * yB2) + lead(bB0, inB)) - aB1 * yB1
-            vA2 = vA1; vA1 = inA; vB2 = vB1; vB1 = inB
-            yA2 = yA1; yA1 = oA; yB2 = yB1; yB1 = oB
-            store(oA[0])
+            var out = oB[0]
+            if W.four {
+                let inA = V(yA2[1], yB2[0])
+                let oA = (((bA1 * vA1 + bA2 * vA2) - aA2 * yA2) + lead(bA0, inA)) - aA1 * yA1
+                vA2 = vA1; vA1 = inA; yA2 = yA1; yA1 = oA
+                out = oA[0]
+            }
+            vB2 = vB1; vB1 = inB; yB2 = yB1; yB1 = oB
+            store(out)
         }
         @inline(__always) func put(_ p: UnsafeMutablePointer<Double>, _ v: V) { p[0] = v[0]; p[1] = v[1] }
         put(s, vA1); put(s + 2, vB1); put(s + 4, vA2); put(s + 6, vB2)
@@ -356,8 +396,9 @@ struct SOSCascade: Sendable {
 
     /// Runs one group of four sections over `count` samples (see the type's discussion).
     @inline(__always)
-    static func runGroup<F: IIRNumeratorForm, D: IIRDirection, I: IIRSample, O: IIRSample>(
-        _ form: F.Type, _ direction: D.Type, _ c: UnsafePointer<Double>, _ s: UnsafeMutablePointer<Double>,
+    static func runGroup<F: IIRNumeratorForm, W: IIRGroupWidth, D: IIRDirection, I: IIRSample, O: IIRSample>(
+        _ form: F.Type, _ width: W.Type, _ direction: D.Type,
+        _ c: UnsafePointer<Double>, _ s: UnsafeMutablePointer<Double>,
         _ input: UnsafePointer<I>, _ output: UnsafeMutablePointer<O>, _ count: Int, _ gain: Double
     ) {
         let inputStride = D.stride, outputStride = D.stride
@@ -388,16 +429,18 @@ struct SOSCascade: Sendable {
             step(form, x, b30, b31, b32, a31, a32, &v31, &v32, &y31, &y32)
         }
 
+        let skew = W.four ? 6 : 2  // samples by which the last section lags the first
         if count < 16 {
             // Plain cascade order.
             for i in 0..<count {
-                output[i * outputStride] = O(iirDouble: lane3(lane2(lane1(lane0(source(i))))))
+                let o1 = lane1(lane0(source(i)))
+                output[i * outputStride] = O(iirDouble: W.four ? lane3(lane2(o1)) : o1)
             }
         } else {
-            // Ramp-in: section k takes samples 0 ..< 6 − 2k in cascade order.
-            for m in 0..<6 {
+            // Ramp-in: section k takes samples 0 ..< skew − 2k in cascade order.
+            for m in 0..<skew {
                 let o0 = lane0(source(m))
-                if m < 4 {
+                if W.four && m < 4 {
                     let o1 = lane1(o0)
                     if m < 2 { _ = lane2(o1) }
                 }
@@ -407,24 +450,29 @@ struct SOSCascade: Sendable {
             s[4] = v32; s[5] = v22; s[6] = v12; s[7] = v02
             s[8] = y31; s[9] = y21; s[10] = y11; s[11] = y01
             s[12] = y32; s[13] = y22; s[14] = y12; s[15] = y02
-            skewedLoop(form, direction, c, s, input + 6 * inputStride, output, count - 6, gain)
+            skewedLoop(form, width, direction, c, s, input + skew * inputStride, output, count - skew, gain)
             v31 = s[0]; v21 = s[1]; v11 = s[2]; v01 = s[3]
             v32 = s[4]; v22 = s[5]; v12 = s[6]; v02 = s[7]
             y31 = s[8]; y21 = s[9]; y11 = s[10]; y01 = s[11]
             y32 = s[12]; y22 = s[13]; y12 = s[14]; y02 = s[15]
-            // Ramp-out: finish sections 1, 2, 3 on their last 2, 4, 6 samples in cascade order.
+            // Ramp-out: finish the later sections on their last 2, 4, 6 samples in cascade order.
             let t0 = y02, t1 = y01                  // section 0 outputs at count−2, count−1
-            let u0 = y12, u1 = y11                  // section 1 outputs at count−4, count−3
-            let u2 = lane1(t0), u3 = lane1(t1)
-            let w0 = y22, w1 = y21                  // section 2 outputs at count−6, count−5
-            let w2 = lane2(u0), w3 = lane2(u1), w4 = lane2(u2), w5 = lane2(u3)
-            let base = count - 6
-            output[base * outputStride] = O(iirDouble: lane3(w0))
-            output[(base + 1) * outputStride] = O(iirDouble: lane3(w1))
-            output[(base + 2) * outputStride] = O(iirDouble: lane3(w2))
-            output[(base + 3) * outputStride] = O(iirDouble: lane3(w3))
-            output[(base + 4) * outputStride] = O(iirDouble: lane3(w4))
-            output[(base + 5) * outputStride] = O(iirDouble: lane3(w5))
+            if W.four {
+                let u0 = y12, u1 = y11              // section 1 outputs at count−4, count−3
+                let u2 = lane1(t0), u3 = lane1(t1)
+                let w0 = y22, w1 = y21              // section 2 outputs at count−6, count−5
+                let w2 = lane2(u0), w3 = lane2(u1), w4 = lane2(u2), w5 = lane2(u3)
+                let base = count - 6
+                output[base * outputStride] = O(iirDouble: lane3(w0))
+                output[(base + 1) * outputStride] = O(iirDouble: lane3(w1))
+                output[(base + 2) * outputStride] = O(iirDouble: lane3(w2))
+                output[(base + 3) * outputStride] = O(iirDouble: lane3(w3))
+                output[(base + 4) * outputStride] = O(iirDouble: lane3(w4))
+                output[(base + 5) * outputStride] = O(iirDouble: lane3(w5))
+            } else {
+                output[(count - 2) * outputStride] = O(iirDouble: lane1(t0))
+                output[(count - 1) * outputStride] = O(iirDouble: lane1(t1))
+            }
         }
 
         s[0] = v31; s[1] = v21; s[2] = v11; s[3] = v01

@@ -119,17 +119,27 @@ struct SOSFilterTests {
         #expect(diff < 1e-12, "continuation via zf: \(diff)")
     }
 
+    /// Designs covering every kernel shape: one and two sections (a two-section group), four,
+    /// six (four + two), ten (four + four + two with identity) and twenty sections.
+    static let chunkDesigns: [String: (order: Int, band: FilterBand)] = [
+        "lp2": (2, .lowPass(cutoff: 40)), "lp4": (4, .lowPass(cutoff: 40)),
+        "bp4": (4, .bandPass(low: 0.5, high: 40)), "hp11": (11, .highPass(cutoff: 0.5)),
+        "bs10": (10, .bandStop(low: 45, high: 55)), "bp20": (20, .bandPass(low: 0.5, high: 40)),
+    ]
+
     @Test("Chunked feeding with random block sizes equals whole, bitwise",
-          arguments: [(4, 1), (4, 40), (4, 5000), (20, 7), (20, 3000)])
-    func chunked(order: Int, maxBlock: Int) throws {
-        let sos = try ButterworthDesign(order: order, band: .bandPass(low: 0.5, high: 40), sampleRate: 512).sos
-        let x = Array(try IIRFixtures.signal().prefix(order == 4 ? 30_000 : 8_000))
+          arguments: [("bp4", 1), ("bp4", 40), ("bp4", 5000), ("lp2", 13), ("lp4", 300), ("hp11", 37),
+                      ("bs10", 2000), ("bp20", 7), ("bp20", 3000)])
+    func chunked(name: String, maxBlock: Int) throws {
+        let d = Self.chunkDesigns[name]!
+        let sos = try ButterworthDesign(order: d.order, band: d.band, sampleRate: 512).sos
+        let x = Array(try IIRFixtures.signal().prefix(sos.count > 4 ? 8_000 : 30_000))
         for initialization in [SOSFilter<Float>.Initialization.zero, .steadyState] {
             var whole = SOSFilter<Float>(sos, initialization: initialization)
             let expected = whole.apply(x)
             var chunked = SOSFilter<Float>(sos, initialization: initialization)
             var got = [Float]()
-            var rng = SeededGenerator(seed: UInt64(order * 1000 + maxBlock))
+            var rng = SeededGenerator(seed: UInt64(sos.count * 1000 + maxBlock))
             var start = 0
             for size in rng.blockSizes(total: x.count, maxBlock: maxBlock) {
                 x[start..<(start + size)].withUnsafeBufferPointer { chunked.process($0, into: &got) }
@@ -138,7 +148,7 @@ struct SOSFilterTests {
             chunked.finish(into: &got)
             #expect(got.count == expected.count)
             let mismatches = zip(got, expected).filter { $0.0.bitPattern != $0.1.bitPattern }.count
-            #expect(mismatches == 0, "\(mismatches) samples differ (\(initialization))")
+            #expect(mismatches == 0, "\(name): \(mismatches) samples differ (\(initialization))")
         }
         // Double too.
         let xd = x.map(Double.init)
@@ -153,7 +163,7 @@ struct SOSFilterTests {
             start += size
         }
         let mismatches = zip(got, expected).filter { $0.0.bitPattern != $0.1.bitPattern }.count
-        #expect(got.count == expected.count && mismatches == 0, "\(mismatches) Double samples differ")
+        #expect(got.count == expected.count && mismatches == 0, "\(name): \(mismatches) Double samples differ")
     }
 
     @Test("finish resets: a second segment is filtered exactly like the first")
