@@ -60,16 +60,19 @@ enum IIRGeneralLeading: IIRNumeratorForm { static var unitLeading: Bool { false 
 /// Each section runs in direct form I in `Double`,
 /// `y[n] = (((b1·x[n−1] + b2·x[n−2]) − a2·y[n−2]) + b0·x[n]) − a1·y[n−1]`
 /// (Oppenheim & Schafer 2010, §6.3), whose loop-carried dependency is one multiply and one
-/// subtraction (transposed direct form II, SciPy's form, needs three operations).
+/// subtraction (transposed direct form II, SciPy's form, carries a multiply and two additions).
+/// When every `b0` is non-zero the numerators are divided by their `b0` and the product of the
+/// `b0`s is applied once to the input, saving a multiply per section and sample.
 ///
 /// Sections are processed four at a time, *skewed*: at step `n` section `k` of a group works on
 /// sample `n − 2k` and takes its input from section `k − 1`'s output of two steps earlier. The
-/// four recurrences are then independent within a step, so they overlap in the pipeline and the
-/// compiler pairs them into SSE2 vector operations; the two-step hand-over keeps the cross-section
-/// latency off the critical path. The first and last six samples of every call are done in
-/// plain cascade order (same arithmetic, so results are bitwise independent of how a signal is cut
-/// into calls). More than four sections are run group by group over blocks of ``blockLength``
-/// samples held in a `Double` scratch buffer; missing sections of the last group are identities.
+/// four recurrences are then independent within a step and run as two `SIMD2<Double>` pairs
+/// (SSE2); the two-step hand-over keeps the cross-section latency off the critical path, so a
+/// step costs about one multiply-subtract latency. The first and last samples of every call are
+/// done in plain cascade order with the same arithmetic, so results are bitwise independent of
+/// how a signal is cut into calls. Longer cascades run group by group over blocks of
+/// ``blockLength`` samples held in a `Double` scratch buffer; a last group with one or two real
+/// sections runs two lanes wide, other missing sections are identities.
 @usableFromInline
 struct SOSCascade: Sendable {
     /// Samples per block when several groups of four sections are chained.

@@ -5,11 +5,14 @@
 /// (`2·x[0] − x[padLength…1]` before, `2·x[n−1] − x[n−2…n−1−padLength]` after), filtered forward
 /// starting from the steady state for its first extended sample (`sosfilt_zi · ext[0]`), then
 /// backward starting from the steady state for the last forward output, and the padding is
-/// dropped. The result has zero phase and the squared magnitude response of the filter. This is
-/// Gustafsson's method of choosing initial states to suppress edge transients (F. Gustafsson,
+/// dropped. The result has zero phase and the squared magnitude response of the filter.
+///
+/// Start-up transients at the edges are suppressed the way SciPy's default (`method='pad'`) does
+/// it: odd padding plus steady-state initial conditions scaled by the edge value. F. Gustafsson,
 /// "Determining the initial states in forward-backward filtering", *IEEE Trans. Signal
-/// Processing* 44(4), 988–992, 1996, doi:10.1109/78.492552) in SciPy's simplified form
-/// (steady-state initial conditions scaled by the edge value, odd padding).
+/// Processing* 44(4), 988–992, 1996 derives the initial states that make
+/// forward–backward and backward–forward filtering agree exactly (`filtfilt(method='gust')`);
+/// `sosfiltfilt` does not offer that method and neither does this type.
 ///
 /// Arithmetic is `Double` throughout; the pads and their filtered values are `Double`. For
 /// `Float` signals the forward result is stored in the output buffer as `Float` before the
