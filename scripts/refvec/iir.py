@@ -151,6 +151,12 @@ def generate(out):
     s = signal.butter(8, [0.05, 0.5], "bandpass", fs=512.0, output="sos")
     np.save(out / "bp8low_sosfiltfilt_longdouble.npy", sosfiltfilt_longdouble(s, short))
 
+    # A hand-made cascade with a zero leading numerator coefficient (b0 = 0: the general
+    # numerator path); five sections. (SciPy requires a0 = 1.)
+    general = np.vstack([sos, [[0.0, 0.5, 0.25, 1.0, -0.5, 0.09]]])
+    np.save(out / "general_sosfilt.npy", signal.sosfilt(general, short))
+    np.save(out / "general_sosfiltfilt.npy", signal.sosfiltfilt(general, short))
+
     # Arbitrary initial conditions (scipy's DF-II-transposed state layout) and final conditions.
     zi_arbitrary = rng.standard_normal((len(sos), 2))
     yz, zf = signal.sosfilt(sos, short, zi=zi_arbitrary)
@@ -165,5 +171,6 @@ def generate(out):
 
     (out / "params.json").write_text(json.dumps({
         "fs": FS, "count": n, "prefix": m, "short": len(short), "others": params, "pads": pads,
+        "general": general.tolist(),
         "bp4": {"order": 4, "edges": [0.5, 40.0], "btype": "bandpass", "fs": FS},
     }, indent=1))

@@ -18,6 +18,7 @@ enum IIRFixtures {
         var others: [String: Design]
         var pads: [Int]
         var bp4: Design
+        var general: [[Double]]
     }
 
     static func params() throws -> Params {
@@ -98,6 +99,28 @@ struct SOSFilterTests {
         #expect(ef < 1e-5, "\(name) Float: max error / peak = \(ef)")
     }
 
+    @Test("A section with b0 = 0 (general numerator path), five sections: Double 1e-10, Float 1e-5")
+    func generalNumerator() throws {
+        let p = try IIRFixtures.params()
+        let sos = SOS(rows: p.general)
+        let xf = Array(try IIRFixtures.signal().prefix(p.short))
+        let expected = try IIRFixtures.doubles("general_sosfilt")
+        var fd = SOSFilter<Double>(sos)
+        var ff = SOSFilter<Float>(sos)
+        let ed = Compare.maxErrorRelativeToPeak(fd.apply(xf.map(Double.init)), expected)
+        let ef = Compare.maxErrorRelativeToPeak(ff.apply(xf).map(Double.init), expected)
+        #expect(ed < 1e-10, "Double: max error / peak = \(ed)")
+        #expect(ef < 1e-5, "Float: max error / peak = \(ef)")
+    }
+
+    @Test("SOS(rows:) divides each row by its a0")
+    func rowNormalisation() {
+        let sos = SOS(rows: [[2, 4, 2, 2, -1, 0.5], [1, 0, -1, 1, 0.25, 0.125]])
+        #expect(sos.sections[0] == SOS.Section(b0: 1, b1: 2, b2: 1, a1: -0.5, a2: 0.25))
+        #expect(sos.rows[1] == [1, 0, -1, 1, 0.25, 0.125])
+        #expect(sos.count == 2)
+    }
+
     @Test("Arbitrary initial conditions (SciPy zi layout) and final conditions zf")
     func arbitraryConditions() throws {
         let p = try IIRFixtures.params()
@@ -120,7 +143,7 @@ struct SOSFilterTests {
     }
 
     /// Designs covering every kernel shape: one and two sections (a two-section group), four,
-    /// six (four + two), ten (four + four + two with identity) and twenty sections.
+    /// six (four + two), ten (four + four + two) and twenty sections; plus "general" (b0 = 0).
     static let chunkDesigns: [String: (order: Int, band: FilterBand)] = [
         "lp2": (2, .lowPass(cutoff: 40)), "lp4": (4, .lowPass(cutoff: 40)),
         "bp4": (4, .bandPass(low: 0.5, high: 40)), "hp11": (11, .highPass(cutoff: 0.5)),
@@ -129,10 +152,14 @@ struct SOSFilterTests {
 
     @Test("Chunked feeding with random block sizes equals whole, bitwise",
           arguments: [("bp4", 1), ("bp4", 40), ("bp4", 5000), ("lp2", 13), ("lp4", 300), ("hp11", 37),
-                      ("bs10", 2000), ("bp20", 7), ("bp20", 3000)])
+                      ("bs10", 2000), ("bp20", 7), ("bp20", 3000), ("general", 77)])
     func chunked(name: String, maxBlock: Int) throws {
-        let d = Self.chunkDesigns[name]!
-        let sos = try ButterworthDesign(order: d.order, band: d.band, sampleRate: 512).sos
+        let sos: SOS
+        if let d = Self.chunkDesigns[name] {
+            sos = try ButterworthDesign(order: d.order, band: d.band, sampleRate: 512).sos
+        } else {
+            sos = SOS(rows: try IIRFixtures.params().general)  // b0 = 0: general numerator path
+        }
         let x = Array(try IIRFixtures.signal().prefix(sos.count > 4 ? 8_000 : 30_000))
         for initialization in [SOSFilter<Float>.Initialization.zero, .steadyState] {
             var whole = SOSFilter<Float>(sos, initialization: initialization)

@@ -49,6 +49,18 @@ struct ZeroPhaseSOSFilterTests {
         #expect(error < 2e-11, "max error / peak = \(error)")
     }
 
+    @Test("A section with b0 = 0 (general numerator path): Double 1e-10, Float 1e-5")
+    func generalNumerator() throws {
+        let p = try IIRFixtures.params()
+        let filter = ZeroPhaseSOSFilter(SOS(rows: p.general))
+        let xf = Array(try IIRFixtures.signal().prefix(p.short))
+        let expected = try IIRFixtures.doubles("general_sosfiltfilt")
+        let ed = Compare.maxErrorRelativeToPeak(try filter.apply(xf.map(Double.init)), expected)
+        let ef = Compare.maxErrorRelativeToPeak(try filter.apply(xf).map(Double.init), expected)
+        #expect(ed < 1e-10, "Double: max error / peak = \(ed)")
+        #expect(ef < 1e-5, "Float: max error / peak = \(ef)")
+    }
+
     @Test("Explicit padLength (0, 1, 200) matches sosfiltfilt(padlen=…)", arguments: [0, 1, 200])
     func padLength(pad: Int) throws {
         let p = try IIRFixtures.params()
