@@ -102,6 +102,18 @@ struct SOSCascade: Sendable {
     var state: [Double]
     /// Block buffer for chained groups (empty for one group).
     var scratch: [Double]
+    /// Samples processed since the state was last set, modulo ``flushInterval``.
+    var position = 0
+
+    /// Every this many samples (counted from the start of a segment, so independent of how the
+    /// signal is cut into calls) state values below ``flushThreshold`` in magnitude are set to
+    /// zero. A decaying state would otherwise sink into the subnormal range, where x86 arithmetic
+    /// is ~80× slower (measured: 250 ns instead of 3 ns per sample after an impulse followed by
+    /// zeros — flat or zero-padded recordings do this); with the flush they run at full speed.
+    static let flushInterval = 8192
+    /// Magnitude below which state values are flushed to zero: 1e-290, far below any signal and
+    /// above the subnormal range (< 2.2e-308).
+    static let flushThreshold = 1e-290
 
     init(_ sos: SOS) {
         let sections = sos.sections
@@ -151,11 +163,13 @@ struct SOSCascade: Sendable {
 
     /// Zero state (`sosfilt` without `zi`).
     mutating func resetToZero() {
+        position = 0
         for i in state.indices { state[i] = 0 }
     }
 
     /// The state after a constant input `level` has been applied forever (`sosfilt_zi · level`).
     mutating func setSteadyState(inputLevel level: Double) {
+        position = 0
         var v = inputGain * level
         let coefficients = self.coefficients
         for k in 0..<(groupCount * 4) {
@@ -236,12 +250,24 @@ struct SOSCascade: Sendable {
     private mutating func drive<I: IIRSample, O: IIRSample>(
         _ input: UnsafePointer<I>, _ output: UnsafeMutablePointer<O>, _ count: Int, _ reversed: Bool
     ) {
-        guard count > 0 else { return }
-        switch (unitLeading, reversed) {
-        case (true, false): driveForm(IIRUnitLeading.self, IIRForward.self, input, output, count)
-        case (true, true): driveForm(IIRUnitLeading.self, IIRBackward.self, input, output, count)
-        case (false, false): driveForm(IIRGeneralLeading.self, IIRForward.self, input, output, count)
-        case (false, true): driveForm(IIRGeneralLeading.self, IIRBackward.self, input, output, count)
+        var done = 0
+        let d = reversed ? -1 : 1
+        while done < count {
+            // Pieces end where the stream crosses a multiple of flushInterval.
+            let piece = min(count - done, Self.flushInterval - position)
+            let i = input + done * d, o = output + done * d
+            switch (unitLeading, reversed) {
+            case (true, false): driveForm(IIRUnitLeading.self, IIRForward.self, i, o, piece)
+            case (true, true): driveForm(IIRUnitLeading.self, IIRBackward.self, i, o, piece)
+            case (false, false): driveForm(IIRGeneralLeading.self, IIRForward.self, i, o, piece)
+            case (false, true): driveForm(IIRGeneralLeading.self, IIRBackward.self, i, o, piece)
+            }
+            done += piece
+            position += piece
+            if position == Self.flushInterval {
+                position = 0
+                for k in state.indices where abs(state[k]) < Self.flushThreshold { state[k] = 0 }
+            }
         }
     }
 

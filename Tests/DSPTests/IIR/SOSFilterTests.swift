@@ -193,6 +193,19 @@ struct SOSFilterTests {
         #expect(got.count == expected.count && mismatches == 0, "\(name): \(mismatches) Double samples differ")
     }
 
+    @Test("A decayed state is flushed to exact zeros (no subnormal numbers after an impulse)")
+    func subnormalFlush() throws {
+        // The slowest section's poles have radius 0.9977: 1 → 1e-290 takes ~290,000 samples.
+        var x = [Float](repeating: 0, count: 400_000)
+        x[0] = 1
+        var filter = SOSFilter<Float>(try IIRFixtures.bandPass4())
+        let y = filter.apply(x)
+        let state = filter.finalConditions.flatMap { $0 }
+        #expect(state.allSatisfy { $0 == 0 }, "state \(state)")
+        #expect(y.suffix(1000).allSatisfy { $0 == 0 })
+        #expect(y[100] != 0)
+    }
+
     @Test("finish resets: a second segment is filtered exactly like the first")
     func finishResets() throws {
         let x = Array(try IIRFixtures.signal().prefix(3000))
