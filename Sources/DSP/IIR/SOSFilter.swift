@@ -2,14 +2,17 @@
 /// `scipy.signal.sosfilt` (Oppenheim & Schafer, *Discrete-Time Signal Processing*, 3rd ed. 2010,
 /// §6.3 — cascade form; each section in direct form I).
 ///
-/// Samples are stored as `Scalar` (`Float` or `Double`); all arithmetic and the filter state are
-/// `Double`, which keeps a `Float` stream within ~1e-7 (of the peak) of SciPy's float64 result
-/// even for sub-hertz corner frequencies — float32 arithmetic loses about 3e-4 on the order-4
-/// 0.5–40 Hz band-pass at 512 Hz, whose low poles lie within 0.003 of z = 1. Feeding a signal in blocks of any sizes gives bitwise the same output as feeding it
-/// whole (``StreamingProcessor`` contract); there is no look-ahead, so every input sample yields
-/// one output sample at once. Every 8192 samples of a segment, state values below 1e-290 are set
-/// to zero, so that silence or flat lines never drive the state into subnormal numbers (80×
-/// slower on x86); this is the only deliberate difference from SciPy, far below any tolerance.
+/// Samples are stored as `Scalar` (`Float` or `Double`, the module's ``FFTScalar`` types); all
+/// arithmetic and the filter state are `Double`, which keeps a `Float` stream within ~1e-7 (of
+/// the peak) of SciPy's float64 result even for sub-hertz corner frequencies — float32
+/// arithmetic loses about 3e-4 on the order-4 0.5–40 Hz band-pass at 512 Hz, whose low poles lie
+/// within 0.003 of z = 1.
+///
+/// Feeding a signal in blocks of any sizes gives bitwise the same output as feeding it whole
+/// (``StreamingProcessor`` contract); there is no look-ahead, so every input sample yields one
+/// output sample at once. Every 8192 samples of a segment, state values below 1e-290 are set to
+/// zero, so that silence or flat lines never drive the state into subnormal numbers (80× slower
+/// on x86); this is the only deliberate difference from SciPy, far below any tolerance.
 ///
 /// ```swift
 /// let sos = try ButterworthDesign(order: 4, band: .bandPass(low: 0.5, high: 40),
@@ -27,7 +30,8 @@ public struct SOSFilter<Scalar: FFTScalar>: StreamingProcessor, Sendable {
         /// Zero state, like `sosfilt(sos, x)`.
         case zero
         /// The steady state for a constant input equal to the segment's first sample, like
-        /// `sosfilt(sos, x, zi=sosfilt_zi(sos) * x[0])`: no start-up transient.
+        /// `sosfilt(sos, x, zi=sosfilt_zi(sos) * x[0])`: no start-up transient. Requires that no
+        /// section has a pole at z = 1 (no steady state exists then; checked by `precondition`).
         case steadyState
         /// Explicit initial conditions in SciPy's layout (one `[z0, z1]` row per section,
         /// transposed-direct-form-II state as `sosfilt`'s `zi`). A first-order section

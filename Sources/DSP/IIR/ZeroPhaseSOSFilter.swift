@@ -49,6 +49,7 @@ public struct ZeroPhaseSOSFilter: Sendable {
     }
 
     /// Filters `x` forward and backward.
+    /// - Precondition: no section of ``sos`` has a pole at z = 1 (steady states must exist).
     /// - Parameter x: the signal; must be longer than ``padLength``.
     /// - Returns: the zero-phase filtered signal, same length.
     /// - Throws: ``IIRError`` `.signalTooShort` when `x.count ≤ padLength` (SciPy raises too).
@@ -80,7 +81,8 @@ public struct ZeroPhaseSOSFilter: Sendable {
     ///   - output: same count as `input`; may be the same memory (in place).
     /// - Throws: ``IIRError`` `.signalTooShort` when `input.count ≤ padLength`.
     /// - Complexity: O(n · sections); allocates only `2 · padLength` doubles.
-    public func apply(_ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>) throws(IIRError) {
+    public func apply(_ input: UnsafeBufferPointer<Float>,
+                      into output: UnsafeMutableBufferPointer<Float>) throws(IIRError) {
         try run(input, output)
     }
 
@@ -90,11 +92,13 @@ public struct ZeroPhaseSOSFilter: Sendable {
     ///   - output: same count as `input`; may be the same memory (in place).
     /// - Throws: ``IIRError`` `.signalTooShort` when `input.count ≤ padLength`.
     /// - Complexity: O(n · sections); allocates only `2 · padLength` doubles.
-    public func apply(_ input: UnsafeBufferPointer<Double>, into output: UnsafeMutableBufferPointer<Double>) throws(IIRError) {
+    public func apply(_ input: UnsafeBufferPointer<Double>,
+                      into output: UnsafeMutableBufferPointer<Double>) throws(IIRError) {
         try run(input, output)
     }
 
-    private func run<T: IIRSample>(_ input: UnsafeBufferPointer<T>, _ output: UnsafeMutableBufferPointer<T>) throws(IIRError) {
+    private func run<T: IIRSample>(_ input: UnsafeBufferPointer<T>,
+                                   _ output: UnsafeMutableBufferPointer<T>) throws(IIRError) {
         precondition(output.count == input.count, "output must have the input's count")
         let n = input.count, p = padLength
         guard n > p else {

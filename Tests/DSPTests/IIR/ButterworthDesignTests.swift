@@ -85,11 +85,14 @@ struct ButterworthDesignTests {
 
     @Test("Invalid parameters throw typed errors")
     func invalid() {
-        #expect(throws: IIRError.self) { try ButterworthDesign(order: 0, band: .lowPass(cutoff: 1), sampleRate: 10) }
-        #expect(throws: IIRError.self) { try ButterworthDesign(order: 2, band: .lowPass(cutoff: 5), sampleRate: 10) }
-        #expect(throws: IIRError.self) { try ButterworthDesign(order: 2, band: .highPass(cutoff: 0), sampleRate: 10) }
-        #expect(throws: IIRError.self) { try ButterworthDesign(order: 2, band: .bandPass(low: 3, high: 2), sampleRate: 10) }
-        #expect(throws: IIRError.self) { try ButterworthDesign(order: 2, band: .bandStop(low: 1, high: 2), sampleRate: .nan) }
+        let bad: [(Int, FilterBand, Double)] = [
+            (0, .lowPass(cutoff: 1), 10), (51, .lowPass(cutoff: 1), 10), (2, .lowPass(cutoff: 5), 10),
+            (2, .highPass(cutoff: 0), 10), (2, .bandPass(low: 3, high: 2), 10),
+            (2, .bandStop(low: 1, high: 2), .nan), (2, .bandStop(low: 1, high: 2), -5),
+        ]
+        for (order, band, fs) in bad {
+            #expect(throws: IIRError.self) { try ButterworthDesign(order: order, band: band, sampleRate: fs) }
+        }
         do {
             _ = try ButterworthDesign(order: 2, band: .lowPass(cutoff: 6), sampleRate: 10)
         } catch {
