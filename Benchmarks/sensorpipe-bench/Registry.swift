@@ -3,6 +3,7 @@ func allBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
     var all = [BenchmarkCase]()
     all += fftBenchmarks(scale)
     all += firBenchmarks(scale)
+    all += iirBenchmarks(scale)
     all += spectralBenchmarks(scale)
     all += resampleBenchmarks(scale)
     all += healthCSVMATLABBenchmarks(scale)
