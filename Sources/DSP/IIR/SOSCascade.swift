@@ -1,6 +1,6 @@
 /// Storage types the SOS kernels read and write; arithmetic is always `Double`.
 protocol IIRSample {
-    init(iirDouble: Double)
+    static func fromIIRDouble(_ value: Double) -> Self
     var iirDouble: Double { get }
     /// Loads `p[0], p[1]` (unaligned) as doubles.
     static func iirLoadPair(_ p: UnsafePointer<Self>) -> SIMD2<Double>
@@ -9,7 +9,7 @@ protocol IIRSample {
 }
 
 extension Float: IIRSample {
-    @inline(__always) init(iirDouble value: Double) { self = Float(value) }
+    @inline(__always) static func fromIIRDouble(_ value: Double) -> Float { Float(value) }
     @inline(__always) var iirDouble: Double { Double(self) }
     @inline(__always) static func iirLoadPair(_ p: UnsafePointer<Float>) -> SIMD2<Double> {
         SIMD2<Double>(UnsafeRawPointer(p).loadUnaligned(as: SIMD2<Float>.self))
@@ -20,7 +20,7 @@ extension Float: IIRSample {
 }
 
 extension Double: IIRSample {
-    @inline(__always) init(iirDouble value: Double) { self = value }
+    @inline(__always) static func fromIIRDouble(_ value: Double) -> Double { value }
     @inline(__always) var iirDouble: Double { self }
     @inline(__always) static func iirLoadPair(_ p: UnsafePointer<Double>) -> SIMD2<Double> {
         UnsafeRawPointer(p).loadUnaligned(as: SIMD2<Double>.self)
@@ -372,7 +372,7 @@ struct SOSCascade: Sendable {
             return F.unitLeading ? gain * x : x
         }
         @inline(__always) func store(_ y: Double) {
-            target.pointee = O(iirDouble: y)
+            target.pointee = O.fromIIRDouble(y)
             target += D.stride
         }
         for _ in 0..<(steps / 2) {
@@ -463,7 +463,7 @@ struct SOSCascade: Sendable {
             // Plain cascade order.
             for i in 0..<count {
                 let o1 = lane1(lane0(source(i)))
-                output[i * outputStride] = O(iirDouble: W.four ? lane3(lane2(o1)) : o1)
+                output[i * outputStride] = O.fromIIRDouble(W.four ? lane3(lane2(o1)) : o1)
             }
         } else {
             // Ramp-in: section k takes samples 0 ..< skew − 2k in cascade order.
@@ -492,15 +492,15 @@ struct SOSCascade: Sendable {
                 let w0 = y22, w1 = y21              // section 2 outputs at count−6, count−5
                 let w2 = lane2(u0), w3 = lane2(u1), w4 = lane2(u2), w5 = lane2(u3)
                 let base = count - 6
-                output[base * outputStride] = O(iirDouble: lane3(w0))
-                output[(base + 1) * outputStride] = O(iirDouble: lane3(w1))
-                output[(base + 2) * outputStride] = O(iirDouble: lane3(w2))
-                output[(base + 3) * outputStride] = O(iirDouble: lane3(w3))
-                output[(base + 4) * outputStride] = O(iirDouble: lane3(w4))
-                output[(base + 5) * outputStride] = O(iirDouble: lane3(w5))
+                output[base * outputStride] = O.fromIIRDouble(lane3(w0))
+                output[(base + 1) * outputStride] = O.fromIIRDouble(lane3(w1))
+                output[(base + 2) * outputStride] = O.fromIIRDouble(lane3(w2))
+                output[(base + 3) * outputStride] = O.fromIIRDouble(lane3(w3))
+                output[(base + 4) * outputStride] = O.fromIIRDouble(lane3(w4))
+                output[(base + 5) * outputStride] = O.fromIIRDouble(lane3(w5))
             } else {
-                output[(count - 2) * outputStride] = O(iirDouble: lane1(t0))
-                output[(count - 1) * outputStride] = O(iirDouble: lane1(t1))
+                output[(count - 2) * outputStride] = O.fromIIRDouble(lane1(t0))
+                output[(count - 1) * outputStride] = O.fromIIRDouble(lane1(t1))
             }
         }
 
