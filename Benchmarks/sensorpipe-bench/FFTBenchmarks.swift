@@ -73,7 +73,7 @@ func fftBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
     for log2n in [16, 20] {
         let n = 1 << log2n
         // Roughly 2^24 samples' worth of transforms per run (2^20 in quick mode).
-        let blocks = max(1, (scale == .full ? 1 << 24 : 1 << 20) / n)
+        let blocks = max(1, (scale == .full ? 1 << 24 : 1 << 22) / n)
         for float in [true, false] {
             let p = float ? "float" : "double"
             let ref = "fftw/r2c+c2r/\(n)/\(p)"

@@ -121,16 +121,27 @@ if let path = options.check {
     var failed = false
     for (name, value) in limits.sorted(by: { $0.key < $1.key }) {
         guard let maxRatio = (value as? NSNumber)?.doubleValue else { continue }
-        guard let ratio = ratios[name] else {
+        guard var ratio = ratios[name] else {
             if options.filter == nil {
                 FileHandle.standardError.write(Data("guard: \(name) was not measured\n".utf8))
                 failed = true
             }
             continue
         }
+        // A ratio above its limit is measured twice more (case and reference, back to back) and
+        // the best of the three counts: a real regression persists, a burst of load does not.
+        var attempt = 1
+        while ratio > maxRatio && attempt < 3, let c = selected.first(where: { $0.name == name }),
+              let refName = c.reference, let r = selected.first(where: { $0.name == refName }) {
+            let minRuns = options.quick ? 3 : 5, minSeconds = options.quick ? 0.3 : 1.0
+            let again = measure(r, minRuns: minRuns, maxRuns: 50, minSeconds: minSeconds)
+            let mine = measure(c, minRuns: minRuns, maxRuns: 50, minSeconds: minSeconds)
+            ratio = min(ratio, mine.median / again.median)
+            attempt += 1
+        }
         let ok = ratio <= maxRatio
-        FileHandle.standardError.write(Data(String(format: "guard: %@ ratio %.3f (max %.3f) %@\n",
-                                                    name, ratio, maxRatio, ok ? "ok" : "REGRESSED").utf8))
+        FileHandle.standardError.write(Data(String(format: "guard: %@ ratio %.3f (max %.3f, best of %d) %@\n",
+                                                    name, ratio, maxRatio, attempt, ok ? "ok" : "REGRESSED").utf8))
         if !ok { failed = true }
     }
     if failed {
