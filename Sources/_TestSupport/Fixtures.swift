@@ -25,10 +25,13 @@ public enum Fixtures {
         try NPY.read(url(target, relativePath)).ints
     }
 
-    /// Reads a JSON fixture (parameters, small vectors) as a dictionary.
+    /// Reads a JSON fixture (parameters, small vectors) as a dictionary. Numbers come back as
+    /// `NSNumber`s holding exactly the value of their decimal text (`JSONSerialization` on Linux
+    /// can be off by an ulp): integers as `Int`, others through the correctly rounded
+    /// `Double(String)`.
     public static func json(_ target: String, _ relativePath: String) throws -> [String: Any] {
         let data = try Data(contentsOf: url(target, relativePath))
-        return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+        return try ExactJSON.parse([UInt8](data)) as? [String: Any] ?? [:]
     }
 
     /// `../shared/datasets` beside the repository, or `nil` when absent (validation suites skip).
