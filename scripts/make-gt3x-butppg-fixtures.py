@@ -516,6 +516,24 @@ def bad_gt3x() -> None:
                    "payload bytes, not a whole number of 6-byte samples; its 4 samples are rejected"],
         "qc": [{"samplesRead": 12, "samplesEmitted": 8, "rejected": 4, "segments": 2, "gaps": 1}]}
 
+    # Record timestamps T, T+2, T+1: a gap, then time going backwards.
+    back = [record(0x1A, T + k, act2([(k, 2 * k, 256)] * 4)) for k in (0, 2, 1)]
+    zip_write(out / "time-backwards.gt3x", [("info.txt", info), ("log.bin", b"".join(back))])
+    expected["time-backwards.gt3x"] = {
+        "issues": [f"{{file}}: byte 66: time-order: log.bin byte 66: ACTIVITY2 record timestamp {T + 1} does not "
+                   f"advance past the previous one ({T + 2}); a new segment starts"],
+        "qc": [{"samplesRead": 12, "samplesEmitted": 12, "rejected": 0, "segments": 3, "gaps": 1,
+                "backwardSteps": 1}]}
+
+    # Record 2 holds 5 samples at 4 Hz: its last sample is at T+2, where record 3 starts.
+    long = [recs[0], record(0x1A, T + 1, act2([(1, 2, 256)] * 5)), recs[2]]
+    zip_write(out / "long-record.gt3x", [("info.txt", info), ("log.bin", b"".join(long))])
+    expected["long-record.gt3x"] = {
+        "issues": [f"{{file}}: byte 33: inconsistent: log.bin byte 33: ACTIVITY2 record (timestamp {T + 1}) holds 5 "
+                   "samples, more than one second at 4 Hz; delivered as they are"],
+        "qc": [{"samplesRead": 13, "samplesEmitted": 13, "rejected": 0, "segments": 2, "gaps": 0,
+                "backwardSteps": 1}]}
+
     # Not a ZIP archive at all.
     write_bytes(out / "not-zip.gt3x", b"Serial Number: X\r\n")
     expected["not-zip.gt3x"] = {

@@ -11,8 +11,9 @@
 /// exporting repository's `loadData.m`, the first channel of the record's `_PPG` WFDB signal of
 /// BUT PPG as read by `rdsamp` (a smartphone camera PPG — Xiaomi Mi9 or Huawei P20 Pro, finger on
 /// the rear camera or ear on the front one); neither BUT PPG nor the export states a physical
-/// unit, and the sign and offset differ between records (about −254 in some, +226…+255 in
-/// others), so analyses must use the waveform's shape, not its level. A value written `NaN`
+/// unit, and the level and sign differ between records (in `myData.csv` the 48 first-version
+/// records lie between −255 and −13, the 3 version-2.0 records between +158 and +255), so
+/// analyses must use the waveform's shape, not its level. A value written `NaN`
 /// (or `NA`, `null`) is kept as NaN flagged ``SampleFlags/missing``.
 ///
 /// **Time.** Explicit per-sample times from the `Time` list, in seconds from the start of the
