@@ -13,11 +13,17 @@ public enum RecordingFormat: String, Sendable, Hashable, CaseIterable, Codable, 
     case matlab = "matlab-v5"
     /// Delimited text with a header row (needs a column mapping).
     case csv = "csv"
+    /// BUT PPG export: space-separated, header `ID RefHR Location Motion Quality Signal Time`,
+    /// one smartphone PPG recording per row (``BUTPPGDecoder``).
+    case butPPG = "but-ppg-csv"
+    /// ActiGraph `.gt3x` accelerometer file: a ZIP archive with `info.txt` and `log.bin`
+    /// (``GT3XDecoder``).
+    case gt3x = "actigraph-gt3x"
 
     public var description: String { rawValue }
 
     /// Recognises the format of `path` from its first bytes (decompressed if gzip) and, for
-    /// WFDB, its name.
+    /// WFDB and ActiGraph `.gt3x`, its name.
     /// - Throws: ``RecordingError`` `.empty` for an empty file, `.unknownFormat` when nothing
     ///   matches, or the errors of ``ByteSource``.
     /// - Complexity: reads at most 4 KiB.
@@ -27,6 +33,7 @@ public enum RecordingFormat: String, Sendable, Hashable, CaseIterable, Codable, 
             throw RecordingError(.empty, file: path, "the file is empty")
         }
         if head.starts(with: Array("MATLAB 5.0 MAT-file".utf8)) { return .matlab }
+        if path.lowercased().hasSuffix(".gt3x") || zipHeadNamesLogBin(head) { return .gt3x }
         // Bytes, not Characters: "\r\n" is one Character in Swift and would hide "\n" matches.
         let text = String(decoding: head.filter { $0 != 0x0d }, as: UTF8.self)
         let trimmed = text.drop { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" || $0 == "\u{FEFF}" }
@@ -52,12 +59,30 @@ public enum RecordingFormat: String, Sendable, Hashable, CaseIterable, Codable, 
         }) {
             return .appleHealthECG
         }
+        if trimmed.hasPrefix("ID RefHR Location Motion Quality Signal Time") { return .butPPG }
         if let firstLine = text.split(separator: "\n", maxSplits: 1).first,
            firstLine.contains(",") || firstLine.contains(";") || firstLine.contains("\t") {
             return .csv
         }
         throw RecordingError(.unknownFormat, file: path, line: 1,
                              "content matches no known format (SensorKit NDJSON, MyDataHelps JSON, "
-                             + "Apple Health ECG CSV, WFDB .hea, MATLAB v5, CSV)")
+                             + "Apple Health ECG CSV, WFDB .hea, MATLAB v5, CSV, BUT PPG, ActiGraph .gt3x)")
+    }
+
+    /// Whether `head` starts a ZIP archive (`PK\3\4`) one of whose first local file headers
+    /// names `log.bin` (a `.gt3x` file under another name).
+    static func zipHeadNamesLogBin(_ head: [UInt8]) -> Bool {
+        func u16(_ i: Int) -> Int { Int(head[i]) | Int(head[i + 1]) << 8 }
+        var p = 0
+        while p + 30 <= head.count && head[p] == 0x50 && head[p + 1] == 0x4B && head[p + 2] == 3 && head[p + 3] == 4 {
+            let nameLength = u16(p + 26), extraLength = u16(p + 28)
+            guard p + 30 + nameLength <= head.count else { return false }
+            if head[(p + 30)..<(p + 30 + nameLength)].elementsEqual("log.bin".utf8) { return true }
+            let compressed = u16(p + 18) | u16(p + 20) << 16
+            // With a data descriptor (flag bit 3) the size is unknown here.
+            if u16(p + 6) & 8 != 0 { return false }
+            p += 30 + nameLength + extraLength + compressed
+        }
+        return false
     }
 }

@@ -39,7 +39,8 @@ public enum RecordingOpener {
     /// Opens `path` for decoding.
     /// - Parameters:
     ///   - path: a recording file (`.ndjson[.gz]`, `.json[.gz]`, Apple Health `.csv`, WFDB `.hea`,
-    ///     `.mat`, mapped `.csv`; `.gz`/`.xz` compression is recognised from content).
+    ///     `.mat`, BUT PPG `.csv`, ActiGraph `.gt3x`, mapped `.csv`; `.gz`/`.xz` compression is
+    ///     recognised from content).
     ///   - options: format, mapping and block-size overrides.
     /// - Returns: the decoder and how the file was interpreted.
     /// - Throws: ``RecordingError``: `.unknownFormat` when the content matches no format, or
@@ -59,6 +60,12 @@ public enum RecordingOpener {
                           format: format, preset: nil, presetDetected: false)
         case .wfdb:
             return Opened(decoder: try WFDBDecoder(path: path, blockCapacity: capacity),
+                          format: format, preset: nil, presetDetected: false)
+        case .butPPG:
+            return Opened(decoder: try BUTPPGDecoder(path: path, blockCapacity: capacity),
+                          format: format, preset: nil, presetDetected: false)
+        case .gt3x:
+            return Opened(decoder: try GT3XDecoder(path: path, blockCapacity: capacity),
                           format: format, preset: nil, presetDetected: false)
         case .csv:
             if let mapping = options.csvMapping {

@@ -1,0 +1,160 @@
+import CZlib
+
+/// Reads one ZIP entry's uncompressed bytes sequentially — stored, or raw deflate (RFC 1951,
+/// zlib `inflateInit2` with window bits −15) — with memory bounded by one 64 KiB input chunk,
+/// and checks the entry's size and CRC-32 once its end is reached.
+final class ZipEntryReader {
+    let archive: ZipArchive
+    let entry: ZipArchive.Entry
+    /// File offset of the entry's first data byte.
+    let dataStart: Int
+    /// Uncompressed bytes delivered so far.
+    private(set) var position = 0
+    /// Whether the end of the entry has been reached.
+    private(set) var atEnd = false
+
+    private var consumed = 0
+    private var input: [UInt8]
+    private var inputStart = 0
+    private var inputEnd = 0
+    private var stream = z_stream()
+    private var inflating = false
+    private var crc: uLong = 0
+
+    /// Opens `entry` of `archive`.
+    /// - Throws: the errors of ``ZipArchive/dataStart(of:)``; `.unreadable` if zlib fails.
+    init(archive: ZipArchive, entry: ZipArchive.Entry) throws(RecordingError) {
+        self.archive = archive
+        self.entry = entry
+        dataStart = try archive.dataStart(of: entry)
+        crc = crc32(0, nil, 0)
+        input = [UInt8](repeating: 0, count: entry.method == 8 ? 1 << 16 : 0)
+        if entry.method == 8 {
+            let rc = inflateInit2_(&stream, -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+            guard rc == Z_OK else {
+                throw RecordingError(.unreadable, file: archive.path, byteOffset: dataStart, "zlib could not initialise (\(rc))")
+            }
+            inflating = true
+        }
+    }
+
+    deinit {
+        if inflating { inflateEnd(&stream) }
+    }
+
+    /// Reads up to `buffer.count` uncompressed bytes.
+    /// - Returns: the bytes read; 0 only at the end of the entry.
+    /// - Throws: `.truncated` when the deflate stream stops before its end marker, `.syntax` for
+    ///   corrupt deflate data (file offset of the compressed byte), `.unreadable` for I/O errors.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(RecordingError) -> Int {
+        guard buffer.count > 0, !atEnd else { return 0 }
+        var produced = 0
+        if entry.method == 0 {
+            let want = min(buffer.count, entry.compressedSize - consumed)
+            if want > 0 {
+                produced = try archive.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]),
+                                            at: dataStart + consumed)
+                consumed += produced
+            }
+            if produced < buffer.count { atEnd = true }
+        } else {
+            while produced < buffer.count && !atEnd {
+                if inputStart == inputEnd {
+                    let want = min(input.count, entry.compressedSize - consumed)
+                    guard want > 0 else {
+                        throw RecordingError(.truncated, file: archive.path, byteOffset: dataStart + consumed,
+                                             "the deflate data of ZIP entry '\(entry.name)' end before their end marker")
+                    }
+                    let archive = self.archive, at = dataStart + consumed
+                    let got = try input.withUnsafeMutableBytes { b in
+                        Result { () throws(RecordingError) -> Int in
+                            try archive.read(into: UnsafeMutableRawBufferPointer(rebasing: b[0..<want]), at: at)
+                        }
+                    }.get()
+                    guard got > 0 else {
+                        throw RecordingError(.truncated, file: archive.path, byteOffset: at,
+                                             "the file ends inside the deflate data of ZIP entry '\(entry.name)'")
+                    }
+                    consumed += got
+                    inputStart = 0
+                    inputEnd = got
+                }
+                let availIn = inputEnd - inputStart
+                let rc: Int32 = input.withUnsafeMutableBytes { r in
+                    stream.next_in = r.baseAddress!.assumingMemoryBound(to: Bytef.self) + inputStart
+                    stream.avail_in = uInt(availIn)
+                    stream.next_out = buffer.baseAddress!.assumingMemoryBound(to: Bytef.self) + produced
+                    stream.avail_out = uInt(buffer.count - produced)
+                    return inflate(&stream, Z_NO_FLUSH)
+                }
+                inputStart += availIn - Int(stream.avail_in)
+                produced = buffer.count - Int(stream.avail_out)
+                switch rc {
+                case Z_OK, Z_BUF_ERROR: break
+                case Z_STREAM_END: atEnd = true
+                default:
+                    let why = stream.msg.map { String(cString: $0) } ?? "code \(rc)"
+                    throw RecordingError(.syntax, file: archive.path,
+                                         byteOffset: dataStart + consumed - (inputEnd - inputStart),
+                                         "corrupt deflate data in ZIP entry '\(entry.name)' (detected at this byte): \(why)")
+                }
+            }
+        }
+        if produced > 0 {
+            crc = crc32(crc, buffer.baseAddress!.assumingMemoryBound(to: Bytef.self), uInt(produced))
+            position += produced
+        }
+        return produced
+    }
+
+    /// Compares the delivered size and CRC-32 with the directory (call once ``read(into:)``
+    /// has returned 0).
+    /// - Returns: `nil` when both match, otherwise what differs.
+    func verify() -> String? {
+        var problems = [String]()
+        if position != entry.uncompressedSize {
+            problems.append("\(position) bytes instead of the \(entry.uncompressedSize) the ZIP directory gives")
+        }
+        if UInt32(truncatingIfNeeded: crc) != entry.crc32 {
+            problems.append("CRC-32 0x\(hex32(UInt32(truncatingIfNeeded: crc))) instead of the ZIP directory's "
+                            + "0x\(hex32(entry.crc32))")
+        }
+        return problems.isEmpty ? nil : problems.joined(separator: "; ")
+    }
+
+    private func hex32(_ v: UInt32) -> String {
+        let s = String(v, radix: 16, uppercase: true)
+        return String(repeating: "0", count: 8 - s.count) + s
+    }
+
+    /// Reads the whole entry (small entries such as `info.txt`).
+    /// - Parameter limit: largest accepted uncompressed size in bytes.
+    /// - Throws: as ``read(into:)``; `.unsupported` above `limit`.
+    func readAll(limit: Int) throws(RecordingError) -> [UInt8] {
+        guard entry.uncompressedSize <= limit else {
+            throw RecordingError(.unsupported, file: archive.path, byteOffset: entry.directoryOffset,
+                                 "ZIP entry '\(entry.name)' is \(entry.uncompressedSize) bytes, more than \(limit)")
+        }
+        var out = [UInt8](repeating: 0, count: max(entry.uncompressedSize, 1) + 1)
+        var filled = 0
+        while true {
+            let from = filled
+            let n = try out.withUnsafeMutableBytes { b in
+                Result { () throws(RecordingError) -> Int in
+                    try read(into: UnsafeMutableRawBufferPointer(rebasing: b[from...]))
+                }
+            }.get()
+            if n == 0 { break }
+            filled += n
+            if filled == out.count {
+                guard out.count <= limit else {
+                    throw RecordingError(.unsupported, file: archive.path, byteOffset: entry.directoryOffset,
+                                         "ZIP entry '\(entry.name)' is larger than \(limit) bytes")
+                }
+                out.append(contentsOf: repeatElement(0, count: out.count))
+            }
+        }
+        out.removeLast(out.count - filled)
+        return out
+    }
+}
