@@ -10,8 +10,8 @@ Only data whose licence allows redistribution are used (see Datasets/README.md):
   ppg/           BUT PPG (CC BY 4.0): 12 ten-second smartphone-camera PPG signals (30 Hz) as
                  SRPhotoplethysmogramSample lines, one optical channel each; reference HR and quality
                  labels kept in Datasets/ppg/but-ppg-labels.tsv.
-  accelerometer/ Oxford step-counter walks (CC BY 4.0) and the ActiGraph GT3X example's raw samples
-                 (MIT), converted with `sensorpipe convert` (presets oxford-steps, actigraph-raw-csv).
+  accelerometer/ Oxford step-counter walks (CC BY 4.0) and the ActiGraph GT3X example (MIT), converted
+                 with `sensorpipe convert` (preset oxford-steps; the .gt3x is read directly).
 Times: MIT-BIH and BUT PPG carry no absolute time; the demo sessions are anchored at fixed,
 documented Unix times (2024-05-21 UTC). Needs numpy, scipy, wfdb (pip install numpy scipy wfdb) and a
 built `sensorpipe` (swift build -c release).
@@ -31,6 +31,12 @@ import wfdb
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 APPLE_EPOCH = 978307200.0
 HEADER_ECG_ANCHOR = 1716249600.0  # 2024-05-21T00:00:00Z
+
+
+def write_gzip(path: pathlib.Path, text: str) -> None:
+    """gzip with mtime 0, so rebuilding gives identical bytes."""
+    with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=9, mtime=0) as f:
+        f.write(text.encode("utf-8"))
 
 
 def fmt(x: float) -> str:
@@ -80,8 +86,7 @@ def make_ecg(shared: pathlib.Path, out: pathlib.Path) -> None:
                              % (device, fmt(written - APPLE_EPOCH), fmt(written), fmt(date), session, state, data))
             path = out / "ecg" / f"{device}_mitdb{name}_{int(start)}.ndjson.gz"
             path.parent.mkdir(parents=True, exist_ok=True)
-            with gzip.open(path, "wt", encoding="utf-8", compresslevel=9) as f:
-                f.write("\n".join(lines) + "\n")
+            write_gzip(path, "\n".join(lines) + "\n")
             print("wrote", path.relative_to(ROOT))
     finally:
         shutil.rmtree(tmp)
@@ -117,9 +122,8 @@ def make_ppg(shared: pathlib.Path, out: pathlib.Path) -> None:
     path = out / "ppg" / f"{device}_butppg_{int(start0)}.ndjson.gz"
     path.parent.mkdir(parents=True, exist_ok=True)
     end = start0 + 60.0 * len(chosen)
-    with gzip.open(path, "wt", encoding="utf-8", compresslevel=9) as f:
-        f.write("\n".join([header("photoplethysmogram", device, start0, end),
-                           device_line(device, "Smartphone camera (BUT PPG)", "phone", "", "")] + lines) + "\n")
+    write_gzip(path, "\n".join([header("photoplethysmogram", device, start0, end),
+                                device_line(device, "Smartphone camera (BUT PPG)", "phone", "", "")] + lines) + "\n")
     (out / "ppg" / "but-ppg-labels.tsv").write_text("\n".join(labels) + "\n")
     print("wrote", path.relative_to(ROOT))
 
@@ -131,13 +135,12 @@ def make_accelerometer(shared: pathlib.Path, out: pathlib.Path, sensorpipe: path
          "oxford_user1_hand_1506421989895.ndjson.gz"),
         (shared / "oxford-step-counter-validation" / "user2_frontpocket_1506422217391.csv.xz", "oxford-steps",
          "oxford_user2_frontpocket_1506422217391.ndjson.gz"),
-        (shared / "actigraph-counts-example" / "example_raw_100hz_counts256.csv", "actigraph-raw-csv",
-         "actigraph_example_wrist_100hz.ndjson.gz"),
+        (shared / "actigraph-counts-example" / "example.gt3x", None, "actigraph_example_wrist_100hz.ndjson.gz"),
     ]
     for src, preset, name in jobs:
         dst = out / "accelerometer" / name
-        subprocess.run([str(sensorpipe), "convert", str(src), "--to", "sensorkit-ndjson", str(dst),
-                        "--preset", preset], check=True)
+        cmd = [str(sensorpipe), "convert", str(src), "--to", "sensorkit-ndjson", str(dst)]
+        subprocess.run(cmd + (["--preset", preset] if preset else []), check=True)
         print("wrote", dst.relative_to(ROOT))
 
 
