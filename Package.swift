@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "DSP", targets: ["DSP"]),
         .library(name: "Recordings", targets: ["Recordings"]),
         .library(name: "Cardio", targets: ["Cardio"]),
+        .library(name: "Pipeline", targets: ["Pipeline"]),
         .executable(name: "sensorpipe", targets: ["sensorpipe"]),
         .executable(name: "sensorpipe-bench", targets: ["sensorpipe-bench"]),
     ],
@@ -30,9 +31,10 @@ let package = Package(
         .target(name: "DSP", dependencies: ["CFFTW", "CLAPACKE"], exclude: ["README.md"]),
         .target(name: "Recordings", dependencies: ["DSP", "CZlib"], exclude: ["README.md"]),
         .target(name: "Cardio", dependencies: ["DSP"]),
+        .target(name: "Pipeline", dependencies: ["DSP", "Recordings", "Cardio", "CSQLite"]),
 
         // MARK: - Command-line tool
-        .executableTarget(name: "sensorpipe", dependencies: ["Recordings", "DSP"]),
+        .executableTarget(name: "sensorpipe", dependencies: ["Pipeline", "Recordings", "Cardio", "DSP"]),
 
         // MARK: - Benchmarks
         .executableTarget(
@@ -43,6 +45,7 @@ let package = Package(
         .target(name: "_TestSupport", path: "Sources/_TestSupport"),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "_TestSupport"],
                     exclude: ["Fixtures"]),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Recordings", "Cardio", "_TestSupport"]),
         .testTarget(name: "CardioTests", dependencies: ["Cardio", "DSP", "Recordings", "_TestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "_TestSupport", "CZlib"],

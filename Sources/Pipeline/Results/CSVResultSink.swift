@@ -1,0 +1,92 @@
+import Foundation
+
+/// Writes result tables as CSV files (`<directory>/<table>.csv`, UTF-8, header row), the output of
+/// `sensorpipe analyze --out DIR`.
+///
+/// Nothing half-written is ever visible: rows go to `<table>.csv.partial` files, which
+/// ``commit()`` renames into place (each rename is atomic on POSIX file systems); ``rollback()``
+/// removes them. Fields are quoted per RFC 4180 when they contain a comma, quote or line break;
+/// reals are written with Swift's shortest round-trip representation; `null` is an empty field.
+public final class CSVResultSink: ResultSink {
+    /// Output directory.
+    public let directory: URL
+    private var open: [String: FileHandle] = [:]
+    private var order: [String] = []
+
+    /// Creates the sink, creating `directory` if needed.
+    /// - Throws: a file-system error naming the directory.
+    public init(directory: URL) throws {
+        self.directory = directory
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    public func begin(recording: String) throws {
+        rollback()
+    }
+
+    public func write(_ table: ResultTable, rows: [[ResultValue]]) throws {
+        let handle: FileHandle
+        if let h = open[table.name] {
+            handle = h
+        } else {
+            let url = partialURL(table.name)
+            guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+            }
+            handle = try FileHandle(forWritingTo: url)
+            open[table.name] = handle
+            order.append(table.name)
+            try handle.write(contentsOf: Data((table.columns.map(\.name).joined(separator: ",") + "\n").utf8))
+        }
+        var text = ""
+        text.reserveCapacity(rows.count * 64)
+        for row in rows {
+            precondition(row.count == table.columns.count,
+                         "row of \(row.count) values for table \(table.name) of \(table.columns.count) columns")
+            for (k, v) in row.enumerated() {
+                if k > 0 { text += "," }
+                text += Self.field(v)
+            }
+            text += "\n"
+        }
+        try handle.write(contentsOf: Data(text.utf8))
+    }
+
+    public func commit() throws {
+        for name in order {
+            try open[name]?.synchronize()
+            try open[name]?.close()
+            let final = directory.appendingPathComponent("\(name).csv")
+            if rename(partialURL(name).path, final.path) != 0 {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: final.path])
+            }
+        }
+        open.removeAll()
+        order.removeAll()
+    }
+
+    public func rollback() {
+        for name in order {
+            try? open[name]?.close()
+            try? FileManager.default.removeItem(at: partialURL(name))
+        }
+        open.removeAll()
+        order.removeAll()
+    }
+
+    private func partialURL(_ name: String) -> URL {
+        directory.appendingPathComponent("\(name).csv.partial")
+    }
+
+    /// One CSV field (RFC 4180).
+    static func field(_ v: ResultValue) -> String {
+        switch v {
+        case .null: return ""
+        case .integer(let i): return String(i)
+        case .real(let x): return x.description
+        case .text(let s):
+            guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
+            return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        }
+    }
+}
