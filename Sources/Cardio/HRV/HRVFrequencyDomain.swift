@@ -12,7 +12,8 @@ import DSP
 /// (``QuadraticInterpolatingSpline``, SciPy's `interp1d(kind='quadratic')`); the mean is removed;
 /// the lowest frequency analysed is `f_min = 4·fs/N` (`N` resampled points, about 4/duration);
 /// Welch's method uses segments of `⌊N/2⌋` points with 50 % overlap, a periodic Hann window, no
-/// detrending, an FFT of twice the segment length, density scaling (`scipy.signal.welch`).
+/// detrending, an FFT of twice the segment length, density scaling (`scipy.signal.welch`); only
+/// the bins up to 0.5 Hz are evaluated (``ChirpZWelch``, equal to DSP's ``Welch`` on those bins).
 /// **Lomb–Scargle**: the generalised periodogram (DSP ``LombScargle``, floating mean) of the
 /// intervals at their beat times on astropy's `autofrequency` grid (step `1/(5·T)`) from
 /// `f_min = 4·median(Δt)/N`, scaled as a one-sided PSD in ms²/Hz.
@@ -154,12 +155,10 @@ public struct HRVFrequencyDomain: Sendable, Equatable {
         let minimum = (2 * rate) / half
         var segment = Int((2 / minimum) * rate)
         if Double(segment) > half { segment = Int(half) }
-        let welch = Welch(segmentLength: segment, window: .hann, detrend: .none, scaling: .density,
-                          average: .mean, fftLength: 2 * segment, sampleRate: rate)
-        let psd: PowerSpectrum
-        do { psd = try welch.estimate(x) } catch { throw HRVError("HRV frequency domain: \(error.message)") }
+        let psd = ChirpZWelch.psd(x, segmentLength: segment, fftLength: 2 * segment, sampleRate: rate,
+                                  maximumFrequency: maximumFrequency)
         var f = [Double](), p = [Double]()
-        for k in psd.frequencies.indices where psd.frequencies[k] >= minimum && psd.frequencies[k] <= maximumFrequency {
+        for k in psd.frequencies.indices where psd.frequencies[k] >= minimum {
             f.append(psd.frequencies[k])
             p.append(psd.power[k])
         }
