@@ -123,8 +123,14 @@ public struct HRVNonlinear: Sendable, Equatable {
     static func entropies(_ x: [Double], tolerance r: Double) -> (apEn: Double, sampEn: Double) {
         let n = x.count
         guard n >= 4, r.isFinite else { return (.nan, .nan) }
-        let c2 = TemplateMatchCounter.countsLength2(x, count: n - 1, tolerance: r)   // all length-2 templates
-        let c3 = TemplateMatchCounter.countsLength3(x, count: n - 2, tolerance: r)   // all length-3 templates
+        // Counts of all length-2 (n − 1) and length-3 (n − 2) templates, self included.
+        let c2: [Int32], c3: [Int32]
+        if n <= 1_024 {
+            (c2, c3) = TemplateMatchCounter.countsByPairs(x, tolerance: r)
+        } else {
+            c2 = TemplateMatchCounter.countsLength2(x, count: n - 1, tolerance: r)
+            c3 = TemplateMatchCounter.countsLength3(x, count: n - 2, tolerance: r)
+        }
         // ApEn: Φ² over n − 1 templates, Φ³ over n − 2.
         var phi2 = 0.0, phi3 = 0.0
         for c in c2 { phi2 += log(Double(c) / Double(n - 1)) }

@@ -56,75 +56,122 @@ enum TemplateMatchCounter {
     static func countsLength3(_ x: [Double], count n: Int, tolerance r: Double) -> [Int32] {
         precondition(n >= 1 && x.count >= n + 2)
         var result = [Int32](repeating: 0, count: n)
+        let byA = x.withUnsafeBufferPointer { xs in sortedIndices(n) { xs[$0] } }
+        let byB = x.withUnsafeBufferPointer { xs in sortedIndices(n) { xs[$0 + 1] } }
+        let byC = x.withUnsafeBufferPointer { xs in sortedIndices(n) { xs[$0 + 2] } }
+        var rankB = [Int32](repeating: 0, count: n), rankC = [Int32](repeating: 0, count: n)
+        var sortedB = [Double](repeating: 0, count: n), sortedC = [Double](repeating: 0, count: n)
+        for (rank, i) in byB.enumerated() { rankB[i] = Int32(rank); sortedB[rank] = x[i + 1] }
+        for (rank, i) in byC.enumerated() { rankC[i] = Int32(rank); sortedC[rank] = x[i + 2] }
+        // Offline 2-D Fenwick tree: node k (1-based over B-ranks) lists the C-ranks of the
+        // points whose B-rank + 1 lies in (k − lowbit(k), k], ascending; its inner Fenwick tree
+        // (1-based, one spare slot per node) lives at inner[offset[k] + k + 1 …].
+        var offsets = [Int](repeating: 0, count: n + 2)
+        var pathLength = [Int](repeating: 0, count: n + 1)
+        for i in 0..<n {
+            var k = Int(rankB[i]) + 1
+            while k <= n { offsets[k + 1] += 1; pathLength[i + 1] += 1; k += k & -k }
+        }
+        for k in 1...(n + 1) { offsets[k] += offsets[k - 1] }
+        for i in 0..<n { pathLength[i + 1] += pathLength[i] }
+        let total = offsets[n + 1]
+        var lists = [Int32](repeating: 0, count: total)
+        // Each point's inner-tree position in every node on its update path, in path order.
+        var positions = [Int32](repeating: 0, count: pathLength[n])
+        var fill = offsets
+        for i in byC {   // ascending C-rank, so each list comes out sorted
+            var k = Int(rankB[i]) + 1
+            var slot = pathLength[i]
+            while k <= n {
+                positions[slot] = Int32(fill[k] - offsets[k] + 1)
+                lists[fill[k]] = rankC[i]
+                fill[k] += 1
+                slot += 1
+                k += k & -k
+            }
+        }
+        var inner = [Int32](repeating: 0, count: total + n + 1)
         x.withUnsafeBufferPointer { xs in
-            let byA = sortedIndices(n) { xs[$0] }
-            let byB = sortedIndices(n) { xs[$0 + 1] }
-            let byC = sortedIndices(n) { xs[$0 + 2] }
-            var rankB = [Int32](repeating: 0, count: n), rankC = [Int32](repeating: 0, count: n)
-            var sortedB = [Double](repeating: 0, count: n), sortedC = [Double](repeating: 0, count: n)
-            for (rank, i) in byB.enumerated() { rankB[i] = Int32(rank); sortedB[rank] = xs[i + 1] }
-            for (rank, i) in byC.enumerated() { rankC[i] = Int32(rank); sortedC[rank] = xs[i + 2] }
-            // Offline 2-D Fenwick tree: node k (1-based over B-ranks) lists the C-ranks of the
-            // points whose B-rank + 1 lies in (k − lowbit(k), k], ascending.
-            var offsets = [Int](repeating: 0, count: n + 2)
-            for i in 0..<n {
-                var k = Int(rankB[i]) + 1
-                while k <= n { offsets[k + 1] += 1; k += k & -k }
+        byA.withUnsafeBufferPointer { order in
+        rankB.withUnsafeBufferPointer { rb in
+        offsets.withUnsafeBufferPointer { off in
+        pathLength.withUnsafeBufferPointer { path in
+        positions.withUnsafeBufferPointer { pos in
+        lists.withUnsafeBufferPointer { ls in
+        inner.withUnsafeMutableBufferPointer { fw in
+        sortedB.withUnsafeBufferPointer { sb in
+        sortedC.withUnsafeBufferPointer { sc in
+        result.withUnsafeMutableBufferPointer { out in
+            @inline(__always) func update(_ point: Int, _ delta: Int32) {
+                var k = Int(rb[point]) + 1
+                var slot = path[point]
+                while k <= n {
+                    let start = off[k], size = off[k + 1] - start, base = start + k
+                    var p = Int(pos[slot])
+                    while p <= size { fw[base + p] &+= delta; p += p & -p }
+                    slot += 1
+                    k += k & -k
+                }
             }
-            for k in 1...(n + 1) { offsets[k] += offsets[k - 1] }
-            let total = offsets[n + 1]
-            var lists = [Int32](repeating: 0, count: total)
-            var fill = offsets
-            for i in byC {   // ascending C-rank, so each list comes out sorted
-                var k = Int(rankB[i]) + 1
-                while k <= n { lists[fill[k]] = rankC[i]; fill[k] += 1; k += k & -k }
+            @inline(__always) func prefix(_ bRanks: Int, _ cFirst: Int32, _ cEnd: Int32) -> Int32 {
+                var k = bRanks, s: Int32 = 0
+                while k > 0 {
+                    let start = off[k], end = off[k + 1], base = start + k
+                    var p1 = lowerBound(ls, start, end, cEnd) - start
+                    var p0 = lowerBound(ls, start, start + p1, cFirst) - start
+                    while p1 > p0 { s &+= fw[base + p1]; p1 -= p1 & -p1 }
+                    while p0 > p1 { s &-= fw[base + p0]; p0 -= p0 & -p0 }
+                    k -= k & -k
+                }
+                return s
             }
-            var inner = [Int32](repeating: 0, count: total + n + 1)   // one extra slot per node
-            offsets.withUnsafeBufferPointer { off in
-                lists.withUnsafeBufferPointer { ls in
-                    inner.withUnsafeMutableBufferPointer { fw in
-                        sortedB.withUnsafeBufferPointer { sb in
-                            sortedC.withUnsafeBufferPointer { sc in
-                                // Inner tree of node k lives at fw[off[k] + k ..< off[k+1] + k + 1],
-                                // 1-based positions 1 … size.
-                                @inline(__always) func update(_ point: Int, _ delta: Int32) {
-                                    let c = rankC[point]
-                                    var k = Int(rankB[point]) + 1
-                                    while k <= n {
-                                        let start = off[k], size = off[k + 1] - start
-                                        let pos = lowerBound(ls, start, start + size, c) - start + 1
-                                        fenwickAdd(fw, base: start + k, size: size, pos, delta)
-                                        k += k & -k
-                                    }
-                                }
-                                @inline(__always) func prefix(_ bRanks: Int, _ cFirst: Int32, _ cEnd: Int32) -> Int32 {
-                                    var k = bRanks, s: Int32 = 0
-                                    while k > 0 {
-                                        let start = off[k], size = off[k + 1] - start
-                                        let p0 = lowerBound(ls, start, start + size, cFirst) - start
-                                        let p1 = lowerBound(ls, start, start + size, cEnd) - start
-                                        s += fenwickSum(fw, base: start + k, p1) - fenwickSum(fw, base: start + k, p0)
-                                        k -= k & -k
-                                    }
-                                    return s
-                                }
-                                var lo = 0, hi = 0
-                                for p in byA {
-                                    let a = xs[p]
-                                    while hi < n && xs[byA[hi]] - a <= r { update(byA[hi], 1); hi += 1 }
-                                    while a - xs[byA[lo]] > r { update(byA[lo], -1); lo += 1 }
-                                    let (bFirst, bEnd) = rankRange(sb, around: xs[p + 1], r)
-                                    let (cFirst, cEnd) = rankRange(sc, around: xs[p + 2], r)
-                                    result[p] = prefix(bEnd, Int32(cFirst), Int32(cEnd))
-                                        - prefix(bFirst, Int32(cFirst), Int32(cEnd))
+            var lo = 0, hi = 0
+            for p in order {
+                let a = xs[p]
+                while hi < n && xs[order[hi]] - a <= r { update(order[hi], 1); hi += 1 }
+                while a - xs[order[lo]] > r { update(order[lo], -1); lo += 1 }
+                let (bFirst, bEnd) = rankRange(sb, around: xs[p + 1], r)
+                let (cFirst, cEnd) = rankRange(sc, around: xs[p + 2], r)
+                out[p] = prefix(bEnd, Int32(cFirst), Int32(cEnd)) - prefix(bFirst, Int32(cFirst), Int32(cEnd))
+            }
+        }}}}}}}}}}}
+        return result
+    }
+
+    /// Both count arrays of a short series by the symmetric pair loop, O(n²), faster than the
+    /// range-counting structures below about a thousand values: length-2 counts of templates
+    /// `0 ..< x.count − 1` and length-3 counts of templates `0 ..< x.count − 2`.
+    static func countsByPairs(_ x: [Double], tolerance r: Double) -> (length2: [Int32], length3: [Int32]) {
+        let n = x.count
+        precondition(n >= 3)
+        var c2 = [Int32](repeating: 1, count: n - 1)
+        var c3 = [Int32](repeating: 1, count: n - 2)
+        x.withUnsafeBufferPointer { xs in
+            c2.withUnsafeMutableBufferPointer { p2 in
+                c3.withUnsafeMutableBufferPointer { p3 in
+                    for i in 0..<(n - 1) {
+                        let a = xs[i], b = xs[i + 1]
+                        let c = i + 2 < n ? xs[i + 2] : 0
+                        var own2: Int32 = 0, own3: Int32 = 0
+                        var j = i + 1
+                        while j < n - 1 {
+                            if abs(a - xs[j]) <= r && abs(b - xs[j + 1]) <= r {
+                                own2 += 1
+                                p2[j] += 1
+                                if j < n - 2 && i < n - 2 && abs(c - xs[j + 2]) <= r {
+                                    own3 += 1
+                                    p3[j] += 1
                                 }
                             }
+                            j += 1
                         }
+                        p2[i] += own2
+                        if i < n - 2 { p3[i] += own3 }
                     }
                 }
             }
         }
-        return result
+        return (c2, c3)
     }
 
     /// The brute-force counts (for tests): O(n²·m).

@@ -35,6 +35,9 @@ struct HRVNonlinearTests {
         let fast3 = TemplateMatchCounter.countsLength3(x, count: n - 2, tolerance: r)
         let slow3 = TemplateMatchCounter.bruteForceCounts(x, length: 3, count: n - 2, tolerance: r)
         #expect(zip(fast3, slow3).filter { $0 != $1 }.count == 0)
+        let pairs = TemplateMatchCounter.countsByPairs(x, tolerance: r)
+        #expect(pairs.length2 == slow2)
+        #expect(pairs.length3 == slow3)
     }
 
     /// DFA from double-double cumulative sums equals a direct per-window least-squares fit even
