@@ -29,8 +29,9 @@ func syntheticDayNN(hours: Double) -> [Double] {
 }
 
 /// HRV of a day of beats (~100 k NN intervals): the whole recording (time, Welch frequency and
-/// non-linear domains including SampEn, ApEn and DFA) plus every 5-minute window, against the
-/// Welch PSD of the same day resampled at 100 Hz (the whole-recording spectral step alone).
+/// non-linear domains including SampEn, ApEn and DFA) plus every 5-minute window, against
+/// DSP's Welch PSD of a 100 Hz series as long as the day (segment N/2, FFT length N: what the
+/// whole-recording spectrum of NeuroKit2's pipeline costs with a plain FFT of a smooth length).
 func hrvBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
     let hours = scale == .full ? 24.0 : 24.0 / 16
     let nn = syntheticDayNN(hours: hours)
@@ -70,56 +71,3 @@ func hrvBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
     ]
 }
 
-func hrvProbeTiming() {
-    let nn = syntheticDayNN(hours: 24)
-    let series = try! NNIntervalSeries(intervalsMilliseconds: nn)
-    let t = series.closingBeatTimesSeconds
-    let n = Int(((t[t.count - 1] + 0.01 - t[0]) / 0.01).rounded(.up))
-    print("beats", nn.count, "N", n, "nperseg", n / 2)
-    func cpu() -> Double { var ts = timespec(); clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts); return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9 }
-    func time(_ label: String, _ body: () -> Void) {
-        let t0 = DispatchTime.now().uptimeNanoseconds
-        let c0 = cpu()
-        body()
-        print(label, "wall", Double(DispatchTime.now().uptimeNanoseconds - t0) * 1e-9, "cpu", cpu() - c0)
-    }
-    if CommandLine.arguments.contains("--windows-only") {
-        for _ in 0..<3 { time("windows") { blackHole(HRVAnalysis().windows(series)) } }
-        return
-    }
-    if CommandLine.arguments.contains("--frequency-only") {
-        for _ in 0..<3 { time("frequency") { blackHole(try! HRVFrequencyDomain(series)) } }
-        return
-    }
-    if CommandLine.arguments.contains("--nonlinear-only") {
-        for _ in 0..<3 { time("nonlinear") { blackHole(try! HRVNonlinear(series)) } }
-        return
-    }
-    for _ in 0..<2 {
-        time("time-domain") { blackHole(HRVTimeDomain(series)) }
-        time("frequency") { blackHole(try! HRVFrequencyDomain(series)) }
-        time("nonlinear-default") { blackHole(try! HRVNonlinear(series)) }
-        time("nonlinear-noDFA2") { blackHole(try! HRVNonlinear(series, options: .init(dfaLongScales: 12...13))) }
-        time("windows") { blackHole(HRVAnalysis().windows(series)) }
-        let x = [Double](repeating: 1, count: n)
-        let half = n / 2
-        time("welch-only") { blackHole(try! Welch(segmentLength: half, window: .hann, detrend: .none, fftLength: 2 * half, sampleRate: 100).estimate(x)) }
-        let half2 = 4_320_000
-        let x2 = [Double](repeating: 1, count: 2 * half2)
-        time("welch-smooth") { blackHole(try! Welch(segmentLength: half2, window: .hann, detrend: .none, fftLength: 2 * half2, sampleRate: 100).estimate(x2)) }
-    }
-}
-
-func hrvProbeFFT() {
-    for n in [8_640_000, 8_639_972, 2 * 4_320_061] {
-        let fft = RealFFT<Double>(count: n)
-        var x = [Double](repeating: 1, count: n)
-        for i in x.indices { x[i] = Double(i % 17) }
-        var out = [Double](repeating: 0, count: 2 * (n / 2 + 1))
-        for _ in 0..<2 {
-            let t0 = DispatchTime.now().uptimeNanoseconds
-            x.withUnsafeBufferPointer { xp in out.withUnsafeMutableBufferPointer { op in fft.forward(xp.baseAddress!, into: op.baseAddress!) } }
-            print("fft", n, Double(DispatchTime.now().uptimeNanoseconds - t0) * 1e-9)
-        }
-    }
-}

@@ -7,8 +7,6 @@ import Foundation
 // (FFTW's own transform at the same size, or memcpy of the same bytes), because the machines
 // are shared and noisy. Always run a release build: `swift run -c release sensorpipe-bench`.
 
-if CommandLine.arguments.contains("--hrv-probe") { hrvProbeTiming(); exit(0) }
-if CommandLine.arguments.contains("--hrv-fft") { hrvProbeFFT(); exit(0) }
 let usage = """
     USAGE: sensorpipe-bench [--list] [--filter REGEX] [--quick] [--json] [--check THRESHOLDS.json]
 

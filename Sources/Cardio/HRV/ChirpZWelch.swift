@@ -44,16 +44,11 @@ enum ChirpZWelch {
         let m = smoothLength(atLeast: outputs + h - 1)
         let fft = ComplexFFT<Double>(count: m)
 
-        // c(q) = W^{q²/2} = e^{−iπ q²/F}, |q| ≤ K + h + 2, phases reduced exactly.
+        // c(q) = W^{q²/2} = e^{−iπ q²/F}, |q| ≤ K + h + 2.
         let chirpCount = needed + h + 1
         var chirpRe = [Double](repeating: 0, count: chirpCount)
         var chirpIm = [Double](repeating: 0, count: chirpCount)
-        for q in 0..<chirpCount {
-            let r = (q % (2 * f)) * (q % (2 * f)) % (2 * f)
-            let theta = Double.pi * Double(r) / Double(f)
-            chirpRe[q] = cos(theta)
-            chirpIm[q] = -sin(theta)
-        }
+        chirp(count: chirpCount, fftLength: f, re: &chirpRe, im: &chirpIm)
         let work = Double._allocate(2 * m)
         let filter = Double._allocate(2 * m)
         let spectrum = Double._allocate(2 * m)
@@ -154,6 +149,39 @@ enum ChirpZWelch {
             power[k] *= doubled ? 2 * scale : scale
         }
         return (frequencies, power)
+    }
+
+    /// `c(q) = e^{−iπ q²/F}` for `q < count`. Every 64th value is exact (phase `π·(q² mod 2F)/F`
+    /// reduced in integers); in between, `c(q₀ + j) = c(q₀)·e^{−iπ j²/F}·g^j` with
+    /// `g = e^{−2πi q₀/F}` and an exact table for `j < 64`, so the error stays at a few ulps.
+    static func chirp(count: Int, fftLength f: Int, re: inout [Double], im: inout [Double]) {
+        let block = 64
+        let twoF = 2 * f
+        func exact(_ q: Int) -> (Double, Double) {
+            let r = (q % twoF) * (q % twoF) % twoF
+            let theta = Double.pi * Double(r) / Double(f)
+            return (cos(theta), -sin(theta))
+        }
+        var smallRe = [Double](repeating: 0, count: block), smallIm = smallRe
+        for j in 0..<block { (smallRe[j], smallIm[j]) = exact(j) }
+        var q0 = 0
+        while q0 < count {
+            let (c0r, c0i) = exact(q0)
+            let phase = -2 * Double.pi * Double(q0 % f) / Double(f)
+            let gr = cos(phase), gi = sin(phase)
+            var pr = 1.0, pi = 0.0              // g^j
+            for j in 0..<min(block, count - q0) {
+                // c(q₀)·e(j)
+                let ar = c0r * smallRe[j] - c0i * smallIm[j]
+                let ai = c0r * smallIm[j] + c0i * smallRe[j]
+                re[q0 + j] = ar * pr - ai * pi
+                im[q0 + j] = ar * pi + ai * pr
+                let nr = pr * gr - pi * gi
+                pi = pr * gi + pi * gr
+                pr = nr
+            }
+            q0 += block
+        }
     }
 
     /// The smallest 2ᵃ3ᵇ5ᶜ ≥ n.

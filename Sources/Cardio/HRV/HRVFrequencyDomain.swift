@@ -72,7 +72,7 @@ public struct HRVFrequencyDomain: Sendable, Equatable {
     ///   - series: NN intervals (ms) and beat times (s); at least 3 intervals.
     ///   - options: estimator, resampling rate and bands (default: NeuroKit2's Welch).
     /// - Throws: ``HRVError`` if the series has fewer than 3 intervals or is too short for a
-    ///   spectrum (fewer than 4 resampled points).
+    ///   spectrum (fewer than 8 resampled points).
     /// - Complexity: Welch: O(n + N log N) for `N = duration · interpolationRate` resampled
     ///   points. Lomb–Scargle: O(n · F) for `F ≈ 2.5 · duration` frequencies up to 0.5 Hz.
     public init(_ series: NNIntervalSeries, options: HRVFrequencyOptions = HRVFrequencyOptions()) throws(HRVError) {
@@ -144,7 +144,7 @@ public struct HRVFrequencyDomain: Sendable, Equatable {
         throws(HRVError) -> (frequencies: [Double], power: [Double], minimum: Double) {
         var x = resampled(series, rate: rate)
         let n = x.count
-        guard n >= 4 else { throw HRVError("HRV frequency domain: \(n) resampled points, need at least 4") }
+        guard n >= 8 else { throw HRVError("HRV frequency domain: \(n) resampled points, need at least 8") }
         var sum = 0.0
         for v in x { sum += v }
         let mean = sum / Double(n)
