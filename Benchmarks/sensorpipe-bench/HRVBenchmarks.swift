@@ -70,4 +70,3 @@ func hrvBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
         },
     ]
 }
-

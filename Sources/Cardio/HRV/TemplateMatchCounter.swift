@@ -113,16 +113,22 @@ enum TemplateMatchCounter {
                     k += k & -k
                 }
             }
-            @inline(__always) func prefix(_ bRanks: Int, _ cFirst: Int32, _ cEnd: Int32) -> Int32 {
-                var k = bRanks, s: Int32 = 0
-                while k > 0 {
-                    let start = off[k], end = off[k + 1], base = start + k
-                    var p1 = lowerBound(ls, start, end, cEnd) - start
-                    var p0 = lowerBound(ls, start, start + p1, cFirst) - start
-                    while p1 > p0 { s &+= fw[base + p1]; p1 -= p1 & -p1 }
-                    while p0 > p1 { s &-= fw[base + p0]; p0 -= p0 & -p0 }
-                    k -= k & -k
-                }
+            /// Active points in node k with C-rank in [cFirst, cEnd).
+            @inline(__always) func nodeCount(_ k: Int, _ cFirst: Int32, _ cEnd: Int32) -> Int32 {
+                let start = off[k], end = off[k + 1], base = start + k
+                var p1 = lowerBound(ls, start, end, cEnd) - start
+                var p0 = lowerBound(ls, start, start + p1, cFirst) - start
+                var s: Int32 = 0
+                while p1 > p0 { s &+= fw[base + p1]; p1 -= p1 & -p1 }
+                while p0 > p1 { s &-= fw[base + p0]; p0 -= p0 & -p0 }
+                return s
+            }
+            /// Active points with B-rank in [bFirst, bEnd) and C-rank in [cFirst, cEnd): the two
+            /// prefix paths of the outer tree stop where they meet.
+            @inline(__always) func boxCount(_ bFirst: Int, _ bEnd: Int, _ cFirst: Int32, _ cEnd: Int32) -> Int32 {
+                var hiK = bEnd, loK = bFirst, s: Int32 = 0
+                while hiK > loK { s &+= nodeCount(hiK, cFirst, cEnd); hiK -= hiK & -hiK }
+                while loK > hiK { s &-= nodeCount(loK, cFirst, cEnd); loK -= loK & -loK }
                 return s
             }
             var lo = 0, hi = 0
@@ -132,7 +138,7 @@ enum TemplateMatchCounter {
                 while a - xs[order[lo]] > r { update(order[lo], -1); lo += 1 }
                 let (bFirst, bEnd) = rankRange(sb, around: xs[p + 1], r)
                 let (cFirst, cEnd) = rankRange(sc, around: xs[p + 2], r)
-                out[p] = prefix(bEnd, Int32(cFirst), Int32(cEnd)) - prefix(bFirst, Int32(cFirst), Int32(cEnd))
+                out[p] = boxCount(bFirst, bEnd, Int32(cFirst), Int32(cEnd))
             }
         }}}}}}}}}}}
         return result
