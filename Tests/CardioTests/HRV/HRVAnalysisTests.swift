@@ -37,17 +37,18 @@ struct HRVAnalysisTests {
 
     @Test("a window without enough beats is kept, with NaN and a reason")
     func sparseWindow() throws {
-        // 10 beats in the first 5 minutes, then a long gap, then beats again.
-        var nn = [Double](repeating: 800, count: 10)
-        var times = (1...10).map { Double($0) * 0.8 }
-        nn.append(800); times.append(400)
-        nn.append(contentsOf: [Double](repeating: 800, count: 400))
-        for i in 1...400 { times.append(400 + Double(i) * 0.8) }
+        // 2 intervals in the first 5 minutes, a gap, then 400 beats from 400 s to 720 s.
+        var nn: [Double] = [800, 800]
+        var times: [Double] = [0.8, 1.6]
+        for i in 0...400 { nn.append(800); times.append(400 + Double(i) * 0.8) }
         let s = try NNIntervalSeries(intervalsMilliseconds: nn, closingBeatTimesSeconds: times)
         let windows = HRVAnalysis().windows(s)
-        #expect(windows.count == 2)
-        #expect(windows[0].intervals == 0..<10)
+        #expect(windows.count == 2)                       // [0, 300), [300, 600); [600, 900) incomplete
+        #expect(windows[0].intervals == 0..<2)
         #expect(windows[0].metrics["MeanNN"] == 800)
-        #expect(windows[1].metrics.count == HRVAnalysis.metricNames.count)
+        #expect(windows[0].metrics["HF"]!.isNaN && windows[0].metrics["SampEn"]!.isNaN)
+        #expect(windows[0].failure != nil)
+        #expect(windows[1].intervals == 2..<252)            // 250 beats with 400 ≤ t < 600
+        #expect(windows[1].failure == nil)
     }
 }
