@@ -1,0 +1,264 @@
+/// Exact counts of matching templates for sample and approximate entropy, in O(n log n) for
+/// templates of length 2 and O(n log² n) for length 3, instead of the O(n²) pair loop.
+///
+/// Template `i` of length `m` is `(x[i], …, x[i+m−1])`; templates `i` and `j` match when their
+/// Chebyshev distance is at most `r`: `|x[i+k] − x[j+k]| ≤ r` for every `k < m` (a template
+/// matches itself). The count for template `i` is the number of `j` (self included) that match.
+///
+/// Templates are points in `m` dimensions and a match is a point in the box of half-width `r`
+/// around another, so the counts are orthogonal range counts. The points are swept in order of
+/// their first coordinate with a sliding window of the points within `r` of the current one;
+/// for `m = 2` a Fenwick tree over the ranks of the second coordinate counts the window's points
+/// in the second-coordinate range; for `m = 3` the Fenwick tree's nodes each hold the
+/// third-coordinate ranks of their points, sorted, with an inner Fenwick tree over them (an
+/// offline two-dimensional Fenwick tree), so each point is inserted, removed and queried in
+/// O(log² n). Every comparison is the same floating-point test `|a − b| ≤ r` as the pair loop
+/// (subtraction is monotone, so the window bounds and rank ranges found by searching are
+/// exactly the matching sets): the counts are identical to brute force.
+///
+/// Sources: P. M. Fenwick, "A new data structure for cumulative frequency tables", Softw. Pract.
+/// Exp. 24(3):327–336, 1994, doi:10.1002/spe.4380240306. J. L. Bentley, "Multidimensional
+/// divide-and-conquer", Commun. ACM 23(4):214–229, 1980, doi:10.1145/358841.358850 (orthogonal
+/// range counting). Entropy templates: J. S. Richman and J. R. Moorman, "Physiological
+/// time-series analysis using approximate entropy and sample entropy", Am. J. Physiol. Heart
+/// Circ. Physiol. 278(6):H2039–H2049, 2000, doi:10.1152/ajpheart.2000.278.6.H2039.
+enum TemplateMatchCounter {
+    /// Match counts (self included) of the `count` templates of length 2 starting at
+    /// `0 ..< count`; needs `x.count ≥ count + 1`.
+    static func countsLength2(_ x: [Double], count n: Int, tolerance r: Double) -> [Int32] {
+        precondition(n >= 1 && x.count >= n + 1)
+        var result = [Int32](repeating: 0, count: n)
+        x.withUnsafeBufferPointer { xs in
+            let byA = sortedIndices(n) { xs[$0] }
+            let byB = sortedIndices(n) { xs[$0 + 1] }
+            var rankB = [Int32](repeating: 0, count: n)
+            var sortedB = [Double](repeating: 0, count: n)
+            for (rank, i) in byB.enumerated() { rankB[i] = Int32(rank); sortedB[rank] = xs[i + 1] }
+            var tree = [Int32](repeating: 0, count: n + 1)
+            tree.withUnsafeMutableBufferPointer { t in
+                sortedB.withUnsafeBufferPointer { sb in
+                    var lo = 0, hi = 0   // window byA[lo ..< hi]
+                    for p in byA {
+                        let a = xs[p]
+                        while hi < n && xs[byA[hi]] - a <= r { fenwickAdd(t, Int(rankB[byA[hi]]) + 1, 1); hi += 1 }
+                        while a - xs[byA[lo]] > r { fenwickAdd(t, Int(rankB[byA[lo]]) + 1, -1); lo += 1 }
+                        let (first, end) = rankRange(sb, around: xs[p + 1], r)
+                        result[p] = fenwickSum(t, end) - fenwickSum(t, first)
+                    }
+                }
+            }
+        }
+        return result
+    }
+
+    /// Match counts (self included) of the `count` templates of length 3 starting at
+    /// `0 ..< count`; needs `x.count ≥ count + 2`.
+    static func countsLength3(_ x: [Double], count n: Int, tolerance r: Double) -> [Int32] {
+        precondition(n >= 1 && x.count >= n + 2)
+        var result = [Int32](repeating: 0, count: n)
+        let byA = x.withUnsafeBufferPointer { xs in sortedIndices(n) { xs[$0] } }
+        let byB = x.withUnsafeBufferPointer { xs in sortedIndices(n) { xs[$0 + 1] } }
+        let byC = x.withUnsafeBufferPointer { xs in sortedIndices(n) { xs[$0 + 2] } }
+        var rankB = [Int32](repeating: 0, count: n), rankC = [Int32](repeating: 0, count: n)
+        var sortedB = [Double](repeating: 0, count: n), sortedC = [Double](repeating: 0, count: n)
+        for (rank, i) in byB.enumerated() { rankB[i] = Int32(rank); sortedB[rank] = x[i + 1] }
+        for (rank, i) in byC.enumerated() { rankC[i] = Int32(rank); sortedC[rank] = x[i + 2] }
+        // Offline 2-D Fenwick tree: node k (1-based over B-ranks) lists the C-ranks of the
+        // points whose B-rank + 1 lies in (k − lowbit(k), k], ascending; its inner Fenwick tree
+        // (1-based, one spare slot per node) lives at inner[offset[k] + k + 1 …].
+        var offsets = [Int](repeating: 0, count: n + 2)
+        var pathLength = [Int](repeating: 0, count: n + 1)
+        for i in 0..<n {
+            var k = Int(rankB[i]) + 1
+            while k <= n { offsets[k + 1] += 1; pathLength[i + 1] += 1; k += k & -k }
+        }
+        for k in 1...(n + 1) { offsets[k] += offsets[k - 1] }
+        for i in 0..<n { pathLength[i + 1] += pathLength[i] }
+        let total = offsets[n + 1]
+        var lists = [Int32](repeating: 0, count: total)
+        // Each point's inner-tree position in every node on its update path, in path order.
+        var positions = [Int32](repeating: 0, count: pathLength[n])
+        var fill = offsets
+        for i in byC {   // ascending C-rank, so each list comes out sorted
+            var k = Int(rankB[i]) + 1
+            var slot = pathLength[i]
+            while k <= n {
+                positions[slot] = Int32(fill[k] - offsets[k] + 1)
+                lists[fill[k]] = rankC[i]
+                fill[k] += 1
+                slot += 1
+                k += k & -k
+            }
+        }
+        var inner = [Int32](repeating: 0, count: total + n + 1)
+        x.withUnsafeBufferPointer { xs in
+        byA.withUnsafeBufferPointer { order in
+        rankB.withUnsafeBufferPointer { rb in
+        offsets.withUnsafeBufferPointer { off in
+        pathLength.withUnsafeBufferPointer { path in
+        positions.withUnsafeBufferPointer { pos in
+        lists.withUnsafeBufferPointer { ls in
+        inner.withUnsafeMutableBufferPointer { fw in
+        sortedB.withUnsafeBufferPointer { sb in
+        sortedC.withUnsafeBufferPointer { sc in
+        result.withUnsafeMutableBufferPointer { out in
+            @inline(__always) func update(_ point: Int, _ delta: Int32) {
+                var k = Int(rb[point]) + 1
+                var slot = path[point]
+                while k <= n {
+                    let start = off[k], size = off[k + 1] - start, base = start + k
+                    var p = Int(pos[slot])
+                    while p <= size { fw[base + p] &+= delta; p += p & -p }
+                    slot += 1
+                    k += k & -k
+                }
+            }
+            /// Active points in node k with C-rank in [cFirst, cEnd).
+            @inline(__always) func nodeCount(_ k: Int, _ cFirst: Int32, _ cEnd: Int32) -> Int32 {
+                let start = off[k], end = off[k + 1], base = start + k
+                var p1 = lowerBound(ls, start, end, cEnd) - start
+                var p0 = lowerBound(ls, start, start + p1, cFirst) - start
+                var s: Int32 = 0
+                while p1 > p0 { s &+= fw[base + p1]; p1 -= p1 & -p1 }
+                while p0 > p1 { s &-= fw[base + p0]; p0 -= p0 & -p0 }
+                return s
+            }
+            /// Active points with B-rank in [bFirst, bEnd) and C-rank in [cFirst, cEnd): the two
+            /// prefix paths of the outer tree stop where they meet.
+            @inline(__always) func boxCount(_ bFirst: Int, _ bEnd: Int, _ cFirst: Int32, _ cEnd: Int32) -> Int32 {
+                var hiK = bEnd, loK = bFirst, s: Int32 = 0
+                while hiK > loK { s &+= nodeCount(hiK, cFirst, cEnd); hiK -= hiK & -hiK }
+                while loK > hiK { s &-= nodeCount(loK, cFirst, cEnd); loK -= loK & -loK }
+                return s
+            }
+            var lo = 0, hi = 0
+            for p in order {
+                let a = xs[p]
+                while hi < n && xs[order[hi]] - a <= r { update(order[hi], 1); hi += 1 }
+                while a - xs[order[lo]] > r { update(order[lo], -1); lo += 1 }
+                let (bFirst, bEnd) = rankRange(sb, around: xs[p + 1], r)
+                let (cFirst, cEnd) = rankRange(sc, around: xs[p + 2], r)
+                out[p] = boxCount(bFirst, bEnd, Int32(cFirst), Int32(cEnd))
+            }
+        }}}}}}}}}}}
+        return result
+    }
+
+    /// Both count arrays of a short series by the symmetric pair loop, O(n²), faster than the
+    /// range-counting structures below about a thousand values: length-2 counts of templates
+    /// `0 ..< x.count − 1` and length-3 counts of templates `0 ..< x.count − 2`.
+    static func countsByPairs(_ x: [Double], tolerance r: Double) -> (length2: [Int32], length3: [Int32]) {
+        let n = x.count
+        precondition(n >= 3)
+        var c2 = [Int32](repeating: 1, count: n - 1)
+        var c3 = [Int32](repeating: 1, count: n - 2)
+        x.withUnsafeBufferPointer { xs in
+            c2.withUnsafeMutableBufferPointer { p2 in
+                c3.withUnsafeMutableBufferPointer { p3 in
+                    for i in 0..<(n - 1) {
+                        let a = xs[i], b = xs[i + 1]
+                        let c = i + 2 < n ? xs[i + 2] : 0
+                        var own2: Int32 = 0, own3: Int32 = 0
+                        var j = i + 1
+                        while j < n - 1 {
+                            if abs(a - xs[j]) <= r && abs(b - xs[j + 1]) <= r {
+                                own2 += 1
+                                p2[j] += 1
+                                if j < n - 2 && i < n - 2 && abs(c - xs[j + 2]) <= r {
+                                    own3 += 1
+                                    p3[j] += 1
+                                }
+                            }
+                            j += 1
+                        }
+                        p2[i] += own2
+                        if i < n - 2 { p3[i] += own3 }
+                    }
+                }
+            }
+        }
+        return (c2, c3)
+    }
+
+    /// The brute-force counts (for tests): O(n²·m).
+    static func bruteForceCounts(_ x: [Double], length m: Int, count n: Int, tolerance r: Double) -> [Int32] {
+        var result = [Int32](repeating: 0, count: n)
+        for i in 0..<n {
+            var c: Int32 = 0
+            for j in 0..<n {
+                var match = true
+                for k in 0..<m where abs(x[i + k] - x[j + k]) > r { match = false; break }
+                if match { c += 1 }
+            }
+            result[i] = c
+        }
+        return result
+    }
+
+    // MARK: - Helpers
+
+    /// Indices `0 ..< n` sorted by `key` (ties by index).
+    static func sortedIndices(_ n: Int, key: (Int) -> Double) -> [Int] {
+        var keys = [Double](repeating: 0, count: n)
+        for i in 0..<n { keys[i] = key(i) }
+        return keys.withUnsafeBufferPointer { k in
+            (0..<n).sorted { k[$0] < k[$1] || (k[$0] == k[$1] && $0 < $1) }
+        }
+    }
+
+    /// Ranks `[first, end)` of the sorted values `v` with `|v − centre| ≤ r`.
+    @inline(__always)
+    static func rankRange(_ sorted: UnsafeBufferPointer<Double>, around centre: Double, _ r: Double) -> (Int, Int) {
+        // first: smallest index with centre − v ≤ r (monotone in v).
+        var lo = 0, hi = sorted.count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if centre - sorted[mid] <= r { hi = mid } else { lo = mid + 1 }
+        }
+        let first = lo
+        // end: smallest index with v − centre > r.
+        hi = sorted.count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if sorted[mid] - centre > r { hi = mid } else { lo = mid + 1 }
+        }
+        return (first, lo)
+    }
+
+    @inline(__always)
+    static func lowerBound(_ a: UnsafeBufferPointer<Int32>, _ start: Int, _ end: Int, _ value: Int32) -> Int {
+        var lo = start, hi = end
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if a[mid] < value { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    @inline(__always)
+    static func fenwickAdd(_ t: UnsafeMutableBufferPointer<Int32>, _ position: Int, _ delta: Int32) {
+        var k = position
+        while k < t.count { t[k] &+= delta; k += k & -k }
+    }
+
+    /// Sum of positions `1 … count`.
+    @inline(__always)
+    static func fenwickSum(_ t: UnsafeMutableBufferPointer<Int32>, _ count: Int) -> Int32 {
+        var k = count, s: Int32 = 0
+        while k > 0 { s &+= t[k]; k -= k & -k }
+        return s
+    }
+
+    @inline(__always)
+    static func fenwickAdd(_ t: UnsafeMutableBufferPointer<Int32>, base: Int, size: Int, _ position: Int, _ delta: Int32) {
+        var k = position
+        while k <= size { t[base + k] &+= delta; k += k & -k }
+    }
+
+    @inline(__always)
+    static func fenwickSum(_ t: UnsafeMutableBufferPointer<Int32>, base: Int, _ count: Int) -> Int32 {
+        var k = count, s: Int32 = 0
+        while k > 0 { s &+= t[base + k]; k -= k & -k }
+        return s
+    }
+}

@@ -1,0 +1,100 @@
+@testable import Cardio
+import Testing
+import _TestSupport
+
+@Suite("HRV non-linear")
+struct HRVNonlinearTests {
+    /// Against NeuroKit2's `hrv_nonlinear` (issue tolerances: 1 % Poincaré, 3 % SampEn, ApEn,
+    /// DFA; the definitions are reproduced exactly, measured ≤ 3e-14).
+    @Test("matches NeuroKit2 hrv_nonlinear", arguments: HRVFixtures.seriesNames)
+    func neuroKit2(_ name: String) throws {
+        let c = try HRVFixtures.load(name)
+        let metrics = try HRVNonlinear(c.series).metrics
+        let reference = c.reference("nonlinear")
+        let poincare = HRVFixtures.worst(metrics, reference, names: ["SD1", "SD2", "SD1SD2", "S", "CSI", "CVI", "CSI_Modified"])
+        #expect(poincare.error <= 1e-9, "\(name): \(poincare.name) off by \(poincare.error)")
+        let rest = HRVFixtures.worst(metrics, reference, names: ["SampEn", "ApEn", "DFA_alpha1", "DFA_alpha2"])
+        #expect(rest.error <= 1e-9, "\(name): \(rest.name) off by \(rest.error)")
+    }
+
+    /// The range-counting template matcher equals the O(n²) pair loop, including ties at
+    /// exactly `r` (integer data with integer `r`).
+    @Test("template counts equal brute force", arguments: [(1.0, true), (2.0, true), (7.3, false)])
+    func templateCounts(_ r: Double, _ quantized: Bool) {
+        var rng = SeededGenerator(seed: 42)
+        let n = 700
+        var x = [Double](repeating: 0, count: n)
+        var level = 0.0
+        for i in 0..<n {
+            level = 0.9 * level + Double.random(in: -6...6, using: &rng)
+            x[i] = quantized ? (level + 800).rounded() : level + 800
+        }
+        let fast2 = TemplateMatchCounter.countsLength2(x, count: n - 1, tolerance: r)
+        let slow2 = TemplateMatchCounter.bruteForceCounts(x, length: 2, count: n - 1, tolerance: r)
+        #expect(zip(fast2, slow2).filter { $0 != $1 }.count == 0)
+        let fast3 = TemplateMatchCounter.countsLength3(x, count: n - 2, tolerance: r)
+        let slow3 = TemplateMatchCounter.bruteForceCounts(x, length: 3, count: n - 2, tolerance: r)
+        #expect(zip(fast3, slow3).filter { $0 != $1 }.count == 0)
+        let pairs = TemplateMatchCounter.countsByPairs(x, tolerance: r)
+        #expect(pairs.length2 == slow2)
+        #expect(pairs.length3 == slow3)
+    }
+
+    /// DFA from double-double cumulative sums equals a direct per-window least-squares fit even
+    /// when the profile is large (a strong drift makes it reach ~10⁷).
+    @Test("DFA fluctuation equals direct window fits under a large drift")
+    func dfaPrecision() {
+        var rng = SeededGenerator(seed: 7)
+        let n = 20_000
+        var x = [Double](repeating: 0, count: n)
+        for i in 0..<n {
+            // Long stretches far from the mean: the profile drifts by ~10⁷ ms.
+            let drift = i < n / 2 ? 1_300.0 : 300.0
+            x[i] = drift + Double.random(in: -3...3, using: &rng)
+        }
+        let dfa = DetrendedFluctuation(x)
+        var worst = 0.0
+        for w in [4, 7, 11, 64, 1_000] {
+            worst = max(worst, abs(dfa.fluctuation(scale: w) / Self.directFluctuation(x, w) - 1))
+        }
+        #expect(worst <= 1e-9)
+    }
+
+    /// NeuroKit2's F(w) by explicit per-window fits, each window centred first.
+    static func directFluctuation(_ x: [Double], _ w: Int) -> Double {
+        let n = x.count
+        let mean = x.reduce(0, +) / Double(n)
+        var y = [Double](repeating: 0, count: n)
+        var s = 0.0
+        for i in 0..<n { s += x[i] - mean; y[i] = s }
+        var total = 0.0, used = 0
+        var start = 0
+        while start < n - w {
+            let seg = Array(y[start..<(start + w)])
+            let ref = seg[0]
+            let z = seg.map { $0 - ref }
+            let uMean = Double(w - 1) / 2
+            let zMean = z.reduce(0, +) / Double(w)
+            var sxy = 0.0, sxx = 0.0
+            for u in 0..<w { sxy += (Double(u) - uMean) * (z[u] - zMean); sxx += (Double(u) - uMean) * (Double(u) - uMean) }
+            let slope = sxy / sxx
+            var rss = 0.0
+            for u in 0..<w { let r = z[u] - zMean - slope * (Double(u) - uMean); rss += r * r }
+            let v = rss / Double(w)
+            if v > 1e-8 { total += v; used += 1 }
+            start += w / 2
+        }
+        return (total / Double(used)).squareRoot()
+    }
+
+    @Test("Peng 1995 scales and short series")
+    func options() throws {
+        let c = try HRVFixtures.load("syn1200q")
+        let peng = try HRVNonlinear(c.series, options: .peng1995)
+        let dfa = DetrendedFluctuation(c.series.intervalsMilliseconds)
+        #expect(abs(peng.dfaAlpha1 - dfa.alpha(scales: Array(4...16))) <= 1e-12)
+        #expect(abs(peng.dfaAlpha2 - dfa.alpha(scales: Array(16...64))) <= 1e-12)
+        let short = try HRVNonlinear(NNIntervalSeries(intervalsMilliseconds: [800, 810, 790, 805, 795, 800, 812, 799, 801, 806, 790]))
+        #expect(short.dfaAlpha1.isNaN && short.dfaAlpha2.isNaN)
+    }
+}
