@@ -32,7 +32,7 @@ let package = Package(
 
         // MARK: - Benchmarks
         .executableTarget(
-            name: "sensorpipe-bench", dependencies: ["DSP", "Recordings", "Cardio", "CFFTW"],
+            name: "sensorpipe-bench", dependencies: ["DSP", "Recordings", "Cardio", "CFFTW", "CZlib"],
             path: "Benchmarks/sensorpipe-bench"),
 
         // MARK: - Test support and tests

@@ -5,5 +5,6 @@ func allBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
     all += firBenchmarks(scale)
     all += spectralBenchmarks(scale)
     all += resampleBenchmarks(scale)
+    all += healthCSVMATLABBenchmarks(scale)
     return all
 }

@@ -44,6 +44,8 @@ public struct StreamAssembler: Sendable {
     var recentCount = 0
     var recentNext = 0
     var lastPeriodEstimate: Double?
+    // Set by ``markGap()``: the next sample starts a new segment, counted as a gap.
+    var gapPending = false
 
     /// Creates an assembler.
     /// - Parameters:
@@ -81,9 +83,19 @@ public struct StreamAssembler: Sendable {
     /// (0 when undeclared); returns `true` if a new segment must start, and counts why.
     mutating func needsBreak(time: Double, rate: Double) -> Bool {
         guard segment >= 0 else { return true }
+        if gapPending { gapPending = false; qc.gaps += 1; return true }
         if rate != segmentRate { qc.rateChanges += 1; return true }
         let dt = time - lastTime
         if !(dt > 0) { qc.backwardSteps += 1; return true }
+        if segmentRate == 0 && recentCount >= 3 {
+            // dt > 2·median(recent) ⇔ more than half of the recent intervals are < dt/2: the
+            // same rule as `periodEstimate` without sorting (this runs for every sample).
+            let half = dt / 2
+            var below = 0
+            for k in 0..<recentCount where recent[k] < half { below += 1 }
+            if below >= recentCount / 2 + 1 { qc.gaps += 1; return true }
+            return false
+        }
         if let period = periodEstimate, dt > 2 * period { qc.gaps += 1; return true }
         return false
     }
@@ -218,6 +230,14 @@ public struct StreamAssembler: Sendable {
         }
         lastTime = segmentStart + Double(segmentCount - 1) / segmentRate
         qc.lastTime = lastTime
+    }
+
+    /// Declares a known gap after the last sample (a rejected sample of a regularly sampled
+    /// stream, whose slot the time rule cannot see): the next sample starts a new segment, and
+    /// the break is counted in ``StreamQC/gaps``. No effect before the first sample.
+    /// - Complexity: O(1).
+    public mutating func markGap() {
+        if segment >= 0 { gapPending = true }
     }
 
     /// Ends the stream: flushes everything still held.

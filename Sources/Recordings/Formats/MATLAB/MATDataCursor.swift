@@ -1,0 +1,187 @@
+import CZlib
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads the bytes of one MAT-file data element sequentially, either straight from the file or
+/// through zlib inflate for `miCOMPRESSED` elements, with memory bounded by one input chunk.
+///
+/// Several cursors may read the same file at once (one per channel source), because reads use
+/// `pread` at explicit offsets and never move a shared file position.
+final class MATDataCursor {
+    let fd: Int32
+    let path: String
+    /// File offset of the element's first byte (for a compressed element, of the zlib stream).
+    let start: Int
+    /// Bytes of the element present in the file.
+    let length: Int
+    /// Whether the bytes are a zlib stream.
+    let compressed: Bool
+    /// Bytes delivered so far (decompressed bytes for a compressed element).
+    private(set) var position = 0
+
+    private var consumed = 0                 // file bytes of the element consumed
+    private var input: [UInt8]
+    private var inputStart = 0
+    private var inputEnd = 0
+    private var stream = z_stream()
+    private var inflating = false
+    private var ended = false
+    private var skipScratch: [UInt8] = []
+
+    /// Opens a cursor on `length` bytes at file offset `start`.
+    init(fd: Int32, path: String, start: Int, length: Int, compressed: Bool) throws(RecordingError) {
+        self.fd = fd
+        self.path = path
+        self.start = start
+        self.length = length
+        self.compressed = compressed
+        input = compressed ? [UInt8](repeating: 0, count: 1 << 16) : []
+        if compressed {
+            let rc = inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+            guard rc == Z_OK else {
+                throw RecordingError(.unreadable, file: path, byteOffset: start, "zlib could not initialise (\(rc))")
+            }
+            inflating = true
+        }
+    }
+
+    deinit {
+        if inflating { inflateEnd(&stream) }
+    }
+
+    /// Runs `body` on `array`'s bytes, keeping the typed error (the standard library's
+    /// `withUnsafeMutableBytes` only rethrows untyped errors).
+    @inline(__always)
+    static func withBytes<R>(of array: inout [UInt8],
+                             _ body: (UnsafeMutableRawBufferPointer) throws(RecordingError) -> R) throws(RecordingError) -> R {
+        try array.withUnsafeMutableBytes { b in Result { () throws(RecordingError) -> R in try body(b) } }.get()
+    }
+
+    private func preadFully(_ buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(RecordingError) -> Int {
+        var done = 0
+        while done < buffer.count {
+            let got = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw RecordingError(.unreadable, file: path, byteOffset: offset + done, String(cString: strerror(errno)))
+            }
+            if got == 0 { break }
+            done += got
+        }
+        return done
+    }
+
+    /// Reads up to `buffer.count` bytes.
+    /// - Returns: the bytes read; fewer than asked only at the end of the element.
+    /// - Throws: `.truncated` when a compressed stream stops before its end marker, `.syntax`
+    ///   for corrupt compressed data, `.unreadable` for I/O errors.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(RecordingError) -> Int {
+        guard buffer.count > 0 else { return 0 }
+        if !compressed {
+            let want = min(buffer.count, length - consumed)
+            guard want > 0 else { return 0 }
+            let got = try preadFully(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]), at: start + consumed)
+            consumed += got
+            position += got
+            return got
+        }
+        var produced = 0
+        while produced < buffer.count && !ended {
+            if inputStart == inputEnd {
+                let want = min(input.count, length - consumed)
+                if want == 0 {
+                    throw RecordingError(.truncated, file: path, byteOffset: start + consumed,
+                                         "compressed data element starting at byte \(start - 8) ends before its zlib end marker")
+                }
+                let got = try Self.withBytes(of: &input) { b throws(RecordingError) in
+                    try preadFully(UnsafeMutableRawBufferPointer(rebasing: b[0..<want]), at: start + consumed)
+                }
+                if got == 0 {
+                    throw RecordingError(.truncated, file: path, byteOffset: start + consumed,
+                                         "file ends inside the compressed data element starting at byte \(start - 8)")
+                }
+                consumed += got
+                inputStart = 0
+                inputEnd = got
+            }
+            let availIn = inputEnd - inputStart
+            let rc: Int32 = input.withUnsafeMutableBytes { r in
+                stream.next_in = r.baseAddress!.assumingMemoryBound(to: Bytef.self) + inputStart
+                stream.avail_in = uInt(availIn)
+                stream.next_out = buffer.baseAddress!.assumingMemoryBound(to: Bytef.self) + produced
+                stream.avail_out = uInt(buffer.count - produced)
+                return inflate(&stream, Z_NO_FLUSH)
+            }
+            inputStart += availIn - Int(stream.avail_in)
+            produced = buffer.count - Int(stream.avail_out)
+            switch rc {
+            case Z_OK, Z_BUF_ERROR: break
+            case Z_STREAM_END: ended = true
+            default:
+                let why = stream.msg.map { String(cString: $0) } ?? "code \(rc)"
+                throw RecordingError(.syntax, file: path, byteOffset: start - 8,
+                                     "corrupt zlib data in the compressed data element at byte \(start - 8): \(why)")
+            }
+        }
+        position += produced
+        return produced
+    }
+
+    /// Reads exactly `buffer.count` bytes.
+    /// - Parameter what: what the bytes are, for the error message.
+    /// - Throws: `.truncated` if the element ends first.
+    func readExactly(into buffer: UnsafeMutableRawBufferPointer, what: @autoclosure () -> String) throws(RecordingError) {
+        let at = position
+        let got = try read(into: buffer)
+        guard got == buffer.count else {
+            throw truncation(at: at, needed: buffer.count, what: what())
+        }
+    }
+
+    /// The error for an element that ends `needed` bytes after `at` is reached.
+    func truncation(at: Int, needed: Int, what: String) -> RecordingError {
+        if compressed {
+            return RecordingError(.truncated, file: path, byteOffset: start - 8,
+                                  "the compressed data element at byte \(start - 8) ends at decompressed offset "
+                                  + "\(position) while reading \(what) (\(needed) bytes from offset \(at))")
+        }
+        return RecordingError(.truncated, file: path, byteOffset: start + at,
+                              "file ends while reading \(what) (\(needed) bytes expected)")
+    }
+
+    /// For a compressed element, inflates whatever follows the bytes read so far up to the zlib
+    /// end marker, so the stream's Adler-32 checksum is verified; no effect on plain elements.
+    /// - Throws: `.syntax` if the checksum or the data are corrupt, `.truncated` if the stream
+    ///   ends early.
+    func verifyEnd() throws(RecordingError) {
+        guard compressed else { return }
+        if skipScratch.isEmpty { skipScratch = [UInt8](repeating: 0, count: 1 << 16) }
+        while !ended {
+            _ = try Self.withBytes(of: &skipScratch) { b throws(RecordingError) in try read(into: b) }
+        }
+    }
+
+    /// Skips `count` bytes.
+    /// - Throws: `.truncated` if the element ends first.
+    func skip(_ count: Int, what: @autoclosure () -> String) throws(RecordingError) {
+        guard count > 0 else { return }
+        if !compressed {
+            guard length - consumed >= count else { throw truncation(at: position, needed: count, what: what()) }
+            consumed += count
+            position += count
+            return
+        }
+        if skipScratch.isEmpty { skipScratch = [UInt8](repeating: 0, count: 1 << 16) }
+        var left = count
+        while left > 0 {
+            let n = min(left, skipScratch.count)
+            let at = position
+            let got = try Self.withBytes(of: &skipScratch) { b throws(RecordingError) in
+                try read(into: UnsafeMutableRawBufferPointer(rebasing: b[0..<n]))
+            }
+            guard got == n else { throw truncation(at: at, needed: left, what: what()) }
+            left -= n
+        }
+    }
+}

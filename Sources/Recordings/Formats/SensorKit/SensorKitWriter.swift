@@ -1,0 +1,370 @@
+import CZlib
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writes decoded streams back to canonical SensorKit export schema v1 NDJSON (`docs/SCHEMA.md`),
+/// optionally gzip-compressed (RFC 1952, zlib deflate), for `sensorpipe convert`.
+///
+/// Feed it the events of a decoder in order (``write(_:)``), then call ``finish()``. Output:
+/// a `header` line (sensor and device of the first stream), `device` lines, data lines and
+/// `deletionRecord` lines. Numbers are printed with Swift's shortest round-trip `description`,
+/// so decoding the output gives bit-identical values and times:
+/// - accelerometer / rotation rate: up to 100 samples per line, `startDate` = the sample's time,
+///   `identifier` = a running sample number per stream (the original batch identifiers are not
+///   kept by the decoder);
+/// - ECG: one `SRElectrocardiogramSample` batch of up to 512 values per line, `date` = the
+///   segment's grid time of its first value (so a segment's first batch starts exactly at the
+///   segment start), `session.state` written as `active`;
+/// - PPG: one `SRPhotoplethysmogramSample` per sample with `startDate` = its time and
+///   `nanosecondsSinceStart` = 0, one optical sample, PPG-accelerometer sample or temperature
+///   each, up to 64 per line; `samplingFrequency` is the stream's declared (nominal) rate.
+///
+/// Limitations: only streams of the SensorKit sensors can be written; ECG streams need a uniform
+/// time base; a change of declared rate inside an explicit-time PPG stream is written with the
+/// stream's nominal rate.
+public final class SensorKitWriter {
+    /// Output path.
+    public let path: String
+    /// Whether the output is gzip-compressed.
+    public let compressed: Bool
+    /// `exporter` written in the header.
+    public let exporter: String
+
+    private let fd: Int32
+    private var out: [UInt8] = []
+    private var z = z_stream()
+    private var zOut = [UInt8](repeating: 0, count: 1 << 16)
+    private var headerWritten = false
+    private var early: [[UInt8]] = []  // lines seen before the header could be written
+    private var headerDevice: String?
+    private var streams: [StreamInfo] = []
+    private var sequence: [UInt64] = []
+    private var finished = false
+
+    /// Creates (truncates) `path`.
+    /// - Parameters:
+    ///   - path: output file (`.ndjson` or `.ndjson.gz`).
+    ///   - compress: gzip the output (default: whether `path` ends in `.gz`).
+    ///   - exporter: the header's `exporter` (default `"sensorpipe"`).
+    /// - Throws: ``RecordingError`` `.unreadable` if the file cannot be created.
+    /// - Complexity: O(1).
+    public init(path: String, compress: Bool? = nil, exporter: String = "sensorpipe") throws(RecordingError) {
+        self.path = path
+        self.compressed = compress ?? path.hasSuffix(".gz")
+        self.exporter = exporter
+        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw RecordingError(.unreadable, file: path, "cannot create: \(String(cString: strerror(errno)))") }
+        if compressed {
+            let rc = deflateInit2_(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+                                   Int32(MemoryLayout<z_stream>.size))
+            guard rc == Z_OK else { throw RecordingError(.unreadable, file: path, "zlib could not initialise (\(rc))") }
+        }
+        out.reserveCapacity(1 << 20)
+    }
+
+    deinit {
+        if compressed { deflateEnd(&z) }
+        close(fd)
+    }
+
+    // MARK: - Events
+
+    /// Writes one decoder event.
+    /// - Parameter event: the next event of a decoder (issues are ignored).
+    /// - Throws: ``RecordingError`` for I/O errors, or `.inconsistent` for a stream this schema
+    ///   cannot hold.
+    /// - Complexity: O(samples in the event).
+    public func write(_ event: RecordingEvent) throws(RecordingError) {
+        precondition(!finished, "write after finish")
+        switch event {
+        case .device(let info):
+            if headerDevice == nil { headerDevice = info.id }
+            var line = Line()
+            line.raw("{\"type\":\"device\",\"deviceId\":"); line.string(info.id)
+            for (name, value) in [("name", info.name), ("model", info.model), ("systemName", info.systemName),
+                                  ("systemVersion", info.systemVersion), ("productType", info.productType)] {
+                if let value { line.raw(",\"\(name)\":"); line.string(value) }
+            }
+            line.raw("}\n")
+            try emit(line.bytes)
+        case .stream(let info):
+            switch (info.key.sensor, info.key.channel) {
+            case (.accelerometer, _), (.rotationRate, _), (.photoplethysmogram, "accelerometer"):
+                guard info.columns.count == 3 else {
+                    throw RecordingError(.inconsistent, file: path, "stream \(info.key) needs 3 columns (x, y, z)")
+                }
+            case (.photoplethysmogram, "temperature"), (.electrocardiogram, _):
+                guard info.columns.count == 1 else {
+                    throw RecordingError(.inconsistent, file: path, "stream \(info.key) needs 1 column")
+                }
+            case (.photoplethysmogram, _):
+                guard info.columns.count >= 1, info.attributes["emitter"] != nil,
+                      info.attributes["signalIdentifier"] != nil, info.nominalSampleRate != nil else {
+                    throw RecordingError(.inconsistent, file: path,
+                                         "PPG stream \(info.key) needs emitter, signalIdentifier and a nominal rate")
+                }
+            }
+            streams.append(info)
+            sequence.append(0)
+            if !headerWritten { try writeHeader(sensor: info.key.sensor.rawValue, device: info.key.deviceID) }
+        case .block(let block):
+            try writeBlock(block)
+        case .deletion(let r):
+            var line = Line()
+            line.raw("{\"type\":\"deletionRecord\",\"deviceId\":"); line.string(r.deviceID)
+            line.raw(",\"sensor\":"); line.string(r.sensor.rawValue)
+            line.raw(",\"sample\":{")
+            if let s = r.startRaw { line.raw("\"startTime\":"); line.number(s); line.raw(",") }
+            if let e = r.endRaw { line.raw("\"endTime\":"); line.number(e); line.raw(",") }
+            line.raw("\"startTimeUnix\":"); line.number(r.startUnix)
+            line.raw(",\"endTimeUnix\":"); line.number(r.endUnix)
+            line.raw(",\"reason\":"); line.string(r.reason.rawValue)
+            line.raw("}}\n")
+            try emit(line.bytes)
+        case .issue:
+            break
+        }
+    }
+
+    /// Writes the header (if no stream was seen), flushes and closes the file.
+    /// - Throws: ``RecordingError`` for I/O errors.
+    /// - Complexity: O(bytes still buffered).
+    public func finish() throws(RecordingError) {
+        guard !finished else { return }
+        if !headerWritten { try writeHeader(sensor: streams.first?.key.sensor.rawValue ?? "unknown", device: headerDevice ?? "unknown") }
+        finished = true
+        try flush(final: true)
+    }
+
+    // MARK: - Lines
+
+    private func writeHeader(sensor: String, device: String) throws(RecordingError) {
+        var line = Line()
+        line.raw("{\"type\":\"header\",\"schema\":\"sensorkit-ndjson\",\"version\":1,\"sensor\":"); line.string(sensor)
+        line.raw(",\"deviceId\":"); line.string(device)
+        line.raw(",\"exporter\":"); line.string(exporter)
+        line.raw("}\n")
+        headerWritten = true
+        out.append(contentsOf: line.bytes)
+        for l in early { out.append(contentsOf: l) }
+        early = []
+        try flush(final: false)
+    }
+
+    private func emit(_ bytes: [UInt8]) throws(RecordingError) {
+        if !headerWritten { early.append(bytes); return }
+        out.append(contentsOf: bytes)
+        if out.count >= 1 << 20 { try flush(final: false) }
+    }
+
+    private func writeBlock(_ b: SampleBlock) throws(RecordingError) {
+        precondition(b.stream < streams.count, "block of an unannounced stream")
+        let info = streams[b.stream]
+        let device = info.key.deviceID
+        switch (info.key.sensor, info.key.channel) {
+        case (.accelerometer, _), (.rotationRate, _):
+            let rotation = info.key.sensor == .rotationRate
+            var i = 0
+            while i < b.count {
+                let n = min(100, b.count - i)
+                var line = Line()
+                line.raw(rotation ? "{\"type\":\"rotationRate\",\"deviceId\":" : "{\"type\":\"accelerometer\",\"deviceId\":")
+                line.string(device)
+                line.raw(",\"sample\":[")
+                for j in i..<i + n {
+                    if j > i { line.raw(",") }
+                    line.raw("{\"startDate\":"); line.number(b.time(at: j))
+                    if !rotation {
+                        line.raw(",\"identifier\":"); line.raw(String(sequence[b.stream]))
+                        sequence[b.stream] += 1
+                    }
+                    line.raw(rotation ? ",\"rotationRate\":{\"x\":" : ",\"acceleration\":{\"x\":")
+                    line.number(b.columns[0][j]); line.raw(",\"y\":"); line.number(b.columns[1][j])
+                    line.raw(",\"z\":"); line.number(b.columns[2][j]); line.raw("}}")
+                }
+                line.raw("]}\n")
+                try emit(line.bytes)
+                i += n
+            }
+        case (.electrocardiogram, _):
+            guard case .uniform(_, let rate) = b.time else {
+                throw RecordingError(.inconsistent, file: path, "ECG stream \(info.key) has no uniform time base")
+            }
+            var i = 0
+            while i < b.count {
+                let n = min(512, b.count - i)
+                var line = Line()
+                line.raw("{\"type\":\"electrocardiogram\",\"deviceId\":"); line.string(device)
+                line.raw(",\"sample\":[{\"date\":"); line.number(b.time(at: i))
+                line.raw(",\"frequency\":"); line.number(rate)
+                if let lead = info.attributes["lead"] { line.raw(",\"lead\":"); line.string(lead) }
+                line.raw(",\"session\":{\"identifier\":"); line.string(info.key.session ?? "session")
+                line.raw(",\"state\":\"active\"")
+                if let g = info.attributes["sessionGuidance"] { line.raw(",\"sessionGuidance\":"); line.string(g) }
+                line.raw("},\"data\":[")
+                for j in i..<i + n {
+                    if j > i { line.raw(",") }
+                    line.raw("{\"value\":"); line.number(b.columns[0][j])
+                    line.raw(",\"flags\":"); line.raw(String(b.flags[j] & 3)); line.raw("}")
+                }
+                line.raw("]}]}\n")
+                try emit(line.bytes)
+                i += n
+            }
+        case (.photoplethysmogram, let channel):
+            var i = 0
+            let rate = info.nominalSampleRate ?? 0
+            while i < b.count {
+                let n = min(64, b.count - i)
+                var line = Line()
+                line.raw("{\"type\":\"photoplethysmogram\",\"deviceId\":"); line.string(device)
+                line.raw(",\"sample\":[")
+                for j in i..<i + n {
+                    if j > i { line.raw(",") }
+                    line.raw("{\"startDate\":"); line.number(b.time(at: j)); line.raw(",\"nanosecondsSinceStart\":0")
+                    let flags = SampleFlags(rawValue: b.flags[j])
+                    if channel == "temperature" {
+                        line.raw(",\"temperature\":")
+                        if flags.contains(.missing) { line.raw("null") } else { line.number(b.columns[0][j]) }
+                    } else if channel == "accelerometer" {
+                        line.raw(",\"accelerometerSamples\":[{\"nanosecondsSinceStart\":0,\"samplingFrequency\":")
+                        line.number(rate)
+                        line.raw(",\"x\":"); line.number(b.columns[0][j]); line.raw(",\"y\":"); line.number(b.columns[1][j])
+                        line.raw(",\"z\":"); line.number(b.columns[2][j]); line.raw("}]")
+                    } else {
+                        if let usage = info.attributes["usage"], !usage.isEmpty {
+                            line.raw(",\"usage\":[")
+                            for (k, u) in usage.split(separator: ",").enumerated() {
+                                if k > 0 { line.raw(",") }
+                                line.string(String(u))
+                            }
+                            line.raw("]")
+                        }
+                        line.raw(",\"opticalSamples\":[{\"emitter\":"); line.raw(info.attributes["emitter"]!)
+                        line.raw(",\"activePhotodiodeIndexes\":[")
+                        line.raw(info.attributes["activePhotodiodeIndexes"] ?? "")
+                        line.raw("],\"signalIdentifier\":"); line.raw(info.attributes["signalIdentifier"]!)
+                        if let w = info.attributes["nominalWavelength"] { line.raw(",\"nominalWavelength\":"); line.raw(w) }
+                        if let w = info.attributes["effectiveWavelength"] { line.raw(",\"effectiveWavelength\":"); line.raw(w) }
+                        line.raw(",\"samplingFrequency\":"); line.number(rate)
+                        line.raw(",\"nanosecondsSinceStart\":0,\"normalizedReflectance\":")
+                        if flags.contains(.missing) { line.raw("null") } else { line.number(b.columns[0][j]) }
+                        if b.columns.count >= 5 {
+                            let noise = (1...4).map { b.columns[$0][j] }
+                            if noise.allSatisfy(\.isNaN) {
+                                line.raw(",\"noiseTerms\":null")
+                            } else {
+                                line.raw(",\"noiseTerms\":{")
+                                for (k, name) in ["whiteNoise", "pinkNoise", "backgroundNoise", "backgroundNoiseOffset"].enumerated() {
+                                    if k > 0 { line.raw(",") }
+                                    line.raw("\"\(name)\":")
+                                    if noise[k].isNaN { line.raw("null") } else { line.number(noise[k]) }
+                                }
+                                line.raw("}")
+                            }
+                        }
+                        line.raw(",\"conditions\":[")
+                        var first = true
+                        if flags.contains(.saturated) { line.raw("\"signalSaturation\""); first = false }
+                        if flags.contains(.unreliableNoise) { line.raw(first ? "\"unreliableNoise\"" : ",\"unreliableNoise\"") }
+                        line.raw("]}]")
+                    }
+                    line.raw("}")
+                }
+                line.raw("]}\n")
+                try emit(line.bytes)
+                i += n
+            }
+        }
+    }
+
+    // MARK: - Output
+
+    private func writeAll(_ p: UnsafeRawPointer, _ count: Int) throws(RecordingError) {
+        var done = 0
+        while done < count {
+            let n = Glibc.write(fd, p + done, count - done)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw RecordingError(.unreadable, file: path, "cannot write: \(String(cString: strerror(errno)))")
+            }
+            done += n
+        }
+    }
+
+    private func flush(final: Bool) throws(RecordingError) {
+        if !compressed {
+            let result = out.withUnsafeBytes { b in
+                Result { () throws(RecordingError) in try writeAll(b.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, b.count) }
+            }
+            try result.get()
+            out.removeAll(keepingCapacity: true)
+            return
+        }
+        let availIn = out.count
+        var failure: RecordingError?
+        out.withUnsafeMutableBytes { input in
+            z.next_in = input.baseAddress?.assumingMemoryBound(to: Bytef.self)
+            z.avail_in = uInt(availIn)
+            while true {
+                let rc: Int32 = zOut.withUnsafeMutableBytes { o in
+                    z.next_out = o.baseAddress!.assumingMemoryBound(to: Bytef.self)
+                    z.avail_out = uInt(o.count)
+                    return deflate(&z, final ? Z_FINISH : Z_NO_FLUSH)
+                }
+                let produced = zOut.count - Int(z.avail_out)
+                if produced > 0 {
+                    let r = zOut.withUnsafeBytes { o in
+                        Result { () throws(RecordingError) in try writeAll(o.baseAddress!, produced) }
+                    }
+                    if case .failure(let e) = r { failure = e; return }
+                }
+                if final {
+                    if rc == Z_STREAM_END { return }
+                    if rc != Z_OK && rc != Z_BUF_ERROR { failure = RecordingError(.unreadable, file: path, "deflate failed (\(rc))"); return }
+                } else if z.avail_in == 0 && z.avail_out != 0 {
+                    return
+                }
+            }
+        }
+        out.removeAll(keepingCapacity: true)
+        if let failure { throw failure }
+    }
+}
+
+/// A line under construction: bytes with JSON-escaped strings and shortest round-trip numbers.
+private struct Line {
+    var bytes: [UInt8] = []
+
+    mutating func raw(_ s: String) { bytes.append(contentsOf: s.utf8) }
+
+    /// A double, shortest round-trip (`description`); `null` for non-finite values (not JSON).
+    mutating func number(_ v: Double) {
+        if v.isFinite { raw(v.description) } else { raw("null") }
+    }
+
+    /// A float column value, shortest round-trip for `Float` (decoded back through `Double`).
+    mutating func number(_ v: Float) {
+        if v.isFinite { raw(v.description) } else { raw("null") }
+    }
+
+    /// A JSON string (RFC 8259 §7 escaping).
+    mutating func string(_ s: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for c in s.utf8 {
+            switch c {
+            case UInt8(ascii: "\""): raw("\\\"")
+            case UInt8(ascii: "\\"): raw("\\\\")
+            case 0x0A: raw("\\n")
+            case 0x0D: raw("\\r")
+            case 0x09: raw("\\t")
+            case 0..<0x20:
+                let hex = String(c, radix: 16)
+                raw("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
+            default: bytes.append(c)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}

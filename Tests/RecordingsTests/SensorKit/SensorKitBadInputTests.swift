@@ -1,0 +1,50 @@
+import Foundation
+import Recordings
+import Testing
+import _TestSupport
+
+@Suite("SensorKitDecoder: malformed inputs give the expected errors")
+struct SensorKitBadInputTests {
+    static var names: [String] {
+        let dir = Fixtures.url("RecordingsTests", "bad/sensorkit").path
+        return ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [])
+            .filter { $0 != "expected.json" }.sorted()
+    }
+
+    @Test("every file of the bad-input corpus has an expectation") func corpusComplete() throws {
+        let expected = try SensorKitFixtures.expected("bad/sensorkit/expected.json")
+        #expect(Set(expected.keys) == Set(Self.names))
+        #expect(Self.names.count >= 15)
+    }
+
+    @Test("error descriptions, issues and QC counts", arguments: names)
+    func badInput(name: String) throws {
+        let all = try SensorKitFixtures.expected("bad/sensorkit/expected.json")
+        let e = try #require(all[name] as? [String: Any])
+        let path = SensorKitFixtures.badPath(name)
+        let directory = path.dropLast(name.count)
+        func local(_ error: RecordingError) -> String {
+            error.description.replacingOccurrences(of: String(directory), with: "")
+        }
+        if let fatal = e["fatal"] as? String {
+            do {
+                let d = try decodeAll(path)
+                Issue.record("expected a fatal error, got \(d.streams.count) streams, issues \(d.issues)")
+            } catch let error as RecordingError {
+                #expect(local(error) == fatal)
+            }
+            return
+        }
+        let decoded = try decodeAll(path)
+        let issues = decoded.issues.map(local)
+        #expect(issues == (e["issues"] as? [String] ?? []))
+        let key = try #require(e["stream"] as? String)
+        let qc = try #require(decoded.account(key), "stream \(key)")
+        #expect(qc.samplesEmitted == (e["samplesEmitted"] as? NSNumber)?.intValue)
+        #expect(qc.rejected == (e["rejected"] as? NSNumber)?.intValue)
+        #expect(decoded.accounts.allSatisfy { $0.isBalanced })
+        let decoder = try SensorKitDecoder(path: path)
+        while try decoder.next() != nil {}
+        #expect(decoder.rejectedRecordCount == (e["rejectedRecords"] as? NSNumber)?.intValue)
+    }
+}
