@@ -1,6 +1,6 @@
 extension RPeakDetector {
     /// Hamilton & Tompkins (1986) threshold coefficient between noise and QRS levels.
-    static let thresholdCoefficient = 0.3125
+    static let thresholdCoefficient = 0.5
     /// Search-back after this many mean RR intervals without a QRS (Hamilton & Tompkins: 1.5).
     static let searchBackFactor = 1.5
 
@@ -43,8 +43,37 @@ extension RPeakDetector {
         decision.noiseCandidates.append(c)
     }
 
-    /// Takes `c` as a QRS complex: updates levels and RR intervals and emits its apex.
+    var levels: Levels {
+        get {
+            Levels(qrsLevels: decision.qrsLevels, qrsNext: decision.qrsNext, intervals: decision.intervals,
+                   intervalCount: decision.intervalCount, intervalNext: decision.intervalNext,
+                   haveQRS: decision.haveQRS, lastQRS: decision.lastQRS, lastSlope: decision.lastSlope,
+                   intervalValid: decision.intervalValid)
+        }
+        set {
+            decision.qrsLevels = newValue.qrsLevels; decision.qrsNext = newValue.qrsNext
+            decision.intervals = newValue.intervals; decision.intervalCount = newValue.intervalCount
+            decision.intervalNext = newValue.intervalNext; decision.haveQRS = newValue.haveQRS
+            decision.lastQRS = newValue.lastQRS; decision.lastSlope = newValue.lastSlope
+            decision.intervalValid = newValue.intervalValid
+        }
+    }
+
+    /// Takes `c` as a QRS complex: updates levels and RR intervals and holds it for 360 ms.
+    /// A held beat within 360 ms before `c` with less than half of `c`'s slope was a P wave or
+    /// an artefact, not a QRS (the T-wave rule of Hamilton & Tompkins applied backwards): it is
+    /// dropped and its level updates undone.
     mutating func accept(_ c: Candidate, _ peaks: inout [Int]) {
+        if let h = decision.held {
+            if c.work - h.work < tWaveWindow && h.maxSlope < 0.5 * c.maxSlope, let before = decision.beforeHeld {
+                levels = before
+            } else {
+                emit(h, &peaks)
+            }
+            decision.held = nil
+            decision.beforeHeld = nil
+        }
+        decision.beforeHeld = levels
         if decision.haveQRS && decision.intervalValid {
             decision.intervals[decision.intervalNext] = c.work - decision.lastQRS
             decision.intervalNext = (decision.intervalNext + 1) & 7
@@ -59,6 +88,18 @@ extension RPeakDetector {
         decision.noiseCandidates.removeAll { $0.work <= c.work }
         decision.searchBackFailed = false
         decision.nextDecay = c.work + silenceLength
+        decision.held = c
+    }
+
+    /// Emits the held beat if no later beat can replace it any more (or unconditionally).
+    mutating func releaseHeld(at k: Int, force: Bool, _ peaks: inout [Int]) {
+        guard let h = decision.held, force || k - h.work >= tWaveWindow else { return }
+        emit(h, &peaks)
+        decision.held = nil
+        decision.beforeHeld = nil
+    }
+
+    mutating func emit(_ c: Candidate, _ peaks: inout [Int]) {
         if c.apex > decision.lastEmitted {
             peaks.append(c.apex)
             decision.lastEmitted = c.apex
@@ -114,6 +155,7 @@ extension RPeakDetector {
     mutating func scheduleNextCheck() {
         var next = Int.max
         if let p = decision.pending { next = p.work + candidateSpacing }
+        if let h = decision.held { next = min(next, h.work + tWaveWindow) }
         if !decision.learned {
             next = min(next, decision.learningEnd)
         } else {

@@ -40,6 +40,7 @@ extension RPeakDetector {
             }
             if !me.decision.learned && !me.decision.learningCandidates.isEmpty { me.endLearning(at: k, &peaks) }
             if me.decision.learned { me.searchBackIfDue(at: k, &peaks) }
+            me.releaseHeld(at: k, force: true, &peaks)
             me.filter = st
         }
         let fresh = RPeakDetector(sampleRate: sampleRate)
@@ -133,6 +134,7 @@ extension RPeakDetector {
         if !valid {
             if !st.inGap {
                 st.inGap = true
+                releaseHeld(at: k, force: true, &peaks)
                 decision.pending = nil
                 decision.noiseCandidates.removeAll(keepingCapacity: true)
             }
@@ -165,10 +167,12 @@ extension RPeakDetector {
         qp[slot] = s
         st.integral += Double(s) - Double(old)
         let y = max(0, st.integral)
-        if st.y1 > st.y2 && st.y1 >= y && (decision.pending == nil || st.y1 > decision.pendingValue) {
-            decision.pending = Candidate(work: k - 1, height: 0, maxSlope: 0, apex: 0)
-            decision.pendingValue = st.y1
-            decision.nextCheck = min(decision.nextCheck, k - 1 + candidateSpacing)
+        if st.y1 > st.y2 && st.y1 >= y {
+            if decision.pending == nil || st.y1 > decision.pendingValue {
+                decision.pending = Candidate(work: k - 1, height: 0, maxSlope: 0, apex: 0)
+                decision.pendingValue = st.y1
+                decision.nextCheck = min(decision.nextCheck, k - 1 + candidateSpacing)
+            }
         }
         st.y2 = st.y1
         st.y1 = y
@@ -190,6 +194,7 @@ extension RPeakDetector {
             if k >= decision.nextDecay { decay(at: k) }
             searchBackIfDue(at: k, &peaks)
         }
+        releaseHeld(at: k, force: false, &peaks)
         scheduleNextCheck()
     }
 
@@ -199,16 +204,14 @@ extension RPeakDetector {
                           _ peaks: inout [Int]) {
         let wm = workMask
         let n = integratorLength
-        var maxSlope: Float = 0
+        var maxSlope: Float = -1
         var loc = t
-        var locValue: Float = -1
         for j in max(0, t - n - 1)...t {
             let s = sp[j & wm]
-            if s > maxSlope { maxSlope = s }
-            let b = abs(bp[j & wm])
-            if b > locValue { locValue = b; loc = j }
+            if s > maxSlope { maxSlope = s; loc = j }
         }
-        let centre = loc * decimation - locateShift
+        // The central difference at k is centred on k − 1.
+        let centre = (loc - 1) * decimation - locateShift
         let apex = refineApex(around: centre, newest: newest, rp)
         let c = Candidate(work: t, height: (value / Double(n)).squareRoot(), maxSlope: Double(maxSlope), apex: apex)
         if decision.learned {

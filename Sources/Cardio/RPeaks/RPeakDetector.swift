@@ -6,23 +6,29 @@
 /// 1. **Working rate.** Input blocks of `D = ⌊fs / 125⌋` samples are averaged (box-car
 ///    anti-aliasing) into a working signal at `fs / D` Hz (125–250 Hz): QRS energy lies below
 ///    ~30 Hz, and the raw signal is kept for the apex refinement.
-/// 2. **Pre-processing** (Pan & Tompkins 1985): 2nd-order Butterworth high-pass at 5 Hz and
-///    low-pass at 20 Hz (bilinear transform), a two-sample central difference, squaring and a
+/// 2. **Pre-processing** (Pan & Tompkins 1985): 2nd-order Butterworth high-pass at 7 Hz and
+///    low-pass at 15 Hz (bilinear transform), a two-sample central difference, squaring and a
 ///    150 ms moving-window integrator. The squared slope makes detection polarity-independent.
 /// 3. **Candidates:** local maxima of the integrator output not exceeded within the next
-///    200 ms (which is also the refractory period). A candidate's height is the RMS slope
-///    `√(integrator)`, so levels are in signal units per second.
+///    250 ms. A candidate's height is the RMS slope `√(integrator)`, so levels are linear in
+///    the signal (µV/s for a µV input).
 /// 4. **Decision** (Hamilton & Tompkins 1986): a candidate is a QRS complex when its height
-///    exceeds `NPL + 0.3125·(QPL − NPL)`, where QPL and NPL are the means of the last eight QRS
-///    and noise heights. A candidate within 360 ms of the previous QRS whose maximum slope is
-///    below half of that QRS's is a T wave. With no QRS for 1.5 mean RR intervals, the highest
+///    exceeds `NPL + 0.5·(QPL − NPL)`, where QPL and NPL are the means of the last eight QRS
+///    and noise heights (0.5 on this linear scale matches Pan & Tompkins' 0.25 on the squared
+///    integrator). Refractory period 200 ms. A candidate within 360 ms of the previous QRS whose
+///    maximum slope is below half of that QRS's is a T wave; applied backwards, a QRS within
+///    360 ms *after* a beat with less than half of the beat's slope shows that beat to be a P
+///    wave or an artefact, and replaces it. With no QRS for 1.5 mean RR intervals, the highest
 ///    candidate since the last QRS above half the threshold is taken (search-back, Pan &
-///    Tompkins 1985). Levels are learned from the first 2 s; after 2.5 s without any beat
-///    (flat line, lead change) both levels halve every second so the detector re-adapts.
-/// 5. **Apex refinement:** the candidate is located at the band-passed signal's largest
-///    absolute value in its integration window, shifted by the band-pass phase delay at
-///    12 Hz, then moved to the raw sample with the largest absolute deviation from the raw
-///    mean within ±`apexRadiusSeconds` (50 ms) of that point.
+///    Tompkins 1985). Levels are learned from the first 2 s; after 3 s without any beat (flat
+///    line, lead change) both levels halve every second so the detector re-adapts.
+/// 5. **Apex refinement:** the candidate is located at the steepest slope in its integration
+///    window, shifted by the band-pass phase delay at 12 Hz, then moved to the raw sample with
+///    the largest absolute deviation from the raw mean within ±50 ms of that point.
+///
+/// The constants are the published ones except the threshold coefficient (0.5), the candidate
+/// spacing (250 ms), the pass band (7–15 Hz) and the 3 s silence limit, which were chosen once
+/// for the whole of MIT-BIH (no per-record parameters); see docs/VALIDATION.md.
 ///
 /// Masked samples (flag bit 0 `signalInvalid` or bit 4 `missing`, or a non-finite value) are
 /// a gap: the filters restart after it (from the first valid value, so the jump is not seen as
@@ -104,16 +110,16 @@ public struct RPeakDetector: Sendable {
         decimation = d
         let fw = sampleRate / Double(d)
         workingRate = fw
-        highPass = Biquad(butterworthCutoff: 5, sampleRate: fw, highPass: true)
-        lowPass = Biquad(butterworthCutoff: 20, sampleRate: fw, highPass: false)
+        highPass = Biquad(butterworthCutoff: 7, sampleRate: fw, highPass: true)
+        lowPass = Biquad(butterworthCutoff: 15, sampleRate: fw, highPass: false)
         derivativeScale = Float(fw / 2)
         func work(_ seconds: Double) -> Int { max(1, Int((seconds * fw).rounded())) }
         integratorLength = work(0.150)
-        candidateSpacing = work(0.200)
+        candidateSpacing = work(0.250)
         refractory = work(0.200)
         tWaveWindow = work(0.360)
         learningLength = work(2.0)
-        silenceLength = work(2.5)
+        silenceLength = work(3.0)
         decayInterval = work(1.0)
         maximumRR = work(2.0)
         minimumRR = work(0.2)
@@ -189,6 +195,20 @@ struct Candidate: Sendable {
     @usableFromInline var apex: Int
 }
 
+/// The part of the decision state that accepting a beat changes.
+@usableFromInline
+struct Levels: Sendable {
+    @usableFromInline var qrsLevels: [Double]
+    @usableFromInline var qrsNext: Int
+    @usableFromInline var intervals: [Int]
+    @usableFromInline var intervalCount: Int
+    @usableFromInline var intervalNext: Int
+    @usableFromInline var haveQRS: Bool
+    @usableFromInline var lastQRS: Int
+    @usableFromInline var lastSlope: Double
+    @usableFromInline var intervalValid: Bool
+}
+
 /// Adaptive-threshold state (Hamilton & Tompkins 1986).
 @usableFromInline
 struct DecisionState: Sendable {
@@ -214,5 +234,10 @@ struct DecisionState: Sendable {
     /// Earliest working index at which the slow path has something to do.
     @usableFromInline var nextCheck = 0
     @usableFromInline var lastEmitted = -1
+    /// The last accepted beat, held until no later beat can show it to be a P wave or an
+    /// artefact (a QRS within 360 ms with more than twice its slope replaces it).
+    @usableFromInline var held: Candidate?
+    /// Levels and intervals as they were before `held` was accepted.
+    @usableFromInline var beforeHeld: Levels?
     @usableFromInline init(learningEnd: Int) { self.learningEnd = learningEnd }
 }
