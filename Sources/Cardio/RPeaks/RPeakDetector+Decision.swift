@@ -1,0 +1,170 @@
+extension RPeakDetector {
+    /// Hamilton & Tompkins (1986) threshold coefficient between noise and QRS levels.
+    static let thresholdCoefficient = 0.5
+    /// Search-back after this many mean RR intervals without a QRS (Hamilton & Tompkins: 1.5).
+    static let searchBackFactor = 1.5
+
+    var threshold: Double {
+        var q = 0.0, n = 0.0
+        for v in decision.qrsLevels { q += v }
+        for v in decision.noiseLevels { n += v }
+        q /= 8; n /= 8
+        return n + Self.thresholdCoefficient * (q - n)
+    }
+
+    /// Mean of the last (up to) eight RR intervals, working samples; 1 s before any.
+    var meanRR: Int {
+        let c = min(decision.intervalCount, 8)
+        guard c > 0 else { return Int(workingRate.rounded()) }
+        var s = 0
+        for i in 0..<c { s += decision.intervals[i] }
+        return min(max(s / c, minimumRR), maximumRR)
+    }
+
+    func isTWave(_ c: Candidate) -> Bool {
+        decision.haveQRS && c.work - decision.lastQRS < tWaveWindow && c.maxSlope < 0.5 * decision.lastSlope
+    }
+
+    /// Classifies a confirmed candidate as QRS or noise.
+    mutating func classify(_ c: Candidate, _ peaks: inout [Int]) {
+        if decision.haveQRS && c.work - decision.lastQRS < refractory { return }
+        let th = threshold
+        if c.height > th {
+            if !isTWave(c) { accept(c, &peaks) }
+            return
+        }
+        if decision.searchBackFailed && c.height > 0.5 * th && !isTWave(c) {
+            accept(c, &peaks)
+            return
+        }
+        decision.noiseLevels[decision.noiseNext] = c.height
+        decision.noiseNext = (decision.noiseNext + 1) & 7
+        if decision.noiseCandidates.count >= 32 { decision.noiseCandidates.removeFirst() }
+        decision.noiseCandidates.append(c)
+    }
+
+    var levels: Levels {
+        get {
+            Levels(qrsLevels: decision.qrsLevels, qrsNext: decision.qrsNext, intervals: decision.intervals,
+                   intervalCount: decision.intervalCount, intervalNext: decision.intervalNext,
+                   haveQRS: decision.haveQRS, lastQRS: decision.lastQRS, lastSlope: decision.lastSlope,
+                   intervalValid: decision.intervalValid)
+        }
+        set {
+            decision.qrsLevels = newValue.qrsLevels; decision.qrsNext = newValue.qrsNext
+            decision.intervals = newValue.intervals; decision.intervalCount = newValue.intervalCount
+            decision.intervalNext = newValue.intervalNext; decision.haveQRS = newValue.haveQRS
+            decision.lastQRS = newValue.lastQRS; decision.lastSlope = newValue.lastSlope
+            decision.intervalValid = newValue.intervalValid
+        }
+    }
+
+    /// Takes `c` as a QRS complex: updates levels and RR intervals and holds it for 360 ms.
+    /// A held beat within 360 ms before `c` with less than half of `c`'s slope was a P wave or
+    /// an artefact, not a QRS (the T-wave rule of Hamilton & Tompkins applied backwards): it is
+    /// dropped and its level updates undone.
+    mutating func accept(_ c: Candidate, _ peaks: inout [Int]) {
+        if let h = decision.held {
+            if c.work - h.work < tWaveWindow && h.maxSlope < 0.5 * c.maxSlope, let before = decision.beforeHeld {
+                levels = before
+            } else {
+                emit(h, &peaks)
+            }
+            decision.held = nil
+            decision.beforeHeld = nil
+        }
+        decision.beforeHeld = levels
+        if decision.haveQRS && decision.intervalValid {
+            decision.intervals[decision.intervalNext] = c.work - decision.lastQRS
+            decision.intervalNext = (decision.intervalNext + 1) & 7
+            decision.intervalCount += 1
+        }
+        decision.intervalValid = true
+        decision.qrsLevels[decision.qrsNext] = c.height
+        decision.qrsNext = (decision.qrsNext + 1) & 7
+        decision.haveQRS = true
+        decision.lastQRS = c.work
+        decision.lastSlope = c.maxSlope
+        decision.noiseCandidates.removeAll { $0.work <= c.work }
+        decision.searchBackFailed = false
+        decision.nextDecay = c.work + silenceLength
+        decision.held = c
+    }
+
+    /// Emits the held beat if no later beat can replace it any more (or unconditionally).
+    mutating func releaseHeld(at k: Int, force: Bool, _ peaks: inout [Int]) {
+        guard let h = decision.held, force || k - h.work >= tWaveWindow else { return }
+        emit(h, &peaks)
+        decision.held = nil
+        decision.beforeHeld = nil
+    }
+
+    mutating func emit(_ c: Candidate, _ peaks: inout [Int]) {
+        if c.apex > decision.lastEmitted {
+            peaks.append(c.apex)
+            decision.lastEmitted = c.apex
+        }
+    }
+
+    /// Search-back (Pan & Tompkins 1985): with no QRS for `searchBackFactor` mean RR intervals,
+    /// the highest candidate since the last QRS above half the threshold is a QRS.
+    mutating func searchBackIfDue(at k: Int, _ peaks: inout [Int]) {
+        while decision.haveQRS && !decision.searchBackFailed
+                && Double(k - decision.lastQRS) > Self.searchBackFactor * Double(meanRR) {
+            let th = 0.5 * threshold
+            var best: Candidate?
+            for c in decision.noiseCandidates where c.work - decision.lastQRS >= refractory
+                && c.height > th && !isTWave(c) {
+                if best == nil || c.height > best!.height { best = c }
+            }
+            if let best { accept(best, &peaks) } else { decision.searchBackFailed = true }
+        }
+    }
+
+    /// Long silence (flat line, lead change): halve both levels so the detector re-adapts.
+    mutating func decay(at k: Int) {
+        for i in 0..<8 { decision.qrsLevels[i] *= 0.5; decision.noiseLevels[i] *= 0.5 }
+        decision.searchBackFailed = false
+        decision.nextDecay = k + decayInterval
+    }
+
+    /// End of the learning period: initial levels from the learning candidates, which are then
+    /// classified in order.
+    mutating func endLearning(at k: Int, _ peaks: inout [Int]) {
+        let candidates = decision.learningCandidates
+        guard let top = candidates.map(\.height).max() else {
+            decision.learningEnd = k + learningLength
+            return
+        }
+        decision.learned = true
+        decision.learningCandidates = []
+        for i in 0..<8 { decision.qrsLevels[i] = top; decision.noiseLevels[i] = 0 }
+        for c in candidates { classify(c, &peaks) }
+        decision.nextDecay = (decision.haveQRS ? decision.lastQRS : k) + silenceLength
+    }
+
+    /// Valid samples resume after a gap at working index `k`.
+    mutating func resume(at k: Int) {
+        if decision.haveQRS { decision.lastQRS = max(decision.lastQRS, k - tWaveWindow) }
+        decision.intervalValid = false
+        decision.searchBackFailed = false
+        if decision.learned { decision.nextDecay = k + silenceLength }
+        scheduleNextCheck()
+    }
+
+    mutating func scheduleNextCheck() {
+        var next = Int.max
+        if let p = decision.pending { next = p.work + candidateSpacing }
+        if let h = decision.held { next = min(next, h.work + tWaveWindow) }
+        if !decision.learned {
+            next = min(next, decision.learningEnd)
+        } else {
+            next = min(next, decision.nextDecay)
+            if decision.haveQRS && !decision.searchBackFailed {
+                let due = decision.lastQRS + Int((Self.searchBackFactor * Double(meanRR)).rounded(.down)) + 1
+                next = min(next, due)
+            }
+        }
+        decision.nextCheck = next
+    }
+}
