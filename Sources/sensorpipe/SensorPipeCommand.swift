@@ -11,6 +11,7 @@ struct SensorPipeCommand {
 
         COMMANDS:
           inspect FILE|DIR…          streams, times, rates, segments, gaps and QC of recordings
+          analyze INPUT [--out DIR]  beats, heart rate and HRV of one recording, as CSV tables
           convert INPUT --to sensorkit-ndjson OUTPUT
                                      rewrite any readable recording in the canonical schema
 
@@ -29,6 +30,7 @@ struct SensorPipeCommand {
         switch command {
         case "inspect": code = InspectCommand.run(args)
         case "convert": code = ConvertCommand.run(args)
+        case "analyze": code = AnalyzeCommand.run(args)
         case "-h", "--help", "help":
             print(usage)
             code = 0

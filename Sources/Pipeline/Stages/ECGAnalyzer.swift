@@ -1,0 +1,207 @@
+import Cardio
+import Recordings
+
+/// The ECG analysis of one stream: R-peaks, artefact correction, heart rate per window and HRV
+/// (per 5-minute window and for the whole stream), as result-table rows.
+///
+/// Samples are consumed block by block (`consume(_:)`): the R-peak detector is streaming with
+/// bounded look-ahead and restarts at every segment boundary, so memory is bounded by the block
+/// size plus the beat list (8 bytes per beat). Beat-level analyses run in ``finish()`` over
+/// the whole beat series, segment by segment: no RR interval spans a gap.
+///
+/// - Detection: ``RPeakDetector`` (Pan & Tompkins 1985; Hamilton & Tompkins 1986).
+/// - Artefacts: ``LipponenTarvainenCorrection`` (Lipponen & Tarvainen 2019).
+/// - HRV: ``HRVAnalysis`` (Task Force 1996; NeuroKit2 names).
+public struct ECGAnalyzer {
+    /// Options of the ECG analysis.
+    public struct Options: Sendable {
+        /// Heart-rate window length, seconds (default 10).
+        public var heartRateWindowSeconds = 10.0
+        /// Heart-rate window step, seconds (default 10).
+        public var heartRateStepSeconds = 10.0
+        /// HRV window length, seconds (default 300).
+        public var hrvWindowSeconds = 300.0
+        /// Creates default options.
+        public init() {}
+    }
+
+    /// The stream's key as written in the tables.
+    public let streamName: String
+    /// Options in use.
+    public let options: Options
+
+    var detector: RPeakDetector?
+    var segment = -1
+    var segmentStart = 0.0
+    var rate = 0.0
+    var peaks: [Int] = []
+    var streamStart: Double?
+    var lastSampleTime: Double?
+    /// Detected beats per segment: (segment, sample index, time).
+    var beats: [(segment: Int, sample: Int, time: Double)] = []
+    /// Problems that made parts of the stream unanalysable (reported, not hidden).
+    public private(set) var issues: [String] = []
+
+    /// Creates an analyzer for one ECG stream.
+    public init(streamName: String, options: Options = Options()) {
+        self.streamName = streamName
+        self.options = options
+    }
+
+    /// Feeds the next block of the stream.
+    /// - Complexity: O(block length).
+    public mutating func consume(_ block: SampleBlock) {
+        if block.count > 0 {
+            if streamStart == nil { streamStart = block.time(at: 0) }
+            lastSampleTime = block.time(at: block.count - 1)
+        }
+        guard case .uniform(let start, let sampleRate) = block.time else {
+            if block.segment != segment {
+                segment = block.segment
+                issues.append("segment \(block.segment): irregular timestamps; regularise ECG before R-peak detection")
+            }
+            return
+        }
+        if block.segment != segment {
+            closeSegment()
+            segment = block.segment
+            segmentStart = start
+            rate = sampleRate
+            if sampleRate >= 100 && sampleRate <= 2000 {
+                detector = RPeakDetector(sampleRate: sampleRate)
+            } else {
+                detector = nil
+                issues.append("segment \(block.segment): sample rate \(sampleRate) Hz outside 100–2000 Hz; no R-peak detection")
+            }
+        }
+        guard detector != nil else { return }
+        block.columns[0].withUnsafeBufferPointer { v in
+            block.flags.withUnsafeBufferPointer { f in
+                detector!.process(v, flags: f, into: &peaks)
+            }
+        }
+        drainPeaks()
+        if block.endsSegment { closeSegment() }
+    }
+
+    mutating func drainPeaks() {
+        for p in peaks { beats.append((segment, p, segmentStart + Double(p) / rate)) }
+        peaks.removeAll(keepingCapacity: true)
+    }
+
+    mutating func closeSegment() {
+        if detector != nil {
+            detector!.finish(into: &peaks)
+            drainPeaks()
+            detector = nil
+        }
+    }
+
+    /// The analysis results.
+    public struct Output {
+        /// Rows of ``ResultTables/beats``.
+        public var beats: [[ResultValue]] = []
+        /// Rows of ``ResultTables/heartRate``.
+        public var heartRate: [[ResultValue]] = []
+        /// Rows of ``ResultTables/hrv``.
+        public var hrv: [[ResultValue]] = []
+    }
+
+    /// Ends the stream and computes the beat-level results.
+    /// - Complexity: O(beats · log beats) plus the HRV analysis.
+    public mutating func finish() -> Output {
+        closeSegment()
+        var out = Output()
+        let name = ResultValue.text(streamName)
+        let correction = LipponenTarvainenCorrection()
+        // NN intervals across segments, with their closing beat times (no interval spans a gap).
+        var nn: [Double] = []
+        var nnTimes: [Double] = []
+        var start = 0
+        while start < beats.count {
+            var end = start
+            while end < beats.count && beats[end].segment == beats[start].segment { end += 1 }
+            let seg = Array(beats[start..<end])
+            let times = seg.map(\.time)
+            var artefactAt = [Int: BeatArtifact]()
+            let corrected: CorrectedBeats? = times.count >= 3 ? correction.correct(beatTimesSeconds: times) : nil
+            for d in corrected?.detections.first ?? [] { artefactAt[d.beatIndex] = d.kind }
+            let cTimes = corrected?.beatTimesSeconds ?? times
+            let cFlags = corrected?.corrections ?? Array(repeating: [], count: times.count)
+            // Match corrected beats to detected ones in order: each corrected beat that was not
+            // inserted is the nearest of the next three detected beats (a removed extra beat or
+            // two may lie between); detected beats left unmatched were removed as extra.
+            var detectedIndexOf = [Int: Int]()   // corrected index -> detected index
+            var used = Set<Int>()
+            var j = 0
+            for (i, t) in cTimes.enumerated() where !cFlags[i].contains(.inserted) && j < times.count {
+                var best = j
+                for k in j..<min(times.count, j + 3) where abs(times[k] - t) < abs(times[best] - t) { best = k }
+                detectedIndexOf[i] = best
+                used.insert(best)
+                j = best + 1
+            }
+            for (i, t) in cTimes.enumerated() {
+                let d = detectedIndexOf[i]
+                let rr: ResultValue = d.flatMap { $0 > 0 ? .finite(1000 * (times[$0] - times[$0 - 1])) : nil } ?? .null
+                let nnValue: Double? = i > 0 ? 1000 * (t - cTimes[i - 1]) : nil
+                if let v = nnValue { nn.append(v); nnTimes.append(t) }
+                out.beats.append([
+                    name, .real(t), d.map { .integer(seg[$0].sample) } ?? .null, .integer(seg[0].segment), rr,
+                    .finite(nnValue), .finite(nnValue.map { 60000 / $0 }),
+                    d.flatMap { artefactAt[$0] }.map { .text($0.rawValue) } ?? .text(""),
+                    .text(Self.describe(cFlags[i])),
+                ])
+            }
+            for k in times.indices where !used.contains(k) && corrected != nil {
+                out.beats.append([
+                    name, .real(times[k]), .integer(seg[k].sample), .integer(seg[0].segment),
+                    k > 0 ? .finite(1000 * (times[k] - times[k - 1])) : .null, .null, .null,
+                    artefactAt[k].map { .text($0.rawValue) } ?? .text(""), .text("removedExtra"),
+                ])
+            }
+            start = end
+        }
+        out.beats.sort { a, b in
+            if case .real(let x) = a[1], case .real(let y) = b[1] { return x < y }
+            return false
+        }
+        // Heart rate per window, aligned to the stream's first sample, up to its last sample.
+        if let first = streamStart, let last = lastSampleTime {
+            let w = options.heartRateWindowSeconds, step = options.heartRateStepSeconds
+            var ws = first
+            var lo = 0
+            while ws < last {
+                let we = ws + w
+                while lo < nnTimes.count && nnTimes[lo] < ws { lo += 1 }
+                var hi = lo, sum = 0.0
+                while hi < nnTimes.count && nnTimes[hi] < we { sum += nn[hi]; hi += 1 }
+                let n = hi - lo
+                out.heartRate.append([name, .text("ecg"), .real(ws), .real(we),
+                                      n >= 2 ? .finite(60000 / (sum / Double(n))) : .null, .integer(n)])
+                ws += step
+            }
+        }
+        // HRV: 5-minute windows and the whole stream.
+        if nn.count >= 2, let series = try? NNIntervalSeries(intervalsMilliseconds: nn, closingBeatTimesSeconds: nnTimes) {
+            let analysis = HRVAnalysis(windowSeconds: options.hrvWindowSeconds)
+            for w in analysis.windows(series) {
+                out.hrv.append([name, .real(w.startSeconds), .real(w.endSeconds)]
+                               + w.metrics.values.map { ResultValue.finite($0) } + [.text("window")])
+            }
+            let whole = analysis.metrics(series)
+            out.hrv.append([name, .real(nnTimes[0] - nn[0] / 1000), .real(nnTimes[nnTimes.count - 1])]
+                           + whole.values.map { ResultValue.finite($0) } + [.text("recording")])
+        }
+        return out
+    }
+
+    static func describe(_ c: BeatCorrection) -> String {
+        var parts = [String]()
+        if c.contains(.ectopic) { parts.append("ectopic") }
+        if c.contains(.longShort) { parts.append("longShort") }
+        if c.contains(.inserted) { parts.append("inserted") }
+        if c.contains(.followsRemovedExtra) { parts.append("followsRemovedExtra") }
+        return parts.joined(separator: "+")
+    }
+}

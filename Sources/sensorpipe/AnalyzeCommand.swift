@@ -1,0 +1,80 @@
+import Foundation
+import Pipeline
+import Recordings
+
+/// `sensorpipe analyze`: one recording in, one CSV per result table out.
+enum AnalyzeCommand {
+    static let usage = """
+        USAGE: sensorpipe analyze INPUT [--out DIR] [--hr-window S] [--hr-step S] [--preset NAME]
+
+        Analyses one recording and writes one CSV per result table into DIR (default ./results):
+          beats.csv       R-peaks, RR/NN intervals (ms), instantaneous HR, artefact flags
+          heart_rate.csv  mean heart rate per window (bpm)
+          hrv.csv         HRV per 5-minute window and for the whole recording (NeuroKit2 names)
+        Columns and units: docs/RESULTS.md. Times are Unix seconds when the input carries absolute
+        time, otherwise seconds from the stream start. The tables appear only when complete.
+
+        OPTIONS:
+          --out DIR       output folder (created if needed)
+          --hr-window S   heart-rate window, seconds (default 10)
+          --hr-step S     heart-rate window step, seconds (default 10)
+          --preset NAME   layout of CSV/MATLAB inputs (default: detected from content)
+          -h, --help      show this help
+        """
+
+    static func run(_ args: [String]) -> Int32 {
+        var input: String?
+        var out = "results"
+        var options = ECGAnalyzer.Options()
+        var decode = DecodeOptions()
+        var i = 0
+        func value(_ name: String) -> String {
+            i += 1
+            guard i < args.count else { CLI.usageError("\(name) needs a value", usage: usage) }
+            return args[i]
+        }
+        func seconds(_ name: String) -> Double {
+            let v = value(name)
+            guard let s = Double(v), s > 0, s.isFinite else {
+                CLI.usageError("\(name) needs a positive number of seconds, got '\(v)'", usage: usage)
+            }
+            return s
+        }
+        while i < args.count {
+            let a = args[i]
+            switch a {
+            case "--out": out = value(a)
+            case "--hr-window": options.heartRateWindowSeconds = seconds(a)
+            case "--hr-step": options.heartRateStepSeconds = seconds(a)
+            case "--preset": decode.preset = CLI.preset(value(a), usage: usage)
+            case "-h", "--help":
+                print(usage)
+                return 0
+            default:
+                if a.hasPrefix("-") { CLI.usageError("unknown option '\(a)'", usage: usage) }
+                guard input == nil else { CLI.usageError("analyze takes one INPUT", usage: usage) }
+                input = a
+            }
+            i += 1
+        }
+        guard let input else { CLI.usageError("no INPUT given", usage: usage) }
+        let sink: CSVResultSink
+        do {
+            sink = try CSVResultSink(directory: URL(fileURLWithPath: out))
+        } catch {
+            CLI.error("\(out): cannot create the output folder: \(error)")
+            return 1
+        }
+        do {
+            let summary = try RecordingAnalysis.run(path: input, decode: decode, ecg: options, sink: sink)
+            print("\(input): \(summary.streams) stream(s), \(summary.beats) beats → \(out)/"
+                  + summary.tables.map { "\($0).csv" }.joined(separator: ", "))
+            for issue in summary.issues { CLI.error("warning: \(issue)") }
+            return 0
+        } catch {
+            sink.rollback()
+            CLI.error("\(error)")
+            return 1
+        }
+    }
+}
