@@ -6,5 +6,6 @@ func allBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
     all += spectralBenchmarks(scale)
     all += resampleBenchmarks(scale)
     all += healthCSVMATLABBenchmarks(scale)
+    all += ecgBenchmarks(scale)
     return all
 }
