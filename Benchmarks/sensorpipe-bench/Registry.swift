@@ -10,5 +10,6 @@ func allBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
     all += wfdbBenchmarks(scale)
     all += decodeBenchmarks(scale)
     all += hrvBenchmarks(scale)
+    all += ecgBenchmarks(scale)
     return all
 }

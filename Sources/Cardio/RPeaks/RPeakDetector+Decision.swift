@@ -21,6 +21,9 @@ extension RPeakDetector {
         return min(max(s / c, minimumRR), maximumRR)
     }
 
+    /// Search-back never reaches further back than 1.5 × the longest mean RR interval.
+    var searchBackLimit: Int { Int((Self.searchBackFactor * Double(maximumRR)).rounded()) }
+
     func isTWave(_ c: Candidate) -> Bool {
         decision.haveQRS && c.work - decision.lastQRS < tWaveWindow && c.maxSlope < 0.5 * decision.lastSlope
     }
@@ -113,7 +116,9 @@ extension RPeakDetector {
                 && Double(k - decision.lastQRS) > Self.searchBackFactor * Double(meanRR) {
             let th = 0.5 * threshold
             var best: Candidate?
-            for c in decision.noiseCandidates where c.work - decision.lastQRS >= refractory
+            // Bounded look-back keeps the latency bound (after a long silence the list is old).
+            let oldest = k - searchBackLimit
+            for c in decision.noiseCandidates where c.work >= oldest && c.work - decision.lastQRS >= refractory
                 && c.height > th && !isTWave(c) {
                 if best == nil || c.height > best!.height { best = c }
             }

@@ -97,6 +97,16 @@ extension RPeakDetector {
         let scale = 1 / Float(d)
         var i = start
         let end = start + count
+        if flags == nil && st.groupCount == 0 {
+            // Whole groups without flags: the common case, kept tight.
+            while i + d <= end {
+                var sum: Float = 0
+                for j in i..<i + d { sum += x[j] }
+                i += d
+                let value = sum * scale
+                step(value, valid: value.isFinite, newest: base + i - 1, &st, rp, bp, sp, qp, &peaks)
+            }
+        }
         while i < end {
             let take = min(d - st.groupCount, end - i)
             var sum = st.groupSum

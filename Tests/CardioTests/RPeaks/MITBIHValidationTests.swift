@@ -107,9 +107,6 @@ struct MITBIHValidationTests {
             let r = try ECGRecord.load(set: "mitdb", name: name)
             let (peaks, mismatch) = Self.detect(r)
             mismatches += mismatch
-            if let dump = ProcessInfo.processInfo.environment["RPEAKS_DUMP"] {
-                try? peaks.map(String.init).joined(separator: "\n").write(toFile: "\(dump)/\(name).txt", atomically: true, encoding: .utf8)
-            }
             let score = BeatMatching.match(reference: r.beats, detections: peaks, sampleRate: r.sampleRate,
                                            excluded: r.flutter)
             let all = BeatMatching.match(reference: r.beats, detections: peaks, sampleRate: r.sampleRate)
@@ -121,9 +118,6 @@ struct MITBIHValidationTests {
             let r = try ECGRecord.load(set: "nstdb", name: name)
             let (peaks, mismatch) = Self.detect(r)
             mismatches += mismatch
-            if let dump = ProcessInfo.processInfo.environment["RPEAKS_DUMP"] {
-                try? peaks.map(String.init).joined(separator: "\n").write(toFile: "\(dump)/\(name).txt", atomically: true, encoding: .utf8)
-            }
             let start = Int(300 * r.sampleRate)
             let score = BeatMatching.match(reference: r.beats, detections: peaks, sampleRate: r.sampleRate,
                                            scoredRange: start..<Int.max, excluded: r.flutter)

@@ -61,6 +61,28 @@ struct RPeakDetectorTests {
         }
     }
 
+    @Test("every peak is emitted within maximumLatencySeconds of its apex (also across a flat stretch)")
+    func latency() throws {
+        let (x, _) = try Self.excerpt(250)
+        var y = x
+        for i in 2600..<3750 { y[i] = 0 }
+        for i in 3750..<y.count { y[i] *= 0.2 }
+        var d = RPeakDetector(sampleRate: 250)
+        let bound = Int((d.maximumLatencySeconds * 250).rounded(.up))
+        var peaks = [Int]()
+        var worst = 0
+        y.withUnsafeBufferPointer { p in
+            for start in stride(from: 0, to: y.count, by: 8) {
+                let before = peaks.count
+                let end = min(start + 8, y.count)
+                d.process(UnsafeBufferPointer(rebasing: p[start..<end]), flags: nil, into: &peaks)
+                for q in peaks[before...] { worst = max(worst, end - 1 - q) }
+            }
+        }
+        #expect(peaks.count > 20)
+        #expect(worst <= bound, "a peak was emitted \(worst) samples after its apex (bound \(bound))")
+    }
+
     @Test("polarity: the inverted signal gives the same peaks")
     func polarity() throws {
         let (x, _) = try Self.excerpt(250)
