@@ -11,5 +11,6 @@ func allBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
     all += decodeBenchmarks(scale)
     all += hrvBenchmarks(scale)
     all += ecgBenchmarks(scale)
+    all += chainBenchmarks(scale)
     return all
 }

@@ -1,0 +1,52 @@
+import Foundation
+import Pipeline
+import Recordings
+
+/// Rows are counted and dropped: the chain benchmark measures analysis, not output.
+final class DiscardingSink: ResultSink {
+    var rows = 0
+    func begin(recording: String) throws {}
+    func write(_ table: ResultTable, rows: [[ResultValue]]) throws { self.rows += rows.count }
+    func commit() throws {}
+    func rollback() {}
+}
+
+/// The whole single-recording ECG chain on a day of 512 Hz ECG: WFDB format-16 decode → R-peak
+/// detection (with its band-pass filtering) → artefact correction → heart rate per 10 s → HRV per
+/// 5 min and for the day (→ quality per 10 s, once the quality stage is in the chain), as
+/// `sensorpipe analyze` runs it, against `memcpy` of the decoded samples.
+///
+/// The record is the tiled MIT-BIH excerpt of ``ecgDay(count:)``, written once in set-up as a
+/// WFDB record (format 16, 200 adu/mV) in a temporary folder.
+func chainBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
+    let count = scale.dayAt512Hz
+    let reference = "memcpy/day512/float/chain"
+    return [
+        memcpyReferenceCase(bytes: count * 4, name: reference),
+        BenchmarkCase(name: "ecg/analyze-chain/day512/wfdb16", samples: count, bytes: count * 2, reference: reference) {
+            let signal = ecgDay(count: count)
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sensorpipe-chain-\(getpid())")
+            try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            var adu = [Int16](repeating: 0, count: count)
+            var checksum = 0
+            for i in 0..<count {
+                let v = Int16(clamping: Int((Double(signal[i]) * 200).rounded()))
+                adu[i] = v
+                checksum = (checksum + Int(v)) & 0xFFFF
+            }
+            let dat = dir.appendingPathComponent("day.dat")
+            adu.withUnsafeBytes { try! Data($0).write(to: dat) }
+            let signed = checksum >= 32768 ? checksum - 65536 : checksum
+            let header = "day 1 512 \(count)\nday.dat 16 200/mV 16 0 \(adu[0]) \(signed) 0 ECG\n"
+            let hea = dir.appendingPathComponent("day.hea")
+            try! Data(header.utf8).write(to: hea)
+            return {
+                let sink = DiscardingSink()
+                let summary = try! RecordingAnalysis.run(path: hea.path, decode: DecodeOptions(),
+                                                         ecg: ECGAnalyzer.Options(), sink: sink)
+                precondition(summary.beats > count / 512 / 2, "chain benchmark: \(summary.beats) beats")
+                blackHole(sink.rows)
+            }
+        },
+    ]
+}
