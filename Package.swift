@@ -30,8 +30,8 @@ let package = Package(
         // MARK: - Implementation targets
         .target(name: "DSP", dependencies: ["CFFTW", "CLAPACKE"], exclude: ["README.md"]),
         .target(name: "Recordings", dependencies: ["DSP", "CZlib"], exclude: ["README.md"]),
-        .target(name: "Cardio", dependencies: ["DSP"]),
-        .target(name: "Pipeline", dependencies: ["DSP", "Recordings", "Cardio", "CSQLite"]),
+        .target(name: "Cardio", dependencies: ["DSP"], exclude: ["README.md"]),
+        .target(name: "Pipeline", dependencies: ["DSP", "Recordings", "Cardio", "CSQLite"], exclude: ["README.md"]),
 
         // MARK: - Command-line tool
         .executableTarget(name: "sensorpipe", dependencies: ["Pipeline", "Recordings", "Cardio", "DSP"]),
