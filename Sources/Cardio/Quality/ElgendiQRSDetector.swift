@@ -70,6 +70,9 @@ public struct ElgendiQRSDetector: Sendable {
     public func detect(_ signal: UnsafeBufferPointer<Float>) -> [Int] {
         let n = signal.count
         guard n > filter.padLength else { return [] }
+        // A flat signal filters to rounding noise, which must not turn into beats.
+        let first = signal[0]
+        guard signal.contains(where: { $0 != first }) else { return [] }
         var z = [Double](repeating: 0, count: n)
         z.withUnsafeMutableBufferPointer { zb in
             for i in 0..<n { zb[i] = Double(signal[i]) }
