@@ -28,11 +28,13 @@ public struct ECGQualityWindow: Sendable, Equatable {
     public var secondaryBeatCount: Int
     /// Orphanidou et al. (2015) rules and template correlation on the given R-peaks.
     public var templateMatch: OrphanidouTemplateMatch
-    /// The fuzzy comprehensive evaluation of Zhao & Zhang (2018).
+    /// The simple heuristic fusion of Zhao & Zhang (2018): the ratings behind ``label``.
+    public var heuristicFusion: ZhaoZhangHeuristicFusion
+    /// The fuzzy comprehensive evaluation of Zhao & Zhang (2018), reported beside ``label``.
     public var fuzzyEvaluation: ZhaoZhangFuzzyEvaluation
-    /// The simple heuristic fusion of Zhao & Zhang (2018).
-    public var heuristicLabel: ECGQualityLabel
-    /// The window's quality: ``fuzzyEvaluation``'s label, or ``ECGQualityLabel/unacceptable`` when
-    /// more than ``ECGQuality/maximumMaskedFraction`` of the samples are masked.
+    /// The window's quality: the heuristic fusion's label, or ``ECGQualityLabel/unacceptable``
+    /// when more than ``ECGQuality/maximumMaskedFraction`` of the samples are masked.
     public var label: ECGQualityLabel
+    /// The fuzzy evaluation's label, with the same masking rule as ``label``.
+    public var fuzzyLabel: ECGQualityLabel
 }

@@ -32,6 +32,12 @@
 /// them. qSQI is the bSQI of Li et al. (2008), see ``ECGSignalQualityIndex/bSQI(_:_:toleranceSamples:sampleCount:)``.
 /// NaN indices take membership J = 1 (an index that cannot be computed is no evidence of quality).
 ///
+/// **Behaviour on noise.** With these memberships pSQI ≥ 0.35 is fully "excellent", and noise
+/// that raises pSQI (electrode motion does) cannot make the pSQI factor vote otherwise; on the
+/// MIT-BIH Noise Stress Test Database no window reaches `unacceptable`, even at −6 dB. That is
+/// why ``ECGQuality`` labels windows by ``ZhaoZhangHeuristicFusion`` and reports this evaluation
+/// beside it.
+///
 /// Source: Z. Zhao and Y. Zhang, "SQI quality evaluation mechanism of single-lead ECG signal
 /// based on simple heuristic fusion and fuzzy comprehensive evaluation", *Front. Physiol.* 9:727,
 /// 2018, doi:10.3389/fphys.2018.00727, section "Fuzzy comprehensive evaluation".

@@ -18,8 +18,8 @@
 /// Note that the pSQI rating calls a window with pSQI ≥ 0.8 unqualified: ECG with narrow, steep
 /// QRS complexes (and NeuroKit2's synthetic ECG) often reaches 0.85–0.95 and is then at best
 /// "barely acceptable" here, while the fuzzy evaluation (``ZhaoZhangFuzzyEvaluation``), whose
-/// pSQI memberships saturate at 0.35, rates it excellent. SensorPipe's label is the fuzzy one;
-/// this fusion is reported beside it.
+/// pSQI memberships saturate at 0.35, rates it excellent. This fusion gives SensorPipe's label
+/// (``ECGQuality`` says why); the fuzzy evaluation is reported beside it.
 ///
 /// Source: Z. Zhao and Y. Zhang, *Front. Physiol.* 9:727, 2018, doi:10.3389/fphys.2018.00727,
 /// section "Simple heuristic fusion".
