@@ -9,5 +9,6 @@ func allBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
     all += healthCSVMATLABBenchmarks(scale)
     all += wfdbBenchmarks(scale)
     all += decodeBenchmarks(scale)
+    all += sqiBenchmarks(scale)
     return all
 }

@@ -113,9 +113,18 @@ public struct ElgendiQRSDetector: Sendable {
                     let lo = max(0, k - h), hi = min(n, k - h + w)
                     return (pb[hi] - pb[lo]) / Double(hi - lo)
                 }
+                // Where both windows lie inside the signal the counts are W1 and W2 (same
+                // division as at the edges, so results do not depend on this shortcut).
+                let interior = h2 ..< max(h2, n - (w2 - h2) + 1)
+                let dw1 = Double(w1), dw2 = Double(w2)
                 var start = -1
                 for k in 0...n {
-                    let inside = k < n && average(k, w1, h1) > average(k, w2, h2) + alpha
+                    let inside: Bool
+                    if interior.contains(k) {
+                        inside = (pb[k - h1 + w1] - pb[k - h1]) / dw1 > (pb[k - h2 + w2] - pb[k - h2]) / dw2 + alpha
+                    } else {
+                        inside = k < n && average(k, w1, h1) > average(k, w2, h2) + alpha
+                    }
                     if inside {
                         if start < 0 { start = k }
                     } else if start >= 0 {
