@@ -11,6 +11,7 @@ func allBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
     all += decodeBenchmarks(scale)
     all += hrvBenchmarks(scale)
     all += ecgBenchmarks(scale)
+    all += sqiBenchmarks(scale)
     all += chainBenchmarks(scale)
     return all
 }
