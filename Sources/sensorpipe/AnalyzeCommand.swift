@@ -11,6 +11,7 @@ enum AnalyzeCommand {
           beats.csv       R-peaks, RR/NN intervals (ms), instantaneous HR, artefact flags
           heart_rate.csv  mean heart rate per window (bpm)
           hrv.csv         HRV per 5-minute window and for the whole recording (NeuroKit2 names)
+          quality.csv     ECG signal-quality indices and label per 10-s window
         Columns and units: docs/RESULTS.md. Times are Unix seconds when the input carries absolute
         time, otherwise seconds from the stream start. The tables appear only when complete.
 

@@ -32,7 +32,7 @@ struct RecordingAnalysisTests {
         let whole = try analyze(name, blockCapacity: 1 << 20)
         for capacity in [1, 97, 4096] {
             let parts = try analyze(name, blockCapacity: capacity)
-            for table in ["beats", "heart_rate", "hrv"] {
+            for table in ["beats", "heart_rate", "hrv", "quality"] {
                 #expect(parts[table] == whole[table], "\(table) with block capacity \(capacity)")
             }
         }

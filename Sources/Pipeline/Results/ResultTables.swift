@@ -15,6 +15,26 @@ public enum ResultTables {
         ResultColumn("hr_bpm", .real, unit: "bpm", "instantaneous heart rate 60000 / nn_ms"),
         ResultColumn("artefact", .text, "artefact found at this beat (Lipponen & Tarvainen 2019): ectopic, missed, extra, longShort, or empty"),
         ResultColumn("correction", .text, "what correction did: ectopic, longShort, inserted, followsRemovedExtra, removedExtra (combined with '+'), or empty"),
+        ResultColumn("quality", .text, "label of the 10-s quality window holding the beat (excellent, barely_acceptable, unacceptable), empty outside assessed windows"),
+    ])
+
+    /// ECG signal quality per 10-s window.
+    public static let quality = ResultTable(name: "quality", summary: "ECG signal-quality indices and label per window", columns: [
+        ResultColumn("stream", .text, "stream key"),
+        ResultColumn("window_start", .real, unit: "s", "window start"),
+        ResultColumn("window_end", .real, unit: "s", "window end (exclusive)"),
+        ResultColumn("label", .text, "Zhao & Zhang 2018 heuristic fusion: excellent, barely_acceptable, unacceptable"),
+        ResultColumn("kSQI", .real, "kurtosis (Pearson; Gaussian = 3)"),
+        ResultColumn("sSQI", .real, "skewness"),
+        ResultColumn("pSQI", .real, "power 5–15 Hz / power 5–40 Hz"),
+        ResultColumn("basSQI", .real, "1 − power 0–1 Hz / power 0–40 Hz"),
+        ResultColumn("bSQI", .real, "agreement of the two QRS detectors within 150 ms (Li et al. 2008)"),
+        ResultColumn("template_correlation", .real, "mean correlation of beats with their average template (Orphanidou et al. 2015)"),
+        ResultColumn("template_acceptable", .integer, "1 when Orphanidou's feasibility rules hold and the correlation is ≥ 0.66"),
+        ResultColumn("fuzzy_label", .text, "Zhao & Zhang 2018 fuzzy comprehensive evaluation label"),
+        ResultColumn("fuzzy_score", .real, "its score"),
+        ResultColumn("masked_fraction", .real, "share of masked samples in the window"),
+        ResultColumn("beats", .integer, "primary-detector beats in the window"),
     ])
 
     /// Heart rate per window.

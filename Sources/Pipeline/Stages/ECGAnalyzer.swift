@@ -12,6 +12,8 @@ import Recordings
 /// - Detection: ``RPeakDetector`` (Pan & Tompkins 1985; Hamilton & Tompkins 1986).
 /// - Artefacts: ``LipponenTarvainenCorrection`` (Lipponen & Tarvainen 2019).
 /// - HRV: ``HRVAnalysis`` (Task Force 1996; NeuroKit2 names).
+/// - Quality: ``ECGQuality`` per 10-s window (Li et al. 2008; Orphanidou et al. 2015; Zhao &
+///   Zhang 2018), with this detector's beats as the primary and Elgendi's as the second detector.
 public struct ECGAnalyzer {
     /// Options of the ECG analysis.
     public struct Options: Sendable {
@@ -21,6 +23,8 @@ public struct ECGAnalyzer {
         public var heartRateStepSeconds = 10.0
         /// HRV window length, seconds (default 300).
         public var hrvWindowSeconds = 300.0
+        /// Signal-quality window length, seconds (default 10, as Zhao & Zhang 2018).
+        public var qualityWindowSeconds = 10.0
         /// Creates default options.
         public init() {}
     }
@@ -37,6 +41,17 @@ public struct ECGAnalyzer {
     var peaks: [Int] = []
     var streamStart: Double?
     var lastSampleTime: Double?
+    // Quality: the window being filled and completed windows waiting for their beats to be final.
+    var quality: ECGQuality?
+    var windowLength = 0
+    var windowSamples: [Float] = []
+    var windowMasked: [Bool] = []
+    var windowStart = 0                 // sample index (in segment) of the window being filled
+    var fed = 0                         // samples fed to the detector in this segment
+    var latencySamples = 0
+    var pendingWindows: [(start: Int, samples: [Float], masked: [Bool])] = []
+    /// Quality windows: (segment, start time, end time, result).
+    var qualityWindows: [(segment: Int, start: Double, end: Double, result: ECGQualityWindow)] = []
     /// Detected beats per segment: (segment, sample index, time).
     var beats: [(segment: Int, sample: Int, time: Double)] = []
     /// Problems that made parts of the stream unanalysable (reported, not hidden).
@@ -69,9 +84,21 @@ public struct ECGAnalyzer {
             rate = sampleRate
             if sampleRate >= 100 && sampleRate <= 2000 {
                 detector = RPeakDetector(sampleRate: sampleRate)
+                latencySamples = Int((detector!.maximumLatencySeconds * sampleRate).rounded(.up)) + 1
             } else {
                 detector = nil
                 issues.append("segment \(block.segment): sample rate \(sampleRate) Hz outside 100–2000 Hz; no R-peak detection")
+            }
+            fed = 0
+            windowStart = 0
+            windowSamples.removeAll(keepingCapacity: true)
+            windowMasked.removeAll(keepingCapacity: true)
+            if sampleRate >= 125 && sampleRate <= 1000 {
+                quality = ECGQuality(sampleRate: sampleRate, windowDurationSeconds: options.qualityWindowSeconds)
+                windowLength = Int((options.qualityWindowSeconds * sampleRate).rounded())
+            } else {
+                quality = nil
+                issues.append("segment \(block.segment): sample rate \(sampleRate) Hz outside 125–1000 Hz; no quality indices")
             }
         }
         guard detector != nil else { return }
@@ -81,7 +108,50 @@ public struct ECGAnalyzer {
             }
         }
         drainPeaks()
+        fed += block.count
+        if quality != nil { collectQuality(block) }
         if block.endsSegment { closeSegment() }
+    }
+
+    /// Cuts the block into quality windows; a window is assessed once every beat inside it is
+    /// final (the detector's latency bound has passed its end), so at most two windows wait.
+    mutating func collectQuality(_ block: SampleBlock) {
+        let masking = SampleFlags.maskingFlags.rawValue
+        var i = 0
+        while i < block.count {
+            let take = min(windowLength - windowSamples.count, block.count - i)
+            windowSamples.append(contentsOf: block.columns[0][i..<i + take])
+            for k in i..<i + take { windowMasked.append(block.flags[k] & masking != 0 || !block.columns[0][k].isFinite) }
+            i += take
+            if windowSamples.count == windowLength {
+                pendingWindows.append((windowStart, windowSamples, windowMasked))
+                windowStart += windowLength
+                windowSamples.removeAll(keepingCapacity: true)
+                windowMasked.removeAll(keepingCapacity: true)
+            }
+        }
+        assessFinalWindows(upTo: fed - latencySamples)
+    }
+
+    /// Assesses pending windows that end at or before sample `limit` of the segment.
+    mutating func assessFinalWindows(upTo limit: Int) {
+        guard let q = quality else { pendingWindows.removeAll(); return }
+        while let w = pendingWindows.first, w.start + windowLength <= limit {
+            pendingWindows.removeFirst()
+            let end = w.start + windowLength
+            // Beats of this segment inside the window (the beat list is in time order).
+            var local = [Int]()
+            var k = beats.count - 1
+            while k >= 0 && beats[k].segment == segment && beats[k].sample >= w.start { k -= 1 }
+            k += 1
+            while k < beats.count && beats[k].sample < end {
+                if beats[k].segment == segment { local.append(beats[k].sample - w.start) }
+                k += 1
+            }
+            let result = q.assessWindow(w.samples, masked: w.masked.contains(true) ? w.masked : nil, rPeaks: local)
+            qualityWindows.append((segment, segmentStart + Double(w.start) / rate,
+                                   segmentStart + Double(end) / rate, result))
+        }
     }
 
     mutating func drainPeaks() {
@@ -95,6 +165,11 @@ public struct ECGAnalyzer {
             drainPeaks()
             detector = nil
         }
+        // Every beat is final now; the trailing partial window (< one window) is not assessed.
+        assessFinalWindows(upTo: Int.max)
+        pendingWindows.removeAll()
+        windowSamples.removeAll(keepingCapacity: true)
+        windowMasked.removeAll(keepingCapacity: true)
     }
 
     /// The analysis results.
@@ -105,6 +180,8 @@ public struct ECGAnalyzer {
         public var heartRate: [[ResultValue]] = []
         /// Rows of ``ResultTables/hrv``.
         public var hrv: [[ResultValue]] = []
+        /// Rows of ``ResultTables/quality``.
+        public var quality: [[ResultValue]] = []
     }
 
     /// Ends the stream and computes the beat-level results.
@@ -150,7 +227,7 @@ public struct ECGAnalyzer {
                     name, .real(t), d.map { .integer(seg[$0].sample) } ?? .null, .integer(seg[0].segment), rr,
                     .finite(nnValue), .finite(nnValue.map { 60000 / $0 }),
                     d.flatMap { artefactAt[$0] }.map { .text($0.rawValue) } ?? .text(""),
-                    .text(Self.describe(cFlags[i])),
+                    .text(Self.describe(cFlags[i])), qualityLabel(at: t),
                 ])
             }
             for k in times.indices where !used.contains(k) && corrected != nil {
@@ -158,6 +235,7 @@ public struct ECGAnalyzer {
                     name, .real(times[k]), .integer(seg[k].sample), .integer(seg[0].segment),
                     k > 0 ? .finite(1000 * (times[k] - times[k - 1])) : .null, .null, .null,
                     artefactAt[k].map { .text($0.rawValue) } ?? .text(""), .text("removedExtra"),
+                    qualityLabel(at: times[k]),
                 ])
             }
             start = end
@@ -182,6 +260,16 @@ public struct ECGAnalyzer {
                 ws += step
             }
         }
+        // Quality per window.
+        for w in qualityWindows {
+            let r = w.result
+            out.quality.append([
+                name, .real(w.start), .real(w.end), .text(r.label.rawValue), .finite(r.kurtosis), .finite(r.skewness),
+                .finite(r.pSQI), .finite(r.basSQI), .finite(r.bSQI), .finite(r.templateMatch.templateCorrelation),
+                .integer(r.templateMatch.isAcceptable ? 1 : 0), .text(r.fuzzyLabel.rawValue),
+                .finite(r.fuzzyEvaluation.score), .finite(r.maskedFraction), .integer(r.beatCount),
+            ])
+        }
         // HRV: 5-minute windows and the whole stream.
         if nn.count >= 2, let series = try? NNIntervalSeries(intervalsMilliseconds: nn, closingBeatTimesSeconds: nnTimes) {
             let analysis = HRVAnalysis(windowSeconds: options.hrvWindowSeconds)
@@ -194,6 +282,17 @@ public struct ECGAnalyzer {
                            + whole.values.map { ResultValue.finite($0) } + [.text("recording")])
         }
         return out
+    }
+
+    /// The quality label of the window holding time `t`, or `null` outside assessed windows.
+    func qualityLabel(at t: Double) -> ResultValue {
+        var lo = 0, hi = qualityWindows.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if qualityWindows[mid].end <= t { lo = mid + 1 } else { hi = mid }
+        }
+        guard lo < qualityWindows.count, qualityWindows[lo].start <= t else { return .null }
+        return .text(qualityWindows[lo].result.label.rawValue)
     }
 
     static func describe(_ c: BeatCorrection) -> String {

@@ -3,7 +3,7 @@ import Recordings
 /// Runs every analysis that applies to a recording's streams and writes the result rows to a
 /// sink in one transaction (all of the recording's rows, or none).
 ///
-/// Today: ECG streams get ``ECGAnalyzer`` (beats, heart rate, HRV). Streams of other sensors are
+/// Today: ECG streams get ``ECGAnalyzer`` (beats, heart rate, HRV, signal quality). Streams of other sensors are
 /// decoded and accounted for; their analyses plug in here as they land.
 public enum RecordingAnalysis {
     /// What a run produced.
@@ -53,20 +53,23 @@ public enum RecordingAnalysis {
         summary.accounts = d.accounts
         try sink.begin(recording: path)
         do {
-            var beats = [[ResultValue]](), hr = [[ResultValue]](), hrv = [[ResultValue]]()
+            var beats = [[ResultValue]](), hr = [[ResultValue]](), hrv = [[ResultValue]](), quality = [[ResultValue]]()
             for k in analyzers.keys.sorted() {
                 var a = analyzers[k]!
                 let out = a.finish()
                 beats += out.beats
                 hr += out.heartRate
                 hrv += out.hrv
+                quality += out.quality
                 summary.issues += a.issues.map { "\(a.streamName): \($0)" }
             }
             if !analyzers.isEmpty {
                 try sink.write(ResultTables.beats, rows: beats)
                 try sink.write(ResultTables.heartRate, rows: hr)
                 try sink.write(ResultTables.hrv, rows: hrv)
-                summary.tables = [ResultTables.beats.name, ResultTables.heartRate.name, ResultTables.hrv.name]
+                try sink.write(ResultTables.quality, rows: quality)
+                summary.tables = [ResultTables.beats.name, ResultTables.heartRate.name, ResultTables.hrv.name,
+                                  ResultTables.quality.name]
             }
             summary.beats = beats.count
             try sink.commit()
