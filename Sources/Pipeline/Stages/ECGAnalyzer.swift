@@ -50,8 +50,16 @@ public struct ECGAnalyzer {
     var fed = 0                         // samples fed to the detector in this segment
     var latencySamples = 0
     var pendingWindows: [(start: Int, samples: [Float], masked: [Bool])] = []
-    /// Quality windows: (segment, start time, end time, result).
-    var qualityWindows: [(segment: Int, start: Double, end: Double, result: ECGQualityWindow)] = []
+    /// Quality windows, reduced to the values written (a full ``ECGQualityWindow`` keeps
+    /// per-beat data that would make memory grow with the recording).
+    struct QualityRow {
+        var start: Double, end: Double
+        var label: ECGQualityLabel, fuzzyLabel: ECGQualityLabel
+        var kurtosis: Double, skewness: Double, pSQI: Double, basSQI: Double, bSQI: Double
+        var templateCorrelation: Double, templateAcceptable: Bool, fuzzyScore: Double
+        var maskedFraction: Double, beatCount: Int
+    }
+    var qualityWindows: [QualityRow] = []
     /// Detected beats per segment: (segment, sample index, time).
     var beats: [(segment: Int, sample: Int, time: Double)] = []
     /// Problems that made parts of the stream unanalysable (reported, not hidden).
@@ -149,8 +157,13 @@ public struct ECGAnalyzer {
                 k += 1
             }
             let result = q.assessWindow(w.samples, masked: w.masked.contains(true) ? w.masked : nil, rPeaks: local)
-            qualityWindows.append((segment, segmentStart + Double(w.start) / rate,
-                                   segmentStart + Double(end) / rate, result))
+            qualityWindows.append(QualityRow(
+                start: segmentStart + Double(w.start) / rate, end: segmentStart + Double(end) / rate,
+                label: result.label, fuzzyLabel: result.fuzzyLabel, kurtosis: result.kurtosis,
+                skewness: result.skewness, pSQI: result.pSQI, basSQI: result.basSQI, bSQI: result.bSQI,
+                templateCorrelation: result.templateMatch.templateCorrelation,
+                templateAcceptable: result.templateMatch.isAcceptable, fuzzyScore: result.fuzzyEvaluation.score,
+                maskedFraction: result.maskedFraction, beatCount: result.beatCount))
         }
     }
 
@@ -261,13 +274,12 @@ public struct ECGAnalyzer {
             }
         }
         // Quality per window.
-        for w in qualityWindows {
-            let r = w.result
+        for r in qualityWindows {
             out.quality.append([
-                name, .real(w.start), .real(w.end), .text(r.label.rawValue), .finite(r.kurtosis), .finite(r.skewness),
-                .finite(r.pSQI), .finite(r.basSQI), .finite(r.bSQI), .finite(r.templateMatch.templateCorrelation),
-                .integer(r.templateMatch.isAcceptable ? 1 : 0), .text(r.fuzzyLabel.rawValue),
-                .finite(r.fuzzyEvaluation.score), .finite(r.maskedFraction), .integer(r.beatCount),
+                name, .real(r.start), .real(r.end), .text(r.label.rawValue), .finite(r.kurtosis), .finite(r.skewness),
+                .finite(r.pSQI), .finite(r.basSQI), .finite(r.bSQI), .finite(r.templateCorrelation),
+                .integer(r.templateAcceptable ? 1 : 0), .text(r.fuzzyLabel.rawValue),
+                .finite(r.fuzzyScore), .finite(r.maskedFraction), .integer(r.beatCount),
             ])
         }
         // HRV: 5-minute windows and the whole stream.
@@ -292,7 +304,7 @@ public struct ECGAnalyzer {
             if qualityWindows[mid].end <= t { lo = mid + 1 } else { hi = mid }
         }
         guard lo < qualityWindows.count, qualityWindows[lo].start <= t else { return .null }
-        return .text(qualityWindows[lo].result.label.rawValue)
+        return .text(qualityWindows[lo].label.rawValue)
     }
 
     static func describe(_ c: BeatCorrection) -> String {
