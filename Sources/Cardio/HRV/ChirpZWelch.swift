@@ -38,8 +38,8 @@ enum ChirpZWelch {
 
     /// PSD at `k·fs/fftLength` for the `k` with that frequency ≤ `maximumFrequency`, of a series
     /// of `count` samples that is never held whole: `values(first, n, out)` writes samples
-    /// `first ..< first + n` (always within `0 ..< count`) to `out`, and is asked for each sample
-    /// twice at most (once more for the sample an odd segment length drops).
+    /// `first ..< first + n` (always within `0 ..< count`) to `out`; each sample is asked for once,
+    /// in ascending chunks per block (plus, for an odd segment length, each segment's dropped one).
     ///
     /// Each half-segment block of `h` samples is transformed in chunks of `C` samples: chunk
     /// `[n₀, n₀ + C)` contributes `W^{k·n₀}` times its own chirp z-transform (same filter for
@@ -88,12 +88,10 @@ enum ChirpZWelch {
         let work = Double._allocate(2 * m)
         let filter = Double._allocate(2 * m)
         let spectrum = Double._allocate(2 * m)
-        let valuesP = Double._allocate(chunk)
-        let valuesQ = Double._allocate(chunk)
-        defer {
-            Double._free(work); Double._free(filter); Double._free(spectrum)
-            Double._free(valuesP); Double._free(valuesQ)
-        }
+        defer { Double._free(work); Double._free(filter); Double._free(spectrum) }
+        // The samples of a chunk go to the spectrum buffer, free until the forward transform
+        // (2M ≥ 2C doubles).
+        let valuesP = spectrum, valuesQ = spectrum + chunk
 
         // b'[p] = conj c(p + k0 − C + 1), p < outputs + C − 1; B' = FFT(b').
         work.initialize(repeating: 0, count: 2 * m)
