@@ -23,11 +23,39 @@ import DSP
 /// z-transform algorithm", IEEE Trans. Audio Electroacoust. 17(2):86–92, 1969,
 /// doi:10.1109/TAU.1969.1162034. P. D. Welch (1967), doi:10.1109/TAU.1967.1161901.
 enum ChirpZWelch {
-    /// PSD at `k·fs/fftLength` for the `k` with that frequency ≤ `maximumFrequency`.
+    /// PSD at `k·fs/fftLength` for the `k` with that frequency ≤ `maximumFrequency`, of a
+    /// series held in an array.
     /// - Precondition: `4 ≤ segmentLength ≤ x.count`, `fftLength == 2·segmentLength`.
     static func psd(_ x: [Double], segmentLength l: Int, fftLength f: Int, sampleRate fs: Double,
-                    maximumFrequency: Double) -> (frequencies: [Double], power: [Double]) {
-        precondition(l >= 4 && l <= x.count && f == 2 * l)
+                    maximumFrequency: Double, chunkLength: Int? = nil) -> (frequencies: [Double], power: [Double]) {
+        x.withUnsafeBufferPointer { xs in
+            psd(count: xs.count, segmentLength: l, fftLength: f, sampleRate: fs,
+                maximumFrequency: maximumFrequency, chunkLength: chunkLength) { first, count, out in
+                out.update(from: xs.baseAddress! + first, count: count)
+            }
+        }
+    }
+
+    /// PSD at `k·fs/fftLength` for the `k` with that frequency ≤ `maximumFrequency`, of a series
+    /// of `count` samples that is never held whole: `values(first, n, out)` writes samples
+    /// `first ..< first + n` (always within `0 ..< count`) to `out`; each sample is asked for once,
+    /// in ascending chunks per block (plus, for an odd segment length, each segment's dropped one).
+    ///
+    /// Each half-segment block of `h` samples is transformed in chunks of `C` samples: chunk
+    /// `[n₀, n₀ + C)` contributes `W^{k·n₀}` times its own chirp z-transform (same filter for
+    /// every chunk), the twiddle's phase `2π·(k·n₀ mod F)/F` reduced exactly in integers.
+    /// - Parameters:
+    ///   - chunkLength: samples per chirp-z chunk; default about three times the number of
+    ///     outputs (FFT length ≈ 4× the outputs), at most one block.
+    /// - Precondition: `4 ≤ segmentLength ≤ count`, `fftLength == 2·segmentLength`.
+    /// - Complexity: O(N/C · M log M) time for `M ≈ C + 2K` (K bins), O(M + blocks·K) memory:
+    ///   independent of `count` apart from the bins.
+    static func psd(count n: Int, segmentLength l: Int, fftLength f: Int, sampleRate fs: Double,
+                    maximumFrequency: Double, chunkLength: Int? = nil,
+                    values: (_ first: Int, _ count: Int, _ into: UnsafeMutablePointer<Double>) -> Void)
+        -> (frequencies: [Double], power: [Double]) {
+        precondition(l >= 4 && l <= n && f == 2 * l)
+        precondition(chunkLength.map { $0 >= 1 } ?? true, "chirp-z Welch: chunk length must be ≥ 1")
         // rfftfreq(f, 1/fs), as NumPy evaluates it.
         let binWidth = 1.0 / (Double(f) * (1.0 / fs))
         var bins = 0
@@ -36,16 +64,24 @@ enum ChirpZWelch {
         guard bins > 0 else { return ([], []) }
 
         let h = l - l / 2                       // hop = half-block length
-        let segments = (x.count - l) / h + 1
+        let segments = (n - l) / h + 1
         let blockCount = segments + 1
         let needed = bins + 2                   // A_j[k], k ∈ [0, K+2)
         let k0 = -(needed - 1)                  // chirp-z outputs k ∈ [k0, needed − 1]
         let outputs = 2 * needed - 1
-        let m = smoothLength(atLeast: outputs + h - 1)
+        let chunk: Int, m: Int
+        if let chunkLength {
+            chunk = min(chunkLength, h)
+            m = smoothLength(atLeast: outputs + chunk - 1)
+        } else {
+            let target = min(h, max(3 * outputs, 1 << 15))
+            m = smoothLength(atLeast: outputs + target - 1)
+            chunk = min(h, m - outputs + 1)
+        }
         let fft = ComplexFFT<Double>(count: m)
 
-        // c(q) = W^{q²/2} = e^{−iπ q²/F}, |q| ≤ K + h + 2.
-        let chirpCount = needed + h + 1
+        // c(q) = W^{q²/2} = e^{−iπ q²/F}, |q| ≤ K + C + 2.
+        let chirpCount = needed + chunk + 1
         var chirpRe = [Double](repeating: 0, count: chirpCount)
         var chirpIm = [Double](repeating: 0, count: chirpCount)
         chirp(count: chirpCount, fftLength: f, re: &chirpRe, im: &chirpIm)
@@ -53,34 +89,50 @@ enum ChirpZWelch {
         let filter = Double._allocate(2 * m)
         let spectrum = Double._allocate(2 * m)
         defer { Double._free(work); Double._free(filter); Double._free(spectrum) }
+        // The samples of a chunk go to the spectrum buffer, free until the forward transform
+        // (2M ≥ 2C doubles).
+        let valuesP = spectrum, valuesQ = spectrum + chunk
 
-        // b'[p] = conj c(p + k0 − h + 1), p < outputs + h − 1; B' = FFT(b').
+        // b'[p] = conj c(p + k0 − C + 1), p < outputs + C − 1; B' = FFT(b').
         work.initialize(repeating: 0, count: 2 * m)
-        for p in 0..<(outputs + h - 1) {
-            let q = abs(p + k0 - h + 1)
+        for p in 0..<(outputs + chunk - 1) {
+            let q = abs(p + k0 - chunk + 1)
             work[2 * p] = chirpRe[q]
             work[2 * p + 1] = -chirpIm[q]
         }
         fft.transform(work, into: filter)
 
+        // Samples first ..< first + count of block `block`, zero past the end of the series.
+        func load(block: Int, offset: Int, count: Int, into out: UnsafeMutablePointer<Double>) {
+            let first = block * h + offset
+            let available = max(0, min(count, n - first))
+            if available > 0 { values(first, available, out) }
+            for i in available..<count { out[i] = 0 }
+        }
+
         // A_j[k] for every block, k ∈ [0, needed): real and imaginary parts.
         var blockRe = [Double](repeating: 0, count: blockCount * needed)
         var blockIm = [Double](repeating: 0, count: blockCount * needed)
+        // Z[k0 + j] of the current pair, accumulated over chunks; twiddles W^{k·n₀}, k < needed.
+        var zSumRe = [Double](repeating: 0, count: outputs), zSumIm = zSumRe
+        var twRe = [Double](repeating: 0, count: needed), twIm = twRe
         let inverseM = 1.0 / Double(m)
-        x.withUnsafeBufferPointer { xs in
-            var pair = 0
-            while pair < blockCount {
-                let p = pair, q = pair + 1 < blockCount ? pair + 1 : -1
-                // a[n] = (x_p[n] + i·x_q[n])·c(n).
-                for n in 0..<h {
-                    let ip = p * h + n
-                    let re = ip < xs.count ? xs[ip] : 0
-                    var im = 0.0
-                    if q >= 0 { let iq = q * h + n; im = iq < xs.count ? xs[iq] : 0 }
-                    work[2 * n] = re * chirpRe[n] - im * chirpIm[n]
-                    work[2 * n + 1] = re * chirpIm[n] + im * chirpRe[n]
+        var pair = 0
+        while pair < blockCount {
+            let p = pair, q = pair + 1 < blockCount ? pair + 1 : -1
+            for j in 0..<outputs { zSumRe[j] = 0; zSumIm[j] = 0 }
+            var n0 = 0
+            while n0 < h {
+                let length = min(chunk, h - n0)
+                load(block: p, offset: n0, count: length, into: valuesP)
+                if q >= 0 { load(block: q, offset: n0, count: length, into: valuesQ) }
+                // a[n] = (x_p[n₀ + n] + i·x_q[n₀ + n])·c(n).
+                for i in 0..<length {
+                    let re = valuesP[i], im = q >= 0 ? valuesQ[i] : 0
+                    work[2 * i] = re * chirpRe[i] - im * chirpIm[i]
+                    work[2 * i + 1] = re * chirpIm[i] + im * chirpRe[i]
                 }
-                for i in (2 * h)..<(2 * m) { work[i] = 0 }
+                for i in (2 * length)..<(2 * m) { work[i] = 0 }
                 fft.transform(work, into: spectrum)
                 for j in 0..<m {
                     let ar = spectrum[2 * j], ai = spectrum[2 * j + 1]
@@ -89,26 +141,32 @@ enum ChirpZWelch {
                     spectrum[2 * j + 1] = ar * bi + ai * br
                 }
                 fft.transform(spectrum, into: work, inverse: true)
-                // Z[k0 + j] = c(k0 + j)·conv[j + h − 1]/M.
-                @inline(__always) func z(_ k: Int) -> (Double, Double) {
-                    let j = k - k0
-                    let cr = chirpRe[abs(k)], ci = chirpIm[abs(k)]
-                    let vr = work[2 * (j + h - 1)] * inverseM, vi = work[2 * (j + h - 1) + 1] * inverseM
-                    return (cr * vr - ci * vi, cr * vi + ci * vr)
+                twiddles(offset: n0, count: needed, fftLength: f, re: &twRe, im: &twIm)
+                // Z[k0 + j] += W^{k·n₀}·c(k0 + j)·conv[j + C − 1]/M.
+                for j in 0..<outputs {
+                    let k = j + k0
+                    let ak = abs(k)
+                    let cr = chirpRe[ak], ci = chirpIm[ak]
+                    let vr = work[2 * (j + chunk - 1)] * inverseM, vi = work[2 * (j + chunk - 1) + 1] * inverseM
+                    let zr = cr * vr - ci * vi, zi = cr * vi + ci * vr
+                    let tr = twRe[ak], ti = k >= 0 ? twIm[ak] : -twIm[ak]
+                    zSumRe[j] += zr * tr - zi * ti
+                    zSumIm[j] += zr * ti + zi * tr
                 }
-                for k in 0..<needed {
-                    let (zr, zi) = z(k)
-                    let (wr, wi) = z(-k)      // conj(Z[−k]) = (wr, −wi)
-                    blockRe[p * needed + k] = 0.5 * (zr + wr)
-                    blockIm[p * needed + k] = 0.5 * (zi - wi)
-                    if q >= 0 {
-                        // (Z[k] − conj Z[−k]) / (2i)
-                        blockRe[q * needed + k] = 0.5 * (zi + wi)
-                        blockIm[q * needed + k] = -0.5 * (zr - wr)
-                    }
-                }
-                pair += 2
+                n0 += chunk
             }
+            for k in 0..<needed {
+                let zr = zSumRe[k - k0], zi = zSumIm[k - k0]
+                let wr = zSumRe[-k - k0], wi = zSumIm[-k - k0]      // conj(Z[−k]) = (wr, −wi)
+                blockRe[p * needed + k] = 0.5 * (zr + wr)
+                blockIm[p * needed + k] = 0.5 * (zi - wi)
+                if q >= 0 {
+                    // (Z[k] − conj Z[−k]) / (2i)
+                    blockRe[q * needed + k] = 0.5 * (zi + wi)
+                    blockIm[q * needed + k] = -0.5 * (zr - wr)
+                }
+            }
+            pair += 2
         }
 
         // Segment j = block j + block j+1 (shifted by h; for odd L without its last sample),
@@ -119,7 +177,8 @@ enum ChirpZWelch {
         for s in 0..<segments {
             let next = s + 1
             let lastIndex = s * h + l          // sample dropped from block s+1 when L is odd
-            let dropped = odd && lastIndex < x.count ? x[lastIndex] : 0
+            var dropped = 0.0
+            if odd && lastIndex < n { values(lastIndex, 1, valuesP); dropped = valuesP[0] }
             for k in 0..<needed {
                 var br = blockRe[next * needed + k], bi = blockIm[next * needed + k]
                 if odd && dropped != 0 {
@@ -149,6 +208,33 @@ enum ChirpZWelch {
             power[k] *= doubled ? 2 * scale : scale
         }
         return (frequencies, power)
+    }
+
+    /// `W^{k·n₀} = e^{−2πi·(k·n₀ mod F)/F}` for `k < count`: exact (integer-reduced phase) at every
+    /// 64th `k`, times an exact table of `W^{j·n₀}`, `j < 64`, in between (one rounding each).
+    static func twiddles(offset n0: Int, count: Int, fftLength f: Int, re: inout [Double], im: inout [Double]) {
+        let block = 64
+        let reduced = n0 % f
+        func exact(_ k: Int) -> (Double, Double) {
+            let r = ((k % f) * reduced) % f
+            let phi = -2 * Double.pi * Double(r) / Double(f)
+            return (cos(phi), sin(phi))
+        }
+        if reduced == 0 {
+            for k in 0..<count { re[k] = 1; im[k] = 0 }
+            return
+        }
+        var smallRe = [Double](repeating: 0, count: block), smallIm = smallRe
+        for j in 0..<min(block, count) { (smallRe[j], smallIm[j]) = exact(j) }
+        var k0 = 0
+        while k0 < count {
+            let (er, ei) = exact(k0)
+            for j in 0..<min(block, count - k0) {
+                re[k0 + j] = er * smallRe[j] - ei * smallIm[j]
+                im[k0 + j] = er * smallIm[j] + ei * smallRe[j]
+            }
+            k0 += block
+        }
     }
 
     /// `c(q) = e^{−iπ q²/F}` for `q < count`. Every 64th value is exact (phase `π·(q² mod 2F)/F`

@@ -14,6 +14,8 @@ import DSP
 /// Welch's method uses segments of `⌊N/2⌋` points with 50 % overlap, a periodic Hann window, no
 /// detrending, an FFT of twice the segment length, density scaling (`scipy.signal.welch`); only
 /// the bins up to 0.5 Hz are evaluated (``ChirpZWelch``, equal to DSP's ``Welch`` on those bins).
+/// The resampled series (8.6 M points for 24 h) is never stored: the spline is evaluated chunk by
+/// chunk, once for the mean and once for the spectrum, so memory is O(beats), not O(duration·fs).
 /// **Lomb–Scargle**: the generalised periodogram (DSP ``LombScargle``, floating mean) of the
 /// intervals at their beat times on astropy's `autofrequency` grid (step `1/(5·T)`) from
 /// `f_min = 4·median(Δt)/N`, scaled as a one-sided PSD in ms²/Hz.
@@ -73,8 +75,10 @@ public struct HRVFrequencyDomain: Sendable, Equatable {
     ///   - options: estimator, resampling rate and bands (default: NeuroKit2's Welch).
     /// - Throws: ``HRVError`` if the series has fewer than 3 intervals or is too short for a
     ///   spectrum (fewer than 8 resampled points).
-    /// - Complexity: Welch: O(n + N log N) for `N = duration · interpolationRate` resampled
-    ///   points. Lomb–Scargle: O(n · F) for `F ≈ 2.5 · duration` frequencies up to 0.5 Hz.
+    /// - Complexity: Welch: O(n + N log K) time for `N = duration · interpolationRate` resampled
+    ///   points and `K ≈ duration/2` frequencies up to 0.5 Hz, O(n + K) memory (the resampled series
+    ///   is evaluated chunk by chunk, never stored). Lomb–Scargle: O(n · F) for
+    ///   `F ≈ 2.5 · duration` frequencies up to 0.5 Hz.
     public init(_ series: NNIntervalSeries, options: HRVFrequencyOptions = HRVFrequencyOptions()) throws(HRVError) {
         guard series.count >= 3 else {
             throw HRVError("HRV frequency domain: need at least 3 intervals, got \(series.count)")
@@ -88,8 +92,14 @@ public struct HRVFrequencyDomain: Sendable, Equatable {
         case .lombScargle:
             spectrum = try Self.lombSpectrum(series, maximumFrequency: maximumFrequency)
         }
+        self.init(spectrum: spectrum, bands: options.bands)
+    }
+
+    /// The measures of a one-sided PSD (ms²/Hz) at ascending frequencies (Hz) from `minimum`.
+    init(spectrum: (frequencies: [Double], power: [Double], minimum: Double),
+         bands: [HRVFrequencyOptions.Band]) {
         var powers = [Double]()
-        for band in options.bands {
+        for band in bands {
             powers.append(Self.bandPower(spectrum.frequencies, spectrum.power, band))
         }
         ulf = powers[0]; vlf = powers[1]; lf = powers[2]; hf = powers[3]; vhf = powers[4]
@@ -126,37 +136,64 @@ public struct HRVFrequencyDomain: Sendable, Equatable {
         return sum == 0 ? .nan : sum
     }
 
-    /// The evenly resampled NN series of NeuroKit2's `intervals_process`: points
-    /// `t₀ + k·δ`, `δ = (t₀ + 1/fs) − t₀`, `k < ⌈(t_last + 1/fs − t₀)/(1/fs)⌉` (as `numpy.arange`).
-    static func resampled(_ series: NNIntervalSeries, rate: Double) -> [Double] {
-        let t = series.closingBeatTimesSeconds
-        let step = 1 / rate
-        let start = t[0]
-        let count = Int(((t[t.count - 1] + step - start) / step).rounded(.up))
-        let delta = (start + step) - start
-        let spline = QuadraticInterpolatingSpline(x: t, y: series.intervalsMilliseconds)
-        var out = [Double](repeating: 0, count: count)
-        out.withUnsafeMutableBufferPointer { spline.evaluate(start: start, step: delta, count: count, into: $0.baseAddress!) }
-        return out
+    /// The evenly resampled NN series of NeuroKit2's `intervals_process`, never held whole: points
+    /// `t₀ + k·δ`, `δ = (t₀ + 1/fs) − t₀`, `k < ⌈(t_last + 1/fs − t₀)/(1/fs)⌉` (as `numpy.arange`),
+    /// evaluated from the spline's pieces on demand.
+    struct Resampled {
+        let spline: QuadraticInterpolatingSpline
+        let start: Double
+        let delta: Double
+        let count: Int
+
+        init(_ series: NNIntervalSeries, rate: Double) {
+            let t = series.closingBeatTimesSeconds
+            let step = 1 / rate
+            start = t[0]
+            count = Int(((t[t.count - 1] + step - start) / step).rounded(.up))
+            delta = (start + step) - start
+            spline = QuadraticInterpolatingSpline(x: t, y: series.intervalsMilliseconds)
+        }
+
+        /// Points `first ..< first + n` into `out`.
+        func values(_ first: Int, _ n: Int, into out: UnsafeMutablePointer<Double>) {
+            spline.evaluate(start: start, step: delta, firstIndex: first, count: n, into: out)
+        }
+
+        /// The mean of all points, summed in index order (as a loop over the whole array).
+        func mean() -> Double {
+            let chunk = 1 << 14
+            let buffer = Double._allocate(chunk)
+            defer { Double._free(buffer) }
+            var sum = 0.0
+            var first = 0
+            while first < count {
+                let n = min(chunk, count - first)
+                values(first, n, into: buffer)
+                for i in 0..<n { sum += buffer[i] }
+                first += n
+            }
+            return sum / Double(count)
+        }
     }
 
-    static func welchSpectrum(_ series: NNIntervalSeries, rate: Double, maximumFrequency: Double)
+    static func welchSpectrum(_ series: NNIntervalSeries, rate: Double, maximumFrequency: Double,
+                              chunkLength: Int? = nil)
         throws(HRVError) -> (frequencies: [Double], power: [Double], minimum: Double) {
-        var x = resampled(series, rate: rate)
-        let n = x.count
+        let resampled = Resampled(series, rate: rate)
+        let n = resampled.count
         guard n >= 8 else { throw HRVError("HRV frequency domain: \(n) resampled points, need at least 8") }
-        var sum = 0.0
-        for v in x { sum += v }
-        let mean = sum / Double(n)
-        for i in 0..<n { x[i] -= mean }
+        let mean = resampled.mean()
         // NeuroKit2's signal_psd: min_frequency = (2·fs)/(N/2), nperseg = int((2/min_f)·fs),
         // capped at int(N/2); nfft = 2·nperseg.
         let half = Double(n) / 2
         let minimum = (2 * rate) / half
         var segment = Int((2 / minimum) * rate)
         if Double(segment) > half { segment = Int(half) }
-        let psd = ChirpZWelch.psd(x, segmentLength: segment, fftLength: 2 * segment, sampleRate: rate,
-                                  maximumFrequency: maximumFrequency)
+        let psd = ChirpZWelch.psd(count: n, segmentLength: segment, fftLength: 2 * segment, sampleRate: rate,
+                                  maximumFrequency: maximumFrequency, chunkLength: chunkLength) { first, count, out in
+            resampled.values(first, count, into: out)
+            for i in 0..<count { out[i] -= mean }
+        }
         var f = [Double](), p = [Double]()
         for k in psd.frequencies.indices where psd.frequencies[k] >= minimum {
             f.append(psd.frequencies[k])

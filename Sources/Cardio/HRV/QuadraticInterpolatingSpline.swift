@@ -118,16 +118,35 @@ struct QuadraticInterpolatingSpline {
     /// writing into `output`.
     /// - Complexity: O(count + pieces).
     func evaluate(start: Double, step: Double, count: Int, into output: UnsafeMutablePointer<Double>) {
+        evaluate(start: start, step: step, firstIndex: 0, count: count, into: output)
+    }
+
+    /// Evaluates the spline at the points `x₀ + i·step` for `i = firstIndex ..< firstIndex + count`
+    /// (a window of the grid of ``evaluate(start:step:count:into:)``, bit for bit the same values),
+    /// writing into `output`. Lets a long resampled series be produced piece by piece.
+    /// - Complexity: O(count + log pieces) for `step > 0` (binary search for the first piece).
+    func evaluate(start: Double, step: Double, firstIndex: Int, count: Int,
+                  into output: UnsafeMutablePointer<Double>) {
         starts.withUnsafeBufferPointer { s in
             a.withUnsafeBufferPointer { pa in
                 b.withUnsafeBufferPointer { pb in
                     c.withUnsafeBufferPointer { pc in
-                        var piece = 0
+                        var piece = -1
                         let last = s.count - 1
                         for i in 0..<count {
-                            let x = start + Double(i) * step
+                            let x = start + Double(firstIndex + i) * step
                             if x < firstX { output[i] = firstY; continue }
                             if x > lastX { output[i] = lastY; continue }
+                            if piece < 0 {
+                                // Largest piece ≤ last whose start is ≤ x: where the ascending scan
+                                // from piece 0 would stand (starts are non-decreasing, s[0] = x₀).
+                                var lo = 0, hi = last
+                                while lo < hi {
+                                    let mid = (lo + hi + 1) / 2
+                                    if s[mid] <= x { lo = mid } else { hi = mid - 1 }
+                                }
+                                piece = lo
+                            }
                             while piece < last && x >= s[piece + 1] { piece += 1 }
                             let u = x - s[piece]
                             output[i] = pa[piece] + u * (pb[piece] + u * pc[piece])
