@@ -4,12 +4,24 @@ extension RPeakDetector {
     /// Search-back after this many mean RR intervals without a QRS (Hamilton & Tompkins: 1.5).
     static let searchBackFactor = 1.5
 
-    var threshold: Double {
+    /// Coefficient of the search-back threshold `NPL + 0.2·(QPL − NPL)`. Pan & Tompkins (1985)
+    /// search back at half the detection threshold, `0.5·NPL + 0.25·(QPL − NPL)` here; measuring
+    /// from the noise level instead keeps search-back above the noise peaks when the noise level
+    /// is high (electrode-motion noise), and is nearly the same when it is low.
+    static let searchBackCoefficient = 0.2
+
+    /// Detection threshold `NPL + 0.5·(QPL − NPL)` (Hamilton & Tompkins 1986).
+    var threshold: Double { levelThreshold(Self.thresholdCoefficient) }
+
+    /// Search-back threshold `NPL + 0.2·(QPL − NPL)`.
+    var searchBackThreshold: Double { levelThreshold(Self.searchBackCoefficient) }
+
+    func levelThreshold(_ coefficient: Double) -> Double {
         var q = 0.0, n = 0.0
         for v in decision.qrsLevels { q += v }
         for v in decision.noiseLevels { n += v }
         q /= 8; n /= 8
-        return n + Self.thresholdCoefficient * (q - n)
+        return n + coefficient * (q - n)
     }
 
     /// Mean of the last (up to) eight RR intervals, working samples; 1 s before any.
@@ -36,7 +48,7 @@ extension RPeakDetector {
             if !isTWave(c) { accept(c, &peaks) }
             return
         }
-        if decision.searchBackFailed && c.height > 0.5 * th && !isTWave(c) {
+        if decision.searchBackFailed && c.height > searchBackThreshold && !isTWave(c) {
             accept(c, &peaks)
             return
         }
@@ -110,11 +122,11 @@ extension RPeakDetector {
     }
 
     /// Search-back (Pan & Tompkins 1985): with no QRS for `searchBackFactor` mean RR intervals,
-    /// the highest candidate since the last QRS above half the threshold is a QRS.
+    /// the highest candidate since the last QRS above the search-back threshold is a QRS.
     mutating func searchBackIfDue(at k: Int, _ peaks: inout [Int]) {
         while decision.haveQRS && !decision.searchBackFailed
                 && Double(k - decision.lastQRS) > Self.searchBackFactor * Double(meanRR) {
-            let th = 0.5 * threshold
+            let th = searchBackThreshold
             var best: Candidate?
             // Bounded look-back keeps the latency bound (after a long silence the list is old).
             let oldest = k - searchBackLimit

@@ -19,14 +19,16 @@
 ///    maximum slope is below half of that QRS's is a T wave; applied backwards, a QRS within
 ///    360 ms *after* a beat with less than half of the beat's slope shows that beat to be a P
 ///    wave or an artefact, and replaces it. With no QRS for 1.5 mean RR intervals, the highest
-///    candidate since the last QRS above half the threshold is taken (search-back, Pan &
-///    Tompkins 1985). Levels are learned from the first 2 s; after 3 s without any beat (flat
+///    candidate since the last QRS above `NPL + 0.2·(QPL − NPL)` is taken (search-back, Pan &
+///    Tompkins 1985, who search back at half the threshold; measured from the noise level, the
+///    search-back threshold stays above the noise peaks in electrode-motion noise). Levels are learned from the first 2 s; after 3 s without any beat (flat
 ///    line, lead change) both levels halve every second so the detector re-adapts.
 /// 5. **Apex refinement:** the candidate is located at the steepest slope in its integration
 ///    window, shifted by the band-pass phase delay at 12 Hz, then moved to the raw sample with
 ///    the largest absolute deviation from the raw mean within ±50 ms of that point.
 ///
-/// The constants are the published ones except the threshold coefficient (0.5), the candidate
+/// The constants are the published ones except the threshold coefficient (0.5), the search-back
+/// threshold (0.2 from the noise level instead of half the threshold), the candidate
 /// spacing (250 ms), the pass band (7–15 Hz) and the 3 s silence limit, which were chosen once
 /// for the whole of MIT-BIH (no per-record parameters); see docs/VALIDATION.md.
 ///
