@@ -95,7 +95,7 @@ struct NSTDBQualityValidationTests {
         print("unacceptable share in the noisy spans by SNR (24 → −6 dB): " + shareByLevel.map { String(format: "%.3f", $0) }.joined(separator: ", "))
         // Rises from 24 to 0 dB; at 0 and −6 dB it is saturated (≥ 90 % of the noisy windows), where
         // a few −6 dB windows in which this detector's own beats agree with the second detector on
-        // noise escape the label (3 of 156 windows in this run; documented in docs/VALIDATION.md).
+        // noise escape the label (4 of 156 windows in this run; documented in docs/VALIDATION.md).
         for k in 1...4 {
             #expect(shareByLevel[k] >= shareByLevel[k - 1], "unacceptable share fell from \(Self.levels[k - 1]) to \(Self.levels[k]) dB")
         }
