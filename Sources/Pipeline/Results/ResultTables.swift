@@ -3,6 +3,9 @@ import Cardio
 /// The result tables SensorPipe writes, shared by `sensorpipe analyze` (CSV) and the batch
 /// runner (SQLite). `docs/RESULTS.md` documents them column by column.
 public enum ResultTables {
+    /// Every result table, in output order.
+    public static var all: [ResultTable] { [beats, heartRate, hrv, quality] }
+
     /// One row per beat: detected beats, beats inserted by artefact correction, and detected beats
     /// removed as extra (flagged, never silently dropped).
     public static let beats = ResultTable(name: "beats", summary: "R-peaks with RR/NN intervals and artefact flags", columns: [

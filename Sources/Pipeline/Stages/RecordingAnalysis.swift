@@ -18,6 +18,8 @@ public enum RecordingAnalysis {
         public var issues: [String] = []
         /// QC accounts of the streams.
         public var accounts: [StreamQC] = []
+        /// Stream keys (`device/sensor/channel[/session]`), in the order of ``accounts``.
+        public var streamKeys: [String] = []
     }
 
     /// Decodes `path` and analyses it into `sink`.
@@ -26,11 +28,14 @@ public enum RecordingAnalysis {
     ///   - decode: decoder options.
     ///   - ecg: ECG analysis options.
     ///   - sink: where rows go; committed at the end, rolled back on error.
+    ///   - beforeCommit: called with the summary inside the sink's transaction, just before the
+    ///     commit (the batch runner writes its bookkeeping rows here); its error rolls back.
     /// - Returns: a summary.
     /// - Throws: ``RecordingError`` from decoding, or the sink's errors.
     /// - Complexity: one pass over the samples; memory bounded by the block size plus beat lists.
     public static func run(path: String, decode: DecodeOptions, ecg: ECGAnalyzer.Options,
-                           sink: ResultSink) throws -> Summary {
+                           sink: ResultSink,
+                           beforeCommit: (Summary) throws -> Void = { _ in }) throws -> Summary {
         let opened = try RecordingOpener.open(path: path, options: decode)
         let d = opened.decoder
         var analyzers = [Int: ECGAnalyzer]()
@@ -51,6 +56,7 @@ public enum RecordingAnalysis {
         }
         summary.streams = d.streams.count
         summary.accounts = d.accounts
+        summary.streamKeys = d.streams.map { $0.key.description }
         try sink.begin(recording: path)
         do {
             var beats = [[ResultValue]](), hr = [[ResultValue]](), hrv = [[ResultValue]](), quality = [[ResultValue]]()
@@ -72,6 +78,7 @@ public enum RecordingAnalysis {
                                   ResultTables.quality.name]
             }
             summary.beats = beats.count
+            try beforeCommit(summary)
             try sink.commit()
         } catch {
             sink.rollback()

@@ -1,0 +1,56 @@
+import Foundation
+
+/// The content hash the batch runner uses to recognise a recording it has already analysed:
+/// 64-bit FNV-1a over the file's bytes, as 16 lower-case hex digits.
+///
+/// FNV-1a (Fowler, Noll & Vo; Eastlake et al., "The FNV Non-Cryptographic Hash Algorithm",
+/// IETF draft-eastlake-fnv, 2012–) detects changed files reliably for this purpose; it is not
+/// cryptographic and must not be used to guard against deliberate tampering.
+public enum ContentHash {
+    static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
+    static let prime: UInt64 = 0x0000_0100_0000_01b3
+
+    /// FNV-1a 64 of `bytes`, continuing from `state`.
+    /// - Parameters:
+    ///   - bytes: the data.
+    ///   - state: the hash so far (start with the offset basis, the default).
+    /// - Returns: the updated hash state.
+    /// - Complexity: O(bytes.count).
+    public static func fnv1a64(_ bytes: UnsafeRawBufferPointer, state: UInt64 = 0xcbf2_9ce4_8422_2325) -> UInt64 {
+        var h = state
+        for b in bytes {
+            h ^= UInt64(b)
+            h = h &* prime
+        }
+        return h
+    }
+
+    /// FNV-1a 64 of a file's bytes, read in 1 MiB blocks, as 16 hex digits.
+    /// - Parameter path: the file.
+    /// - Returns: the hex digest.
+    /// - Throws: a file-system error when the file cannot be read.
+    /// - Complexity: O(file size) time, O(1 MiB) memory.
+    public static func file(_ path: String) throws -> String {
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        var h = offsetBasis
+        while let data = try handle.read(upToCount: 1 << 20), !data.isEmpty {
+            h = data.withUnsafeBytes { fnv1a64($0, state: h) }
+        }
+        return hex(h)
+    }
+
+    /// FNV-1a 64 of a string's UTF-8 bytes, as 16 hex digits (the configuration hash).
+    /// - Parameter text: the text.
+    /// - Returns: the hex digest.
+    /// - Complexity: O(text's UTF-8 length).
+    public static func text(_ text: String) -> String {
+        var t = text
+        return hex(t.withUTF8 { fnv1a64(UnsafeRawBufferPointer($0)) })
+    }
+
+    static func hex(_ h: UInt64) -> String {
+        let s = String(h, radix: 16)
+        return String(repeating: "0", count: 16 - s.count) + s
+    }
+}

@@ -1,0 +1,143 @@
+import CSQLite
+
+/// An SQLite failure, with SQLite's own message (`sqlite3_errmsg`) and result code.
+public struct SQLiteError: Error, CustomStringConvertible, Sendable {
+    /// SQLite's (extended) result code.
+    public var code: Int32
+    /// What failed, and SQLite's message.
+    public var message: String
+
+    public var description: String { "SQLite error \(code): \(message)" }
+}
+
+/// One SQLite connection (internal plumbing of ``SQLiteResultSink`` and ``BatchDatabase``).
+/// Not thread-safe: one writer, used from one task at a time.
+final class SQLiteConnection {
+    let handle: OpaquePointer
+
+    /// Opens or creates `path` in WAL mode with a busy timeout.
+    init(path: String, busyTimeoutMilliseconds: Int32 = 10_000) throws {
+        var db: OpaquePointer?
+        let rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(db)
+            throw SQLiteError(code: rc, message: "cannot open \(path): \(message)")
+        }
+        handle = db
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
+        try execute("PRAGMA journal_mode = WAL")
+        try execute("PRAGMA synchronous = NORMAL")
+        try execute("PRAGMA foreign_keys = ON")
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    func error(_ rc: Int32, _ what: String) -> SQLiteError {
+        SQLiteError(code: rc, message: "\(what): \(String(cString: sqlite3_errmsg(handle)))")
+    }
+
+    /// Runs one or more statements without results.
+    func execute(_ sql: String) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &message)
+        if rc != SQLITE_OK {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(message)
+            throw SQLiteError(code: rc, message: "\(sql.prefix(80)): \(text)")
+        }
+    }
+
+    /// Compiles a statement.
+    func prepare(_ sql: String) throws -> SQLiteStatement {
+        var stmt: OpaquePointer?
+        let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else { throw error(rc, "cannot prepare \(sql.prefix(80))") }
+        return SQLiteStatement(connection: self, stmt: stmt)
+    }
+
+    /// The rowid of the last insert.
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// `PRAGMA user_version`.
+    func userVersion() throws -> Int {
+        let s = try prepare("PRAGMA user_version")
+        return try s.query([]) { $0.int(0) }.first ?? 0
+    }
+
+    /// Whether a transaction is open.
+    var inTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Quotes an SQL identifier.
+    static func quote(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+/// A prepared statement, reset and re-bound on every use.
+final class SQLiteStatement {
+    unowned let connection: SQLiteConnection
+    let stmt: OpaquePointer
+
+    init(connection: SQLiteConnection, stmt: OpaquePointer) {
+        self.connection = connection
+        self.stmt = stmt
+    }
+
+    deinit { sqlite3_finalize(stmt) }
+
+    /// SQLite's "copy the bytes now" destructor.
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    /// Binds `values` to parameters 1…n; a non-finite real is bound as NULL.
+    func bind(_ values: [ResultValue]) throws {
+        sqlite3_reset(stmt)
+        sqlite3_clear_bindings(stmt)
+        for (k, v) in values.enumerated() {
+            let i = Int32(k + 1)
+            let rc: Int32
+            switch v {
+            case .null: rc = sqlite3_bind_null(stmt, i)
+            case .integer(let n): rc = sqlite3_bind_int64(stmt, i, Int64(n))
+            case .real(let x): rc = x.isFinite ? sqlite3_bind_double(stmt, i, x) : sqlite3_bind_null(stmt, i)
+            case .text(let s): rc = sqlite3_bind_text(stmt, i, s, -1, Self.transient)
+            }
+            guard rc == SQLITE_OK else { throw connection.error(rc, "cannot bind parameter \(i)") }
+        }
+    }
+
+    /// Runs the statement with `values` (no result rows expected).
+    func run(_ values: [ResultValue]) throws {
+        try bind(values)
+        let rc = sqlite3_step(stmt)
+        defer { sqlite3_reset(stmt) }
+        guard rc == SQLITE_DONE || rc == SQLITE_ROW else {
+            throw connection.error(rc, "cannot run \(String(cString: sqlite3_sql(stmt)).prefix(80))")
+        }
+    }
+
+    /// Runs the statement and maps each result row.
+    func query<T>(_ values: [ResultValue], _ row: (SQLiteStatement) throws -> T) throws -> [T] {
+        try bind(values)
+        defer { sqlite3_reset(stmt) }
+        var out = [T]()
+        while true {
+            let rc = sqlite3_step(stmt)
+            if rc == SQLITE_DONE { break }
+            guard rc == SQLITE_ROW else {
+                throw connection.error(rc, "cannot query \(String(cString: sqlite3_sql(stmt)).prefix(80))")
+            }
+            out.append(try row(self))
+        }
+        return out
+    }
+
+    func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(stmt, column)) }
+    func double(_ column: Int32) -> Double { sqlite3_column_double(stmt, column) }
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(stmt, column) == SQLITE_NULL }
+    func text(_ column: Int32) -> String? {
+        guard let p = sqlite3_column_text(stmt, column) else { return nil }
+        return String(cString: p)
+    }
+}
