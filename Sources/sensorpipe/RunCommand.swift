@@ -5,7 +5,7 @@ import Recordings
 /// `sensorpipe run`: a resumable batch of recordings into one SQLite database.
 enum RunCommand {
     static let usage = """
-        USAGE: sensorpipe run INPUT… [--out FILE] [--jobs N] [--hr-window S] [--hr-step S] [--preset NAME]
+        USAGE: sensorpipe run INPUT… [--out FILE] [--jobs N] [--shard K/N] [--hr-window S] [--hr-step S] [--preset NAME]
 
         Analyses every recording among the INPUTs (files, or folders searched recursively) into one
         SQLite database (default ./results.sqlite): the tables of `sensorpipe analyze` plus `runs`,
@@ -17,6 +17,8 @@ enum RunCommand {
         OPTIONS:
           --out FILE      SQLite database (created if needed)
           --jobs N        accepted for compatibility; recordings are analysed one at a time for now
+          --shard K/N     analyse only part K of N (by a stable hash of each recording's path as
+                          given), so N independent jobs with the same INPUTs cover it exactly once
           --hr-window S   heart-rate window, seconds (default 10)
           --hr-step S     heart-rate window step, seconds (default 10)
           --preset NAME   layout of CSV/MATLAB inputs (default: detected from content)
@@ -29,6 +31,7 @@ enum RunCommand {
         var out = "results.sqlite"
         var options = ECGAnalyzer.Options()
         var decode = DecodeOptions()
+        var shard: Shard?
         var i = 0
         func value(_ name: String) -> String {
             i += 1
@@ -50,6 +53,10 @@ enum RunCommand {
                 let v = value(a)
                 guard let n = Int(v), n >= 1 else { CLI.usageError("--jobs needs a positive integer, got '\(v)'", usage: usage) }
                 _ = n
+            case "--shard":
+                let v = value(a)
+                guard let s = Shard(v) else { CLI.usageError("--shard needs K/N with 1 ≤ K ≤ N, got '\(v)'", usage: usage) }
+                shard = s
             case "--hr-window": options.heartRateWindowSeconds = seconds(a)
             case "--hr-step": options.heartRateStepSeconds = seconds(a)
             case "--preset": decode.preset = CLI.preset(value(a), usage: usage)
@@ -64,7 +71,9 @@ enum RunCommand {
         }
         guard !inputs.isEmpty else { CLI.usageError("no INPUT given", usage: usage) }
         // Absolute paths, so a rerun from another folder still recognises what is done.
-        let files = CLI.expand(inputs).map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        // The shard is chosen on the paths as given (identical on every node of a job array).
+        let files = CLI.expand(inputs).filter { shard?.contains(path: $0) ?? true }
+            .map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         let start = Date()
         let batch: BatchDatabase
         do {
@@ -113,8 +122,8 @@ enum RunCommand {
         }
         let elapsed = Date().timeIntervalSince(start)
         print("""
-            \(files.count) recording(s): \(ok) ok, \(failed) failed, \(skipped) skipped (already done) \
-            in \(String(format: "%.1f", elapsed)) s → \(out)
+            \(files.count) recording(s)\(shard.map { " in shard \($0)" } ?? ""): \(ok) ok, \(failed) failed, \
+            \(skipped) skipped (already done) in \(String(format: "%.1f", elapsed)) s → \(out)
             """)
         return failed == 0 ? 0 : 1
     }
