@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "_TestSupport", path: "Sources/_TestSupport"),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "_TestSupport"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Recordings", "Cardio", "_TestSupport"],
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Recordings", "Cardio", "_TestSupport", "CSQLite"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "CardioTests", dependencies: ["Cardio", "DSP", "Recordings", "_TestSupport"],
                     exclude: ["Fixtures"]),

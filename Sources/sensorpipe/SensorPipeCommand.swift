@@ -13,6 +13,7 @@ struct SensorPipeCommand {
           inspect FILE|DIR…          streams, times, rates, segments, gaps and QC of recordings
           analyze INPUT [--out DIR]  beats, heart rate and HRV of one recording, as CSV tables
           run INPUT… [--out FILE]    resumable batch of recordings into one SQLite database
+          merge SHARD.sqlite… --out FILE  combine the databases of sharded runs
           convert INPUT --to sensorkit-ndjson OUTPUT
                                      rewrite any readable recording in the canonical schema
 
@@ -32,6 +33,7 @@ struct SensorPipeCommand {
         case "inspect": code = InspectCommand.run(args)
         case "convert": code = ConvertCommand.run(args)
         case "analyze": code = AnalyzeCommand.run(args)
+        case "merge": code = MergeCommand.run(args)
         case "run": code = RunCommand.run(args)
         case "-h", "--help", "help":
             print(usage)

@@ -1,26 +1,6 @@
 import CZlib
 import Foundation
 
-/// Temporary files for decoder tests, removed when the value is dropped.
-final class TemporaryDirectory {
-    let url: URL
-    init() {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("sensorpipe-tests-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    /// Writes `bytes` to `name` and returns the path.
-    func write(_ name: String, _ bytes: [UInt8]) -> String {
-        let u = url.appendingPathComponent(name)
-        try! Data(bytes).write(to: u)
-        return u.path
-    }
-
-    func write(_ name: String, _ text: String) -> String { write(name, Array(text.utf8)) }
-}
-
 /// gzip-compresses `bytes` with zlib (one member).
 func gzip(_ bytes: [UInt8]) -> [UInt8] {
     var s = z_stream()

@@ -1,3 +1,4 @@
+import _TestSupport
 import Recordings
 import Testing
 

@@ -1,0 +1,89 @@
+/// Combines the databases of `sensorpipe run --shard K/N` jobs into one (`sensorpipe merge`).
+///
+/// Each shard is attached and copied in one transaction: its runs, its recordings, their
+/// streams and every result table, with run and recording ids shifted past those already in the
+/// target, so rows keep pointing at their own recording. A recording already in the target with
+/// the same path, content hash, configuration hash and status is not copied again, so merging a
+/// shard twice (or a shard that overlaps a resumed run) adds nothing twice.
+public enum ShardMerge {
+    /// What a merge did.
+    public struct Summary: Sendable {
+        /// Recordings copied.
+        public var recordings = 0
+        /// Recordings skipped because the target already had them.
+        public var duplicates = 0
+    }
+
+    /// Merges `shards` into `target` (created if needed).
+    /// - Parameters:
+    ///   - shards: shard databases written by `sensorpipe run`.
+    ///   - target: the merged database.
+    /// - Returns: counts of copied and skipped recordings.
+    /// - Throws: ``SQLiteError``, e.g. for a shard with a newer schema version.
+    /// - Complexity: O(rows) per shard, all in SQLite.
+    public static func merge(shards: [String], into target: String) throws -> Summary {
+        let sink = try SQLiteResultSink(path: target)   // creates the schema
+        let db = sink.db
+        var summary = Summary()
+        for (k, shard) in shards.enumerated() {
+            let alias = "shard\(k)"
+            let quoted = "'" + shard.replacingOccurrences(of: "'", with: "''") + "'"
+            try db.execute("ATTACH DATABASE \(quoted) AS \(alias)")
+            defer { try? db.execute("DETACH DATABASE \(alias)") }
+            let version = try db.prepare("PRAGMA \(alias).user_version").query([]) { $0.int(0) }.first ?? 0
+            guard version <= SQLiteResultSink.schemaVersion else {
+                throw SQLiteError(code: 1, message: "\(shard): schema version \(version) is newer than this build's \(SQLiteResultSink.schemaVersion)")
+            }
+            try db.execute("BEGIN IMMEDIATE")
+            do {
+                let runOffset = try db.prepare("SELECT COALESCE(MAX(id), 0) FROM main.runs").query([]) { $0.int(0) }.first ?? 0
+                let recOffset = try db.prepare("SELECT COALESCE(MAX(id), 0) FROM main.recordings").query([]) { $0.int(0) }.first ?? 0
+                try db.execute("""
+                    DROP TABLE IF EXISTS temp.merge_new;
+                    CREATE TEMP TABLE merge_new AS SELECT r.id FROM \(alias).recordings r WHERE NOT EXISTS (
+                      SELECT 1 FROM main.recordings m WHERE m.path = r.path AND m.content_hash IS r.content_hash
+                        AND m.config_hash IS r.config_hash AND m.status = r.status);
+                    """)
+                let total = try db.prepare("SELECT COUNT(*) FROM \(alias).recordings").query([]) { $0.int(0) }.first ?? 0
+                let fresh = try db.prepare("SELECT COUNT(*) FROM temp.merge_new").query([]) { $0.int(0) }.first ?? 0
+                // Runs that own at least one copied recording.
+                try copy(db, table: "runs", from: alias, shift: ["id": runOffset],
+                         filter: "id IN (SELECT run_id FROM \(alias).recordings WHERE id IN temp.merge_new)")
+                try copy(db, table: "recordings", from: alias, shift: ["id": recOffset, "run_id": runOffset],
+                         filter: "id IN temp.merge_new")
+                let tables = try db.prepare("SELECT name FROM \(alias).sqlite_master WHERE type = 'table'")
+                    .query([]) { $0.text(0) ?? "" }
+                for t in tables where t != "runs" && t != "recordings" && !t.hasPrefix("sqlite_") {
+                    try copy(db, table: t, from: alias, shift: ["recording_id": recOffset],
+                             filter: "recording_id IN temp.merge_new")
+                }
+                try db.execute("DROP TABLE temp.merge_new; COMMIT")
+                summary.recordings += fresh
+                summary.duplicates += total - fresh
+            } catch {
+                try? db.execute("ROLLBACK")
+                throw error
+            }
+        }
+        return summary
+    }
+
+    /// `INSERT INTO main.table (cols) SELECT cols (shifted) FROM alias.table WHERE filter`.
+    static func copy(_ db: SQLiteConnection, table: String, from alias: String, shift: [String: Int],
+                     filter: String) throws {
+        let columns = try db.prepare("PRAGMA \(alias).table_info(\(SQLiteConnection.quote(table)))")
+            .query([]) { $0.text(1) ?? "" }
+        let existing = Set(try db.prepare("PRAGMA main.table_info(\(SQLiteConnection.quote(table)))").query([]) { $0.text(1) ?? "" })
+        if existing.isEmpty {
+            // A result table the target does not have yet: take the shard's definition.
+            let sql = try db.prepare("SELECT sql FROM \(alias).sqlite_master WHERE type = 'table' AND name = ?")
+                .query([.text(table)]) { $0.text(0) ?? "" }.first ?? ""
+            try db.execute(sql)
+        }
+        let names = columns.map(SQLiteConnection.quote).joined(separator: ", ")
+        let values = columns.map { c in shift[c].map { "\(SQLiteConnection.quote(c)) + \($0)" } ?? SQLiteConnection.quote(c) }
+            .joined(separator: ", ")
+        try db.execute("INSERT INTO main.\(SQLiteConnection.quote(table)) (\(names)) SELECT \(values) "
+                       + "FROM \(alias).\(SQLiteConnection.quote(table)) WHERE \(filter)")
+    }
+}
