@@ -105,7 +105,9 @@ enum RunCommand {
                 return 1
             } catch {
                 failed += 1
-                print("FAILED  \(file): \(error)")
+                // Decoding errors already name the file (and the place in it).
+                let text = (error as? RecordingError).map(\.description) ?? "\(file): \(error)"
+                print("FAILED  \(text)")
                 do {
                     try batch.recordFailure(path: file, size: size, contentHash: hash, error: "\(error)")
                 } catch {
