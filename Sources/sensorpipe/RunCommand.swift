@@ -1,6 +1,12 @@
 import Foundation
 import Pipeline
 import Recordings
+import Synchronization
+
+/// A recording's analysis error as text (errors cross threads as values).
+struct AnalysisFailure: Error, Sendable {
+    var message: String
+}
 
 /// `sensorpipe run`: a resumable batch of recordings into one SQLite database.
 enum RunCommand {
@@ -16,7 +22,8 @@ enum RunCommand {
 
         OPTIONS:
           --out FILE      SQLite database (created if needed)
-          --jobs N        accepted for compatibility; recordings are analysed one at a time for now
+          --jobs N        recordings analysed in parallel (default: the number of cores); one writer
+                          stores them in input order, so the database does not depend on N
           --shard K/N     analyse only part K of N (by a stable hash of each recording's path as
                           given), so N independent jobs with the same INPUTs cover it exactly once
           --hr-window S   heart-rate window, seconds (default 10)
@@ -32,6 +39,7 @@ enum RunCommand {
         var options = ECGAnalyzer.Options()
         var decode = DecodeOptions()
         var shard: Shard?
+        var jobs = ProcessInfo.processInfo.activeProcessorCount
         var i = 0
         func value(_ name: String) -> String {
             i += 1
@@ -52,7 +60,7 @@ enum RunCommand {
             case "--jobs":
                 let v = value(a)
                 guard let n = Int(v), n >= 1 else { CLI.usageError("--jobs needs a positive integer, got '\(v)'", usage: usage) }
-                _ = n
+                jobs = n
             case "--shard":
                 let v = value(a)
                 guard let s = Shard(v) else { CLI.usageError("--shard needs K/N with 1 ≤ K ≤ N, got '\(v)'", usage: usage) }
@@ -85,33 +93,71 @@ enum RunCommand {
             return 1
         }
         var ok = 0, failed = 0, skipped = 0
-        for file in files {
-            var size: Int?
-            var hash: String?
-            do {
-                size = (try FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.intValue
-                let h = try ContentHash.file(file)
-                hash = h
-                if try batch.isDone(path: file, contentHash: h) {
-                    skipped += 1
-                    continue
-                }
-                let summary = try batch.analyze(path: file, size: size ?? 0, contentHash: h, decode: decode, ecg: options)
-                ok += 1
-                print("ok      \(file): \(summary.streams) stream(s), \(summary.beats) beats")
-            } catch let error as SQLiteError {
-                CLI.error("\(out): \(error)")
-                _ = try? batch.finishRun(ok: ok, failed: failed, skipped: skipped)
-                return 1
-            } catch {
-                failed += 1
-                // Decoding errors already name the file (and the place in it).
-                let text = (error as? RecordingError).map(\.description) ?? "\(file): \(error)"
-                print("FAILED  \(text)")
+        // Work in rounds of `jobs` recordings: the main thread hashes and skips what is done,
+        // workers analyse the rest into memory in parallel, then the main thread stores them one
+        // transaction each, in input order (memory is bounded by `jobs` recordings' results).
+        var next = 0
+        while next < files.count {
+            var round: [(file: String, size: Int, hash: String)] = []
+            while round.count < jobs && next < files.count {
+                let file = files[next]
+                next += 1
                 do {
-                    try batch.recordFailure(path: file, size: size, contentHash: hash, error: "\(error)")
+                    let size = (try FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.intValue ?? 0
+                    let hash = try ContentHash.file(file)
+                    if try batch.isDone(path: file, contentHash: hash) {
+                        skipped += 1
+                    } else {
+                        round.append((file, size, hash))
+                    }
+                } catch let error as SQLiteError {
+                    CLI.error("\(out): \(error)")
+                    _ = try? batch.finishRun(ok: ok, failed: failed, skipped: skipped)
+                    return 1
+                } catch {
+                    failed += 1
+                    print("FAILED  \(file): \(error)")
+                    do {
+                        try batch.recordFailure(path: file, size: nil, contentHash: nil, error: "\(error)")
+                    } catch {
+                        CLI.error("\(out): \(error)")
+                        return 1
+                    }
+                }
+            }
+            let results = Mutex([Int: Result<(RecordingAnalysis.Summary, StagedResults), AnalysisFailure>]())
+            let work = round, decodeOptions = decode, ecgOptions = options
+            DispatchQueue.concurrentPerform(iterations: work.count) { k in
+                let staging = StagingSink()
+                let outcome: Result<(RecordingAnalysis.Summary, StagedResults), AnalysisFailure>
+                do {
+                    let summary = try RecordingAnalysis.run(path: work[k].file, decode: decodeOptions, ecg: ecgOptions,
+                                                            sink: staging)
+                    outcome = .success((summary, staging.staged))
+                } catch {
+                    let text = (error as? RecordingError).map(\.description) ?? "\(work[k].file): \(error)"
+                    outcome = .failure(AnalysisFailure(message: text))
+                }
+                results.withLock { $0[k] = outcome }
+            }
+            let done = results.withLock { $0 }
+            for (k, item) in work.enumerated() {
+                do {
+                    switch done[k]! {
+                    case .success(let (summary, staged)):
+                        try batch.store(path: item.file, size: item.size, contentHash: item.hash,
+                                        summary: summary, results: staged)
+                        ok += 1
+                        print("ok      \(item.file): \(summary.streams) stream(s), \(summary.beats) beats")
+                    case .failure(let failure):
+                        failed += 1
+                        print("FAILED  \(failure.message)")
+                        try batch.recordFailure(path: item.file, size: item.size, contentHash: item.hash,
+                                                error: failure.message)
+                    }
                 } catch {
                     CLI.error("\(out): \(error)")
+                    _ = try? batch.finishRun(ok: ok, failed: failed, skipped: skipped)
                     return 1
                 }
             }

@@ -79,34 +79,64 @@ public final class BatchDatabase {
                         ecg: ECGAnalyzer.Options) throws -> RecordingAnalysis.Summary {
         precondition(runID != nil, "analyze without startRun")
         return try RecordingAnalysis.run(path: path, decode: decode, ecg: ecg, sink: sink) { summary in
-            guard let id = self.sink.recordingID else { return }
-            try self.deleteFailed(path: path, contentHash: contentHash)
-            let qc = summary.accounts
-            func total(_ f: (StreamQC) -> Int) -> ResultValue { .integer(qc.reduce(0) { $0 + f($1) }) }
-            try self.db.prepare("""
-                UPDATE recordings SET size = ?, content_hash = ?, config_hash = ?, streams = ?, beats = ?,
-                  samples_read = ?, samples_emitted = ?, masked = ?, duplicates_dropped = ?, rejected = ?,
-                  gaps = ?, segments = ?, issues = ? WHERE id = ?
-                """).run([.integer(size), .text(contentHash), .text(self.configHash), .integer(summary.streams),
-                          .integer(summary.beats), total(\.samplesRead), total(\.samplesEmitted), total(\.masked),
-                          total(\.duplicatesDropped), total(\.rejected), total(\.gaps), total(\.segments),
-                          summary.issues.isEmpty ? .null : .text(summary.issues.joined(separator: "\n")),
-                          .integer(Int(id))])
-            let insert = try self.db.prepare("""
-                INSERT INTO streams (recording_id, stream_index, stream, samples_read, samples_emitted, masked,
-                  duplicates_dropped, rejected, gaps, backward_steps, rate_changes, segments, deleted_spans,
-                  deleted_seconds, first_time, last_time, covered_seconds, measured_rate_hz)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-            for (k, a) in qc.enumerated() {
-                let key = k < summary.streamKeys.count ? summary.streamKeys[k] : "stream \(k)"
-                try insert.run([.integer(Int(id)), .integer(k), .text(key), .integer(a.samplesRead),
-                                .integer(a.samplesEmitted), .integer(a.masked), .integer(a.duplicatesDropped),
-                                .integer(a.rejected), .integer(a.gaps), .integer(a.backwardSteps), .integer(a.rateChanges),
-                                .integer(a.segments), .integer(a.deletedSpans), .finite(a.deletedSeconds),
-                                .finite(a.firstTime), .finite(a.lastTime), .finite(a.coveredSeconds),
-                                .finite(a.measuredSampleRate)])
-            }
+            try self.bookkeeping(summary, path: path, size: size, contentHash: contentHash)
+        }
+    }
+
+    /// Stores a recording analysed elsewhere (into a ``StagingSink``, e.g. on another thread) in
+    /// one transaction, exactly as ``analyze(path:size:contentHash:decode:ecg:)`` would have.
+    /// - Parameters:
+    ///   - path: the recording (absolute path).
+    ///   - size: its size in bytes.
+    ///   - contentHash: ``ContentHash/file(_:)`` of it.
+    ///   - summary: the analysis summary.
+    ///   - results: the staged rows.
+    /// - Throws: ``SQLiteError``; nothing of the recording is then stored.
+    /// - Complexity: O(rows).
+    public func store(path: String, size: Int, contentHash: String, summary: RecordingAnalysis.Summary,
+                      results: StagedResults) throws {
+        precondition(runID != nil, "store without startRun")
+        try sink.begin(recording: path)
+        do {
+            for (table, rows) in results.tables { try sink.write(table, rows: rows) }
+            try bookkeeping(summary, path: path, size: size, contentHash: contentHash)
+            try sink.commit()
+        } catch {
+            sink.rollback()
+            throw error
+        }
+    }
+
+    /// The `recordings` and `streams` rows of a recording, inside its open transaction.
+    private func bookkeeping(_ summary: RecordingAnalysis.Summary, path: String, size: Int,
+                             contentHash: String) throws {
+        guard let id = sink.recordingID else { return }
+        try deleteFailed(path: path, contentHash: contentHash)
+        let qc = summary.accounts
+        func total(_ f: (StreamQC) -> Int) -> ResultValue { .integer(qc.reduce(0) { $0 + f($1) }) }
+        try db.prepare("""
+            UPDATE recordings SET size = ?, content_hash = ?, config_hash = ?, streams = ?, beats = ?,
+              samples_read = ?, samples_emitted = ?, masked = ?, duplicates_dropped = ?, rejected = ?,
+              gaps = ?, segments = ?, issues = ? WHERE id = ?
+            """).run([.integer(size), .text(contentHash), .text(configHash), .integer(summary.streams),
+                  .integer(summary.beats), total(\.samplesRead), total(\.samplesEmitted), total(\.masked),
+                  total(\.duplicatesDropped), total(\.rejected), total(\.gaps), total(\.segments),
+                  summary.issues.isEmpty ? .null : .text(summary.issues.joined(separator: "\n")),
+                  .integer(Int(id))])
+        let insert = try db.prepare("""
+            INSERT INTO streams (recording_id, stream_index, stream, samples_read, samples_emitted, masked,
+              duplicates_dropped, rejected, gaps, backward_steps, rate_changes, segments, deleted_spans,
+              deleted_seconds, first_time, last_time, covered_seconds, measured_rate_hz)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for (k, a) in qc.enumerated() {
+            let key = k < summary.streamKeys.count ? summary.streamKeys[k] : "stream \(k)"
+            try insert.run([.integer(Int(id)), .integer(k), .text(key), .integer(a.samplesRead),
+                        .integer(a.samplesEmitted), .integer(a.masked), .integer(a.duplicatesDropped),
+                        .integer(a.rejected), .integer(a.gaps), .integer(a.backwardSteps), .integer(a.rateChanges),
+                        .integer(a.segments), .integer(a.deletedSpans), .finite(a.deletedSeconds),
+                        .finite(a.firstTime), .finite(a.lastTime), .finite(a.coveredSeconds),
+                        .finite(a.measuredSampleRate)])
         }
     }
 
