@@ -28,26 +28,11 @@ enum AnalyzeCommand {
         var out = "results"
         var options = ECGAnalyzer.Options()
         var decode = DecodeOptions()
-        var i = 0
-        func value(_ name: String) -> String {
-            i += 1
-            guard i < args.count else { CLI.usageError("\(name) needs a value", usage: usage) }
-            return args[i]
-        }
-        func seconds(_ name: String) -> Double {
-            let v = value(name)
-            guard let s = Double(v), s > 0, s.isFinite else {
-                CLI.usageError("\(name) needs a positive number of seconds, got '\(v)'", usage: usage)
-            }
-            return s
-        }
-        while i < args.count {
-            let a = args[i]
+        var cursor = ArgumentCursor(args, usage: usage)
+        while let a = cursor.next() {
+            if cursor.analysisOption(a, ecg: &options, decode: &decode) { continue }
             switch a {
-            case "--out": out = value(a)
-            case "--hr-window": options.heartRateWindowSeconds = seconds(a)
-            case "--hr-step": options.heartRateStepSeconds = seconds(a)
-            case "--preset": decode.preset = CLI.preset(value(a), usage: usage)
+            case "--out": out = cursor.value(a)
             case "-h", "--help":
                 print(usage)
                 return 0
@@ -56,7 +41,6 @@ enum AnalyzeCommand {
                 guard input == nil else { CLI.usageError("analyze takes one INPUT", usage: usage) }
                 input = a
             }
-            i += 1
         }
         guard let input else { CLI.usageError("no INPUT given", usage: usage) }
         let sink: CSVResultSink

@@ -40,34 +40,19 @@ enum RunCommand {
         var decode = DecodeOptions()
         var shard: Shard?
         var jobs = ProcessInfo.processInfo.activeProcessorCount
-        var i = 0
-        func value(_ name: String) -> String {
-            i += 1
-            guard i < args.count else { CLI.usageError("\(name) needs a value", usage: usage) }
-            return args[i]
-        }
-        func seconds(_ name: String) -> Double {
-            let v = value(name)
-            guard let s = Double(v), s > 0, s.isFinite else {
-                CLI.usageError("\(name) needs a positive number of seconds, got '\(v)'", usage: usage)
-            }
-            return s
-        }
-        while i < args.count {
-            let a = args[i]
+        var cursor = ArgumentCursor(args, usage: usage)
+        while let a = cursor.next() {
+            if cursor.analysisOption(a, ecg: &options, decode: &decode) { continue }
             switch a {
-            case "--out": out = value(a)
+            case "--out": out = cursor.value(a)
             case "--jobs":
-                let v = value(a)
+                let v = cursor.value(a)
                 guard let n = Int(v), n >= 1 else { CLI.usageError("--jobs needs a positive integer, got '\(v)'", usage: usage) }
                 jobs = n
             case "--shard":
-                let v = value(a)
+                let v = cursor.value(a)
                 guard let s = Shard(v) else { CLI.usageError("--shard needs K/N with 1 ≤ K ≤ N, got '\(v)'", usage: usage) }
                 shard = s
-            case "--hr-window": options.heartRateWindowSeconds = seconds(a)
-            case "--hr-step": options.heartRateStepSeconds = seconds(a)
-            case "--preset": decode.preset = CLI.preset(value(a), usage: usage)
             case "-h", "--help":
                 print(usage)
                 return 0
@@ -75,7 +60,6 @@ enum RunCommand {
                 if a.hasPrefix("-") { CLI.usageError("unknown option '\(a)'", usage: usage) }
                 inputs.append(a)
             }
-            i += 1
         }
         guard !inputs.isEmpty else { CLI.usageError("no INPUT given", usage: usage) }
         // Absolute paths, so a rerun from another folder still recognises what is done.

@@ -1,0 +1,48 @@
+import Pipeline
+import Recordings
+
+/// Walks a command's arguments; option values are read with usage errors that name the option.
+struct ArgumentCursor {
+    let args: [String]
+    let usage: String
+    private(set) var index = 0
+
+    init(_ args: [String], usage: String) {
+        self.args = args
+        self.usage = usage
+    }
+
+    /// The next argument, or `nil` at the end.
+    mutating func next() -> String? {
+        guard index < args.count else { return nil }
+        defer { index += 1 }
+        return args[index]
+    }
+
+    /// The value following option `name`.
+    mutating func value(_ name: String) -> String {
+        guard let v = next() else { CLI.usageError("\(name) needs a value", usage: usage) }
+        return v
+    }
+
+    /// A positive, finite number of seconds following option `name`.
+    mutating func seconds(_ name: String) -> Double {
+        let v = value(name)
+        guard let s = Double(v), s > 0, s.isFinite else {
+            CLI.usageError("\(name) needs a positive number of seconds, got '\(v)'", usage: usage)
+        }
+        return s
+    }
+
+    /// Handles the analysis options shared by `analyze` and `run` (`--hr-window`, `--hr-step`,
+    /// `--preset`); returns `false` when `option` is not one of them.
+    mutating func analysisOption(_ option: String, ecg: inout ECGAnalyzer.Options, decode: inout DecodeOptions) -> Bool {
+        switch option {
+        case "--hr-window": ecg.heartRateWindowSeconds = seconds(option)
+        case "--hr-step": ecg.heartRateStepSeconds = seconds(option)
+        case "--preset": decode.preset = CLI.preset(value(option), usage: usage)
+        default: return false
+        }
+        return true
+    }
+}
