@@ -42,8 +42,8 @@ func chainBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
             try! Data(header.utf8).write(to: hea)
             return {
                 let sink = DiscardingSink()
-                let summary = try! RecordingAnalysis.run(path: hea.path, decode: DecodeOptions(),
-                                                         ecg: ECGAnalyzer.Options(), sink: sink)
+                let summary = try! RecordingAnalysis.run(path: hea.path, analysis: AnalysisConfiguration(),
+                                                         sink: sink)
                 precondition(summary.beats > count / 512 / 2, "chain benchmark: \(summary.beats) beats")
                 blackHole(sink.rows)
             }

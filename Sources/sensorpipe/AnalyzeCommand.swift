@@ -26,11 +26,10 @@ enum AnalyzeCommand {
     static func run(_ args: [String]) -> Int32 {
         var input: String?
         var out = "results"
-        var options = ECGAnalyzer.Options()
-        var decode = DecodeOptions()
+        var analysis = AnalysisConfiguration()
         var cursor = ArgumentCursor(args, usage: usage)
         while let a = cursor.next() {
-            if cursor.analysisOption(a, ecg: &options, decode: &decode) { continue }
+            if cursor.analysisOption(a, analysis: &analysis) { continue }
             switch a {
             case "--out": out = cursor.value(a)
             case "-h", "--help":
@@ -51,7 +50,7 @@ enum AnalyzeCommand {
             return 1
         }
         do {
-            let summary = try RecordingAnalysis.run(path: input, decode: decode, ecg: options, sink: sink)
+            let summary = try RecordingAnalysis.run(path: input, analysis: analysis, sink: sink)
             print("\(input): \(summary.streams) stream(s), \(summary.beats) beats → \(out)/"
                   + summary.tables.map { "\($0).csv" }.joined(separator: ", "))
             for issue in summary.issues { CLI.error("warning: \(issue)") }

@@ -36,11 +36,11 @@ struct ArgumentCursor {
 
     /// Handles the analysis options shared by `analyze` and `run` (`--hr-window`, `--hr-step`,
     /// `--preset`); returns `false` when `option` is not one of them.
-    mutating func analysisOption(_ option: String, ecg: inout ECGAnalyzer.Options, decode: inout DecodeOptions) -> Bool {
+    mutating func analysisOption(_ option: String, analysis: inout AnalysisConfiguration) -> Bool {
         switch option {
-        case "--hr-window": ecg.heartRateWindowSeconds = seconds(option)
-        case "--hr-step": ecg.heartRateStepSeconds = seconds(option)
-        case "--preset": decode.preset = CLI.preset(value(option), usage: usage)
+        case "--hr-window": analysis.ecg.heartRateWindowSeconds = seconds(option)
+        case "--hr-step": analysis.ecg.heartRateStepSeconds = seconds(option)
+        case "--preset": analysis.decode.preset = CLI.preset(value(option), usage: usage)
         default: return false
         }
         return true

@@ -1,4 +1,5 @@
 import Foundation
+import Pipeline
 import Recordings
 
 /// `sensorpipe inspect`: what is in a recording, stream by stream, with its QC account.
@@ -89,7 +90,8 @@ enum InspectCommand {
             i += 1
         }
         guard !inputs.isEmpty else { CLI.usageError("no input given", usage: usage) }
-        let files = CLI.expand(inputs)
+        let files: [String]
+        do { files = try RecordingDiscovery.expand(inputs) } catch { CLI.error("\(error)"); return 1 }
         var failed = 0
         for path in files {
             let report = inspect(path, options: options, maxIssues: maxIssues)

@@ -3,48 +3,59 @@ import Pipeline
 import Recordings
 import Synchronization
 
-/// A recording's analysis error as text (errors cross threads as values).
-struct AnalysisFailure: Error, Sendable {
-    var message: String
-}
-
-/// `sensorpipe run`: a resumable batch of recordings into one SQLite database.
+/// `sensorpipe run`: a resumable batch of recordings into one SQLite database (or CSV folders).
 enum RunCommand {
     static let usage = """
-        USAGE: sensorpipe run INPUT… [--out FILE] [--jobs N] [--shard K/N] [--hr-window S] [--hr-step S] [--preset NAME]
+        USAGE: sensorpipe run INPUT… [--out PATH] [--format sqlite|csv] [--jobs N] [--shard K/N]
+                              [--quiet] [--json] [--hr-window S] [--hr-step S] [--preset NAME]
 
-        Analyses every recording among the INPUTs (files, or folders searched recursively) into one
-        SQLite database (default ./results.sqlite): the tables of `sensorpipe analyze` plus `runs`,
-        `recordings` (path, size, content hash, status, error, QC account) and `streams`
-        (docs/RESULTS.md). Each recording is written in one transaction. A recording that fails is
-        recorded with its error and the batch goes on. Rerunning resumes: recordings already done
-        with the same content (FNV-1a 64 hash) and configuration are skipped.
+        Analyses every recording among the INPUTs into one SQLite database (default
+        ./results.sqlite): the tables of `sensorpipe analyze` plus `runs`, `recordings` (path,
+        size, content hash, status, error, QC account) and `streams` (docs/RESULTS.md). Each
+        recording is written in one transaction. A recording that fails is recorded with its error
+        and the batch goes on. Rerunning resumes: recordings already done with the same content
+        (FNV-1a 64 hash) and configuration are skipped.
+
+        INPUTs are recording files, folders (searched recursively) or manifests (*.manifest,
+        *.list, *.txt: one path per line, # comments, relative to the manifest's folder).
 
         OPTIONS:
-          --out FILE      SQLite database (created if needed)
+          --out PATH      SQLite database, or with --format csv a folder (default results.sqlite,
+                          or results/ for csv)
+          --format F      sqlite (default) or csv: a folder per recording holding the tables as
+                          CSV and recording.json (QC account), plus recordings.csv and runs.ndjson
           --jobs N        recordings analysed in parallel (default: the number of cores); one writer
-                          stores them in input order, so the database does not depend on N
+                          stores them in input order, so the output does not depend on N
           --shard K/N     analyse only part K of N (by a stable hash of each recording's path as
                           given), so N independent jobs with the same INPUTs cover it exactly once
+          --quiet         no progress bar or per-recording lines; failures and the summary only
+          --json          print the summary as JSON on stdout (progress stays on stderr)
           --hr-window S   heart-rate window, seconds (default 10)
           --hr-step S     heart-rate window step, seconds (default 10)
           --preset NAME   layout of CSV/MATLAB inputs (default: detected from content)
           -h, --help      show this help
-        Exit codes: 0 all recordings ok or skipped, 1 some failed, 64 usage error.
+        Progress goes to stderr: a bar on a terminal, one line per recording otherwise.
+        Exit codes: 0 all recordings ok or skipped, 1 some failed (or the output failed), 64 usage.
         """
 
     static func run(_ args: [String]) -> Int32 {
         var inputs = [String]()
-        var out = "results.sqlite"
-        var options = ECGAnalyzer.Options()
-        var decode = DecodeOptions()
+        var out: String?
+        var csv = false
+        var quiet = false
+        var json = false
+        var analysis = AnalysisConfiguration()
         var shard: Shard?
         var jobs = ProcessInfo.processInfo.activeProcessorCount
         var cursor = ArgumentCursor(args, usage: usage)
         while let a = cursor.next() {
-            if cursor.analysisOption(a, ecg: &options, decode: &decode) { continue }
+            if cursor.analysisOption(a, analysis: &analysis) { continue }
             switch a {
             case "--out": out = cursor.value(a)
+            case "--format":
+                let v = cursor.value(a)
+                guard v == "sqlite" || v == "csv" else { CLI.usageError("--format is sqlite or csv, got '\(v)'", usage: usage) }
+                csv = v == "csv"
             case "--jobs":
                 let v = cursor.value(a)
                 guard let n = Int(v), n >= 1 else { CLI.usageError("--jobs needs a positive integer, got '\(v)'", usage: usage) }
@@ -53,6 +64,8 @@ enum RunCommand {
                 let v = cursor.value(a)
                 guard let s = Shard(v) else { CLI.usageError("--shard needs K/N with 1 ≤ K ≤ N, got '\(v)'", usage: usage) }
                 shard = s
+            case "--quiet", "-q": quiet = true
+            case "--json": json = true
             case "-h", "--help":
                 print(usage)
                 return 0
@@ -62,118 +75,122 @@ enum RunCommand {
             }
         }
         guard !inputs.isEmpty else { CLI.usageError("no INPUT given", usage: usage) }
-        // Absolute paths, so a rerun from another folder still recognises what is done.
+        let output = out ?? (csv ? "results" : "results.sqlite")
         // The shard is chosen on the paths as given (identical on every node of a job array).
-        let files = CLI.expand(inputs).filter { shard?.contains(path: $0) ?? true }
-            .map { URL(fileURLWithPath: $0).standardizedFileURL.path }
-        let start = Date()
-        let batch: BatchDatabase
+        let files: [String]
         do {
-            batch = try BatchDatabase(path: out)
-            try batch.startRun(softwareVersion: SensorPipeCommand.version,
-                               configJSON: configJSON(options: options, decode: decode))
+            files = try RecordingDiscovery.expand(inputs).filter { shard?.contains(path: $0) ?? true }
         } catch {
-            CLI.error("\(out): \(error)")
+            CLI.error("\(error)")
             return 1
         }
-        var ok = 0, failed = 0, skipped = 0
-        // Work in rounds of `jobs` recordings: the main thread hashes and skips what is done,
-        // workers analyse the rest into memory in parallel, then the main thread stores them one
-        // transaction each, in input order (memory is bounded by `jobs` recordings' results).
-        var next = 0
-        while next < files.count {
-            var round: [(file: String, size: Int, hash: String)] = []
-            while round.count < jobs && next < files.count {
-                let file = files[next]
-                next += 1
-                do {
-                    let size = (try FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.intValue ?? 0
-                    let hash = try ContentHash.file(file)
-                    if try batch.isDone(path: file, contentHash: hash) {
-                        skipped += 1
-                    } else {
-                        round.append((file, size, hash))
-                    }
-                } catch let error as SQLiteError {
-                    CLI.error("\(out): \(error)")
-                    _ = try? batch.finishRun(ok: ok, failed: failed, skipped: skipped)
-                    return 1
-                } catch {
-                    failed += 1
-                    print("FAILED  \(file): \(error)")
-                    do {
-                        try batch.recordFailure(path: file, size: nil, contentHash: nil, error: "\(error)")
-                    } catch {
-                        CLI.error("\(out): \(error)")
-                        return 1
-                    }
-                }
-            }
-            let results = Mutex([Int: Result<(RecordingAnalysis.Summary, StagedResults), AnalysisFailure>]())
-            let work = round, decodeOptions = decode, ecgOptions = options
-            DispatchQueue.concurrentPerform(iterations: work.count) { k in
-                let staging = StagingSink()
-                let outcome: Result<(RecordingAnalysis.Summary, StagedResults), AnalysisFailure>
-                do {
-                    let summary = try RecordingAnalysis.run(path: work[k].file, decode: decodeOptions, ecg: ecgOptions,
-                                                            sink: staging)
-                    outcome = .success((summary, staging.staged))
-                } catch {
-                    let text = (error as? RecordingError).map(\.description) ?? "\(work[k].file): \(error)"
-                    outcome = .failure(AnalysisFailure(message: text))
-                }
-                results.withLock { $0[k] = outcome }
-            }
-            let done = results.withLock { $0 }
-            for (k, item) in work.enumerated() {
-                do {
-                    switch done[k]! {
-                    case .success(let (summary, staged)):
-                        try batch.store(path: item.file, size: item.size, contentHash: item.hash,
-                                        summary: summary, results: staged)
-                        ok += 1
-                        print("ok      \(item.file): \(summary.streams) stream(s), \(summary.beats) beats")
-                    case .failure(let failure):
-                        failed += 1
-                        print("FAILED  \(failure.message)")
-                        try batch.recordFailure(path: item.file, size: item.size, contentHash: item.hash,
-                                                error: failure.message)
-                    }
-                } catch {
-                    CLI.error("\(out): \(error)")
-                    _ = try? batch.finishRun(ok: ok, failed: failed, skipped: skipped)
-                    return 1
-                }
-            }
-        }
+        let store: BatchStore
         do {
-            try batch.finishRun(ok: ok, failed: failed, skipped: skipped)
+            store = csv ? try CSVBatchFolder(directory: URL(fileURLWithPath: output)) : try BatchDatabase(path: output)
         } catch {
-            CLI.error("\(out): \(error)")
+            CLI.error("\(output): \(error)")
             return 1
         }
-        let elapsed = Date().timeIntervalSince(start)
-        print("""
-            \(files.count) recording(s)\(shard.map { " in shard \($0)" } ?? ""): \(ok) ok, \(failed) failed, \
-            \(skipped) skipped (already done) in \(String(format: "%.1f", elapsed)) s → \(out)
-            """)
-        return failed == 0 ? 0 : 1
+        var options = BatchOptions(jobs: jobs, softwareVersion: SensorPipeCommand.version, analysis: analysis)
+        options.beforeCommit = stallHook()
+        let reporter = ProgressReporter(mode: quiet ? .quiet : (isatty(2) != 0 ? .bar : .lines))
+        let summary: BatchSummary
+        do {
+            summary = try BatchRunner.run(recordings: files, store: store, options: options) { reporter.report($0) }
+        } catch {
+            reporter.clear()
+            CLI.error("\(output): \(error)")
+            return 1
+        }
+        reporter.clear()
+        if json {
+            print(summary.json)
+        } else {
+            print(render(summary, output: output, shard: shard))
+        }
+        return summary.failed == 0 ? 0 : 1
     }
 
-    /// The run's configuration as canonical JSON (sorted keys); its hash decides resuming, so it
-    /// holds every option that changes results, and the software version.
-    static func configJSON(options: ECGAnalyzer.Options, decode: DecodeOptions) -> String {
-        let config: [String: Any] = [
-            "software_version": SensorPipeCommand.version,
-            "ecg": [
-                "heart_rate_window_s": options.heartRateWindowSeconds,
-                "heart_rate_step_s": options.heartRateStepSeconds,
-                "hrv_window_s": options.hrvWindowSeconds,
-                "quality_window_s": options.qualityWindowSeconds,
-            ],
-            "decode": ["preset": decode.preset.map { "\($0.rawValue)" } ?? "auto"],
-        ]
-        let data = (try? JSONSerialization.data(withJSONObject: config, options: [.sortedKeys])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
+    /// The one-screen summary.
+    static func render(_ s: BatchSummary, output: String, shard: Shard?) -> String {
+        var lines = ["\(s.total) recording(s)\(shard.map { " in shard \($0)" } ?? ""): \(s.ok) ok, \(s.failed) failed, "
+                     + "\(s.skipped) skipped (already done) → \(output)"]
+        if !s.signalSecondsBySensor.isEmpty {
+            let parts = s.signalSecondsBySensor.sorted { $0.key.rawValue < $1.key.rawValue }
+                .map { "\($0.key.rawValue) \(String(format: "%.2f", $0.value / 3600)) h" }
+            lines.append("signal analysed: " + parts.joined(separator: ", "))
+        }
+        let mb = Double(s.bytesAnalysed) / 1e6
+        lines.append(String(format: "input %.1f MB analysed in %.1f s (%.1f MB/s); %d beats", mb, s.elapsedSeconds,
+                            s.elapsedSeconds > 0 ? mb / s.elapsedSeconds : 0, s.beats))
+        if !s.failures.isEmpty {
+            lines.append("failed:")
+            for f in s.failures.prefix(10) { lines.append("  \(f.error)") }
+            if s.failures.count > 10 { lines.append("  … and \(s.failures.count - 10) more (recordings with status 'failed')") }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Fault injection for the crash test: with `SENSORPIPE_STALL_BEFORE_COMMIT=N`, the N-th
+    /// stored recording stops inside its open transaction (after announcing it on stderr) until
+    /// the process is killed.
+    static func stallHook() -> (@Sendable (String) -> Void)? {
+        guard let v = ProcessInfo.processInfo.environment["SENSORPIPE_STALL_BEFORE_COMMIT"], let n = Int(v), n >= 1 else {
+            return nil
+        }
+        let count = Atomic<Int>(0)
+        return { path in
+            guard count.add(1, ordering: .relaxed).newValue == n else { return }
+            FileHandle.standardError.write(Data("sensorpipe: stalling before the commit of \(path) (SENSORPIPE_STALL_BEFORE_COMMIT)\n".utf8))
+            while true { sleep(60) }
+        }
+    }
+}
+
+/// Progress on stderr: a redrawn bar on a terminal, one line per recording otherwise, or only
+/// failures with `--quiet`.
+final class ProgressReporter {
+    enum Mode { case bar, lines, quiet }
+    let mode: Mode
+    private var drawn = false
+
+    init(mode: Mode) { self.mode = mode }
+
+    func report(_ p: BatchProgress) {
+        let o = p.latest
+        let line: String
+        switch o.status {
+        case .ok:
+            line = "ok      \(o.path): \(o.summary?.streams ?? 0) stream(s), \(o.summary?.beats ?? 0) beats"
+        case .skipped:
+            line = "skipped \(o.path) (already done)"
+        case .failed:
+            line = "FAILED  \(o.error ?? o.path)"
+        }
+        switch mode {
+        case .quiet:
+            if o.status == .failed { write(line + "\n") }
+        case .lines:
+            write(line + "\n")
+        case .bar:
+            if o.status == .failed { write("\r\u{1B}[K" + line + "\n") }
+            let width = 30
+            let filled = p.total > 0 ? width * p.done / p.total : width
+            let rate = p.elapsedSeconds > 0 ? Double(p.bytesDone) / 1e6 / p.elapsedSeconds : 0
+            let eta = p.etaSeconds.map { String(format: "ETA %d:%02d", Int($0) / 60, Int($0) % 60) } ?? "ETA -"
+            write("\r\u{1B}[K[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+                  + "] \(p.done)/\(p.total) recordings  " + String(format: "%.1f MB/s  ", rate) + eta)
+            drawn = true
+        }
+    }
+
+    /// Removes the bar before the summary.
+    func clear() {
+        if drawn { write("\r\u{1B}[K") }
+        drawn = false
+    }
+
+    private func write(_ s: String) {
+        FileHandle.standardError.write(Data(s.utf8))
     }
 }

@@ -70,33 +70,6 @@ enum CLI {
         return p
     }
 
-    /// Expands folders (recursively) into the recording files they hold; named files are kept.
-    static func expand(_ inputs: [String]) -> [String] {
-        var out = [String]()
-        let fm = FileManager.default
-        for input in inputs {
-            var isDir: ObjCBool = false
-            guard fm.fileExists(atPath: input, isDirectory: &isDir), isDir.boolValue else {
-                out.append(input)
-                continue
-            }
-            guard let e = fm.enumerator(atPath: input) else { continue }
-            var found = [String]()
-            for case let rel as String in e where looksLikeRecording(rel) {
-                found.append((input as NSString).appendingPathComponent(rel))
-            }
-            out += found.sorted()
-        }
-        return out
-    }
-
-    /// File names a folder scan treats as recordings (WFDB records by their `.hea`).
-    static func looksLikeRecording(_ name: String) -> Bool {
-        var n = name.lowercased()
-        for z in [".gz", ".xz"] where n.hasSuffix(z) { n.removeLast(z.count) }
-        return [".ndjson", ".jsonl", ".json", ".csv", ".hea", ".mat", ".gt3x"].contains { n.hasSuffix($0) }
-    }
-
     /// Formats Unix seconds as ISO 8601 UTC, or as seconds from the start for relative times.
     static func time(_ t: Double?) -> String {
         guard let t else { return "-" }

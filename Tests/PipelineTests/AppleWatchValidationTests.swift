@@ -25,7 +25,7 @@ struct AppleWatchValidationTests {
             let classification = text.split(separator: "\n").first { $0.hasPrefix("Classification,") }
                 .map { String($0.dropFirst("Classification,".count)) } ?? ""
             let sink = MemorySink()
-            _ = try RecordingAnalysis.run(path: path, decode: DecodeOptions(), ecg: ECGAnalyzer.Options(), sink: sink)
+            _ = try RecordingAnalysis.run(path: path, analysis: AnalysisConfiguration(), sink: sink)
             let nn = (sink.committed["beats"] ?? []).compactMap { row -> Double? in
                 if case .real(let v) = row[5] { return v } else { return nil }
             }

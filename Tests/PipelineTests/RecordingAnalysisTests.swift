@@ -22,8 +22,8 @@ struct RecordingAnalysisTests {
     func analyze(_ name: String, blockCapacity: Int) throws -> [String: [[ResultValue]]] {
         let path = Fixtures.repositoryRoot.appendingPathComponent("Datasets/ecg/\(name).ndjson.gz").path
         let sink = MemorySink()
-        _ = try RecordingAnalysis.run(path: path, decode: DecodeOptions(blockCapacity: blockCapacity),
-                                      ecg: ECGAnalyzer.Options(), sink: sink)
+        _ = try RecordingAnalysis.run(path: path, analysis: AnalysisConfiguration(decode: DecodeOptions(blockCapacity: blockCapacity)),
+                                      sink: sink)
         return sink.committed
     }
 

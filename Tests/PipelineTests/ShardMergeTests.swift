@@ -17,8 +17,8 @@ struct ShardMergeTests {
         let batch = try BatchDatabase(path: path)
         try batch.startRun(softwareVersion: "test", configJSON: "{}")
         for f in files {
-            _ = try batch.analyze(path: f, size: 0, contentHash: try ContentHash.file(f), decode: DecodeOptions(),
-                                  ecg: ECGAnalyzer.Options())
+            _ = try batch.analyze(path: f, size: 0, contentHash: try ContentHash.file(f),
+                                  analysis: AnalysisConfiguration())
         }
         try batch.finishRun(ok: files.count, failed: 0, skipped: 0)
     }

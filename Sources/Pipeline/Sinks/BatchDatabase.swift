@@ -10,7 +10,7 @@ import Recordings
 /// version) has status `ok`. Each recording's result rows, its `recordings` row (status, QC
 /// account) and its `streams` rows are written in one transaction; a failure is recorded in a
 /// separate small transaction.
-public final class BatchDatabase {
+public final class BatchDatabase: BatchStore {
     /// Where result rows go (same database).
     public let sink: SQLiteResultSink
     /// The current run's `runs.id`, after ``startRun(softwareVersion:configJSON:)``.
@@ -62,6 +62,14 @@ public final class BatchDatabase {
             .query([.text(path), .text(contentHash), .text(configHash)]) { _ in true }.first ?? false
     }
 
+    /// The (path, content hash) pairs already done (status `ok`) with the current configuration.
+    /// - Throws: ``SQLiteError``.
+    /// - Complexity: O(recordings in the database).
+    public func completedRecordings() throws -> Set<CompletedRecording> {
+        Set(try db.prepare("SELECT path, content_hash FROM recordings WHERE config_hash = ? AND status = 'ok'")
+            .query([.text(configHash)]) { CompletedRecording(path: $0.text(0) ?? "", contentHash: $0.text(1) ?? "") })
+    }
+
     /// Analyses one recording into the database in one transaction: result rows, `recordings` row
     /// (status `ok`, QC totals), `streams` rows. Earlier failed rows for the same path, content
     /// and configuration are replaced.
@@ -69,37 +77,39 @@ public final class BatchDatabase {
     ///   - path: the recording.
     ///   - size: its size in bytes.
     ///   - contentHash: ``ContentHash/file(_:)`` of it.
-    ///   - decode: decoder options.
-    ///   - ecg: ECG analysis options.
+    ///   - analysis: decoding and analysis options.
     /// - Returns: the analysis summary.
     /// - Throws: the decoder's or SQLite's error; nothing of the recording is then stored (call
     ///   ``recordFailure(path:size:contentHash:error:)``).
-    /// - Complexity: that of ``RecordingAnalysis/run(path:decode:ecg:sink:beforeCommit:)``.
-    public func analyze(path: String, size: Int, contentHash: String, decode: DecodeOptions,
-                        ecg: ECGAnalyzer.Options) throws -> RecordingAnalysis.Summary {
+    /// - Complexity: that of ``RecordingAnalysis/run(path:analysis:sink:beforeCommit:)``.
+    public func analyze(path: String, size: Int, contentHash: String,
+                        analysis: AnalysisConfiguration) throws -> RecordingAnalysis.Summary {
         precondition(runID != nil, "analyze without startRun")
-        return try RecordingAnalysis.run(path: path, decode: decode, ecg: ecg, sink: sink) { summary in
+        return try RecordingAnalysis.run(path: path, analysis: analysis, sink: sink) { summary in
             try self.bookkeeping(summary, path: path, size: size, contentHash: contentHash)
         }
     }
 
     /// Stores a recording analysed elsewhere (into a ``StagingSink``, e.g. on another thread) in
-    /// one transaction, exactly as ``analyze(path:size:contentHash:decode:ecg:)`` would have.
+    /// one transaction, exactly as ``analyze(path:size:contentHash:analysis:)`` would have.
     /// - Parameters:
     ///   - path: the recording (absolute path).
     ///   - size: its size in bytes.
     ///   - contentHash: ``ContentHash/file(_:)`` of it.
     ///   - summary: the analysis summary.
     ///   - results: the staged rows.
+    ///   - beforeCommit: called inside the open transaction, after every row is written (fault
+    ///     injection for tests; default: nothing).
     /// - Throws: ``SQLiteError``; nothing of the recording is then stored.
     /// - Complexity: O(rows).
     public func store(path: String, size: Int, contentHash: String, summary: RecordingAnalysis.Summary,
-                      results: StagedResults) throws {
+                      results: StagedResults, beforeCommit: () -> Void = {}) throws {
         precondition(runID != nil, "store without startRun")
         try sink.begin(recording: path)
         do {
             for (table, rows) in results.tables { try sink.write(table, rows: rows) }
             try bookkeeping(summary, path: path, size: size, contentHash: contentHash)
+            beforeCommit()
             try sink.commit()
         } catch {
             sink.rollback()
@@ -117,17 +127,17 @@ public final class BatchDatabase {
         try db.prepare("""
             UPDATE recordings SET size = ?, content_hash = ?, config_hash = ?, streams = ?, beats = ?,
               samples_read = ?, samples_emitted = ?, masked = ?, duplicates_dropped = ?, rejected = ?,
-              gaps = ?, segments = ?, issues = ? WHERE id = ?
+              gaps = ?, segments = ?, issues = ?, samples_used = ? WHERE id = ?
             """).run([.integer(size), .text(contentHash), .text(configHash), .integer(summary.streams),
                   .integer(summary.beats), total(\.samplesRead), total(\.samplesEmitted), total(\.masked),
                   total(\.duplicatesDropped), total(\.rejected), total(\.gaps), total(\.segments),
                   summary.issues.isEmpty ? .null : .text(summary.issues.joined(separator: "\n")),
-                  .integer(Int(id))])
+                  total(\.used), .integer(Int(id))])
         let insert = try db.prepare("""
             INSERT INTO streams (recording_id, stream_index, stream, samples_read, samples_emitted, masked,
               duplicates_dropped, rejected, gaps, backward_steps, rate_changes, segments, deleted_spans,
-              deleted_seconds, first_time, last_time, covered_seconds, measured_rate_hz)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+              deleted_seconds, first_time, last_time, covered_seconds, measured_rate_hz, samples_used, sensor)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for (k, a) in qc.enumerated() {
             let key = k < summary.streamKeys.count ? summary.streamKeys[k] : "stream \(k)"
@@ -136,7 +146,8 @@ public final class BatchDatabase {
                         .integer(a.rejected), .integer(a.gaps), .integer(a.backwardSteps), .integer(a.rateChanges),
                         .integer(a.segments), .integer(a.deletedSpans), .finite(a.deletedSeconds),
                         .finite(a.firstTime), .finite(a.lastTime), .finite(a.coveredSeconds),
-                        .finite(a.measuredSampleRate)])
+                        .finite(a.measuredSampleRate), .integer(a.used),
+                        k < summary.sensors.count ? .text(summary.sensors[k].rawValue) : .null])
         }
     }
 

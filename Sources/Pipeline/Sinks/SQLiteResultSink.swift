@@ -15,7 +15,7 @@ import Foundation
 /// are stored as `NULL`, never as numbers.
 public final class SQLiteResultSink: ResultSink {
     /// The schema version written to `PRAGMA user_version`.
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
     /// Database file.
     public let path: String
     /// The `recordings.id` of the recording being written, between begin and commit/rollback.
@@ -45,6 +45,7 @@ public final class SQLiteResultSink: ResultSink {
                 throw SQLiteError(code: SQLITE_ERROR, message: "\(path) has schema version \(version); "
                                   + "this sensorpipe writes version \(Self.schemaVersion)")
             }
+            if version == 1 { try db.execute(Self.migrationFrom1) }
             try db.execute(Self.batchSchema)
             for t in tables { try db.execute(Self.createStatement(t)) }
             try db.execute("PRAGMA user_version = \(Self.schemaVersion)")
@@ -69,7 +70,7 @@ public final class SQLiteResultSink: ResultSink {
           size INTEGER, content_hash TEXT, config_hash TEXT, status TEXT NOT NULL, error TEXT,
           streams INTEGER, beats INTEGER, samples_read INTEGER, samples_emitted INTEGER,
           masked INTEGER, duplicates_dropped INTEGER, rejected INTEGER, gaps INTEGER,
-          segments INTEGER, issues TEXT, started_at REAL, finished_at REAL);
+          segments INTEGER, issues TEXT, started_at REAL, finished_at REAL, samples_used INTEGER);
         CREATE INDEX IF NOT EXISTS recordings_lookup ON recordings (path, content_hash, config_hash, status);
         CREATE TABLE IF NOT EXISTS streams (
           recording_id INTEGER NOT NULL REFERENCES recordings(id), stream_index INTEGER NOT NULL,
@@ -77,7 +78,20 @@ public final class SQLiteResultSink: ResultSink {
           duplicates_dropped INTEGER, rejected INTEGER, gaps INTEGER, backward_steps INTEGER,
           rate_changes INTEGER, segments INTEGER, deleted_spans INTEGER, deleted_seconds REAL,
           first_time REAL, last_time REAL, covered_seconds REAL, measured_rate_hz REAL,
+          samples_used INTEGER, sensor TEXT,
           PRIMARY KEY (recording_id, stream_index));
+        """
+
+    /// Schema 1 → 2: `samples_used` (= emitted − masked) on `recordings` and `streams`, and
+    /// `streams.sensor` (the second part of the stream key).
+    static let migrationFrom1 = """
+        ALTER TABLE recordings ADD COLUMN samples_used INTEGER;
+        UPDATE recordings SET samples_used = samples_emitted - masked WHERE samples_emitted IS NOT NULL;
+        ALTER TABLE streams ADD COLUMN samples_used INTEGER;
+        ALTER TABLE streams ADD COLUMN sensor TEXT;
+        UPDATE streams SET samples_used = samples_emitted - masked,
+          sensor = substr(substr(stream, instr(stream, '/') + 1), 1,
+                          instr(substr(stream, instr(stream, '/') + 1), '/') - 1);
         """
 
     /// `CREATE TABLE IF NOT EXISTS` for a result table, plus its `recording_id` index.

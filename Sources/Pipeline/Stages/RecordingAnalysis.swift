@@ -3,8 +3,8 @@ import Recordings
 /// Runs every analysis that applies to a recording's streams and writes the result rows to a
 /// sink in one transaction (all of the recording's rows, or none).
 ///
-/// Today: ECG streams get ``ECGAnalyzer`` (beats, heart rate, HRV, signal quality). Streams of other sensors are
-/// decoded and accounted for; their analyses plug in here as they land.
+/// Each stream gets the chain ``AnalysisConfiguration/makeAnalyzer(for:)`` gives for its sensor
+/// (ECG today: ``ECGAnalyzer``); streams without an analysis are decoded and accounted for.
 public enum RecordingAnalysis {
     /// What a run produced.
     public struct Summary: Sendable {
@@ -20,32 +20,49 @@ public enum RecordingAnalysis {
         public var accounts: [StreamQC] = []
         /// Stream keys (`device/sensor/channel[/session]`), in the order of ``accounts``.
         public var streamKeys: [String] = []
+        /// Sensors of the streams, in the order of ``accounts``.
+        public var sensors: [SensorKind] = []
+
+        /// Seconds of signal per sensor (``StreamQC/coveredSeconds`` summed over its streams;
+        /// several channels of one sensor, e.g. PPG wavelengths, each count).
+        public var signalSecondsBySensor: [SensorKind: Double] {
+            var out = [SensorKind: Double]()
+            for (k, a) in accounts.enumerated() where k < sensors.count { out[sensors[k], default: 0] += a.coveredSeconds }
+            return out
+        }
+
+        /// Streams whose samples do not balance (read = used + masked + duplicates + rejected),
+        /// as readable lines; empty when every sample is accounted for.
+        public var unbalancedAccounts: [String] {
+            accounts.enumerated().compactMap { k, a in
+                guard !a.isBalanced else { return nil }
+                let key = k < streamKeys.count ? streamKeys[k] : "stream \(k)"
+                return "\(key): samples read \(a.samplesRead) ≠ used \(a.used) + masked \(a.masked) + duplicates "
+                    + "\(a.duplicatesDropped) + rejected \(a.rejected)"
+            }
+        }
     }
 
     /// Decodes `path` and analyses it into `sink`.
     /// - Parameters:
     ///   - path: the recording.
-    ///   - decode: decoder options.
-    ///   - ecg: ECG analysis options.
+    ///   - analysis: decoding and analysis options.
     ///   - sink: where rows go; committed at the end, rolled back on error.
     ///   - beforeCommit: called with the summary inside the sink's transaction, just before the
     ///     commit (the batch runner writes its bookkeeping rows here); its error rolls back.
     /// - Returns: a summary.
     /// - Throws: ``RecordingError`` from decoding, or the sink's errors.
     /// - Complexity: one pass over the samples; memory bounded by the block size plus beat lists.
-    public static func run(path: String, decode: DecodeOptions, ecg: ECGAnalyzer.Options,
-                           sink: ResultSink,
+    public static func run(path: String, analysis: AnalysisConfiguration, sink: ResultSink,
                            beforeCommit: (Summary) throws -> Void = { _ in }) throws -> Summary {
-        let opened = try RecordingOpener.open(path: path, options: decode)
+        let opened = try RecordingOpener.open(path: path, options: analysis.decode)
         let d = opened.decoder
-        var analyzers = [Int: ECGAnalyzer]()
+        var analyzers = [Int: any StreamAnalyzer]()
         var summary = Summary()
         while let event = try d.next() {
             switch event {
             case .stream(let info):
-                if info.key.sensor == .electrocardiogram {
-                    analyzers[d.streams.count - 1] = ECGAnalyzer(streamName: info.key.description, options: ecg)
-                }
+                if let a = analysis.makeAnalyzer(for: info) { analyzers[d.streams.count - 1] = a }
             case .block(let b):
                 analyzers[b.stream]?.consume(b)
             case .issue(let e):
@@ -57,27 +74,25 @@ public enum RecordingAnalysis {
         summary.streams = d.streams.count
         summary.accounts = d.accounts
         summary.streamKeys = d.streams.map { $0.key.description }
+        summary.sensors = d.streams.map { $0.key.sensor }
+        // Rows of all streams, table by table, tables in the order the analyzers list them.
+        var tables: [(table: ResultTable, rows: [[ResultValue]])] = []
+        for k in analyzers.keys.sorted() {
+            var a = analyzers[k]!
+            for (table, rows) in a.finishTables() {
+                if let i = tables.firstIndex(where: { $0.table.name == table.name }) {
+                    tables[i].rows += rows
+                } else {
+                    tables.append((table, rows))
+                }
+            }
+            summary.issues += a.issues.map { "\(a.streamName): \($0)" }
+        }
+        summary.tables = tables.map(\.table.name)
+        summary.beats = tables.first { $0.table.name == ResultTables.beats.name }?.rows.count ?? 0
         try sink.begin(recording: path)
         do {
-            var beats = [[ResultValue]](), hr = [[ResultValue]](), hrv = [[ResultValue]](), quality = [[ResultValue]]()
-            for k in analyzers.keys.sorted() {
-                var a = analyzers[k]!
-                let out = a.finish()
-                beats += out.beats
-                hr += out.heartRate
-                hrv += out.hrv
-                quality += out.quality
-                summary.issues += a.issues.map { "\(a.streamName): \($0)" }
-            }
-            if !analyzers.isEmpty {
-                try sink.write(ResultTables.beats, rows: beats)
-                try sink.write(ResultTables.heartRate, rows: hr)
-                try sink.write(ResultTables.hrv, rows: hrv)
-                try sink.write(ResultTables.quality, rows: quality)
-                summary.tables = [ResultTables.beats.name, ResultTables.heartRate.name, ResultTables.hrv.name,
-                                  ResultTables.quality.name]
-            }
-            summary.beats = beats.count
+            for (table, rows) in tables { try sink.write(table, rows: rows) }
             try beforeCommit(summary)
             try sink.commit()
         } catch {

@@ -1,0 +1,302 @@
+import Foundation
+import Recordings
+
+/// Options of a batch run.
+public struct BatchOptions: Sendable {
+    /// Recordings analysed in parallel (≥ 1; default: the number of cores).
+    public var jobs: Int
+    /// The software version stored with the run (part of the configuration hash).
+    public var softwareVersion: String
+    /// Decoding and analysis options.
+    public var analysis: AnalysisConfiguration
+    /// Called inside a recording's store transaction, after all its rows are written and before
+    /// they become visible, with the recording's path (fault injection for crash tests).
+    public var beforeCommit: (@Sendable (String) -> Void)?
+
+    /// Creates options.
+    public init(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, softwareVersion: String,
+                analysis: AnalysisConfiguration = AnalysisConfiguration()) {
+        precondition(jobs >= 1, "jobs must be ≥ 1")
+        self.jobs = jobs
+        self.softwareVersion = softwareVersion
+        self.analysis = analysis
+    }
+}
+
+/// What happened to one recording of a batch.
+public struct RecordingOutcome: Sendable {
+    /// How it ended.
+    public enum Status: String, Sendable, Codable {
+        /// Analysed and stored.
+        case ok
+        /// Could not be analysed (decoding error, unreadable file, unbalanced accounting); its
+        /// error is stored.
+        case failed
+        /// Already done with the same content and configuration (resumed).
+        case skipped
+    }
+    /// Position in the batch's list.
+    public var index: Int
+    /// The recording.
+    public var path: String
+    /// How it ended.
+    public var status: Status
+    /// File size, bytes (0 when unreadable).
+    public var bytes: Int
+    /// The error, for a failed recording: `file[:line[:column]]: code: message`.
+    public var error: String?
+    /// The analysis summary, for an analysed recording.
+    public var summary: RecordingAnalysis.Summary?
+}
+
+/// Progress of a batch, reported after each recording is stored (on the caller's thread).
+public struct BatchProgress: Sendable {
+    /// Recordings in the batch.
+    public var total: Int
+    /// Recordings finished (stored, failed or skipped).
+    public var done: Int
+    /// Input bytes of the batch, and of the finished recordings.
+    public var bytesTotal: Int, bytesDone: Int
+    /// Seconds since the batch started.
+    public var elapsedSeconds: Double
+    /// The recording just finished.
+    public var latest: RecordingOutcome
+
+    /// Estimated seconds to completion from the byte rate so far, or `nil` before any progress.
+    public var etaSeconds: Double? {
+        guard bytesDone > 0, elapsedSeconds > 0 else { return nil }
+        return Double(bytesTotal - bytesDone) / (Double(bytesDone) / elapsedSeconds)
+    }
+}
+
+/// The outcome of a batch.
+public struct BatchSummary: Sendable {
+    /// Recordings in the batch (after sharding).
+    public var total = 0
+    /// Recordings analysed and stored, failed, and skipped as already done.
+    public var ok = 0, failed = 0, skipped = 0
+    /// Input bytes of the batch, and of the recordings analysed in this run.
+    public var bytesTotal = 0, bytesAnalysed = 0
+    /// Samples read from the recordings analysed in this run (time points, all streams).
+    public var samplesRead = 0
+    /// Seconds of signal analysed in this run, per sensor (``RecordingAnalysis/Summary/signalSecondsBySensor``).
+    public var signalSecondsBySensor: [SensorKind: Double] = [:]
+    /// Beats found in this run.
+    public var beats = 0
+    /// Wall-clock seconds.
+    public var elapsedSeconds = 0.0
+    /// Failed recordings and their errors, in batch order.
+    public var failures: [(path: String, error: String)] = []
+
+    /// The summary as JSON (sorted keys): counts, bytes, `signal_hours` per sensor, seconds, MB/s
+    /// and the failures.
+    public var json: String {
+        var hours = [String: Double]()
+        for (k, v) in signalSecondsBySensor { hours[k.rawValue] = v / 3600 }
+        let object: [String: Any] = [
+            "recordings": ["total": total, "ok": ok, "failed": failed, "skipped": skipped],
+            "bytes_total": bytesTotal, "bytes_analysed": bytesAnalysed, "samples_read": samplesRead,
+            "beats": beats, "signal_hours": hours, "elapsed_s": elapsedSeconds,
+            "mb_per_s": elapsedSeconds > 0 ? Double(bytesAnalysed) / 1e6 / elapsedSeconds : 0,
+            "failures": failures.map { ["path": $0.path, "error": $0.error] },
+        ]
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// A batch that could not go on: the store (database or folder) failed. Recordings stored before
+/// stay stored; rerunning resumes.
+public struct BatchStoreError: Error, CustomStringConvertible, Sendable {
+    /// What failed, with the underlying error.
+    public var description: String
+}
+
+/// Runs a batch of recordings into a ``BatchStore``: parallel, resumable, in a fixed order.
+///
+/// `jobs` worker threads take recordings in list order; each hashes the file (FNV-1a 64),
+/// skips it when the store already holds it with the same content and configuration, and
+/// otherwise analyses it into memory (``StagingSink``). The caller's thread is the single writer:
+/// it stores the outcomes strictly in list order, one transaction per recording, so the store's
+/// content (ids included) does not depend on `jobs`. Workers run at most `2 × jobs` recordings
+/// ahead of the writer, which bounds memory by that many recordings' result rows.
+///
+/// A recording that cannot be read, decoded or accounted for (samples read ≠ used + masked +
+/// duplicates + rejected) is stored as failed with its error and the batch goes on; only a store
+/// failure ends the batch (``BatchStoreError``).
+public enum BatchRunner {
+    /// Runs the batch.
+    /// - Parameters:
+    ///   - recordings: paths, in the order to store them (see ``RecordingDiscovery/expand(_:)``
+    ///     and ``Shard``); made absolute so that a rerun from elsewhere resumes.
+    ///   - store: where results go.
+    ///   - options: jobs, version, analysis options.
+    ///   - progress: called on the caller's thread after each recording.
+    /// - Returns: the counts, bytes and hours of signal.
+    /// - Throws: ``BatchStoreError``.
+    /// - Complexity: the analyses' cost over all recordings, divided across `jobs` threads.
+    public static func run(recordings: [String], store: BatchStore, options: BatchOptions,
+                           progress: (BatchProgress) -> Void = { _ in }) throws -> BatchSummary {
+        let start = Date()
+        let files = recordings.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        let sizes = files.map { (try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? NSNumber)?.intValue ?? 0 }
+        var summary = BatchSummary()
+        summary.total = files.count
+        summary.bytesTotal = sizes.reduce(0, +)
+        let done: Set<CompletedRecording>
+        do {
+            try store.startRun(softwareVersion: options.softwareVersion,
+                               configJSON: options.analysis.canonicalJSON(softwareVersion: options.softwareVersion))
+            done = try store.completedRecordings()
+        } catch {
+            throw BatchStoreError(description: "cannot start the run: \(error)")
+        }
+
+        let queue = WorkQueue(count: files.count, window: 2 * options.jobs)
+        let group = DispatchGroup()
+        let analysis = options.analysis
+        for _ in 0..<min(options.jobs, max(files.count, 1)) {
+            group.enter()
+            let thread = Thread {
+                while let i = queue.claim() {
+                    queue.deliver(i, analyse(path: files[i], size: sizes[i], done: done, analysis: analysis))
+                }
+                group.leave()
+            }
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+        defer {
+            queue.cancel()
+            group.wait()
+        }
+
+        var bytesDone = 0
+        for i in files.indices {
+            let work = queue.take(i)
+            var outcome = RecordingOutcome(index: i, path: files[i], status: .ok, bytes: sizes[i])
+            do {
+                switch work {
+                case .skipped:
+                    outcome.status = .skipped
+                    summary.skipped += 1
+                case .analysed(let hash, let s, let staged):
+                    let hook = options.beforeCommit
+                    try store.store(path: files[i], size: sizes[i], contentHash: hash, summary: s, results: staged) {
+                        hook?(files[i])
+                    }
+                    outcome.summary = s
+                    summary.ok += 1
+                    summary.bytesAnalysed += sizes[i]
+                    summary.beats += s.beats
+                    summary.samplesRead += s.accounts.reduce(0) { $0 + $1.samplesRead }
+                    for (k, v) in s.signalSecondsBySensor { summary.signalSecondsBySensor[k, default: 0] += v }
+                case .failed(let hash, let message):
+                    try store.recordFailure(path: files[i], size: hash == nil ? nil : sizes[i], contentHash: hash,
+                                            error: message)
+                    outcome.status = .failed
+                    outcome.error = message
+                    summary.failed += 1
+                    summary.failures.append((files[i], message))
+                }
+            } catch {
+                throw BatchStoreError(description: "cannot store \(files[i]): \(error)")
+            }
+            bytesDone += sizes[i]
+            progress(BatchProgress(total: files.count, done: i + 1, bytesTotal: summary.bytesTotal,
+                                   bytesDone: bytesDone, elapsedSeconds: Date().timeIntervalSince(start),
+                                   latest: outcome))
+        }
+        do {
+            try store.finishRun(ok: summary.ok, failed: summary.failed, skipped: summary.skipped)
+        } catch {
+            throw BatchStoreError(description: "cannot finish the run: \(error)")
+        }
+        summary.elapsedSeconds = Date().timeIntervalSince(start)
+        return summary
+    }
+
+    /// One recording's work on a worker thread.
+    static func analyse(path: String, size: Int, done: Set<CompletedRecording>,
+                        analysis: AnalysisConfiguration) -> WorkQueue.Work {
+        let hash: String
+        do {
+            hash = try ContentHash.file(path)
+        } catch {
+            return .failed(hash: nil, message: "\(path): cannot read: \(error)")
+        }
+        if done.contains(CompletedRecording(path: path, contentHash: hash)) { return .skipped }
+        let staging = StagingSink()
+        do {
+            let s = try RecordingAnalysis.run(path: path, analysis: analysis, sink: staging)
+            let unbalanced = s.unbalancedAccounts
+            guard unbalanced.isEmpty else {
+                return .failed(hash: hash, message: "\(path): sample accounting does not balance: "
+                               + unbalanced.joined(separator: "; "))
+            }
+            return .analysed(hash: hash, summary: s, results: staging.staged)
+        } catch let e as RecordingError {
+            return .failed(hash: hash, message: e.description)
+        } catch {
+            return .failed(hash: hash, message: "\(path): \(error)")
+        }
+    }
+}
+
+/// The hand-over between worker threads and the writer: workers claim indices in order (at most
+/// `window` ahead of the writer) and deliver results; the writer takes them in order.
+final class WorkQueue: @unchecked Sendable {
+    enum Work: Sendable {
+        case skipped
+        case analysed(hash: String, summary: RecordingAnalysis.Summary, results: StagedResults)
+        case failed(hash: String?, message: String)
+    }
+
+    private let condition = NSCondition()
+    private let count: Int
+    private let window: Int
+    private var nextClaim = 0
+    private var taken = 0
+    private var cancelled = false
+    private var results: [Int: Work] = [:]
+
+    init(count: Int, window: Int) {
+        self.count = count
+        self.window = window
+    }
+
+    /// The next index to work on, or `nil` when all are claimed or the batch is cancelled;
+    /// waits while the worker would run more than `window` ahead of the writer.
+    func claim() -> Int? {
+        condition.lock()
+        defer { condition.unlock() }
+        while !cancelled && nextClaim < count && nextClaim >= taken + window { condition.wait() }
+        guard !cancelled && nextClaim < count else { return nil }
+        nextClaim += 1
+        return nextClaim - 1
+    }
+
+    func deliver(_ index: Int, _ work: Work) {
+        condition.lock()
+        results[index] = work
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits for and removes the result of `index`.
+    func take(_ index: Int) -> Work {
+        condition.lock()
+        defer { condition.unlock() }
+        while results[index] == nil { condition.wait() }
+        taken = index + 1
+        condition.broadcast()
+        return results.removeValue(forKey: index)!
+    }
+
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}

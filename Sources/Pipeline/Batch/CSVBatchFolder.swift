@@ -1,0 +1,195 @@
+import Foundation
+import Recordings
+
+/// A batch's results as CSV (`sensorpipe run --format csv`): one folder per recording.
+///
+/// Layout of the output folder:
+/// - `recordings/<name>/`: the recording's tables (`beats.csv`, `heart_rate.csv`, … as written by
+///   `sensorpipe analyze`) and `recording.json` (path, size, content and configuration hashes,
+///   status, error, issues and the QC account of every stream). `<name>` is the file's name
+///   followed by 16 hex digits of the FNV-1a 64 hash of its absolute path, so names never collide.
+/// - `recordings.csv`: one line per recording folder (rewritten at the end of every run).
+/// - `runs.ndjson`: one JSON line per run start and per run end.
+///
+/// A recording is written into a hidden `.partial` folder that is renamed into place when
+/// complete (atomic on POSIX file systems): a crash leaves either the whole folder or none.
+/// Resuming skips folders whose `recording.json` says `ok` with the same content and configuration.
+public final class CSVBatchFolder: BatchStore {
+    /// The output folder.
+    public let directory: URL
+    private var configHash = ""
+    private var runNumber: Int64 = 0
+
+    /// What `recording.json` holds.
+    struct RecordingFile: Codable {
+        var path: String
+        var size: Int?
+        var content_hash: String?
+        var config_hash: String
+        var status: String
+        var error: String?
+        var streams: [StreamFile]
+        var beats: Int
+        var issues: [String]
+        var finished_at: Double
+    }
+
+    /// One stream's QC account in `recording.json`.
+    struct StreamFile: Codable {
+        var stream: String
+        var sensor: String?
+        var samples_read: Int, samples_used: Int, masked: Int, duplicates_dropped: Int, rejected: Int
+        var gaps: Int, segments: Int, deleted_spans: Int, deleted_seconds: Double
+        var first_time: Double?, last_time: Double?, covered_seconds: Double, measured_rate_hz: Double?
+    }
+
+    /// Opens or creates the output folder.
+    /// - Parameter directory: the folder (created with its parents when missing).
+    /// - Throws: a file-system error naming it.
+    public init(directory: URL) throws {
+        self.directory = directory
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("recordings"),
+                                                withIntermediateDirectories: true)
+    }
+
+    @discardableResult
+    public func startRun(softwareVersion: String, configJSON: String) throws -> Int64 {
+        configHash = ContentHash.text(configJSON)
+        let runs = directory.appendingPathComponent("runs.ndjson")
+        let previous = (try? String(contentsOf: runs, encoding: .utf8)) ?? ""
+        runNumber = Int64(previous.split(separator: "\n").filter { $0.contains("\"event\":\"start\"") }.count + 1)
+        try appendRunLine(["event": "start", "run": runNumber, "software_version": softwareVersion,
+                           "config_hash": configHash, "config": configJSON, "time": Date().timeIntervalSince1970])
+        return runNumber
+    }
+
+    public func completedRecordings() throws -> Set<CompletedRecording> {
+        var done = Set<CompletedRecording>()
+        for record in try recordingFiles() where record.status == "ok" && record.config_hash == configHash {
+            if let hash = record.content_hash { done.insert(CompletedRecording(path: record.path, contentHash: hash)) }
+        }
+        return done
+    }
+
+    public func store(path: String, size: Int, contentHash: String, summary: RecordingAnalysis.Summary,
+                      results: StagedResults, beforeCommit: () -> Void) throws {
+        let streams = summary.accounts.enumerated().map { k, a in
+            StreamFile(stream: k < summary.streamKeys.count ? summary.streamKeys[k] : "stream \(k)",
+                       sensor: k < summary.sensors.count ? summary.sensors[k].rawValue : nil,
+                       samples_read: a.samplesRead, samples_used: a.used, masked: a.masked,
+                       duplicates_dropped: a.duplicatesDropped, rejected: a.rejected, gaps: a.gaps,
+                       segments: a.segments, deleted_spans: a.deletedSpans, deleted_seconds: a.deletedSeconds,
+                       first_time: a.firstTime, last_time: a.lastTime, covered_seconds: a.coveredSeconds,
+                       measured_rate_hz: a.measuredSampleRate)
+        }
+        let record = RecordingFile(path: path, size: size, content_hash: contentHash, config_hash: configHash,
+                                   status: "ok", error: nil, streams: streams, beats: summary.beats,
+                                   issues: summary.issues, finished_at: Date().timeIntervalSince1970)
+        try publish(record) { partial in
+            let sink = try CSVResultSink(directory: partial)
+            try sink.begin(recording: path)
+            for (table, rows) in results.tables { try sink.write(table, rows: rows) }
+            try sink.commit()
+            beforeCommit()
+        }
+    }
+
+    public func recordFailure(path: String, size: Int?, contentHash: String?, error: String) throws {
+        let record = RecordingFile(path: path, size: size, content_hash: contentHash, config_hash: configHash,
+                                   status: "failed", error: error, streams: [], beats: 0, issues: [],
+                                   finished_at: Date().timeIntervalSince1970)
+        try publish(record) { _ in }
+    }
+
+    public func finishRun(ok: Int, failed: Int, skipped: Int) throws {
+        try appendRunLine(["event": "end", "run": runNumber, "recordings_ok": ok, "recordings_failed": failed,
+                           "recordings_skipped": skipped, "time": Date().timeIntervalSince1970])
+        try writeIndex()
+    }
+
+    /// The folder name of a recording: its file name plus the hash of its path.
+    public static func folderName(for path: String) -> String {
+        let base = (path as NSString).lastPathComponent
+        let safe = String(base.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == "_" ? $0 : "_" })
+        let hash = Array(path.utf8).withUnsafeBytes { ContentHash.fnv1a64($0) }
+        return safe + "-" + ContentHash.hex(hash)
+    }
+
+    /// Writes `record` and whatever `fill` puts in the folder into a `.partial` folder, then
+    /// replaces the recording's folder with it.
+    private func publish(_ record: RecordingFile, fill: (URL) throws -> Void) throws {
+        let fm = FileManager.default
+        let name = Self.folderName(for: record.path)
+        let root = directory.appendingPathComponent("recordings")
+        let partial = root.appendingPathComponent(".\(name).partial")
+        let final = root.appendingPathComponent(name)
+        try? fm.removeItem(at: partial)
+        try fm.createDirectory(at: partial, withIntermediateDirectories: true)
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+            try encoder.encode(record).write(to: partial.appendingPathComponent("recording.json"))
+            try fill(partial)
+            if fm.fileExists(atPath: final.path) {
+                let old = root.appendingPathComponent(".\(name).old")
+                try? fm.removeItem(at: old)
+                try fm.moveItem(at: final, to: old)
+                try fm.moveItem(at: partial, to: final)
+                try? fm.removeItem(at: old)
+            } else {
+                try fm.moveItem(at: partial, to: final)
+            }
+        } catch {
+            try? fm.removeItem(at: partial)
+            throw error
+        }
+    }
+
+    /// Every `recordings/*/recording.json`.
+    private func recordingFiles() throws -> [RecordingFile] {
+        let root = directory.appendingPathComponent("recordings")
+        let names = try FileManager.default.contentsOfDirectory(atPath: root.path).filter { !$0.hasPrefix(".") }.sorted()
+        let decoder = JSONDecoder()
+        return names.compactMap { name in
+            let url = root.appendingPathComponent(name).appendingPathComponent("recording.json")
+            guard let data = try? Data(contentsOf: url) else { return nil }
+            return try? decoder.decode(RecordingFile.self, from: data)
+        }
+    }
+
+    /// `recordings.csv`: one line per recording folder.
+    private func writeIndex() throws {
+        var text = "folder,path,status,size,content_hash,config_hash,streams,beats,samples_read,samples_used,masked,duplicates_dropped,rejected,error\n"
+        for r in try recordingFiles() {
+            func sum(_ f: (StreamFile) -> Int) -> String { String(r.streams.reduce(0) { $0 + f($1) }) }
+            let fields: [ResultValue] = [
+                .text(Self.folderName(for: r.path)), .text(r.path), .text(r.status), r.size.map { .integer($0) } ?? .null,
+                r.content_hash.map { .text($0) } ?? .null, .text(r.config_hash), .integer(r.streams.count),
+                .integer(r.beats), .text(sum(\.samples_read)), .text(sum(\.samples_used)), .text(sum(\.masked)),
+                .text(sum(\.duplicates_dropped)), .text(sum(\.rejected)), r.error.map { .text($0) } ?? .null,
+            ]
+            text += fields.map(CSVResultSink.field).joined(separator: ",") + "\n"
+        }
+        let url = directory.appendingPathComponent("recordings.csv")
+        let partial = directory.appendingPathComponent(".recordings.csv.partial")
+        try Data(text.utf8).write(to: partial)
+        if rename(partial.path, url.path) != 0 {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+        }
+    }
+
+    private func appendRunLine(_ object: [String: Any]) throws {
+        let url = directory.appendingPathComponent("runs.ndjson")
+        var line = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        line.append(0x0A)
+        if !FileManager.default.fileExists(atPath: url.path) {
+            guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+            }
+        }
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        try handle.write(contentsOf: line)
+    }
+}
