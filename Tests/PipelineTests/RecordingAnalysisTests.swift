@@ -59,4 +59,32 @@ struct RecordingAnalysisTests {
         #expect(score.sensitivity >= 0.99 && score.positivePredictivity >= 0.99,
                 "Se \(score.sensitivity) +P \(score.positivePredictivity) on \(name)")
     }
+
+    @Test("every lead of a multi-signal WFDB record is analysed (regression: leads shared one analyzer slot)")
+    func everyLeadAnalysed() throws {
+        // Two leads from the demo session (µV): lead 0 as recorded, lead 1 inverted; format 16, 200 adu/mV, 512 Hz.
+        let demo = Fixtures.repositoryRoot.appendingPathComponent("Datasets/ecg/\(Self.files[0]).ndjson.gz").path
+        let opened = try RecordingOpener.open(path: demo)
+        var samples = [Float]()
+        while let e = try opened.decoder.next() { if case .block(let b) = e { samples += b.columns[0] } }
+        let dir = TemporaryDirectory()
+        var bytes = [UInt8]()
+        for v in samples {
+            for adu in [Int16(clamping: Int((v / 5).rounded())), Int16(clamping: Int((-v / 5).rounded()))] {
+                let u = UInt16(bitPattern: adu)
+                bytes += [UInt8(u & 0xff), UInt8(u >> 8)]
+            }
+        }
+        _ = dir.write("two.dat", bytes)
+        let header = "two 2 512 \(samples.count)\ntwo.dat 16 200/mV 16 0 0 0 0 lead0\ntwo.dat 16 200/mV 16 0 0 0 0 lead1\n"
+        let hea = dir.write("two.hea", Array(header.utf8))
+        let sink = MemorySink()
+        let summary = try RecordingAnalysis.run(path: hea, analysis: AnalysisConfiguration(), sink: sink)
+        #expect(summary.streams == 2)
+        let beats = sink.committed["beats"] ?? []
+        let perStream = Dictionary(grouping: beats) { row -> String in if case .text(let s) = row[0] { return s } else { return "" } }
+        #expect(perStream.count == 2, "\(perStream.keys.sorted())")
+        let counts = perStream.values.map(\.count)
+        #expect(counts.allSatisfy { $0 >= 70 && $0 <= 78 }, "\(counts)")   // 74 beats in the first minute of record 100
+    }
 }

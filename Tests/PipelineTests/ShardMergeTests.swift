@@ -24,21 +24,7 @@ struct ShardMergeTests {
     }
 
     /// Rows of `sql` as text lines, sorted (order-insensitive comparison).
-    func rows(_ path: String, _ sql: String) -> [String] {
-        var db: OpaquePointer?
-        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else { return ["cannot open"] }
-        defer { sqlite3_close_v2(db) }
-        var stmt: OpaquePointer?
-        guard sqlite3_prepare_v2(db, sql, -1, &stmt, nil) == SQLITE_OK else { return ["cannot prepare"] }
-        defer { sqlite3_finalize(stmt) }
-        var out = [String]()
-        while sqlite3_step(stmt) == SQLITE_ROW {
-            out.append((0..<sqlite3_column_count(stmt)).map { c -> String in
-                sqlite3_column_text(stmt, c).map { String(cString: $0) } ?? "NULL"
-            }.joined(separator: "|"))
-        }
-        return out.sorted()
-    }
+    func rows(_ path: String, _ sql: String) -> [String] { SQLiteDump.rows(path, sql).sorted() }
 
     @Test("3 shards cover the demo set exactly once; merged rows equal the unsharded run; re-merging adds nothing")
     func shardsAndMerge() throws {

@@ -31,8 +31,10 @@ public enum ShardMerge {
             try db.execute("ATTACH DATABASE \(quoted) AS \(alias)")
             defer { try? db.execute("DETACH DATABASE \(alias)") }
             let version = try db.prepare("PRAGMA \(alias).user_version").query([]) { $0.int(0) }.first ?? 0
-            guard version <= SQLiteResultSink.schemaVersion else {
-                throw SQLiteError(code: 1, message: "\(shard): schema version \(version) is newer than this build's \(SQLiteResultSink.schemaVersion)")
+            guard version == SQLiteResultSink.schemaVersion else {
+                throw SQLiteError(code: 1, message: "\(shard): schema version \(version), this build merges version "
+                                  + "\(SQLiteResultSink.schemaVersion) (open an older shard once with this build's "
+                                  + "`sensorpipe run`, which migrates it)")
             }
             try db.execute("BEGIN IMMEDIATE")
             do {

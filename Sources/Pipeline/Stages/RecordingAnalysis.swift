@@ -59,10 +59,15 @@ public enum RecordingAnalysis {
         let d = opened.decoder
         var analyzers = [Int: any StreamAnalyzer]()
         var summary = Summary()
+        var announced = 0
         while let event = try d.next() {
             switch event {
             case .stream(let info):
-                if let a = analysis.makeAnalyzer(for: info) { analyzers[d.streams.count - 1] = a }
+                // A decoder may register several streams before announcing them (WFDB: every
+                // signal of the header), so the index is found by key, not by `streams.count`.
+                let index = d.streams.firstIndex { $0.key == info.key } ?? announced
+                announced += 1
+                if let a = analysis.makeAnalyzer(for: info) { analyzers[index] = a }
             case .block(let b):
                 analyzers[b.stream]?.consume(b)
             case .issue(let e):
