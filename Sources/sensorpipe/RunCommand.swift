@@ -35,7 +35,8 @@ enum RunCommand {
           --preset NAME   layout of CSV/MATLAB inputs (default: detected from content)
           -h, --help      show this help
         Progress goes to stderr: a bar on a terminal, one line per recording otherwise.
-        Exit codes: 0 all recordings ok or skipped, 1 some failed (or the output failed), 64 usage.
+        Exit codes: 0 all recordings ok or skipped, 1 some recordings failed (each stored with its
+        error), 2 the output could not be opened or written (rerun to resume), 64 usage error.
         """
 
     static func run(_ args: [String]) -> Int32 {
@@ -82,14 +83,14 @@ enum RunCommand {
             files = try RecordingDiscovery.expand(inputs).filter { shard?.contains(path: $0) ?? true }
         } catch {
             CLI.error("\(error)")
-            return 1
+            return 2
         }
         let store: BatchStore
         do {
             store = csv ? try CSVBatchFolder(directory: URL(fileURLWithPath: output)) : try BatchDatabase(path: output)
         } catch {
             CLI.error("\(output): \(error)")
-            return 1
+            return 2
         }
         var options = BatchOptions(jobs: jobs, softwareVersion: SensorPipeCommand.version, analysis: analysis)
         options.beforeCommit = stallHook()
@@ -100,7 +101,7 @@ enum RunCommand {
         } catch {
             reporter.clear()
             CLI.error("\(output): \(error)")
-            return 1
+            return 2
         }
         reporter.clear()
         if json {

@@ -18,7 +18,8 @@ struct SensorPipeCommand {
                                      rewrite any readable recording in the canonical schema
 
         Run `sensorpipe <command> --help` for a command's options.
-        Exit codes: 0 success, 1 some inputs failed, 64 usage error.
+        Exit codes: 0 success, 1 some inputs failed, 2 the output could not be written (run),
+        64 usage error.
         """
 
     static func main() {
