@@ -9,6 +9,7 @@ import Foundation
 
 let usage = """
     USAGE: sensorpipe-bench [--list] [--filter REGEX] [--quick] [--json] [--check THRESHOLDS.json]
+           sensorpipe-bench --batch [--megabytes MB] [--quick] [--json] [--check BATCH-THRESHOLDS.json]
 
     OPTIONS:
       --list            list benchmark names and exit
@@ -19,6 +20,9 @@ let usage = """
       --check FILE      compare ratios with the maxima in FILE ({"name": maxRatio, …});
                         exit 1 if any guarded ratio is above its maximum
       --measure         plan FFTs with FFTW_MEASURE instead of FFTW_ESTIMATE
+      --batch           the whole-pipeline benchmark: `sensorpipe run` (the executable beside this
+                        one) over Datasets/ linked until 1 GB (48 MB with --quick, or --megabytes),
+                        --jobs 1 and 2: MB/s, hours of signal/s, scaling, peak RSS, zlib reference
       -h, --help        show this help
     """
 
@@ -29,6 +33,8 @@ struct Options {
     var json = false
     var check: String?
     var measurePlans = false
+    var batch = false
+    var megabytes: Double?
 }
 
 func parseOptions() -> Options {
@@ -44,6 +50,10 @@ func parseOptions() -> Options {
         case "--quick": o.quick = true
         case "--json": o.json = true
         case "--measure": o.measurePlans = true
+        case "--batch": o.batch = true
+        case "--megabytes":
+            guard let v = args.popFirst(), let mb = Double(v), mb > 0 else { fail("--megabytes needs a positive number") }
+            o.megabytes = mb
         case "--filter":
             guard let v = args.popFirst() else { fail("--filter needs a REGEX") }
             o.filter = v
@@ -60,6 +70,9 @@ func parseOptions() -> Options {
 }
 
 let options = parseOptions()
+if options.batch {
+    exit(runBatchBenchmark(quick: options.quick, json: options.json, check: options.check, targetMegabytes: options.megabytes))
+}
 if options.measurePlans { FFTPlanner.rigor = .measure }
 let scale: BenchmarkScale = options.quick ? .quick : .full
 let all = allBenchmarks(scale)

@@ -139,7 +139,7 @@ public enum BatchRunner {
                            progress: (BatchProgress) -> Void = { _ in }) throws -> BatchSummary {
         let start = Date()
         let files = recordings.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
-        let sizes = files.map { (try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? NSNumber)?.intValue ?? 0 }
+        let sizes = files.map(fileSize)
         var summary = BatchSummary()
         summary.total = files.count
         summary.bytesTotal = sizes.reduce(0, +)
@@ -214,6 +214,12 @@ public enum BatchRunner {
         }
         summary.elapsedSeconds = Date().timeIntervalSince(start)
         return summary
+    }
+
+    /// Size in bytes of the file `path` names (following symbolic links), 0 when unreadable.
+    static func fileSize(_ path: String) -> Int {
+        var st = stat()
+        return stat(path, &st) == 0 ? Int(st.st_size) : 0
     }
 
     /// One recording's work on a worker thread.

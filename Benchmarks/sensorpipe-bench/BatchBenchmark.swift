@@ -1,0 +1,226 @@
+import CZlib
+import Foundation
+
+/// The whole-pipeline benchmark (`sensorpipe-bench --batch`): `sensorpipe run` over the demo
+/// recordings of `Datasets/` repeated (as symbolic links, each a separate recording) until the
+/// input reaches a target size, with `--jobs 1` and `--jobs 2`, each as its own process.
+///
+/// Reported per run: wall seconds, MB/s of input, hours of signal per second (from the run's
+/// `--json` summary), peak resident memory of the process (`ru_maxrss` from `wait4`). Reported
+/// across runs: scaling = seconds(jobs 1) ÷ seconds(jobs 2), and the ratio of the pipeline's MB/s
+/// to zlib's gzip inflate MB/s over the same bytes, measured in the same run (every demo file
+/// is gzip, so inflating is the least any reader must do).
+struct BatchBenchmark {
+    /// Input bytes to reach.
+    var targetBytes: Int
+    /// The `Datasets/` folder.
+    var datasets: URL
+    /// The `sensorpipe` executable.
+    var binary: URL
+    /// Timed repetitions per job count (the fastest counts).
+    var repetitions: Int
+
+    struct Run {
+        var jobs: Int
+        var seconds: Double
+        var peakRSSBytes: Int
+        var bytes: Int
+        var signalHours: Double
+        var ok: Int
+        var failed: Int
+    }
+
+    /// Demo files (sorted) and their sizes.
+    func demoFiles() -> [(path: String, size: Int)] {
+        let fm = FileManager.default
+        let names = (fm.enumerator(atPath: datasets.path)?.compactMap { $0 as? String } ?? [])
+            .filter { $0.hasSuffix(".ndjson.gz") }.sorted()
+        return names.map { name in
+            let p = datasets.appendingPathComponent(name).path
+            return (p, (try? fm.attributesOfItem(atPath: p)[.size] as? Int) ?? 0)
+        }
+    }
+
+    /// Links the demo files into `dir/copy-NNNN/` until `targetBytes`; returns the byte total and
+    /// the number of recordings.
+    func makeInput(in dir: URL) throws -> (bytes: Int, recordings: Int) {
+        let files = demoFiles()
+        let perCopy = files.reduce(0) { $0 + $1.size }
+        guard perCopy > 0 else { throw BenchError("no demo recordings under \(datasets.path)") }
+        let copies = (targetBytes + perCopy - 1) / perCopy
+        for c in 0..<copies {
+            let sub = dir.appendingPathComponent(String(format: "copy-%04d", c))
+            try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+            for f in files {
+                try FileManager.default.createSymbolicLink(atPath: sub.appendingPathComponent((f.path as NSString).lastPathComponent).path,
+                                                           withDestinationPath: f.path)
+            }
+        }
+        return (copies * perCopy, copies * files.count)
+    }
+
+    /// Inflates every demo file `copies` times in-process; returns seconds for `bytes` of input.
+    func inflateReference(totalBytes: Int) -> Double {
+        let files = demoFiles().map { FileManager.default.contents(atPath: $0.path) ?? Data() }
+        let perCopy = files.reduce(0) { $0 + $1.count }
+        let copies = max(1, (totalBytes + perCopy - 1) / perCopy)
+        var out = [UInt8](repeating: 0, count: 1 << 18)
+        var produced = 0
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        for _ in 0..<copies {
+            for data in files {
+                data.withUnsafeBytes { (src: UnsafeRawBufferPointer) in
+                    var z = z_stream()
+                    inflateInit2_(&z, 16 + MAX_WBITS, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+                    z.next_in = UnsafeMutablePointer(mutating: src.bindMemory(to: Bytef.self).baseAddress)
+                    z.avail_in = uInt(src.count)
+                    var rc = Z_OK
+                    while rc == Z_OK {
+                        out.withUnsafeMutableBufferPointer { o in
+                            z.next_out = o.baseAddress
+                            z.avail_out = uInt(o.count)
+                            rc = inflate(&z, Z_NO_FLUSH)
+                            produced &+= o.count - Int(z.avail_out)
+                        }
+                        if rc == Z_STREAM_END && z.avail_in > 0 { rc = inflateReset(&z) }   // next member
+                    }
+                    inflateEnd(&z)
+                }
+            }
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - t0) * 1e-9
+        blackHole(produced)
+        return seconds * Double(totalBytes) / Double(copies * perCopy)
+    }
+
+    /// Runs `sensorpipe run INPUT --out DB --jobs N --quiet --json` as a child process.
+    func runPipeline(input: URL, jobs: Int, scratch: URL) throws -> Run {
+        let db = scratch.appendingPathComponent("bench-\(jobs)-\(UUID().uuidString).sqlite")
+        let json = scratch.appendingPathComponent("summary-\(jobs).json")
+        defer {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db.path + suffix) }
+        }
+        let args = [binary.path, "run", input.path, "--out", db.path, "--jobs", String(jobs), "--quiet", "--json"]
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, json.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        var pid = pid_t()
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        let rc = posix_spawn(&pid, binary.path, &actions, nil, &argv, environ)
+        guard rc == 0 else { throw BenchError("cannot start \(binary.path): errno \(rc)") }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - t0) * 1e-9
+        let text = (try? String(contentsOf: json, encoding: .utf8)) ?? ""
+        guard let obj = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any],
+              let counts = obj["recordings"] as? [String: Int] else {
+            throw BenchError("sensorpipe run --jobs \(jobs) printed no summary (status \(status)): \(text.prefix(300))")
+        }
+        let hours = (obj["signal_hours"] as? [String: Double])?.values.reduce(0, +) ?? 0
+        return Run(jobs: jobs, seconds: seconds, peakRSSBytes: Int(usage.ru_maxrss) * 1024,
+                   bytes: obj["bytes_analysed"] as? Int ?? 0, signalHours: hours,
+                   ok: counts["ok"] ?? 0, failed: counts["failed"] ?? 0)
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
+}
+
+/// `sensorpipe-bench --batch`: runs the benchmark, prints the figures (text or one JSON object),
+/// checks limits from `--check FILE` (`batch/min_scaling_jobs2`, `batch/max_peak_rss_mb`), and
+/// returns the exit code.
+func runBatchBenchmark(quick: Bool, json: Bool, check: String?, targetMegabytes: Double?) -> Int32 {
+    let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    let root = here.deletingLastPathComponent().deletingLastPathComponent()
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        .deletingLastPathComponent().appendingPathComponent("sensorpipe")
+    guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+        FileHandle.standardError.write(Data("sensorpipe-bench: \(binary.path) not found; build it first (swift build -c release)\n".utf8))
+        return 64
+    }
+    let mb = targetMegabytes ?? (quick ? 48 : 1024)
+    let bench = BatchBenchmark(targetBytes: Int(mb * 1_048_576), datasets: root.appendingPathComponent("Datasets"),
+                               binary: binary, repetitions: quick ? 2 : 1)
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("sensorpipe-batch-bench-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    do {
+        let input = scratch.appendingPathComponent("input")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        let made = try bench.makeInput(in: input)
+        let inflateSeconds = bench.inflateReference(totalBytes: made.bytes)
+        // Alternate job counts so that a burst of outside load hits both alike; fastest counts.
+        var best = [Int: BatchBenchmark.Run]()
+        for _ in 0..<bench.repetitions {
+            for jobs in [1, 2] {
+                let r = try bench.runPipeline(input: input, jobs: jobs, scratch: scratch)
+                guard r.ok == made.recordings && r.failed == 0 else {
+                    throw BenchError("jobs \(jobs): \(r.ok) ok, \(r.failed) failed of \(made.recordings)")
+                }
+                if best[jobs].map({ r.seconds < $0.seconds }) ?? true {
+                    let peak = max(r.peakRSSBytes, best[jobs]?.peakRSSBytes ?? 0)
+                    best[jobs] = r
+                    best[jobs]!.peakRSSBytes = peak
+                } else {
+                    best[jobs]!.peakRSSBytes = max(best[jobs]!.peakRSSBytes, r.peakRSSBytes)
+                }
+            }
+        }
+        let one = best[1]!, two = best[2]!
+        let scaling = one.seconds / two.seconds
+        let inflateMBps = Double(made.bytes) / 1e6 / inflateSeconds
+        func mbps(_ r: BatchBenchmark.Run) -> Double { Double(r.bytes) / 1e6 / r.seconds }
+        if json {
+            let obj: [String: Any] = [
+                "name": "batch/run/datasets", "input_bytes": made.bytes, "recordings": made.recordings,
+                "jobs1_seconds": one.seconds, "jobs2_seconds": two.seconds,
+                "jobs1_mb_per_second": mbps(one), "jobs2_mb_per_second": mbps(two),
+                "jobs1_signal_hours_per_second": one.signalHours / one.seconds,
+                "jobs2_signal_hours_per_second": two.signalHours / two.seconds,
+                "signal_hours": one.signalHours, "scaling_jobs2": scaling,
+                "jobs1_peak_rss_mb": Double(one.peakRSSBytes) / 1_048_576,
+                "jobs2_peak_rss_mb": Double(two.peakRSSBytes) / 1_048_576,
+                "inflate_mb_per_second": inflateMBps, "ratio_jobs1_vs_inflate": inflateMBps / mbps(one),
+            ]
+            let data = try JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys])
+            print(String(decoding: data, as: UTF8.self))
+        } else {
+            print(String(format: "batch: %d recordings, %.1f MB of input (%.1f h of signal), Datasets/ linked %@",
+                         made.recordings, Double(made.bytes) / 1e6, one.signalHours, quick ? "(quick)" : ""))
+            for r in [one, two] {
+                print(String(format: "  --jobs %d: %7.2f s  %7.1f MB/s  %8.1f h of signal/s  peak RSS %6.1f MB",
+                             r.jobs, r.seconds, mbps(r), r.signalHours / r.seconds, Double(r.peakRSSBytes) / 1_048_576))
+            }
+            print(String(format: "  scaling jobs 2 / jobs 1: %.2f×   zlib inflate of the same bytes: %.1f MB/s (pipeline, 1 job, is %.1f× slower)",
+                         scaling, inflateMBps, inflateMBps / mbps(one)))
+        }
+        guard let check else { return 0 }
+        guard let data = FileManager.default.contents(atPath: check),
+              let limits = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+            FileHandle.standardError.write(Data("sensorpipe-bench: cannot read thresholds '\(check)'\n".utf8))
+            return 64
+        }
+        var failed = false
+        if let minScaling = (limits["batch/min_scaling_jobs2"] as? NSNumber)?.doubleValue {
+            let ok = scaling >= minScaling
+            failed = failed || !ok
+            FileHandle.standardError.write(Data(String(format: "guard: batch scaling %.2f (min %.2f) %@\n", scaling, minScaling, ok ? "ok" : "REGRESSED").utf8))
+        }
+        if let maxRSS = (limits["batch/max_peak_rss_mb"] as? NSNumber)?.doubleValue {
+            let peak = Double(max(one.peakRSSBytes, two.peakRSSBytes)) / 1_048_576
+            let ok = peak <= maxRSS
+            failed = failed || !ok
+            FileHandle.standardError.write(Data(String(format: "guard: batch peak RSS %.1f MB (max %.0f) %@\n", peak, maxRSS, ok ? "ok" : "REGRESSED").utf8))
+        }
+        return failed ? 1 : 0
+    } catch {
+        FileHandle.standardError.write(Data("sensorpipe-bench --batch: \(error)\n".utf8))
+        return 1
+    }
+}
