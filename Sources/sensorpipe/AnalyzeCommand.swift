@@ -5,7 +5,7 @@ import Recordings
 /// `sensorpipe analyze`: one recording in, one CSV per result table out.
 enum AnalyzeCommand {
     static let usage = """
-        USAGE: sensorpipe analyze INPUT [--out DIR] [--hr-window S] [--hr-step S] [--preset NAME]
+        USAGE: sensorpipe analyze INPUT [--out DIR] [--hr-window S] [--hr-step S] [--preset NAME] [--config FILE]
 
         Analyses one recording and writes one CSV per result table into DIR (default ./results):
           beats.csv       R-peaks, RR/NN intervals (ms), instantaneous HR, artefact flags
@@ -20,14 +20,16 @@ enum AnalyzeCommand {
           --hr-window S   heart-rate window, seconds (default 10)
           --hr-step S     heart-rate window step, seconds (default 10)
           --preset NAME   layout of CSV/MATLAB inputs (default: detected from content)
+          --config FILE   analysis options as JSON (docs/RESULTS.md, "Configuration files");
+                          options given on the command line override the file
           -h, --help      show this help
         """
 
     static func run(_ args: [String]) -> Int32 {
         var input: String?
         var out = "results"
-        var analysis = AnalysisConfiguration()
         var cursor = ArgumentCursor(args, usage: usage)
+        var analysis = cursor.configuration()
         while let a = cursor.next() {
             if cursor.analysisOption(a, analysis: &analysis) { continue }
             switch a {

@@ -34,13 +34,26 @@ struct ArgumentCursor {
         return s
     }
 
+    /// The analysis configuration from `--config FILE` (defaults without it), read before the
+    /// other options so that options on the command line override the file wherever they stand.
+    func configuration() -> AnalysisConfiguration {
+        guard let k = args.firstIndex(of: "--config") else { return AnalysisConfiguration() }
+        guard k + 1 < args.count else { CLI.usageError("--config needs a value", usage: usage) }
+        do {
+            return try AnalysisConfiguration(configurationFile: args[k + 1])
+        } catch {
+            CLI.usageError("\(error)", usage: usage)
+        }
+    }
+
     /// Handles the analysis options shared by `analyze` and `run` (`--hr-window`, `--hr-step`,
-    /// `--preset`); returns `false` when `option` is not one of them.
+    /// `--preset`, `--config FILE`); returns `false` when `option` is not one of them.
     mutating func analysisOption(_ option: String, analysis: inout AnalysisConfiguration) -> Bool {
         switch option {
         case "--hr-window": analysis.ecg.heartRateWindowSeconds = seconds(option)
         case "--hr-step": analysis.ecg.heartRateStepSeconds = seconds(option)
         case "--preset": analysis.decode.preset = CLI.preset(value(option), usage: usage)
+        case "--config": _ = value(option)   // read up front by configuration()
         default: return false
         }
         return true

@@ -7,7 +7,7 @@ import Synchronization
 enum RunCommand {
     static let usage = """
         USAGE: sensorpipe run INPUT… [--out PATH] [--format sqlite|csv] [--jobs N] [--shard K/N]
-                              [--quiet] [--json] [--hr-window S] [--hr-step S] [--preset NAME]
+                              [--quiet] [--json] [--hr-window S] [--hr-step S] [--preset NAME] [--config FILE]
 
         Analyses every recording among the INPUTs into one SQLite database (default
         ./results.sqlite): the tables of `sensorpipe analyze` plus `runs`, `recordings` (path,
@@ -33,6 +33,8 @@ enum RunCommand {
           --hr-window S   heart-rate window, seconds (default 10)
           --hr-step S     heart-rate window step, seconds (default 10)
           --preset NAME   layout of CSV/MATLAB inputs (default: detected from content)
+          --config FILE   analysis options as JSON (docs/RESULTS.md, "Configuration files");
+                          options given on the command line override the file
           -h, --help      show this help
         Progress goes to stderr: a bar on a terminal, one line per recording otherwise.
         Exit codes: 0 all recordings ok or skipped, 1 some recordings failed (each stored with its
@@ -45,10 +47,10 @@ enum RunCommand {
         var csv = false
         var quiet = false
         var json = false
-        var analysis = AnalysisConfiguration()
         var shard: Shard?
         var jobs = ProcessInfo.processInfo.activeProcessorCount
         var cursor = ArgumentCursor(args, usage: usage)
+        var analysis = cursor.configuration()
         while let a = cursor.next() {
             if cursor.analysisOption(a, analysis: &analysis) { continue }
             switch a {

@@ -1,0 +1,47 @@
+import Foundation
+import Pipeline
+import Recordings
+import Testing
+import _TestSupport
+
+@Suite("Configuration files (--config)")
+struct ConfigurationFileTests {
+    func load(_ text: String) throws -> AnalysisConfiguration {
+        let dir = TemporaryDirectory()
+        return try AnalysisConfiguration(configurationFile: dir.write("c.json", Array(text.utf8)))
+    }
+
+    @Test("the stored canonical JSON reads back as the same configuration (same hash on resume)")
+    func roundTrip() throws {
+        var c = AnalysisConfiguration()
+        c.ecg.heartRateWindowSeconds = 30
+        c.ecg.heartRateStepSeconds = 15
+        c.ecg.hrvWindowSeconds = 120
+        c.ecg.qualityWindowSeconds = 5
+        c.decode.preset = .oxfordSteps
+        let json = c.canonicalJSON(softwareVersion: "9.9")
+        let back = try load(json)
+        #expect(back.canonicalJSON(softwareVersion: "9.9") == json)
+        #expect(try load("{}").canonicalJSON(softwareVersion: "1") == AnalysisConfiguration().canonicalJSON(softwareVersion: "1"))
+    }
+
+    @Test("errors name the file and the key", arguments: [
+        ("{\"ecg\": {\"hr_window\": 3}}", "unknown key 'ecg.hr_window'"),
+        ("{\"ecgs\": {}}", "unknown key 'ecgs'"),
+        ("{\"ecg\": {\"heart_rate_window_s\": -1}}", "'ecg.heart_rate_window_s' must be a positive number"),
+        ("{\"ecg\": {\"heart_rate_window_s\": true}}", "'ecg.heart_rate_window_s' must be a positive number"),
+        ("{\"decode\": {\"preset\": \"nope\"}}", "'decode.preset' must be auto or one of"),
+        ("{\"ecg\": [1]}", "'ecg' must be an object"),
+        ("[1, 2]", "expected a JSON object"),
+        ("{\"ecg\": ", "not valid JSON"),
+    ])
+    func errors(text: String, expected: String) {
+        do {
+            _ = try load(text)
+            Issue.record("accepted \(text)")
+        } catch {
+            let message = "\(error)"
+            #expect(message.contains("c.json: ") && message.contains(expected), "\(message)")
+        }
+    }
+}
