@@ -6,7 +6,9 @@ import Cardio
 /// These are the values behind the result tables (``ResultTables``): each array holds exactly
 /// the rows of its table, in the same order, with the same values; a table writes `null` where a
 /// typed value is `nil` or not finite. Times are Unix seconds when the recording carries absolute
-/// time, otherwise seconds from the stream's start.
+/// time, otherwise seconds from the stream's start. `==` compares values as `Double` does, so
+/// results holding NaN (an HRV metric or quality index that is not computable) never compare
+/// equal, not even to themselves.
 ///
 /// ```swift
 /// let results = analyzer.finishResults()
@@ -27,7 +29,7 @@ public struct ECGResults: Sendable, Equatable {
     /// Signal quality per window, in time order (rows of ``ResultTables/quality``).
     public var quality: [ECGQualityResult]
     /// Problems that made parts of the stream unanalysable (irregular timestamps, a sample rate
-    /// outside the detector's range), one sentence each.
+    /// outside the detector's range), one line each.
     public var issues: [String]
 
     /// The HRV of the whole stream (the result with scope `.recording`), or `nil` with fewer
