@@ -5,6 +5,7 @@ let package = Package(
     name: "SensorPipe",
     products: [
         // MARK: - Public products
+        .library(name: "SensorPipe", targets: ["SensorPipe"]),
         .library(name: "DSP", targets: ["DSP"]),
         .library(name: "Recordings", targets: ["Recordings"]),
         .library(name: "Cardio", targets: ["Cardio"]),
@@ -33,8 +34,14 @@ let package = Package(
         .target(name: "Cardio", dependencies: ["DSP"], exclude: ["README.md"]),
         .target(name: "Pipeline", dependencies: ["DSP", "Recordings", "Cardio", "CSQLite"], exclude: ["README.md"]),
 
+        // MARK: - Umbrella library (`import SensorPipe` re-exports DSP, Recordings, Cardio, Pipeline)
+        .target(name: "SensorPipe", dependencies: ["DSP", "Recordings", "Cardio", "Pipeline"], exclude: ["README.md"]),
+
         // MARK: - Command-line tool
         .executableTarget(name: "sensorpipe", dependencies: ["Pipeline", "Recordings", "Cardio", "DSP"]),
+
+        // MARK: - Examples (runnable with `swift run -c release <name>`; not products)
+        .executableTarget(name: "heart-rate-report", dependencies: ["SensorPipe"], path: "Examples/HeartRateReport"),
 
         // MARK: - Benchmarks
         .executableTarget(

@@ -2,12 +2,19 @@ import Cardio
 import Recordings
 
 /// The ECG analysis of one stream: R-peaks, artefact correction, heart rate per window and HRV
-/// (per 5-minute window and for the whole stream), as result-table rows.
+/// (per 5-minute window and for the whole stream) and signal quality per window, as typed
+/// results (``finishResults()``) or result-table rows (``finish()``).
 ///
 /// Samples are consumed block by block (`consume(_:)`): the R-peak detector is streaming with
 /// bounded look-ahead and restarts at every segment boundary, so memory is bounded by the block
-/// size plus the beat list (8 bytes per beat). Beat-level analyses run in ``finish()`` over
-/// the whole beat series, segment by segment: no RR interval spans a gap.
+/// size plus the beat list (8 bytes per beat). Beat-level analyses run in ``finishResults()``
+/// over the whole beat series, segment by segment: no RR interval spans a gap.
+///
+/// ```swift
+/// var analyzer = ECGAnalyzer(streamName: info.key.description)
+/// for block in ecgBlocks { analyzer.consume(block) }
+/// let results = analyzer.finishResults()   // beats, heartRate, hrv, quality, issues
+/// ```
 ///
 /// - Detection: ``RPeakDetector`` (Pan & Tompkins 1985; Hamilton & Tompkins 1986).
 /// - Artefacts: ``LipponenTarvainenCorrection`` (Lipponen & Tarvainen 2019).
@@ -50,16 +57,9 @@ public struct ECGAnalyzer {
     var fed = 0                         // samples fed to the detector in this segment
     var latencySamples = 0
     var pendingWindows: [(start: Int, samples: [Float], masked: [Bool])] = []
-    /// Quality windows, reduced to the values written (a full ``ECGQualityWindow`` keeps
+    /// Quality windows, reduced to the values reported (a full ``ECGQualityWindow`` keeps
     /// per-beat data that would make memory grow with the recording).
-    struct QualityRow {
-        var start: Double, end: Double
-        var label: ECGQualityLabel, fuzzyLabel: ECGQualityLabel
-        var kurtosis: Double, skewness: Double, pSQI: Double, basSQI: Double, bSQI: Double
-        var templateCorrelation: Double, templateAcceptable: Bool, fuzzyScore: Double
-        var maskedFraction: Double, beatCount: Int
-    }
-    var qualityWindows: [QualityRow] = []
+    var qualityWindows: [ECGQualityResult] = []
     /// Detected beats per segment: (segment, sample index, time).
     var beats: [(segment: Int, sample: Int, time: Double)] = []
     /// Problems that made parts of the stream unanalysable (reported, not hidden).
@@ -157,12 +157,12 @@ public struct ECGAnalyzer {
                 k += 1
             }
             let result = q.assessWindow(w.samples, masked: w.masked.contains(true) ? w.masked : nil, rPeaks: local)
-            qualityWindows.append(QualityRow(
-                start: segmentStart + Double(w.start) / rate, end: segmentStart + Double(end) / rate,
+            qualityWindows.append(ECGQualityResult(
+                startSeconds: segmentStart + Double(w.start) / rate, endSeconds: segmentStart + Double(end) / rate,
                 label: result.label, fuzzyLabel: result.fuzzyLabel, kurtosis: result.kurtosis,
                 skewness: result.skewness, pSQI: result.pSQI, basSQI: result.basSQI, bSQI: result.bSQI,
                 templateCorrelation: result.templateMatch.templateCorrelation,
-                templateAcceptable: result.templateMatch.isAcceptable, fuzzyScore: result.fuzzyEvaluation.score,
+                isTemplateAcceptable: result.templateMatch.isAcceptable, fuzzyScore: result.fuzzyEvaluation.score,
                 maskedFraction: result.maskedFraction, beatCount: result.beatCount))
         }
     }
@@ -185,7 +185,7 @@ public struct ECGAnalyzer {
         windowMasked.removeAll(keepingCapacity: true)
     }
 
-    /// The analysis results.
+    /// The analysis results as result-table rows (``ECGResults`` as the tables store them).
     public struct Output {
         /// Rows of ``ResultTables/beats``.
         public var beats: [[ResultValue]] = []
@@ -197,12 +197,23 @@ public struct ECGAnalyzer {
         public var quality: [[ResultValue]] = []
     }
 
-    /// Ends the stream and computes the beat-level results.
-    /// - Complexity: O(beats · log beats) plus the HRV analysis.
+    /// Ends the stream and computes the beat-level results as result-table rows: the rows of
+    /// ``finishResults()``'s values, `null` where a value is `nil` or not finite.
+    /// - Returns: one array of rows per table, each row with exactly the table's columns.
+    /// - Complexity: as ``finishResults()``, plus O(rows) to build the rows.
     public mutating func finish() -> Output {
+        Output(finishResults())
+    }
+
+    /// Ends the stream and computes the beat-level results: artefact correction, beats with their
+    /// intervals, heart rate per window, HRV per window and for the whole stream, and the quality
+    /// windows. Call once, after the last ``consume(_:)``.
+    /// - Returns: the typed results, in the tables' row order.
+    /// - Complexity: O(beats · log beats) plus the HRV analysis.
+    public mutating func finishResults() -> ECGResults {
         closeSegment()
-        var out = Output()
-        let name = ResultValue.text(streamName)
+        var results = ECGResults(streamName: streamName, beats: [], heartRate: [], hrv: [], quality: qualityWindows,
+                                 issues: issues)
         let correction = LipponenTarvainenCorrection()
         // NN intervals across segments, with their closing beat times (no interval spans a gap).
         var nn: [Double] = []
@@ -233,30 +244,25 @@ public struct ECGAnalyzer {
             }
             for (i, t) in cTimes.enumerated() {
                 let d = detectedIndexOf[i]
-                let rr: ResultValue = d.flatMap { $0 > 0 ? .finite(1000 * (times[$0] - times[$0 - 1])) : nil } ?? .null
                 let nnValue: Double? = i > 0 ? 1000 * (t - cTimes[i - 1]) : nil
                 if let v = nnValue { nn.append(v); nnTimes.append(t) }
-                out.beats.append([
-                    name, .real(t), d.map { .integer(seg[$0].sample) } ?? .null, .integer(seg[0].segment), rr,
-                    .finite(nnValue), .finite(nnValue.map { 60000 / $0 }),
-                    d.flatMap { artefactAt[$0] }.map { .text($0.rawValue) } ?? .text(""),
-                    .text(Self.describe(cFlags[i])), qualityLabel(at: t),
-                ])
+                results.beats.append(ECGBeat(
+                    timeSeconds: t, sampleIndex: d.map { seg[$0].sample }, segment: seg[0].segment,
+                    rrMilliseconds: d.flatMap { $0 > 0 ? Self.finite(1000 * (times[$0] - times[$0 - 1])) : nil },
+                    nnMilliseconds: Self.finite(nnValue), heartRateBPM: Self.finite(nnValue.map { 60000 / $0 }),
+                    artefact: d.flatMap { artefactAt[$0] }, corrections: cFlags[i], isRemovedExtra: false,
+                    qualityLabel: qualityLabel(at: t)))
             }
             for k in times.indices where !used.contains(k) && corrected != nil {
-                out.beats.append([
-                    name, .real(times[k]), .integer(seg[k].sample), .integer(seg[0].segment),
-                    k > 0 ? .finite(1000 * (times[k] - times[k - 1])) : .null, .null, .null,
-                    artefactAt[k].map { .text($0.rawValue) } ?? .text(""), .text("removedExtra"),
-                    qualityLabel(at: times[k]),
-                ])
+                results.beats.append(ECGBeat(
+                    timeSeconds: times[k], sampleIndex: seg[k].sample, segment: seg[0].segment,
+                    rrMilliseconds: k > 0 ? Self.finite(1000 * (times[k] - times[k - 1])) : nil,
+                    nnMilliseconds: nil, heartRateBPM: nil, artefact: artefactAt[k], corrections: [],
+                    isRemovedExtra: true, qualityLabel: qualityLabel(at: times[k])))
             }
             start = end
         }
-        out.beats.sort { a, b in
-            if case .real(let x) = a[1], case .real(let y) = b[1] { return x < y }
-            return false
-        }
+        results.beats.sort { $0.timeSeconds < $1.timeSeconds }
         // Heart rate per window, aligned to the stream's first sample, up to its last sample.
         if let first = streamStart, let last = lastSampleTime {
             let w = options.heartRateWindowSeconds, step = options.heartRateStepSeconds
@@ -268,43 +274,40 @@ public struct ECGAnalyzer {
                 var hi = lo, sum = 0.0
                 while hi < nnTimes.count && nnTimes[hi] < we { sum += nn[hi]; hi += 1 }
                 let n = hi - lo
-                out.heartRate.append([name, .text("ecg"), .real(ws), .real(we),
-                                      n >= 2 ? .finite(60000 / (sum / Double(n))) : .null, .integer(n)])
+                results.heartRate.append(HeartRateWindow(
+                    startSeconds: ws, endSeconds: we, heartRateBPM: n >= 2 ? Self.finite(60000 / (sum / Double(n))) : nil,
+                    intervalCount: n))
                 ws += step
             }
-        }
-        // Quality per window.
-        for r in qualityWindows {
-            out.quality.append([
-                name, .real(r.start), .real(r.end), .text(r.label.rawValue), .finite(r.kurtosis), .finite(r.skewness),
-                .finite(r.pSQI), .finite(r.basSQI), .finite(r.bSQI), .finite(r.templateCorrelation),
-                .integer(r.templateAcceptable ? 1 : 0), .text(r.fuzzyLabel.rawValue),
-                .finite(r.fuzzyScore), .finite(r.maskedFraction), .integer(r.beatCount),
-            ])
         }
         // HRV: 5-minute windows and the whole stream.
         if nn.count >= 2, let series = try? NNIntervalSeries(intervalsMilliseconds: nn, closingBeatTimesSeconds: nnTimes) {
             let analysis = HRVAnalysis(windowSeconds: options.hrvWindowSeconds)
             for w in analysis.windows(series) {
-                out.hrv.append([name, .real(w.startSeconds), .real(w.endSeconds)]
-                               + w.metrics.values.map { ResultValue.finite($0) } + [.text("window")])
+                results.hrv.append(HRVResult(startSeconds: w.startSeconds, endSeconds: w.endSeconds, scope: .window,
+                                             metrics: w.metrics, intervalCount: w.intervals.count))
             }
-            let whole = analysis.metrics(series)
-            out.hrv.append([name, .real(nnTimes[0] - nn[0] / 1000), .real(nnTimes[nnTimes.count - 1])]
-                           + whole.values.map { ResultValue.finite($0) } + [.text("recording")])
+            results.hrv.append(HRVResult(startSeconds: nnTimes[0] - nn[0] / 1000, endSeconds: nnTimes[nnTimes.count - 1],
+                                         scope: .recording, metrics: analysis.metrics(series), intervalCount: nn.count))
         }
-        return out
+        return results
     }
 
-    /// The quality label of the window holding time `t`, or `null` outside assessed windows.
-    func qualityLabel(at t: Double) -> ResultValue {
+    /// `x` when finite, else `nil` (the tables write `null` for both).
+    static func finite(_ x: Double?) -> Double? {
+        guard let x, x.isFinite else { return nil }
+        return x
+    }
+
+    /// The quality label of the window holding time `t`, or `nil` outside assessed windows.
+    func qualityLabel(at t: Double) -> ECGQualityLabel? {
         var lo = 0, hi = qualityWindows.count
         while lo < hi {
             let mid = (lo + hi) / 2
-            if qualityWindows[mid].end <= t { lo = mid + 1 } else { hi = mid }
+            if qualityWindows[mid].endSeconds <= t { lo = mid + 1 } else { hi = mid }
         }
-        guard lo < qualityWindows.count, qualityWindows[lo].start <= t else { return .null }
-        return .text(qualityWindows[lo].label.rawValue)
+        guard lo < qualityWindows.count, qualityWindows[lo].startSeconds <= t else { return nil }
+        return qualityWindows[lo].label
     }
 
     static func describe(_ c: BeatCorrection) -> String {

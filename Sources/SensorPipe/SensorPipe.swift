@@ -1,0 +1,15 @@
+// SensorPipe: the umbrella module. `import SensorPipe` gives the whole public API:
+//
+// - `DSP`: FFTs, FIR/IIR filtering, resampling, spectra, peaks, LAPACK wrappers.
+// - `Recordings`: the data model and streaming decoders (`RecordingOpener.open(path:)`,
+//   `RecordingEvent`, `SampleBlock`, `StreamInfo`).
+// - `Cardio`: R-peak detection, artefact correction, HRV (`HRVMetrics`), ECG signal quality.
+// - `Pipeline`: stages and result tables (`ECGAnalyzer` with its typed `ECGResults`,
+//   `RecordingAnalysis`, the CSV and SQLite sinks).
+//
+// See Sources/SensorPipe/README.md and Examples/.
+
+@_exported import Cardio
+@_exported import DSP
+@_exported import Pipeline
+@_exported import Recordings
