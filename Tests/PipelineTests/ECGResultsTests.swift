@@ -101,7 +101,7 @@ struct ECGResultsTests {
         #expect(streams[0].results.issues.isEmpty)
 
         let sink = MemorySink()
-        _ = try RecordingAnalysis.run(path: Self.demo, decode: DecodeOptions(), ecg: ECGAnalyzer.Options(), sink: sink)
+        _ = try RecordingAnalysis.run(path: Self.demo, analysis: AnalysisConfiguration(), sink: sink)
         let rows = streams[0].rows
         for (table, mine) in [("beats", rows.beats), ("heart_rate", rows.heartRate), ("hrv", rows.hrv), ("quality", rows.quality)] {
             let theirs = sink.committed[table] ?? []
