@@ -156,6 +156,7 @@ final class ProgressReporter {
     enum Mode { case bar, lines, quiet }
     let mode: Mode
     private var drawn = false
+    private var lastDraw = -1.0
 
     init(mode: Mode) { self.mode = mode }
 
@@ -177,6 +178,9 @@ final class ProgressReporter {
             write(line + "\n")
         case .bar:
             if o.status == .failed { write("\r\u{1B}[K" + line + "\n") }
+            // At most ten redraws a second (and always the last one and after a failure line).
+            guard o.status == .failed || p.done == p.total || p.elapsedSeconds - lastDraw >= 0.1 else { return }
+            lastDraw = p.elapsedSeconds
             let width = 30
             let filled = p.total > 0 ? width * p.done / p.total : width
             let rate = p.elapsedSeconds > 0 ? Double(p.bytesDone) / 1e6 / p.elapsedSeconds : 0
