@@ -148,7 +148,7 @@ func runBatchBenchmark(quick: Bool, json: Bool, check: String?, targetMegabytes:
     let mb = targetMegabytes ?? (quick ? 48 : 1024)
     let bench = BatchBenchmark(targetBytes: Int(mb * 1_048_576), datasets: root.appendingPathComponent("Datasets"),
                                binary: binary, repetitions: check == nil ? 2 : 3)
-    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("sensorpipe-batch-bench-\(getpid())")
+    let scratch = benchmarkScratch.appendingPathComponent("batch")
     defer { try? FileManager.default.removeItem(at: scratch) }
     do {
         let input = scratch.appendingPathComponent("input")

@@ -25,7 +25,7 @@ func chainBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
         memcpyReferenceCase(bytes: count * 4, name: reference),
         BenchmarkCase(name: "ecg/analyze-chain/day512/wfdb16", samples: count, bytes: count * 2, reference: reference) {
             let signal = ecgDay(count: count)
-            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sensorpipe-chain-\(count)")
+            let dir = benchmarkScratch.appendingPathComponent("chain-\(count)")
             try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             var adu = [Int16](repeating: 0, count: count)
             var checksum = 0

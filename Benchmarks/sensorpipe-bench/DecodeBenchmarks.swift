@@ -15,7 +15,7 @@ import Recordings
 
 private enum BenchmarkFiles {
     static let directory: URL = {
-        let u = FileManager.default.temporaryDirectory.appendingPathComponent("sensorpipe-bench-decode")
+        let u = benchmarkScratch.appendingPathComponent("decode")
         try? FileManager.default.createDirectory(at: u, withIntermediateDirectories: true)
         return u
     }()

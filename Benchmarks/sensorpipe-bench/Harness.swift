@@ -61,3 +61,15 @@ func measure(_ c: BenchmarkCase, minRuns: Int, maxRuns: Int, minSeconds: Double)
 func blackHole<T>(_ value: T) {
     withExtendedLifetime(value) {}
 }
+
+/// The process's scratch folder for benchmark inputs written in set-up
+/// (`$TMPDIR/sensorpipe-bench-<pid>`), removed when the process exits.
+let benchmarkScratch: URL = {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("sensorpipe-bench-\(getpid())")
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    atexit {
+        try? FileManager.default.removeItem(at: FileManager.default.temporaryDirectory
+            .appendingPathComponent("sensorpipe-bench-\(getpid())"))
+    }
+    return url
+}()

@@ -10,7 +10,7 @@ import Recordings
 private final class BenchmarkFile {
     let path: String
     init(_ name: String, _ bytes: [UInt8]) {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("sensorpipe-bench-\(UUID().uuidString)-\(name)").path
+        path = benchmarkScratch.appendingPathComponent("\(UUID().uuidString)-\(name)").path
         _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
     }
     deinit { try? FileManager.default.removeItem(atPath: path) }

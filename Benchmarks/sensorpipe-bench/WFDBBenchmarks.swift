@@ -57,7 +57,7 @@ func wfdbBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
     })
     cases.append(BenchmarkCase(name: "decode/wfdb-212/record/\(size)", samples: 2 * frames, bytes: byteCount,
                                reference: reference) {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sensorpipe-bench-wfdb-\(getpid())")
+        let dir = benchmarkScratch.appendingPathComponent("wfdb")
         try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let bytes = wfdb212Bytes(frames: frames)
         precondition(FileManager.default.createFile(atPath: dir.appendingPathComponent("bench.dat").path,
