@@ -186,4 +186,21 @@ struct BatchRunnerTests {
         #expect(expanded[1] == files[1])
         #expect(Set(expanded[2...].map { ($0 as NSString).lastPathComponent }) == Set(files.map { ($0 as NSString).lastPathComponent }))
     }
+
+    @Test("a WFDB record is sized and hashed with its signal file: a changed .dat is analysed again")
+    func wfdbMembers() throws {
+        let f = BatchFixture()
+        let samples = (0..<5000).map { k -> UInt8 in UInt8(truncatingIfNeeded: Int(100 * sin(Double(k) * 0.05))) }
+        let dat = f.dir.write("rec.dat", samples.flatMap { [$0, $0 >= 128 ? 0xff : 0] })
+        let hea = f.dir.write("rec.hea", Array("rec 1 500 5000\nrec.dat 16 200/mV 16 0 0 0 0 ECG\n".utf8))
+        let first = try f.run([hea], into: "w.sqlite", jobs: 1)
+        #expect(first.summary.ok == 1 && first.summary.bytesAnalysed == 10_000 + 48)
+        #expect(SQLiteDump.rows(first.path, "SELECT size FROM recordings") == ["10048"])
+        #expect(try f.run([hea], into: "w.sqlite", jobs: 1).summary.skipped == 1)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: dat))
+        bytes[1000] ^= 0x01
+        try bytes.write(to: URL(fileURLWithPath: dat))
+        let changed = try f.run([hea], into: "w.sqlite", jobs: 1)
+        #expect(changed.summary.ok == 1 && changed.summary.skipped == 0)
+    }
 }

@@ -159,7 +159,7 @@ public enum BatchRunner {
             group.enter()
             let thread = Thread {
                 while let i = queue.claim() {
-                    queue.deliver(i, analyse(path: files[i], size: sizes[i], done: done, analysis: analysis))
+                    queue.deliver(i, analyse(path: files[i], done: done, analysis: analysis))
                 }
                 group.leave()
             }
@@ -174,26 +174,28 @@ public enum BatchRunner {
         var bytesDone = 0
         for i in files.indices {
             let work = queue.take(i)
-            var outcome = RecordingOutcome(index: i, path: files[i], status: .ok, bytes: sizes[i])
+            var outcome = RecordingOutcome(index: i, path: files[i], status: .ok, bytes: 0)
             do {
                 switch work {
-                case .skipped:
+                case .skipped(let size):
                     outcome.status = .skipped
+                    outcome.bytes = size
                     summary.skipped += 1
-                case .analysed(let hash, let s, let staged):
+                case .analysed(let hash, let size, let s, let staged):
                     let hook = options.beforeCommit
-                    try store.store(path: files[i], size: sizes[i], contentHash: hash, summary: s, results: staged) {
+                    try store.store(path: files[i], size: size, contentHash: hash, summary: s, results: staged) {
                         hook?(files[i])
                     }
                     outcome.summary = s
+                    outcome.bytes = size
                     summary.ok += 1
-                    summary.bytesAnalysed += sizes[i]
+                    summary.bytesAnalysed += size
                     summary.beats += s.beats
                     summary.samplesRead += s.accounts.reduce(0) { $0 + $1.samplesRead }
                     for (k, v) in s.signalSecondsBySensor { summary.signalSecondsBySensor[k, default: 0] += v }
-                case .failed(let hash, let message):
-                    try store.recordFailure(path: files[i], size: hash == nil ? nil : sizes[i], contentHash: hash,
-                                            error: message)
+                case .failed(let hash, let size, let message):
+                    outcome.bytes = size
+                    try store.recordFailure(path: files[i], size: size, contentHash: hash, error: message)
                     outcome.status = .failed
                     outcome.error = message
                     summary.failed += 1
@@ -202,7 +204,10 @@ public enum BatchRunner {
             } catch {
                 throw BatchStoreError(description: "cannot store \(files[i]): \(error)")
             }
-            bytesDone += sizes[i]
+            // Sizes known up front are the named files'; a record's other files (WFDB signal
+            // files) are added as the workers find them.
+            bytesDone += outcome.bytes
+            summary.bytesTotal += outcome.bytes - sizes[i]
             progress(BatchProgress(total: files.count, done: i + 1, bytesTotal: summary.bytesTotal,
                                    bytesDone: bytesDone, elapsedSeconds: Date().timeIntervalSince(start),
                                    latest: outcome))
@@ -223,28 +228,33 @@ public enum BatchRunner {
     }
 
     /// One recording's work on a worker thread.
-    static func analyse(path: String, size: Int, done: Set<CompletedRecording>,
+    static func analyse(path: String, done: Set<CompletedRecording>,
                         analysis: AnalysisConfiguration) -> WorkQueue.Work {
         let hash: String
+        let size: Int
+        // A record's member files (WFDB: header and signal files); when they cannot be listed,
+        // the named file alone, and decoding below reports what is wrong.
+        let members = (try? RecordingOpener.files(path: path, options: analysis.decode)) ?? [path]
         do {
-            hash = try ContentHash.file(path)
+            size = members.reduce(0) { $0 + fileSize($1) }
+            hash = try ContentHash.files(members)
         } catch {
-            return .failed(hash: nil, message: "\(path): cannot read: \(error)")
+            return .failed(hash: nil, size: fileSize(path), message: "\(path): cannot read: \(error)")
         }
-        if done.contains(CompletedRecording(path: path, contentHash: hash)) { return .skipped }
+        if done.contains(CompletedRecording(path: path, contentHash: hash)) { return .skipped(size: size) }
         let staging = StagingSink()
         do {
             let s = try RecordingAnalysis.run(path: path, analysis: analysis, sink: staging)
             let unbalanced = s.unbalancedAccounts
             guard unbalanced.isEmpty else {
-                return .failed(hash: hash, message: "\(path): sample accounting does not balance: "
+                return .failed(hash: hash, size: size, message: "\(path): sample accounting does not balance: "
                                + unbalanced.joined(separator: "; "))
             }
-            return .analysed(hash: hash, summary: s, results: staging.staged)
+            return .analysed(hash: hash, size: size, summary: s, results: staging.staged)
         } catch let e as RecordingError {
-            return .failed(hash: hash, message: e.description)
+            return .failed(hash: hash, size: size, message: e.description)
         } catch {
-            return .failed(hash: hash, message: "\(path): \(error)")
+            return .failed(hash: hash, size: size, message: "\(path): \(error)")
         }
     }
 }
@@ -253,9 +263,9 @@ public enum BatchRunner {
 /// `window` ahead of the writer) and deliver results; the writer takes them in order.
 final class WorkQueue: @unchecked Sendable {
     enum Work: Sendable {
-        case skipped
-        case analysed(hash: String, summary: RecordingAnalysis.Summary, results: StagedResults)
-        case failed(hash: String?, message: String)
+        case skipped(size: Int)
+        case analysed(hash: String, size: Int, summary: RecordingAnalysis.Summary, results: StagedResults)
+        case failed(hash: String?, size: Int, message: String)
     }
 
     private let condition = NSCondition()

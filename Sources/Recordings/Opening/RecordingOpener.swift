@@ -36,6 +36,23 @@ public enum RecordingOpener {
         public var presetDetected: Bool
     }
 
+    /// Every file the recording at `path` is read from: the file itself, or for a WFDB record
+    /// its header and signal files (``WFDBDecoder/files(ofRecord:)``). A batch hashes and sizes
+    /// all of them, so that a changed signal file is noticed.
+    /// - Parameters:
+    ///   - path: as for ``open(path:options:)``.
+    ///   - options: the format override, if any.
+    /// - Returns: paths, `path` first.
+    /// - Throws: ``RecordingError`` as ``open(path:options:)`` would for a missing signal file or
+    ///   an unreadable header.
+    /// - Complexity: reads the first few KiB (and a WFDB header).
+    public static func files(path: String, options: DecodeOptions = DecodeOptions()) throws(RecordingError) -> [String] {
+        let format: RecordingFormat
+        if let forced = options.format { format = forced } else { format = try RecordingFormat.sniff(path: path) }
+        guard format == .wfdb else { return [path] }
+        return try WFDBDecoder.files(ofRecord: path)
+    }
+
     /// Opens `path` for decoding.
     /// - Parameters:
     ///   - path: a recording file (`.ndjson[.gz]`, `.json[.gz]`, Apple Health `.csv`, WFDB `.hea`,

@@ -158,26 +158,13 @@ public final class WFDBDecoder: RecordingDecoder {
         emittedFrames = Array(repeating: 0, count: h.signals.count)
         chunkHasInvalid = Array(repeating: true, count: h.signals.count)
 
-        let directory = headerPath.split(separator: "/", omittingEmptySubsequences: false).dropLast()
-            .joined(separator: "/")
+        let directory = Self.directory(of: headerPath)
         var i = 0
         while i < h.signals.count {
             var j = i + 1
             while j < h.signals.count && h.signals[j].fileName == h.signals[i].fileName { j += 1 }
             let spec = h.signals[i]
-            var file = spec.fileName.hasPrefix("/") || directory.isEmpty ? spec.fileName
-                                                                          : directory + "/" + spec.fileName
-            if !Self.exists(file) {
-                if Self.exists(file + ".gz") {
-                    file += ".gz"
-                } else if Self.exists(file + ".xz") {
-                    file += ".xz"
-                } else {
-                    throw RecordingError(.unreadable, file: file,
-                                         "signal file of signal \(i) (header \(headerPath) line \(spec.line)) "
-                                         + "not found (nor .gz or .xz beside it)")
-                }
-            }
+            let file = try Self.signalFile(of: i, in: h, directory: directory, headerPath: headerPath)
             let source = try ByteSource(path: file)
             let decoder = WFDBFrameDecoder(signals: Array(h.signals[i..<j]), outputScale: Array(unitScale[i..<j]),
                                            checksumFrames: h.samplesPerSignal)
@@ -194,6 +181,39 @@ public final class WFDBDecoder: RecordingDecoder {
             groups.append(g)
             i = j
         }
+    }
+
+    /// The folder of a header path ("" for a bare file name).
+    static func directory(of headerPath: String) -> String {
+        headerPath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+    }
+
+    /// The signal file of signal `i`, relative to the header's folder, or its `.gz`/`.xz` beside it.
+    static func signalFile(of i: Int, in h: WFDBHeader, directory: String, headerPath: String) throws(RecordingError) -> String {
+        let spec = h.signals[i]
+        let file = spec.fileName.hasPrefix("/") || directory.isEmpty ? spec.fileName : directory + "/" + spec.fileName
+        for candidate in [file, file + ".gz", file + ".xz"] where exists(candidate) { return candidate }
+        throw RecordingError(.unreadable, file: file,
+                             "signal file of signal \(i) (header \(headerPath) line \(spec.line)) "
+                             + "not found (nor .gz or .xz beside it)")
+    }
+
+    /// Every file a record is read from: the header, then each signal file once, in header order
+    /// (what a batch hashes to notice a changed record).
+    /// - Parameter headerPath: the header, as for ``init(path:blockCapacity:)``.
+    /// - Returns: paths.
+    /// - Throws: ``RecordingError`` when the header is invalid or a signal file is missing.
+    /// - Complexity: O(header size).
+    public static func files(ofRecord path: String) throws(RecordingError) -> [String] {
+        let headerPath = !exists(path) && exists(path + ".hea") ? path + ".hea" : path
+        let h = try WFDBHeader.read(path: headerPath)
+        let directory = Self.directory(of: h.path)
+        var out = [h.path]
+        for i in h.signals.indices {
+            let f = try signalFile(of: i, in: h, directory: directory, headerPath: h.path)
+            if !out.contains(f) { out.append(f) }
+        }
+        return out
     }
 
     deinit {
