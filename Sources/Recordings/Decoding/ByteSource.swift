@@ -41,7 +41,7 @@ public final class ByteSource {
     public init(path: String, chunkSize: Int = 1 << 20) throws(RecordingError) {
         self.path = path
         self.chunkSize = max(chunkSize, 64)
-        fd = open(path, O_RDONLY)
+        fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             throw RecordingError(.unreadable, file: path, String(cString: strerror(errno)))
         }
@@ -73,6 +73,9 @@ public final class ByteSource {
         guard pipe(&pipeFDs) == 0 else {
             throw RecordingError(.unreadable, file: path, "cannot create a pipe for xz: \(String(cString: strerror(errno)))")
         }
+        // Close-on-exec, so that an xz started by another thread does not inherit this pipe
+        // (Glibc's module does not export pipe2; the window before fcntl is a few instructions).
+        for p in pipeFDs { _ = fcntl(p, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

@@ -40,7 +40,9 @@ final class ZipArchive {
     private(set) var entries: [Entry] = []
     /// File offset of the central directory.
     private(set) var directoryOffset = 0
-    let fd: Int32
+    /// The open file, or −1 once closed (closed exactly once: a second close could close a
+    /// descriptor another thread has just been given).
+    private(set) var fd: Int32
 
     static let localHeaderSignature: UInt32 = 0x0403_4B50
     static let centralHeaderSignature: UInt32 = 0x0201_4B50
@@ -55,7 +57,7 @@ final class ZipArchive {
     /// - Complexity: O(directory size); reads at most 64 KiB + the directory.
     init(path: String) throws(RecordingError) {
         self.path = path
-        fd = open(path, O_RDONLY)
+        fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             throw RecordingError(.unreadable, file: path, String(cString: strerror(errno)))
         }
@@ -65,11 +67,12 @@ final class ZipArchive {
             try readDirectory()
         } catch {
             close(fd)
+            fd = -1
             throw error
         }
     }
 
-    deinit { close(fd) }
+    deinit { if fd >= 0 { close(fd) } }
 
     /// Reads up to `buffer.count` bytes at file offset `offset`; fewer only at the end of the file.
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(RecordingError) -> Int {

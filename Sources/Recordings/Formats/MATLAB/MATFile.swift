@@ -70,7 +70,7 @@ final class MATFile {
 
     init(path: String) throws(RecordingError) {
         self.path = path
-        let fd = open(path, O_RDONLY)
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
         self.fd = fd
         guard fd >= 0 else {
             throw RecordingError(.unreadable, file: path, String(cString: strerror(errno)))

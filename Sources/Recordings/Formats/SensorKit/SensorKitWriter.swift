@@ -56,7 +56,7 @@ public final class SensorKitWriter {
         self.path = path
         self.compressed = compress ?? path.hasSuffix(".gz")
         self.exporter = exporter
-        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw RecordingError(.unreadable, file: path, "cannot create: \(String(cString: strerror(errno)))") }
         if compressed {
             let rc = deflateInit2_(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
@@ -68,7 +68,7 @@ public final class SensorKitWriter {
 
     deinit {
         if compressed { deflateEnd(&z) }
-        close(fd)
+        if fd >= 0 { close(fd) }
     }
 
     // MARK: - Events
