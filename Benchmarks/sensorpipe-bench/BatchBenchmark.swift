@@ -24,6 +24,8 @@ struct BatchBenchmark {
         var jobs: Int
         var seconds: Double
         var peakRSSBytes: Int
+        /// User + system CPU seconds of the process.
+        var cpuSeconds: Double
         var bytes: Int
         var signalHours: Double
         var ok: Int
@@ -122,7 +124,9 @@ struct BatchBenchmark {
             throw BenchError("sensorpipe run --jobs \(jobs) printed no summary (status \(status)): \(text.prefix(300))")
         }
         let hours = (obj["signal_hours"] as? [String: Double])?.values.reduce(0, +) ?? 0
-        return Run(jobs: jobs, seconds: seconds, peakRSSBytes: Int(usage.ru_maxrss) * 1024,
+        let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6
+        return Run(jobs: jobs, seconds: seconds, peakRSSBytes: Int(usage.ru_maxrss) * 1024, cpuSeconds: cpu,
                    bytes: obj["bytes_analysed"] as? Int ?? 0, signalHours: hours,
                    ok: counts["ok"] ?? 0, failed: counts["failed"] ?? 0)
     }
@@ -186,6 +190,7 @@ func runBatchBenchmark(quick: Bool, json: Bool, check: String?, targetMegabytes:
                 "signal_hours": one.signalHours, "scaling_jobs2": scaling,
                 "jobs1_peak_rss_mb": Double(one.peakRSSBytes) / 1_048_576,
                 "jobs2_peak_rss_mb": Double(two.peakRSSBytes) / 1_048_576,
+                "jobs1_cpu_seconds": one.cpuSeconds, "jobs2_cpu_seconds": two.cpuSeconds,
                 "inflate_mb_per_second": inflateMBps, "ratio_jobs1_vs_inflate": inflateMBps / mbps(one),
             ]
             let data = try JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys])
@@ -194,8 +199,8 @@ func runBatchBenchmark(quick: Bool, json: Bool, check: String?, targetMegabytes:
             print(String(format: "batch: %d recordings, %.1f MB of input (%.1f h of signal), Datasets/ linked %@",
                          made.recordings, Double(made.bytes) / 1e6, one.signalHours, quick ? "(quick)" : ""))
             for r in [one, two] {
-                print(String(format: "  --jobs %d: %7.2f s  %7.1f MB/s  %8.1f h of signal/s  peak RSS %6.1f MB",
-                             r.jobs, r.seconds, mbps(r), r.signalHours / r.seconds, Double(r.peakRSSBytes) / 1_048_576))
+                print(String(format: "  --jobs %d: %7.2f s (CPU %6.2f s)  %7.1f MB/s  %8.1f h of signal/s  peak RSS %6.1f MB",
+                             r.jobs, r.seconds, r.cpuSeconds, mbps(r), r.signalHours / r.seconds, Double(r.peakRSSBytes) / 1_048_576))
             }
             print(String(format: "  scaling jobs 2 / jobs 1: %.2f×   zlib inflate of the same bytes: %.1f MB/s (pipeline, 1 job, is %.1f× slower)",
                          scaling, inflateMBps, inflateMBps / mbps(one)))
