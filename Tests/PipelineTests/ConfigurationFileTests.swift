@@ -1,5 +1,5 @@
 import Foundation
-import Pipeline
+@testable import Pipeline
 import Recordings
 import Testing
 import _TestSupport
@@ -43,5 +43,32 @@ struct ConfigurationFileTests {
             let message = "\(error)"
             #expect(message.contains("c.json: ") && message.contains(expected), "\(message)")
         }
+    }
+}
+
+@Suite("Hours of signal per sensor")
+struct SignalHoursTests {
+    @Test("concurrent channels count once, separate periods add up, PPG temperature is not signal")
+    func overlapCounting() {
+        var s = RecordingAnalysis.Summary()
+        func add(_ device: String, _ sensor: SensorKind, _ channel: String, _ first: Double, _ last: Double, _ covered: Double) {
+            s.keys.append(StreamKey(deviceID: device, sensor: sensor, channel: channel))
+            s.sensors.append(sensor)
+            var qc = StreamQC()
+            qc.firstTime = first
+            qc.lastTime = last
+            qc.coveredSeconds = covered
+            s.accounts.append(qc)
+        }
+        add("w", .photoplethysmogram, "optical/green", 0, 100, 100)
+        add("w", .photoplethysmogram, "optical/ir", 0, 100, 98)
+        add("w", .photoplethysmogram, "optical/green", 200, 260, 60)
+        add("w", .photoplethysmogram, "temperature", 0, 3600, 3600)
+        add("w", .electrocardiogram, "lead", 10, 40, 30)
+        add("p", .photoplethysmogram, "optical/green", 0, 50, 50)   // another device
+        let h = s.signalSecondsBySensor
+        #expect(h[.photoplethysmogram] == 210)
+        #expect(h[.electrocardiogram] == 30)
+        #expect(h[.accelerometer] == nil)
     }
 }

@@ -22,12 +22,36 @@ public enum RecordingAnalysis {
         public var streamKeys: [String] = []
         /// Sensors of the streams, in the order of ``accounts``.
         public var sensors: [SensorKind] = []
+        /// Keys of the streams, in the order of ``accounts``.
+        public var keys: [StreamKey] = []
 
-        /// Seconds of signal per sensor (``StreamQC/coveredSeconds`` summed over its streams;
-        /// several channels of one sensor, e.g. PPG wavelengths, each count).
+        /// Seconds of signal per sensor: per device, the streams of a sensor whose spans
+        /// (first to last sample) overlap are one recording period and count once, with the
+        /// largest ``StreamQC/coveredSeconds`` among them (so the wavelengths of one PPG
+        /// recording are not counted three times); separate periods add up. The PPG temperature
+        /// channel is auxiliary and not counted.
+        /// - Complexity: O(streams · log streams).
         public var signalSecondsBySensor: [SensorKind: Double] {
+            var spans = [String: [(first: Double, last: Double, covered: Double, sensor: SensorKind)]]()
+            for (k, a) in accounts.enumerated() where k < keys.count {
+                let key = keys[k]
+                guard key.channel != "temperature", let first = a.firstTime, let last = a.lastTime else { continue }
+                spans[key.deviceID + "\u{0}" + key.sensor.rawValue, default: []].append((first, last, a.coveredSeconds, key.sensor))
+            }
             var out = [SensorKind: Double]()
-            for (k, a) in accounts.enumerated() where k < sensors.count { out[sensors[k], default: 0] += a.coveredSeconds }
+            for list in spans.values {
+                let sorted = list.sorted { $0.first < $1.first }
+                var end = -Double.infinity, best = 0.0
+                for s in sorted {
+                    if s.first > end {            // a new period: close the previous one
+                        out[s.sensor, default: 0] += best
+                        best = 0
+                    }
+                    best = max(best, s.covered)
+                    end = max(end, s.last)
+                }
+                if let sensor = sorted.first?.sensor { out[sensor, default: 0] += best }
+            }
             return out
         }
 
@@ -80,6 +104,7 @@ public enum RecordingAnalysis {
         summary.accounts = d.accounts
         summary.streamKeys = d.streams.map { $0.key.description }
         summary.sensors = d.streams.map { $0.key.sensor }
+        summary.keys = d.streams.map(\.key)
         // Rows of all streams, table by table, tables in the order the analyzers list them.
         var tables: [(table: ResultTable, rows: [[ResultValue]])] = []
         for k in analyzers.keys.sorted() {
