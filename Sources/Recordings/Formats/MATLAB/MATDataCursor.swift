@@ -1,4 +1,3 @@
-import CZlib
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,9 +23,7 @@ final class MATDataCursor {
     private var input: [UInt8]
     private var inputStart = 0
     private var inputEnd = 0
-    private var stream = z_stream()
-    private var inflating = false
-    private var ended = false
+    private let inflater: Inflater?          // set for a compressed element
     private var skipScratch: [UInt8] = []
 
     /// Opens a cursor on `length` bytes at file offset `start`.
@@ -38,16 +35,14 @@ final class MATDataCursor {
         self.compressed = compressed
         input = compressed ? [UInt8](repeating: 0, count: 1 << 16) : []
         if compressed {
-            let rc = inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
-            guard rc == Z_OK else {
-                throw RecordingError(.unreadable, file: path, byteOffset: start, "zlib could not initialise (\(rc))")
+            do {
+                inflater = try Inflater(.zlib)
+            } catch {
+                throw RecordingError(.unreadable, file: path, byteOffset: start, "zlib could not initialise (\(error.code))")
             }
-            inflating = true
+        } else {
+            inflater = nil
         }
-    }
-
-    deinit {
-        if inflating { inflateEnd(&stream) }
     }
 
     /// Runs `body` on `array`'s bytes, keeping the typed error (the standard library's
@@ -78,7 +73,7 @@ final class MATDataCursor {
     ///   for corrupt compressed data, `.unreadable` for I/O errors.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(RecordingError) -> Int {
         guard buffer.count > 0 else { return 0 }
-        if !compressed {
+        guard let inflater else {
             let want = min(buffer.count, length - consumed)
             guard want > 0 else { return 0 }
             let got = try preadFully(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]), at: start + consumed)
@@ -87,7 +82,7 @@ final class MATDataCursor {
             return got
         }
         var produced = 0
-        while produced < buffer.count && !ended {
+        while produced < buffer.count && !inflater.hasEnded {
             if inputStart == inputEnd {
                 let want = min(input.count, length - consumed)
                 if want == 0 {
@@ -105,21 +100,13 @@ final class MATDataCursor {
                 inputStart = 0
                 inputEnd = got
             }
-            let availIn = inputEnd - inputStart
-            let rc: Int32 = input.withUnsafeMutableBytes { r in
-                stream.next_in = r.baseAddress!.assumingMemoryBound(to: Bytef.self) + inputStart
-                stream.avail_in = uInt(availIn)
-                stream.next_out = buffer.baseAddress!.assumingMemoryBound(to: Bytef.self) + produced
-                stream.avail_out = uInt(buffer.count - produced)
-                return inflate(&stream, Z_NO_FLUSH)
+            let step = input.withUnsafeBytes { r in
+                inflater.inflate(from: UnsafeRawBufferPointer(rebasing: r[inputStart..<inputEnd]),
+                                 into: UnsafeMutableRawBufferPointer(rebasing: buffer[produced...]))
             }
-            inputStart += availIn - Int(stream.avail_in)
-            produced = buffer.count - Int(stream.avail_out)
-            switch rc {
-            case Z_OK, Z_BUF_ERROR: break
-            case Z_STREAM_END: ended = true
-            default:
-                let why = stream.msg.map { String(cString: $0) } ?? "code \(rc)"
+            inputStart += step.consumed
+            produced += step.produced
+            if case .failed(let why) = step.status {
                 throw RecordingError(.syntax, file: path, byteOffset: start - 8,
                                      "corrupt zlib data in the compressed data element at byte \(start - 8): \(why)")
             }
@@ -155,9 +142,9 @@ final class MATDataCursor {
     /// - Throws: `.syntax` if the checksum or the data are corrupt, `.truncated` if the stream
     ///   ends early.
     func verifyEnd() throws(RecordingError) {
-        guard compressed else { return }
+        guard let inflater else { return }
         if skipScratch.isEmpty { skipScratch = [UInt8](repeating: 0, count: 1 << 16) }
-        while !ended {
+        while !inflater.hasEnded {
             _ = try Self.withBytes(of: &skipScratch) { b throws(RecordingError) in try read(into: b) }
         }
     }
