@@ -4,9 +4,11 @@ import CZlib
 /// by every reader of compressed data: ``ByteSource`` (gzip members), ``MATDataCursor``
 /// (`miCOMPRESSED` MAT-file elements) and ``ZipEntryReader`` (deflated ZIP entries).
 ///
-/// The caller owns the input and output buffers and its own error messages (they name its file
-/// and byte offsets); the inflater owns the `z_stream`, at a fixed address as zlib requires, and
-/// ends it exactly once, in `deinit`.
+/// The caller owns the output buffer and its own error messages (they name its file and byte
+/// offsets); the inflater owns the `z_stream`, at a fixed address as zlib requires, and ends it
+/// exactly once, in `deinit`. Input comes from a buffer of the caller's
+/// (``inflate(from:into:)``) or, for readers that fetch compressed bytes on demand, from the
+/// inflater's own input buffer filled by a closure (``inflate(into:refill:)``).
 final class Inflater {
     /// The framing of the compressed data.
     enum Format {
@@ -57,12 +59,19 @@ final class Inflater {
     private let stream: UnsafeMutablePointer<z_stream>
     /// Whether the stream reached its end marker (until ``reset()``).
     private(set) var hasEnded = false
+    // Own input buffer of ``inflate(into:refill:)``; `input[inputStart..<inputEnd]` is unconsumed.
+    private let input: UnsafeMutableRawBufferPointer
+    private var inputStart = 0
+    private var inputEnd = 0
 
     /// Sets up a stream for `format`.
-    /// - Parameter format: gzip or zlib (detected), zlib, or raw deflate.
+    /// - Parameters:
+    ///   - format: gzip or zlib (detected), zlib, or raw deflate.
+    ///   - inputBufferSize: bytes of the own input buffer that ``inflate(into:refill:)`` needs
+    ///     (default 0: none, for ``inflate(from:into:)`` only).
     /// - Throws: ``SetupError`` with zlib's code if `inflateInit2` fails.
     /// - Complexity: O(1); zlib allocates its window on first use.
-    init(_ format: Format) throws(SetupError) {
+    init(_ format: Format, inputBufferSize: Int = 0) throws(SetupError) {
         let s = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         s.initialize(to: z_stream())
         let rc = inflateInit2_(s, format.windowBits, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
@@ -72,13 +81,19 @@ final class Inflater {
             throw SetupError(code: rc)
         }
         stream = s
+        input = .allocate(byteCount: max(inputBufferSize, 0), alignment: 1)
     }
 
     deinit {
         inflateEnd(stream)
         stream.deinitialize(count: 1)
         stream.deallocate()
+        input.deallocate()
     }
+
+    /// Compressed bytes that the `refill` of ``inflate(into:refill:)`` delivered and zlib has not
+    /// consumed yet (a reader subtracts them from its file position to locate a corrupt byte).
+    var bufferedInputCount: Int { inputEnd - inputStart }
 
     /// Inflates as much of `input` into `output` as zlib can in one call (`Z_NO_FLUSH`).
     ///
@@ -112,6 +127,41 @@ final class Inflater {
             status = .failed(reason: stream.pointee.msg.map { String(cString: $0) } ?? "code \(rc)")
         }
         return Step(consumed: consumed, produced: produced, status: status)
+    }
+
+    /// Inflates into `output` until it is full, the stream ends or the data prove corrupt, taking
+    /// compressed bytes from the inflater's own input buffer, which `refill` fills whenever it
+    /// runs dry.
+    /// - Parameters:
+    ///   - output: room for inflated bytes, filled from its start.
+    ///   - refill: writes compressed bytes at the start of the buffer it is given and returns how
+    ///     many (at least 1); when none are left it throws its caller's error instead.
+    /// - Returns: the input bytes consumed and the bytes produced; the status is
+    ///   ``Step/Status/streamEnded`` if the end marker was reached, ``Step/Status/failed(reason:)``
+    ///   for corrupt data, otherwise ``Step/Status/progressed`` with `output` full.
+    /// - Throws: what `refill` throws.
+    /// - Complexity: O(bytes consumed + `output.count`).
+    func inflate<E: Error>(into output: UnsafeMutableRawBufferPointer,
+                           refill: (UnsafeMutableRawBufferPointer) throws(E) -> Int) throws(E) -> Step {
+        precondition(input.count > 0, "an Inflater made without an input buffer")
+        var consumed = 0, produced = 0
+        while produced < output.count && !hasEnded {
+            if inputStart == inputEnd {
+                let got = try refill(input)
+                precondition(got > 0 && got <= input.count, "refill must deliver 1…\(input.count) bytes or throw")
+                inputStart = 0
+                inputEnd = got
+            }
+            let step = inflate(from: UnsafeRawBufferPointer(rebasing: input[inputStart..<inputEnd]),
+                               into: UnsafeMutableRawBufferPointer(rebasing: output[produced...]))
+            inputStart += step.consumed
+            consumed += step.consumed
+            produced += step.produced
+            if case .failed = step.status {
+                return Step(consumed: consumed, produced: produced, status: step.status)
+            }
+        }
+        return Step(consumed: consumed, produced: produced, status: hasEnded ? .streamEnded : .progressed)
     }
 
     /// Starts a new stream of the same format after the end of one: the next member of a

@@ -14,9 +14,6 @@ final class ZipEntryReader {
     private(set) var atEnd = false
 
     private var consumed = 0
-    private var input: [UInt8]
-    private var inputStart = 0
-    private var inputEnd = 0
     private let inflater: Inflater?          // set for a deflated entry
     private var crc: uLong = 0
 
@@ -27,10 +24,9 @@ final class ZipEntryReader {
         self.entry = entry
         dataStart = try archive.dataStart(of: entry)
         crc = crc32(0, nil, 0)
-        input = [UInt8](repeating: 0, count: entry.method == 8 ? 1 << 16 : 0)
         if entry.method == 8 {
             do {
-                inflater = try Inflater(.rawDeflate)
+                inflater = try Inflater(.rawDeflate, inputBufferSize: 1 << 16)
             } catch {
                 throw RecordingError(.unreadable, file: archive.path, byteOffset: dataStart,
                                      "zlib could not initialise (\(error.code))")
@@ -48,41 +44,30 @@ final class ZipEntryReader {
         guard buffer.count > 0, !atEnd else { return 0 }
         var produced = 0
         if let inflater {
-            while produced < buffer.count && !atEnd {
-                if inputStart == inputEnd {
-                    let want = min(input.count, entry.compressedSize - consumed)
-                    guard want > 0 else {
-                        throw RecordingError(.truncated, file: archive.path, byteOffset: dataStart + consumed,
-                                             "the deflate data of ZIP entry '\(entry.name)' end before their end marker")
-                    }
-                    let archive = self.archive, at = dataStart + consumed
-                    let got = try input.withUnsafeMutableBytes { b in
-                        Result { () throws(RecordingError) -> Int in
-                            try archive.read(into: UnsafeMutableRawBufferPointer(rebasing: b[0..<want]), at: at)
-                        }
-                    }.get()
-                    guard got > 0 else {
-                        throw RecordingError(.truncated, file: archive.path, byteOffset: at,
-                                             "the file ends inside the deflate data of ZIP entry '\(entry.name)'")
-                    }
-                    consumed += got
-                    inputStart = 0
-                    inputEnd = got
+            let archive = self.archive
+            let step = try inflater.inflate(into: buffer) { input throws(RecordingError) in
+                let want = min(input.count, entry.compressedSize - consumed)
+                guard want > 0 else {
+                    throw RecordingError(.truncated, file: archive.path, byteOffset: dataStart + consumed,
+                                         "the deflate data of ZIP entry '\(entry.name)' end before their end marker")
                 }
-                let step = input.withUnsafeBytes { r in
-                    inflater.inflate(from: UnsafeRawBufferPointer(rebasing: r[inputStart..<inputEnd]),
-                                     into: UnsafeMutableRawBufferPointer(rebasing: buffer[produced...]))
+                let at = dataStart + consumed
+                let got = try archive.read(into: UnsafeMutableRawBufferPointer(rebasing: input[0..<want]), at: at)
+                guard got > 0 else {
+                    throw RecordingError(.truncated, file: archive.path, byteOffset: at,
+                                         "the file ends inside the deflate data of ZIP entry '\(entry.name)'")
                 }
-                inputStart += step.consumed
-                produced += step.produced
-                switch step.status {
-                case .progressed: break
-                case .streamEnded: atEnd = true
-                case .failed(let why):
-                    throw RecordingError(.syntax, file: archive.path,
-                                         byteOffset: dataStart + consumed - (inputEnd - inputStart),
-                                         "corrupt deflate data in ZIP entry '\(entry.name)' (detected at this byte): \(why)")
-                }
+                consumed += got
+                return got
+            }
+            produced = step.produced
+            switch step.status {
+            case .progressed: break
+            case .streamEnded: atEnd = true
+            case .failed(let why):
+                throw RecordingError(.syntax, file: archive.path,
+                                     byteOffset: dataStart + consumed - inflater.bufferedInputCount,
+                                     "corrupt deflate data in ZIP entry '\(entry.name)' (detected at this byte): \(why)")
             }
         } else {
             let want = min(buffer.count, entry.compressedSize - consumed)

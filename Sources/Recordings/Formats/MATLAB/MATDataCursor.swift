@@ -20,9 +20,6 @@ final class MATDataCursor {
     private(set) var position = 0
 
     private var consumed = 0                 // file bytes of the element consumed
-    private var input: [UInt8]
-    private var inputStart = 0
-    private var inputEnd = 0
     private let inflater: Inflater?          // set for a compressed element
     private var skipScratch: [UInt8] = []
 
@@ -33,10 +30,9 @@ final class MATDataCursor {
         self.start = start
         self.length = length
         self.compressed = compressed
-        input = compressed ? [UInt8](repeating: 0, count: 1 << 16) : []
         if compressed {
             do {
-                inflater = try Inflater(.zlib)
+                inflater = try Inflater(.zlib, inputBufferSize: 1 << 16)
             } catch {
                 throw RecordingError(.unreadable, file: path, byteOffset: start, "zlib could not initialise (\(error.code))")
             }
@@ -81,38 +77,26 @@ final class MATDataCursor {
             position += got
             return got
         }
-        var produced = 0
-        while produced < buffer.count && !inflater.hasEnded {
-            if inputStart == inputEnd {
-                let want = min(input.count, length - consumed)
-                if want == 0 {
-                    throw RecordingError(.truncated, file: path, byteOffset: start + consumed,
-                                         "compressed data element starting at byte \(start - 8) ends before its zlib end marker")
-                }
-                let got = try Self.withBytes(of: &input) { b throws(RecordingError) in
-                    try preadFully(UnsafeMutableRawBufferPointer(rebasing: b[0..<want]), at: start + consumed)
-                }
-                if got == 0 {
-                    throw RecordingError(.truncated, file: path, byteOffset: start + consumed,
-                                         "file ends inside the compressed data element starting at byte \(start - 8)")
-                }
-                consumed += got
-                inputStart = 0
-                inputEnd = got
+        let step = try inflater.inflate(into: buffer) { input throws(RecordingError) in
+            let want = min(input.count, length - consumed)
+            if want == 0 {
+                throw RecordingError(.truncated, file: path, byteOffset: start + consumed,
+                                     "compressed data element starting at byte \(start - 8) ends before its zlib end marker")
             }
-            let step = input.withUnsafeBytes { r in
-                inflater.inflate(from: UnsafeRawBufferPointer(rebasing: r[inputStart..<inputEnd]),
-                                 into: UnsafeMutableRawBufferPointer(rebasing: buffer[produced...]))
+            let got = try preadFully(UnsafeMutableRawBufferPointer(rebasing: input[0..<want]), at: start + consumed)
+            if got == 0 {
+                throw RecordingError(.truncated, file: path, byteOffset: start + consumed,
+                                     "file ends inside the compressed data element starting at byte \(start - 8)")
             }
-            inputStart += step.consumed
-            produced += step.produced
-            if case .failed(let why) = step.status {
-                throw RecordingError(.syntax, file: path, byteOffset: start - 8,
-                                     "corrupt zlib data in the compressed data element at byte \(start - 8): \(why)")
-            }
+            consumed += got
+            return got
         }
-        position += produced
-        return produced
+        if case .failed(let why) = step.status {
+            throw RecordingError(.syntax, file: path, byteOffset: start - 8,
+                                 "corrupt zlib data in the compressed data element at byte \(start - 8): \(why)")
+        }
+        position += step.produced
+        return step.produced
     }
 
     /// Reads exactly `buffer.count` bytes.
