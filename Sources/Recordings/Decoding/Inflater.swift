@@ -35,14 +35,14 @@ final class Inflater {
         let code: Int32
     }
 
-    /// What one ``inflate(from:into:)`` call did.
+    /// What one call of ``inflate(from:into:)`` or ``inflate(into:refill:)`` did.
     struct Step {
         /// How it ended.
         enum Status: Equatable {
             /// zlib made progress, or none was possible (`Z_OK`, `Z_BUF_ERROR`): give it more input
             /// or more output room.
             case progressed
-            /// The end marker was reached (`Z_STREAM_END`); its checksum matched.
+            /// The end marker was reached (`Z_STREAM_END`), and the zlib or gzip checksum matched.
             case streamEnded
             /// The data are corrupt or zlib failed; the reason is zlib's message (or its code).
             case failed(reason: String)
@@ -59,8 +59,8 @@ final class Inflater {
     private let stream: UnsafeMutablePointer<z_stream>
     /// Whether the stream reached its end marker (until ``reset()``).
     private(set) var hasEnded = false
-    // Own input buffer of ``inflate(into:refill:)``; `input[inputStart..<inputEnd]` is unconsumed.
-    private let input: UnsafeMutableRawBufferPointer
+    // Input buffer of ``inflate(into:refill:)``; `ownInput[inputStart..<inputEnd]` is unconsumed.
+    private let ownInput: UnsafeMutableRawBufferPointer
     private var inputStart = 0
     private var inputEnd = 0
 
@@ -81,14 +81,14 @@ final class Inflater {
             throw SetupError(code: rc)
         }
         stream = s
-        input = .allocate(byteCount: max(inputBufferSize, 0), alignment: 1)
+        ownInput = .allocate(byteCount: max(inputBufferSize, 0), alignment: 1)
     }
 
     deinit {
         inflateEnd(stream)
         stream.deinitialize(count: 1)
         stream.deallocate()
-        input.deallocate()
+        ownInput.deallocate()
     }
 
     /// Compressed bytes that the `refill` of ``inflate(into:refill:)`` delivered and zlib has not
@@ -143,16 +143,16 @@ final class Inflater {
     /// - Complexity: O(bytes consumed + `output.count`).
     func inflate<E: Error>(into output: UnsafeMutableRawBufferPointer,
                            refill: (UnsafeMutableRawBufferPointer) throws(E) -> Int) throws(E) -> Step {
-        precondition(input.count > 0, "an Inflater made without an input buffer")
+        precondition(ownInput.count > 0, "an Inflater made without an input buffer")
         var consumed = 0, produced = 0
         while produced < output.count && !hasEnded {
             if inputStart == inputEnd {
-                let got = try refill(input)
-                precondition(got > 0 && got <= input.count, "refill must deliver 1…\(input.count) bytes or throw")
+                let got = try refill(ownInput)
+                precondition(got > 0 && got <= ownInput.count, "refill must deliver 1…\(ownInput.count) bytes or throw")
                 inputStart = 0
                 inputEnd = got
             }
-            let step = inflate(from: UnsafeRawBufferPointer(rebasing: input[inputStart..<inputEnd]),
+            let step = inflate(from: UnsafeRawBufferPointer(rebasing: ownInput[inputStart..<inputEnd]),
                                into: UnsafeMutableRawBufferPointer(rebasing: output[produced...]))
             inputStart += step.consumed
             consumed += step.consumed
