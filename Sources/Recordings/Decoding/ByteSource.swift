@@ -1,4 +1,3 @@
-import CZlib
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,9 +28,7 @@ public final class ByteSource {
     private var rawEnd = 0
     private var rawEOF = false
     private var rawConsumed = 0          // compressed bytes consumed (for error offsets)
-    private var stream = z_stream()
-    private var inflating = false
-    private var memberDone = false
+    private var inflater: Inflater?      // set for gzip (and zlib) content
 
     /// Opens `path`.
     /// - Parameters:
@@ -58,7 +55,6 @@ public final class ByteSource {
     }
 
     deinit {
-        if inflating { inflateEnd(&stream) }
         close(fd)
         if child > 0 {
             kill(child, SIGTERM)
@@ -140,13 +136,16 @@ public final class ByteSource {
     }
 
     private func startInflate() throws(RecordingError) {
-        stream = z_stream()
-        // 15 + 32: any window size, automatic gzip/zlib header detection.
-        let rc = inflateInit2_(&stream, 15 + 32, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
-        guard rc == Z_OK else {
-            throw RecordingError(.unreadable, file: path, "zlib could not initialise (\(rc))")
+        do {
+            inflater = try Inflater(.gzipOrZlib)
+        } catch {
+            throw RecordingError(.unreadable, file: path, "zlib could not initialise (\(error.code))")
         }
-        inflating = true
+    }
+
+    private func truncatedGzip() -> RecordingError {
+        RecordingError(.truncated, file: path, byteOffset: rawConsumed,
+                       "gzip stream ends before its end marker (file truncated?)")
     }
 
     /// Reads up to `buffer.count` decompressed bytes into `buffer` starting at `start`.
@@ -155,7 +154,7 @@ public final class ByteSource {
     ///   corrupt compressed data, `.unreadable` for I/O errors.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(RecordingError) -> Int {
         guard buffer.count > 0 else { return 0 }
-        if !inflating {
+        guard let inflater else {
             if rawStart == rawEnd {
                 if rawEOF { try finishXZ(); return 0 }
                 try fillRaw()
@@ -172,44 +171,30 @@ public final class ByteSource {
         }
         var produced = 0
         while produced == 0 {
-            if memberDone {
+            if inflater.hasEnded {
                 // Another gzip member may follow (concatenated .gz files).
                 if rawStart == rawEnd { try fillRaw() }
                 if rawStart == rawEnd { return 0 }
-                inflateReset(&stream)
-                memberDone = false
+                inflater.reset()
             }
             if rawStart == rawEnd {
                 try fillRaw()
-                if rawStart == rawEnd {
-                    throw RecordingError(.truncated, file: path, byteOffset: rawConsumed,
-                                         "gzip stream ends before its end marker (file truncated?)")
-                }
+                if rawStart == rawEnd { throw truncatedGzip() }
             }
-            let availIn = rawEnd - rawStart
-            let rc: Int32 = raw.withUnsafeMutableBytes { r in
-                stream.next_in = r.baseAddress!.assumingMemoryBound(to: Bytef.self) + rawStart
-                stream.avail_in = uInt(availIn)
-                stream.next_out = buffer.baseAddress!.assumingMemoryBound(to: Bytef.self) + produced
-                stream.avail_out = uInt(buffer.count - produced)
-                return inflate(&stream, Z_NO_FLUSH)
+            let step = raw.withUnsafeBytes { r in
+                inflater.inflate(from: UnsafeRawBufferPointer(rebasing: r[rawStart..<rawEnd]), into: buffer)
             }
-            let used = availIn - Int(stream.avail_in)
-            rawStart += used
-            rawConsumed += used
-            produced = buffer.count - Int(stream.avail_out)
-            switch rc {
-            case Z_OK, Z_BUF_ERROR:
-                if rc == Z_BUF_ERROR && used == 0 && produced == 0 && rawEOF && rawStart == rawEnd {
-                    throw RecordingError(.truncated, file: path, byteOffset: rawConsumed,
-                                         "gzip stream ends before its end marker (file truncated?)")
-                }
-            case Z_STREAM_END:
-                memberDone = true
-            default:
-                let why = stream.msg.map { String(cString: $0) } ?? "code \(rc)"
-                throw RecordingError(.syntax, file: path, byteOffset: rawConsumed,
-                                     "corrupt gzip data: \(why)")
+            rawStart += step.consumed
+            rawConsumed += step.consumed
+            produced = step.produced
+            switch step.status {
+            case .progressed:
+                // No progress at all with the whole file read: the member lacks its end.
+                if step.consumed == 0 && produced == 0 && rawEOF && rawStart == rawEnd { throw truncatedGzip() }
+            case .streamEnded:
+                break
+            case .failed(let why):
+                throw RecordingError(.syntax, file: path, byteOffset: rawConsumed, "corrupt gzip data: \(why)")
             }
         }
         offset += produced

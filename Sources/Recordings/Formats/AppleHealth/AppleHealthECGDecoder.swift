@@ -80,8 +80,8 @@ public final class AppleHealthECGDecoder: RecordingDecoder {
     private let device: DeviceInfo
     private let lines: LineReader
     private var assembler: StreamAssembler
-    private var pending: [RecordingEvent] = []
-    private var pendingIndex = 0
+    private var pending = EventQueue()
+    private var headerIssues: [RecordingEvent] = []     // found by init, delivered after the stream
     private var announced = false
     private var finished = false
     private var firstData: (bytes: [UInt8], line: Int)?
@@ -223,7 +223,7 @@ public final class AppleHealthECGDecoder: RecordingDecoder {
                             productType: fields[.device]?.value)
         assembler = StreamAssembler(stream: 0, columnCount: 1, uniform: true, blockCapacity: blockCapacity)
         run.reserveCapacity(runCapacity)
-        pending = issues.map { .issue($0) }
+        headerIssues = issues.map { .issue($0) }
     }
 
     /// The next event: the device, the ECG stream, header issues, then blocks and issues in
@@ -234,16 +234,16 @@ public final class AppleHealthECGDecoder: RecordingDecoder {
         if !announced {
             announced = true
             streams.append(info)
-            pending.insert(contentsOf: [.device(device), .stream(info)], at: 0)
+            pending.append(.device(device))
+            pending.append(.stream(info))
+            pending.append(contentsOf: headerIssues)
+            headerIssues = []
         }
-        while pendingIndex == pending.count {
-            pending.removeAll(keepingCapacity: true)
-            pendingIndex = 0
+        while true {
+            if let e = try pending.next() { return e }
             if finished { return nil }
             try readSome()
         }
-        defer { pendingIndex += 1 }
-        return pending[pendingIndex]
     }
 
     /// Reads data lines until events are produced or the file ends.
@@ -255,7 +255,7 @@ public final class AppleHealthECGDecoder: RecordingDecoder {
         while pending.isEmpty {
             guard let range = try lines.nextLine() else {
                 flushRun()
-                assembler.finish(into: &pending)
+                pending.withEvents { assembler.finish(into: &$0) }
                 finished = true
                 return
             }
@@ -288,7 +288,9 @@ public final class AppleHealthECGDecoder: RecordingDecoder {
         guard !run.isEmpty else { return }
         let start = startUnix + Double(runFirst) / sampleRate
         run.withUnsafeBufferPointer { b in
-            assembler.appendRun(start: start, sampleRate: sampleRate, columns: [b], flags: nil, into: &pending)
+            pending.withEvents {
+                assembler.appendRun(start: start, sampleRate: sampleRate, columns: [b], flags: nil, into: &$0)
+            }
         }
         runFirst += run.count
         run.removeAll(keepingCapacity: true)

@@ -67,8 +67,7 @@ public final class BUTPPGDecoder: RecordingDecoder {
     let columnIndex: [Int]
     var splitter = BUTPPGRowSplitter()
     var firstLineOfID: [String: Int] = [:]
-    var pending: [RecordingEvent] = []
-    var pendingIndex = 0
+    var pending = EventQueue()
     var started = false
     var finished = false
     var valueTokens: [Range<Int>] = []
@@ -121,9 +120,8 @@ public final class BUTPPGDecoder: RecordingDecoder {
             pending.append(.device(DeviceInfo(id: Self.deviceID, name: "BUT PPG smartphone camera",
                                               model: "Xiaomi Mi9 / Huawei P20 Pro")))
         }
-        while pendingIndex == pending.count {
-            pending.removeAll(keepingCapacity: true)
-            pendingIndex = 0
+        while true {
+            if let e = try pending.next() { return e }
             if finished { return nil }
             guard let r = try lines.nextLine() else {
                 finished = true
@@ -134,8 +132,6 @@ public final class BUTPPGDecoder: RecordingDecoder {
                 row(UnsafeBufferPointer(rebasing: buf[r]), line: number)
             }
         }
-        defer { pendingIndex += 1 }
-        return pending[pendingIndex]
     }
 
     func issue(_ code: RecordingError.Code, line: Int, column: Int, _ message: String) {
@@ -190,10 +186,10 @@ public final class BUTPPGDecoder: RecordingDecoder {
 
         var assembler = StreamAssembler(stream: stream, columnCount: 1, uniform: false, blockCapacity: blockCapacity)
         var events = [RecordingEvent]()
-        swap(&events, &pending)
+        pending.withEvents { swap(&events, &$0) }
         var values = valueTokens, times = timeTokens
         defer {
-            swap(&events, &pending)
+            pending.withEvents { swap(&events, &$0) }
             valueTokens = values
             timeTokens = times
             accounts.append(assembler.qc)

@@ -47,8 +47,7 @@ public final class CSVDecoder: RecordingDecoder {
     private let reader: CSVRecordReader
     private var rows: CSVRowDecoder
     private let infos: [StreamInfo]
-    private var pending: [RecordingEvent] = []
-    private var pendingIndex = 0
+    private var pending = EventQueue()
     private var announced = false
     private var finished = false
     private var firstRowChecked: Bool
@@ -208,22 +207,19 @@ public final class CSVDecoder: RecordingDecoder {
                 pending.append(.stream(info))
             }
         }
-        while pendingIndex == pending.count {
-            pending.removeAll(keepingCapacity: true)
-            pendingIndex = 0
+        while true {
+            if let e = try pending.next() { return e }
             if finished { return nil }
             try readSome()
         }
-        defer { pendingIndex += 1 }
-        return pending[pendingIndex]
     }
 
     /// Reads records until events are produced or the file ends.
     private func readSome() throws(RecordingError) {
         let reader = self.reader
         var events = [RecordingEvent]()
-        swap(&events, &pending)
-        defer { swap(&events, &pending) }
+        pending.withEvents { swap(&events, &$0) }
+        defer { pending.withEvents { swap(&events, &$0) } }
         while events.isEmpty {
             guard try reader.next() else {
                 self.rows.finish(into: &events)

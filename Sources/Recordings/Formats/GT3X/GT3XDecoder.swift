@@ -69,9 +69,7 @@ public final class GT3XDecoder: RecordingDecoder {
     var lastActivityType: UInt8 = 0
     var lastActivityTimestamp: UInt32?
     var lastActivityPayload: [UInt8] = []
-    var pending: [RecordingEvent] = []
-    var pendingIndex = 0
-    var pendingError: RecordingError?
+    var pending = EventQueue()
     var finished = false
     var x: [Float], y: [Float], z: [Float]
 
@@ -171,24 +169,15 @@ public final class GT3XDecoder: RecordingDecoder {
     /// - Complexity: amortised O(record size) per record.
     public func next() throws(RecordingError) -> RecordingEvent? {
         while true {
-            if pendingIndex < pending.count {
-                let e = pending[pendingIndex]
-                pendingIndex += 1
-                return e
-            }
-            pending.removeAll(keepingCapacity: true)
-            pendingIndex = 0
-            if let e = pendingError {
-                pendingError = nil
-                finished = true
-                throw e
-            }
+            if let e = try pending.next() { return e }
             if finished { return nil }
             do {
                 try step()
             } catch {
+                // Thrown once the samples before it are delivered; then the recording ends.
                 finishStream()
-                pendingError = error
+                pending.deferError(error)
+                finished = true
             }
         }
     }
@@ -197,7 +186,7 @@ public final class GT3XDecoder: RecordingDecoder {
     func finishStream() {
         guard var a = assembler else { return }
         assembler = nil
-        a.finish(into: &pending)
+        pending.withEvents { a.finish(into: &$0) }
         assembler = a
     }
 
@@ -313,10 +302,10 @@ public final class GT3XDecoder: RecordingDecoder {
         // no exclusivity checks on class properties inside the sample loop).
         assembler = nil
         var events = [RecordingEvent]()
-        swap(&events, &pending)
+        pending.withEvents { swap(&events, &$0) }
         defer {
             assembler = a
-            swap(&events, &pending)
+            pending.withEvents { swap(&events, &$0) }
         }
         let n = GT3XPayload.sampleCount(type: r.type, size: size)
         a.qc.samplesRead += n

@@ -14,11 +14,7 @@ final class ZipEntryReader {
     private(set) var atEnd = false
 
     private var consumed = 0
-    private var input: [UInt8]
-    private var inputStart = 0
-    private var inputEnd = 0
-    private var stream = z_stream()
-    private var inflating = false
+    private let inflater: Inflater?          // set for a deflated entry
     private var crc: uLong = 0
 
     /// Opens `entry` of `archive`.
@@ -28,18 +24,16 @@ final class ZipEntryReader {
         self.entry = entry
         dataStart = try archive.dataStart(of: entry)
         crc = crc32(0, nil, 0)
-        input = [UInt8](repeating: 0, count: entry.method == 8 ? 1 << 16 : 0)
         if entry.method == 8 {
-            let rc = inflateInit2_(&stream, -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
-            guard rc == Z_OK else {
-                throw RecordingError(.unreadable, file: archive.path, byteOffset: dataStart, "zlib could not initialise (\(rc))")
+            do {
+                inflater = try Inflater(.rawDeflate, inputBufferSize: 1 << 16)
+            } catch {
+                throw RecordingError(.unreadable, file: archive.path, byteOffset: dataStart,
+                                     "zlib could not initialise (\(error.code))")
             }
-            inflating = true
+        } else {
+            inflater = nil
         }
-    }
-
-    deinit {
-        if inflating { inflateEnd(&stream) }
     }
 
     /// Reads up to `buffer.count` uncompressed bytes.
@@ -49,7 +43,33 @@ final class ZipEntryReader {
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(RecordingError) -> Int {
         guard buffer.count > 0, !atEnd else { return 0 }
         var produced = 0
-        if entry.method == 0 {
+        if let inflater {
+            let archive = self.archive
+            let step = try inflater.inflate(into: buffer) { input throws(RecordingError) in
+                let want = min(input.count, entry.compressedSize - consumed)
+                guard want > 0 else {
+                    throw RecordingError(.truncated, file: archive.path, byteOffset: dataStart + consumed,
+                                         "the deflate data of ZIP entry '\(entry.name)' end before their end marker")
+                }
+                let at = dataStart + consumed
+                let got = try archive.read(into: UnsafeMutableRawBufferPointer(rebasing: input[0..<want]), at: at)
+                guard got > 0 else {
+                    throw RecordingError(.truncated, file: archive.path, byteOffset: at,
+                                         "the file ends inside the deflate data of ZIP entry '\(entry.name)'")
+                }
+                consumed += got
+                return got
+            }
+            produced = step.produced
+            switch step.status {
+            case .progressed: break
+            case .streamEnded: atEnd = true
+            case .failed(let why):
+                throw RecordingError(.syntax, file: archive.path,
+                                     byteOffset: dataStart + consumed - inflater.bufferedInputCount,
+                                     "corrupt deflate data in ZIP entry '\(entry.name)' (detected at this byte): \(why)")
+            }
+        } else {
             let want = min(buffer.count, entry.compressedSize - consumed)
             if want > 0 {
                 produced = try archive.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]),
@@ -57,48 +77,6 @@ final class ZipEntryReader {
                 consumed += produced
             }
             if produced < buffer.count { atEnd = true }
-        } else {
-            while produced < buffer.count && !atEnd {
-                if inputStart == inputEnd {
-                    let want = min(input.count, entry.compressedSize - consumed)
-                    guard want > 0 else {
-                        throw RecordingError(.truncated, file: archive.path, byteOffset: dataStart + consumed,
-                                             "the deflate data of ZIP entry '\(entry.name)' end before their end marker")
-                    }
-                    let archive = self.archive, at = dataStart + consumed
-                    let got = try input.withUnsafeMutableBytes { b in
-                        Result { () throws(RecordingError) -> Int in
-                            try archive.read(into: UnsafeMutableRawBufferPointer(rebasing: b[0..<want]), at: at)
-                        }
-                    }.get()
-                    guard got > 0 else {
-                        throw RecordingError(.truncated, file: archive.path, byteOffset: at,
-                                             "the file ends inside the deflate data of ZIP entry '\(entry.name)'")
-                    }
-                    consumed += got
-                    inputStart = 0
-                    inputEnd = got
-                }
-                let availIn = inputEnd - inputStart
-                let rc: Int32 = input.withUnsafeMutableBytes { r in
-                    stream.next_in = r.baseAddress!.assumingMemoryBound(to: Bytef.self) + inputStart
-                    stream.avail_in = uInt(availIn)
-                    stream.next_out = buffer.baseAddress!.assumingMemoryBound(to: Bytef.self) + produced
-                    stream.avail_out = uInt(buffer.count - produced)
-                    return inflate(&stream, Z_NO_FLUSH)
-                }
-                inputStart += availIn - Int(stream.avail_in)
-                produced = buffer.count - Int(stream.avail_out)
-                switch rc {
-                case Z_OK, Z_BUF_ERROR: break
-                case Z_STREAM_END: atEnd = true
-                default:
-                    let why = stream.msg.map { String(cString: $0) } ?? "code \(rc)"
-                    throw RecordingError(.syntax, file: archive.path,
-                                         byteOffset: dataStart + consumed - (inputEnd - inputStart),
-                                         "corrupt deflate data in ZIP entry '\(entry.name)' (detected at this byte): \(why)")
-                }
-            }
         }
         if produced > 0 {
             crc = crc32(crc, buffer.baseAddress!.assumingMemoryBound(to: Bytef.self), uInt(produced))

@@ -1,4 +1,3 @@
-import CZlib
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,12 +20,7 @@ final class MATDataCursor {
     private(set) var position = 0
 
     private var consumed = 0                 // file bytes of the element consumed
-    private var input: [UInt8]
-    private var inputStart = 0
-    private var inputEnd = 0
-    private var stream = z_stream()
-    private var inflating = false
-    private var ended = false
+    private let inflater: Inflater?          // set for a compressed element
     private var skipScratch: [UInt8] = []
 
     /// Opens a cursor on `length` bytes at file offset `start`.
@@ -36,18 +30,15 @@ final class MATDataCursor {
         self.start = start
         self.length = length
         self.compressed = compressed
-        input = compressed ? [UInt8](repeating: 0, count: 1 << 16) : []
         if compressed {
-            let rc = inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
-            guard rc == Z_OK else {
-                throw RecordingError(.unreadable, file: path, byteOffset: start, "zlib could not initialise (\(rc))")
+            do {
+                inflater = try Inflater(.zlib, inputBufferSize: 1 << 16)
+            } catch {
+                throw RecordingError(.unreadable, file: path, byteOffset: start, "zlib could not initialise (\(error.code))")
             }
-            inflating = true
+        } else {
+            inflater = nil
         }
-    }
-
-    deinit {
-        if inflating { inflateEnd(&stream) }
     }
 
     /// Runs `body` on `array`'s bytes, keeping the typed error (the standard library's
@@ -78,7 +69,7 @@ final class MATDataCursor {
     ///   for corrupt compressed data, `.unreadable` for I/O errors.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(RecordingError) -> Int {
         guard buffer.count > 0 else { return 0 }
-        if !compressed {
+        guard let inflater else {
             let want = min(buffer.count, length - consumed)
             guard want > 0 else { return 0 }
             let got = try preadFully(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]), at: start + consumed)
@@ -86,46 +77,26 @@ final class MATDataCursor {
             position += got
             return got
         }
-        var produced = 0
-        while produced < buffer.count && !ended {
-            if inputStart == inputEnd {
-                let want = min(input.count, length - consumed)
-                if want == 0 {
-                    throw RecordingError(.truncated, file: path, byteOffset: start + consumed,
-                                         "compressed data element starting at byte \(start - 8) ends before its zlib end marker")
-                }
-                let got = try Self.withBytes(of: &input) { b throws(RecordingError) in
-                    try preadFully(UnsafeMutableRawBufferPointer(rebasing: b[0..<want]), at: start + consumed)
-                }
-                if got == 0 {
-                    throw RecordingError(.truncated, file: path, byteOffset: start + consumed,
-                                         "file ends inside the compressed data element starting at byte \(start - 8)")
-                }
-                consumed += got
-                inputStart = 0
-                inputEnd = got
+        let step = try inflater.inflate(into: buffer) { input throws(RecordingError) in
+            let want = min(input.count, length - consumed)
+            if want == 0 {
+                throw RecordingError(.truncated, file: path, byteOffset: start + consumed,
+                                     "compressed data element starting at byte \(start - 8) ends before its zlib end marker")
             }
-            let availIn = inputEnd - inputStart
-            let rc: Int32 = input.withUnsafeMutableBytes { r in
-                stream.next_in = r.baseAddress!.assumingMemoryBound(to: Bytef.self) + inputStart
-                stream.avail_in = uInt(availIn)
-                stream.next_out = buffer.baseAddress!.assumingMemoryBound(to: Bytef.self) + produced
-                stream.avail_out = uInt(buffer.count - produced)
-                return inflate(&stream, Z_NO_FLUSH)
+            let got = try preadFully(UnsafeMutableRawBufferPointer(rebasing: input[0..<want]), at: start + consumed)
+            if got == 0 {
+                throw RecordingError(.truncated, file: path, byteOffset: start + consumed,
+                                     "file ends inside the compressed data element starting at byte \(start - 8)")
             }
-            inputStart += availIn - Int(stream.avail_in)
-            produced = buffer.count - Int(stream.avail_out)
-            switch rc {
-            case Z_OK, Z_BUF_ERROR: break
-            case Z_STREAM_END: ended = true
-            default:
-                let why = stream.msg.map { String(cString: $0) } ?? "code \(rc)"
-                throw RecordingError(.syntax, file: path, byteOffset: start - 8,
-                                     "corrupt zlib data in the compressed data element at byte \(start - 8): \(why)")
-            }
+            consumed += got
+            return got
         }
-        position += produced
-        return produced
+        if case .failed(let why) = step.status {
+            throw RecordingError(.syntax, file: path, byteOffset: start - 8,
+                                 "corrupt zlib data in the compressed data element at byte \(start - 8): \(why)")
+        }
+        position += step.produced
+        return step.produced
     }
 
     /// Reads exactly `buffer.count` bytes.
@@ -155,9 +126,9 @@ final class MATDataCursor {
     /// - Throws: `.syntax` if the checksum or the data are corrupt, `.truncated` if the stream
     ///   ends early.
     func verifyEnd() throws(RecordingError) {
-        guard compressed else { return }
+        guard let inflater else { return }
         if skipScratch.isEmpty { skipScratch = [UInt8](repeating: 0, count: 1 << 16) }
-        while !ended {
+        while !inflater.hasEnded {
             _ = try Self.withBytes(of: &skipScratch) { b throws(RecordingError) in try read(into: b) }
         }
     }

@@ -50,8 +50,7 @@ public final class MATLABDecoder: RecordingDecoder {
     private let file: MATFile
     private var readers: [MATFrameReader] = []
     private var plans: [StreamPlan] = []
-    private var pending: [RecordingEvent] = []
-    private var pendingIndex = 0
+    private var pending = EventQueue()
     private var announced = false
     private var finished = false
     private var columnScratch: [[Float]] = []
@@ -178,9 +177,8 @@ public final class MATLABDecoder: RecordingDecoder {
     ///   its compressed stream is corrupt.
     /// - Complexity: amortised O(1) per sample and column.
     public func next() throws(RecordingError) -> RecordingEvent? {
-        while pendingIndex == pending.count {
-            pending.removeAll(keepingCapacity: true)
-            pendingIndex = 0
+        while true {
+            if let e = try pending.next() { return e }
             if finished { return nil }
             if !announced {
                 announced = true
@@ -193,8 +191,6 @@ public final class MATLABDecoder: RecordingDecoder {
             }
             try step()
         }
-        defer { pendingIndex += 1 }
-        return pending[pendingIndex]
     }
 
     /// Reads one chunk from every reader and hands each stream its samples.
@@ -234,7 +230,9 @@ public final class MATLABDecoder: RecordingDecoder {
             plans[s].delivered += n
         }
         if !any {
-            for s in plans.indices { plans[s].assembler.finish(into: &pending) }
+            pending.withEvents { events in
+                for s in plans.indices { plans[s].assembler.finish(into: &events) }
+            }
             finished = true
         }
     }
@@ -247,12 +245,16 @@ public final class MATLABDecoder: RecordingDecoder {
             if c == columnCount {
                 if flagged {
                     flagScratch.withUnsafeBufferPointer { f in
-                        plans[s].assembler.appendRun(start: start, sampleRate: rate, columns: pointers,
-                                                     flags: UnsafeBufferPointer(rebasing: f[0..<n]), into: &pending)
+                        pending.withEvents {
+                            plans[s].assembler.appendRun(start: start, sampleRate: rate, columns: pointers,
+                                                         flags: UnsafeBufferPointer(rebasing: f[0..<n]), into: &$0)
+                        }
                     }
                 } else {
-                    plans[s].assembler.appendRun(start: start, sampleRate: rate, columns: pointers, flags: nil,
-                                                 into: &pending)
+                    pending.withEvents {
+                        plans[s].assembler.appendRun(start: start, sampleRate: rate, columns: pointers, flags: nil,
+                                                     into: &$0)
+                    }
                 }
                 return
             }

@@ -87,8 +87,7 @@ public final class SensorKitDecoder: RecordingDecoder {
 
     private var state: SensorKitDecodeState
     private var parser = SensorKitRecordParser()
-    private var pending: [RecordingEvent] = []
-    private var pendingHead = 0
+    private var pending = EventQueue()
     private var finished = false
     private var headerDone = false
     private let lines: LineReader?
@@ -161,13 +160,7 @@ public final class SensorKitDecoder: RecordingDecoder {
     ///   line (or MyDataHelps element) and the duplicate window.
     public func next() throws(RecordingError) -> RecordingEvent? {
         while true {
-            if pendingHead < pending.count {
-                let e = pending[pendingHead]
-                pendingHead += 1
-                return e
-            }
-            pending.removeAll(keepingCapacity: true)
-            pendingHead = 0
+            if let e = try pending.next() { return e }
             if finished { return nil }
             try decodeMore()
         }
@@ -179,9 +172,9 @@ public final class SensorKitDecoder: RecordingDecoder {
         swap(&st, &state)
         var p = SensorKitRecordParser()
         swap(&p, &parser)
-        swap(&st.events, &pending)
+        pending.withEvents { swap(&st.events, &$0) }
         defer {
-            swap(&st.events, &pending)
+            pending.withEvents { swap(&st.events, &$0) }
             swap(&p, &parser)
             swap(&st, &state)
         }

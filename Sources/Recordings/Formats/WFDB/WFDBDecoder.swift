@@ -67,9 +67,7 @@ public final class WFDBDecoder: RecordingDecoder {
     var leftover: [Int] = []
     var chunkHasInvalid: [Bool]
     var emittedFrames: [Int]
-    var pending: [RecordingEvent] = []
-    var pendingIndex = 0
-    var pendingError: RecordingError?
+    var pending = EventQueue()
     var started = false
     var finished = false
     var framesRead = 0
@@ -295,18 +293,7 @@ public final class WFDBDecoder: RecordingDecoder {
     /// - Complexity: amortised O(framesPerRead × samples per frame) per call that decodes.
     public func next() throws(RecordingError) -> RecordingEvent? {
         while true {
-            if pendingIndex < pending.count {
-                let e = pending[pendingIndex]
-                pendingIndex += 1
-                return e
-            }
-            pending.removeAll(keepingCapacity: true)
-            pendingIndex = 0
-            if let e = pendingError {
-                pendingError = nil
-                finished = true
-                throw e
-            }
+            if let e = try pending.next() { return e }
             if finished { return nil }
             if !started {
                 started = true
@@ -350,12 +337,14 @@ public final class WFDBDecoder: RecordingDecoder {
                 let gi = groups.indices.min { got[$0] < got[$1] } ?? 0
                 let g = groups[gi]
                 let end = g.dataStart + g.decoder.byteCount(frames: framesRead - available) + got[gi]
-                pendingError = RecordingError(
+                // Thrown once the frames before it are delivered; then the record ends.
+                pending.deferError(RecordingError(
                     .truncated, file: g.path, byteOffset: end,
                     "the header declares \(n) frames (\(g.decoder.byteCount(frames: n)) bytes from byte "
-                    + "\(g.dataStart)) but the file ends after \(framesRead) complete frames")
+                    + "\(g.dataStart)) but the file ends after \(framesRead) complete frames"))
+                finished = true
                 finishStats()
-                for s in assemblers.indices { assemblers[s].finish(into: &pending) }
+                finishAssemblers()
                 return
             }
             leftover = groups.indices.map { got[$0] - groups[$0].decoder.byteCount(frames: available) }
@@ -410,7 +399,9 @@ public final class WFDBDecoder: RecordingDecoder {
             let f = [UInt8](repeating: SampleFlags.missing.rawValue, count: count)
             v.withUnsafeBufferPointer { vb in
                 f.withUnsafeBufferPointer { fb in
-                    assemblers[s].appendRun(start: start, sampleRate: rate, columns: [vb], flags: fb, into: &pending)
+                    pending.withEvents {
+                        assemblers[s].appendRun(start: start, sampleRate: rate, columns: [vb], flags: fb, into: &$0)
+                    }
                 }
             }
             return
@@ -418,7 +409,9 @@ public final class WFDBDecoder: RecordingDecoder {
         let c = UnsafeBufferPointer(rebasing: columns[k][offset..<offset + count])
         // All-clear flags (the common case) are passed as nil: the assembler then skips its scan.
         let f = chunkHasInvalid[k] ? UnsafeBufferPointer(rebasing: flagColumns[k][offset..<offset + count]) : nil
-        assemblers[s].appendRun(start: start, sampleRate: rate, columns: [c], flags: f, into: &pending)
+        pending.withEvents {
+            assemblers[s].appendRun(start: start, sampleRate: rate, columns: [c], flags: f, into: &$0)
+        }
     }
 
     func checkFirstValues() {
@@ -492,7 +485,14 @@ public final class WFDBDecoder: RecordingDecoder {
                 }
             }
         }
-        for s in assemblers.indices { assemblers[s].finish(into: &pending) }
+        finishAssemblers()
         finished = true
+    }
+
+    /// Flushes every stream's held and partial blocks.
+    func finishAssemblers() {
+        pending.withEvents { events in
+            for s in assemblers.indices { assemblers[s].finish(into: &events) }
+        }
     }
 }
