@@ -125,11 +125,18 @@ struct BatchRunnerTests {
         }
         // A rotation-rate export with one malformed sample line: its samples are rejected, not lost.
         let text = try String(contentsOf: fixtures.appendingPathComponent("rotation.ndjson"), encoding: .utf8)
-        let value = "\"x\":0.02687"   // the 7th sample of the third line: the 6 parsed before it are rejected
+        let value = "\"x\":0.02687"   // the 7th of the 50 samples of the third line: all 50 are rejected
         #expect(text.components(separatedBy: value).count == 2)
         let damaged = f.dir.url.appendingPathComponent("rotation-damaged.ndjson")
         try Data(text.replacingOccurrences(of: value, with: "\"x\":\"oops\"").utf8).write(to: damaged)
         files.append(damaged.path)
+        // An ECG batch (256 values) whose 'frequency' is malformed, ahead of its session: its values
+        // belong to no stream and are booked as rejected_unattributed.
+        let ecgText = try String(contentsOf: fixtures.appendingPathComponent("ecg.ndjson"), encoding: .utf8)
+        guard let r = ecgText.range(of: "\"frequency\":512.0") else { Issue.record("fixture changed"); return }
+        let ecgDamaged = f.dir.url.appendingPathComponent("ecg-damaged.ndjson")
+        try Data(ecgText.replacingCharacters(in: r, with: "\"frequency\":\"x\"").utf8).write(to: ecgDamaged)
+        files.append(ecgDamaged.path)
         let run = try f.run(files, into: "qc.sqlite", jobs: 2)
         #expect(run.summary.ok == files.count && run.summary.failed == 0)
         for table in ["recordings", "streams"] {
@@ -139,6 +146,10 @@ struct BatchRunnerTests {
         // The fixtures exercise every term: masked samples, dropped duplicates and rejected samples.
         let totals = SQLiteDump.rows(run.path, "SELECT SUM(masked) > 0, SUM(duplicates_dropped) > 0, SUM(rejected) > 0, SUM(samples_used) > 0 FROM streams")
         #expect(totals == ["1|1|1|1"])
+        let damagedRows = SQLiteDump.rows(run.path, "SELECT s.rejected FROM streams s JOIN recordings r ON r.id = s.recording_id WHERE r.path LIKE '%rotation-damaged.ndjson'")
+        #expect(damagedRows == ["50"])
+        let ecgRows = SQLiteDump.rows(run.path, "SELECT rejected_unattributed, rejected, samples_read - (SELECT SUM(samples_read) FROM streams WHERE recording_id = r.id) FROM recordings r WHERE path LIKE '%ecg-damaged.ndjson'")
+        #expect(ecgRows == ["256|256|256"])
         #expect(run.summary.signalSecondsBySensor.keys.count == 4, "\(run.summary.signalSecondsBySensor)")
     }
 

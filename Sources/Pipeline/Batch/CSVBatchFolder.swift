@@ -30,6 +30,8 @@ public final class CSVBatchFolder: BatchStore {
         var error: String?
         var streams: [StreamFile]
         var beats: Int
+        /// Samples of rejected records that belong to no stream.
+        var rejected_unattributed: Int?
         var issues: [String]
         var finished_at: Double
     }
@@ -84,7 +86,7 @@ public final class CSVBatchFolder: BatchStore {
         }
         let record = RecordingFile(path: path, size: size, content_hash: contentHash, config_hash: configHash,
                                    status: "ok", error: nil, streams: streams, beats: summary.beats,
-                                   issues: summary.issues, finished_at: Date().timeIntervalSince1970)
+                                   rejected_unattributed: summary.rejectedWithoutStream, issues: summary.issues, finished_at: Date().timeIntervalSince1970)
         try publish(record) { partial in
             let sink = try CSVResultSink(directory: partial)
             try sink.begin(recording: path)
@@ -96,7 +98,8 @@ public final class CSVBatchFolder: BatchStore {
 
     public func recordFailure(path: String, size: Int?, contentHash: String?, error: String) throws {
         let record = RecordingFile(path: path, size: size, content_hash: contentHash, config_hash: configHash,
-                                   status: "failed", error: error, streams: [], beats: 0, issues: [],
+                                   status: "failed", error: error, streams: [], beats: 0,
+                                   rejected_unattributed: nil, issues: [],
                                    finished_at: Date().timeIntervalSince1970)
         try publish(record) { _ in }
     }
@@ -161,12 +164,13 @@ public final class CSVBatchFolder: BatchStore {
     private func writeIndex() throws {
         var text = "folder,path,status,size,content_hash,config_hash,streams,beats,samples_read,samples_used,masked,duplicates_dropped,rejected,error\n"
         for r in try recordingFiles() {
-            func sum(_ f: (StreamFile) -> Int) -> String { String(r.streams.reduce(0) { $0 + f($1) }) }
+            let unattributed = r.rejected_unattributed ?? 0
+            func sum(_ f: (StreamFile) -> Int, plus: Int = 0) -> String { String(r.streams.reduce(plus) { $0 + f($1) }) }
             let fields: [ResultValue] = [
                 .text(Self.folderName(for: r.path)), .text(r.path), .text(r.status), r.size.map { .integer($0) } ?? .null,
                 r.content_hash.map { .text($0) } ?? .null, .text(r.config_hash), .integer(r.streams.count),
-                .integer(r.beats), .text(sum(\.samples_read)), .text(sum(\.samples_used)), .text(sum(\.masked)),
-                .text(sum(\.duplicates_dropped)), .text(sum(\.rejected)), r.error.map { .text($0) } ?? .null,
+                .integer(r.beats), .text(sum(\.samples_read, plus: unattributed)), .text(sum(\.samples_used)), .text(sum(\.masked)),
+                .text(sum(\.duplicates_dropped)), .text(sum(\.rejected, plus: unattributed)), r.error.map { .text($0) } ?? .null,
             ]
             text += fields.map(CSVResultSink.field).joined(separator: ",") + "\n"
         }

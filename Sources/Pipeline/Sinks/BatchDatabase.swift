@@ -123,16 +123,18 @@ public final class BatchDatabase: BatchStore {
         guard let id = sink.recordingID else { return }
         try deleteFailed(path: path, contentHash: contentHash)
         let qc = summary.accounts
-        func total(_ f: (StreamQC) -> Int) -> ResultValue { .integer(qc.reduce(0) { $0 + f($1) }) }
+        func sum(_ f: (StreamQC) -> Int) -> Int { qc.reduce(0) { $0 + f($1) } }
+        func total(_ f: (StreamQC) -> Int) -> ResultValue { .integer(sum(f)) }
         try db.prepare("""
             UPDATE recordings SET size = ?, content_hash = ?, config_hash = ?, streams = ?, beats = ?,
               samples_read = ?, samples_emitted = ?, masked = ?, duplicates_dropped = ?, rejected = ?,
-              gaps = ?, segments = ?, issues = ?, samples_used = ? WHERE id = ?
+              gaps = ?, segments = ?, issues = ?, samples_used = ?, rejected_unattributed = ? WHERE id = ?
             """).run([.integer(size), .text(contentHash), .text(configHash), .integer(summary.streams),
-                  .integer(summary.beats), total(\.samplesRead), total(\.samplesEmitted), total(\.masked),
-                  total(\.duplicatesDropped), total(\.rejected), total(\.gaps), total(\.segments),
+                  .integer(summary.beats), .integer(sum(\.samplesRead) + summary.rejectedWithoutStream),
+                  total(\.samplesEmitted), total(\.masked), total(\.duplicatesDropped),
+                  .integer(sum(\.rejected) + summary.rejectedWithoutStream), total(\.gaps), total(\.segments),
                   summary.issues.isEmpty ? .null : .text(summary.issues.joined(separator: "\n")),
-                  total(\.used), .integer(Int(id))])
+                  total(\.used), .integer(summary.rejectedWithoutStream), .integer(Int(id))])
         let insert = try db.prepare("""
             INSERT INTO streams (recording_id, stream_index, stream, samples_read, samples_emitted, masked,
               duplicates_dropped, rejected, gaps, backward_steps, rate_changes, segments, deleted_spans,

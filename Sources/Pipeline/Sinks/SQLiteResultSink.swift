@@ -70,7 +70,8 @@ public final class SQLiteResultSink: ResultSink {
           size INTEGER, content_hash TEXT, config_hash TEXT, status TEXT NOT NULL, error TEXT,
           streams INTEGER, beats INTEGER, samples_read INTEGER, samples_emitted INTEGER,
           masked INTEGER, duplicates_dropped INTEGER, rejected INTEGER, gaps INTEGER,
-          segments INTEGER, issues TEXT, started_at REAL, finished_at REAL, samples_used INTEGER);
+          segments INTEGER, issues TEXT, started_at REAL, finished_at REAL, samples_used INTEGER,
+          rejected_unattributed INTEGER);
         CREATE INDEX IF NOT EXISTS recordings_lookup ON recordings (path, content_hash, config_hash, status);
         CREATE TABLE IF NOT EXISTS streams (
           recording_id INTEGER NOT NULL REFERENCES recordings(id), stream_index INTEGER NOT NULL,
@@ -86,6 +87,7 @@ public final class SQLiteResultSink: ResultSink {
     /// `streams.sensor` (the second part of the stream key).
     static let migrationFrom1 = """
         ALTER TABLE recordings ADD COLUMN samples_used INTEGER;
+        ALTER TABLE recordings ADD COLUMN rejected_unattributed INTEGER;
         UPDATE recordings SET samples_used = samples_emitted - masked WHERE samples_emitted IS NOT NULL;
         ALTER TABLE streams ADD COLUMN samples_used INTEGER;
         ALTER TABLE streams ADD COLUMN sensor TEXT;

@@ -24,6 +24,9 @@ public enum RecordingAnalysis {
         public var sensors: [SensorKind] = []
         /// Keys of the streams, in the order of ``accounts``.
         public var keys: [StreamKey] = []
+        /// Samples read and rejected that belong to no stream
+        /// (``RecordingDecoder/rejectedSamplesWithoutStream``).
+        public var rejectedWithoutStream = 0
 
         /// Seconds of signal per sensor: per device, the streams of a sensor whose spans
         /// (first to last sample) overlap are one recording period and count once, with the
@@ -105,6 +108,7 @@ public enum RecordingAnalysis {
         summary.streamKeys = d.streams.map { $0.key.description }
         summary.sensors = d.streams.map { $0.key.sensor }
         summary.keys = d.streams.map(\.key)
+        summary.rejectedWithoutStream = d.rejectedSamplesWithoutStream
         // Rows of all streams, table by table, tables in the order the analyzers list them.
         var tables: [(table: ResultTable, rows: [[ResultValue]])] = []
         for k in analyzers.keys.sorted() {

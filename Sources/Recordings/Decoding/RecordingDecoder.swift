@@ -14,7 +14,15 @@ public protocol RecordingDecoder: AnyObject {
     var streams: [StreamInfo] { get }
     /// QC account per stream (final once ``next()`` has returned `nil`).
     var accounts: [StreamQC] { get }
+    /// Samples of rejected records that belong to no stream (the error came before the record
+    /// said which stream), so that samples read = samples in streams + these.
+    var rejectedSamplesWithoutStream: Int { get }
     /// The next event, or `nil` at the end of the recording.
     /// - Throws: ``RecordingError`` for problems that make the rest of the file unreadable.
     func next() throws(RecordingError) -> RecordingEvent?
+}
+
+extension RecordingDecoder {
+    /// Formats whose records always name their stream have none.
+    public var rejectedSamplesWithoutStream: Int { 0 }
 }

@@ -312,12 +312,14 @@ struct SensorKitDecodeState {
         }
     }
 
-    /// Counts the samples of a rejected record that were parsed before the error, in their
-    /// streams (announcing a stream if needed); samples after the error cannot be counted.
+    /// Counts the samples of a rejected record in their streams (announcing a stream if needed):
+    /// those parsed before the error and those after it that are complete JSON values (counted
+    /// structurally by the parser); samples of no known stream go to ``rejectedWithoutStream``.
     mutating func reject(_ p: inout SensorKitRecordParser, device d: Int?) {
         rejectedRecords += 1
         guard let type = p.type, let d else {
-            rejectedWithoutStream += p.stagedSampleCount
+            rejectedWithoutStream += p.stagedSampleCount + p.unparsedSamples
+                + p.ecgBatches.reduce(0) { $0 + $1.unparsed }
             return
         }
         func count(_ k: Int, _ n: Int) {
@@ -326,17 +328,20 @@ struct SensorKitDecodeState {
         }
         switch type {
         case .accelerometer, .rotationRate:
-            if !p.motion.isEmpty { count(motionStream(type == .rotationRate ? 1 : 0, device: d), p.motion.count) }
+            let n = p.motion.count + p.unparsedSamples
+            if n > 0 { count(motionStream(type == .rotationRate ? 1 : 0, device: d), n) }
         case .electrocardiogram:
             for (j, b) in p.ecgBatches.enumerated() {
                 let end = j + 1 < p.ecgBatches.count ? p.ecgBatches[j + 1].start : p.ecgValues.count
-                guard end > b.start else { continue }
+                let n = end - b.start + b.unparsed
+                guard n > 0 else { continue }
                 if let id = b.session {
-                    count(ecgStream(device: d, session: id, batch: b), end - b.start)
+                    count(ecgStream(device: d, session: id, batch: b), n)
                 } else {
-                    rejectedWithoutStream += end - b.start
+                    rejectedWithoutStream += n
                 }
             }
+            rejectedWithoutStream += p.unparsedSamples
         case .photoplethysmogram:
             for parent in p.ppg where parent.temperatureState != 0 { count(motionStream(3, device: d), 1) }
             for o in p.optical { count(opticalStream(device: d, o, usage: 0), 1) }

@@ -50,6 +50,8 @@ struct StagedECGBatch {
     /// Range of its values in ``SensorKitRecordParser/ecgValues``.
     var start = 0
     var count = 0
+    /// Values of this batch after a parse error (counted, not staged), for the rejection count.
+    var unparsed = 0
 }
 
 /// One optical sample (`SRPhotoplethysmogramOpticalSample`) staged from a line.
@@ -114,6 +116,10 @@ struct SensorKitRecordParser {
     var ppg: [StagedPPGSample] = []
     var optical: [StagedOpticalSample] = []
     var ppgAccelerometer: [StagedPPGAccelerometerSample] = []
+    // Samples of a rejected record after its parse error that could be counted (complete JSON
+    // values) but belong to no staged stream yet: motion samples of a motion line (their stream
+    // is known), or ECG batches after the failing one (their sessions are not read).
+    var unparsedSamples = 0
     // Deletion.
     var deletion: StagedDeletion?
     // Unknown fields: total and names seen for the first time in this record.
@@ -138,7 +144,49 @@ struct SensorKitRecordParser {
             ppgAccelerometer.removeAll(keepingCapacity: true)
         }
         deletion = nil
+        unparsedSamples = 0
         newUnknownNames.removeAll(keepingCapacity: true)
+    }
+
+    /// Elements of an array from `element` (the offset of an element, or of the closing `]`) to
+    /// its end that are complete JSON values; counting stops at the first malformed one.
+    /// - Parameter count: counts one element (default: 1 each); gets a scanner at the element.
+    /// - Complexity: O(bytes scanned).
+    static func countElements(_ s: JSONScanner, from element: Int,
+                              _ count: (inout JSONScanner) throws(ScanError) -> Int = { (c: inout JSONScanner) throws(ScanError) in
+                                  try c.skipValue()
+                                  return 1
+                              }) -> Int {
+        var c = s
+        c.i = element
+        var first = true
+        var n = 0
+        while true {
+            do {
+                guard try c.nextElement(&first) else { return n }
+                n += try count(&c)
+            } catch {
+                return n
+            }
+        }
+    }
+
+    /// The number of `data` elements of the ECG batch object at the scanner (skipping the object).
+    static func ecgDataCount(_ c: inout JSONScanner) throws(ScanError) -> Int {
+        c.skipWhitespace()
+        try c.beginObject("sample")
+        var first = true
+        var n = 0
+        while try c.nextKey(&first) {
+            if c.keyIs("data") {
+                c.skipWhitespace()
+                n = countElements(c, from: c.i + 1)   // after the '['
+                try c.skipValue()
+            } else {
+                try c.skipValue()
+            }
+        }
+        return n
     }
 
     /// Skips the value of an unknown key, counting it (and remembering its name once).
@@ -208,6 +256,47 @@ struct SensorKitRecordParser {
     /// Parses an NDJSON data line (`accelerometer`, `rotationRate`, `electrocardiogram`,
     /// `photoplethysmogram`, `deletionRecord`) whose type is already known.
     mutating func parseDataLine(_ s: inout JSONScanner, type t: SensorKitLineType) throws(ScanError) {
+        do {
+            try parseDataLineFields(&s, type: t)
+        } catch {
+            // An error before any sample was read (e.g. a malformed field ahead of `sample`):
+            // count the line's samples structurally, so that they are rejected, not lost.
+            if motion.isEmpty && ecgBatches.isEmpty && unparsedSamples == 0 {
+                switch t {
+                case .accelerometer, .rotationRate: unparsedSamples = Self.samplesInLine(s, ecg: false)
+                case .electrocardiogram: unparsedSamples = Self.samplesInLine(s, ecg: true)
+                default: break
+                }
+            }
+            throw error
+        }
+    }
+
+    /// The samples of a complete data line counted structurally (motion: elements of `sample`;
+    /// ECG: `data` elements of every batch), or 0 when the line is not well-formed up to them.
+    static func samplesInLine(_ s: JSONScanner, ecg: Bool) -> Int {
+        var c = s
+        c.i = 0
+        do {
+            try c.beginObject("line")
+            var first = true
+            while try c.nextKey(&first) {
+                guard c.keyIs("sample") else {
+                    try c.skipValue()
+                    continue
+                }
+                c.skipWhitespace()
+                guard c.i < c.count, c.base[c.i] == UInt8(ascii: "[") else { return 0 }
+                return ecg ? countElements(c, from: c.i + 1, ecgDataCount) : countElements(c, from: c.i + 1)
+            }
+        } catch {
+            return 0
+        }
+        return 0
+    }
+
+    /// The fields of a data line (see ``parseDataLine(_:type:)``).
+    private mutating func parseDataLineFields(_ s: inout JSONScanner, type t: SensorKitLineType) throws(ScanError) {
         type = t
         let context = t.name
         try s.beginObject("line")
@@ -221,7 +310,36 @@ struct SensorKitRecordParser {
                 } else {
                     try s.beginArray("sample")
                     var firstSample = true
-                    while try s.nextElement(&firstSample) { try parseSample(&s, type: t) }
+                    while try s.nextElement(&firstSample) {
+                        let element = s.i
+                        let batchesBefore = ecgBatches.count
+                        do {
+                            try parseSample(&s, type: t)
+                        } catch {
+                            // Count what follows the error, so that its samples are rejected, not lost.
+                            switch t {
+                            case .accelerometer, .rotationRate:
+                                unparsedSamples = Self.countElements(s, from: element)
+                            case .electrocardiogram:
+                                // Values of the failing batch and of the complete batches after it.
+                                let all = Self.countElements(s, from: element, Self.ecgDataCount)
+                                var c = s
+                                c.i = element
+                                if ecgBatches.count > batchesBefore, let own = try? Self.ecgDataCount(&c) {
+                                    // The failing batch is staged (it has a slot): its own remainder
+                                    // goes to its stream, once its session is known.
+                                    let slot = ecgBatches.count - 1
+                                    ecgBatches[slot].unparsed = max(0, own - (ecgValues.count - ecgBatches[slot].start))
+                                    unparsedSamples = max(0, all - own)
+                                } else {
+                                    unparsedSamples = all
+                                }
+                            default:
+                                break
+                            }
+                            throw error
+                        }
+                    }
                 }
             } else if s.keyIs("deviceId") {
                 deviceID = try s.readStringRange("deviceId")
