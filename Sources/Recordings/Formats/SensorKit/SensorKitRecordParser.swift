@@ -310,35 +310,38 @@ struct SensorKitRecordParser {
                 } else {
                     try s.beginArray("sample")
                     var firstSample = true
-                    while try s.nextElement(&firstSample) {
-                        let element = s.i
-                        let batchesBefore = ecgBatches.count
-                        do {
+                    // One handler for the whole array (none per element: this loop is the hot path).
+                    var element = s.i
+                    var batchesBefore = ecgBatches.count
+                    do {
+                        while try s.nextElement(&firstSample) {
+                            element = s.i
+                            batchesBefore = ecgBatches.count
                             try parseSample(&s, type: t)
-                        } catch {
-                            // Count what follows the error, so that its samples are rejected, not lost.
-                            switch t {
-                            case .accelerometer, .rotationRate:
-                                unparsedSamples = Self.countElements(s, from: element)
-                            case .electrocardiogram:
-                                // Values of the failing batch and of the complete batches after it.
-                                let all = Self.countElements(s, from: element, Self.ecgDataCount)
-                                var c = s
-                                c.i = element
-                                if ecgBatches.count > batchesBefore, let own = try? Self.ecgDataCount(&c) {
-                                    // The failing batch is staged (it has a slot): its own remainder
-                                    // goes to its stream, once its session is known.
-                                    let slot = ecgBatches.count - 1
-                                    ecgBatches[slot].unparsed = max(0, own - (ecgValues.count - ecgBatches[slot].start))
-                                    unparsedSamples = max(0, all - own)
-                                } else {
-                                    unparsedSamples = all
-                                }
-                            default:
-                                break
-                            }
-                            throw error
                         }
+                    } catch {
+                        // Count what follows the error, so that its samples are rejected, not lost.
+                        switch t {
+                        case .accelerometer, .rotationRate:
+                            unparsedSamples = Self.countElements(s, from: element)
+                        case .electrocardiogram:
+                            // Values of the failing batch and of the complete batches after it.
+                            let all = Self.countElements(s, from: element, Self.ecgDataCount)
+                            var c = s
+                            c.i = element
+                            if ecgBatches.count > batchesBefore, let own = try? Self.ecgDataCount(&c) {
+                                // The failing batch is staged (it has a slot): its own remainder
+                                // goes to its stream, once its session is known.
+                                let slot = ecgBatches.count - 1
+                                ecgBatches[slot].unparsed = max(0, own - (ecgValues.count - ecgBatches[slot].start))
+                                unparsedSamples = max(0, all - own)
+                            } else {
+                                unparsedSamples = all
+                            }
+                        default:
+                            break
+                        }
+                        throw error
                     }
                 }
             } else if s.keyIs("deviceId") {
