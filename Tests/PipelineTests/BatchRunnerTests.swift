@@ -137,6 +137,26 @@ struct BatchRunnerTests {
         let ecgDamaged = f.dir.url.appendingPathComponent("ecg-damaged.ndjson")
         try Data(ecgText.replacingCharacters(in: r, with: "\"frequency\":\"x\"").utf8).write(to: ecgDamaged)
         files.append(ecgDamaged.path)
+        // A PPG line whose third optical sample has a malformed 'emitter': every sample of the line
+        // (optical, accelerometer, temperature; counted here with JSONSerialization) is rejected.
+        let ppgLines = try String(contentsOf: fixtures.appendingPathComponent("ppg.ndjson"), encoding: .utf8)
+            .components(separatedBy: "\n").map { $0.hasSuffix("\r") ? String($0.dropLast()) : $0 }
+        guard let k = ppgLines.firstIndex(where: { $0.contains("\"photoplethysmogram\"") && $0.contains("\"sample\"") }),
+              var line = try JSONSerialization.jsonObject(with: Data(ppgLines[k].utf8)) as? [String: Any],
+              var samples = line["sample"] as? [[String: Any]], var optical = samples[0]["opticalSamples"] as? [[String: Any]],
+              optical.count > 2 else { Issue.record("ppg fixture changed"); return }
+        let ppgLineSamples = samples.reduce(0) { n, e in
+            n + ((e["opticalSamples"] as? [Any])?.count ?? 0) + ((e["accelerometerSamples"] as? [Any])?.count ?? 0)
+                + (e["temperature"] != nil ? 1 : 0)
+        }
+        optical[2]["emitter"] = "bad"
+        samples[0]["opticalSamples"] = optical
+        line["sample"] = samples
+        var damagedPPG = ppgLines
+        damagedPPG[k] = String(decoding: try JSONSerialization.data(withJSONObject: line), as: UTF8.self)
+        let ppgDamaged = f.dir.url.appendingPathComponent("ppg-damaged.ndjson")
+        try Data(damagedPPG.joined(separator: "\n").utf8).write(to: ppgDamaged)
+        files.append(ppgDamaged.path)
         let run = try f.run(files, into: "qc.sqlite", jobs: 2)
         #expect(run.summary.ok == files.count && run.summary.failed == 0)
         for table in ["recordings", "streams"] {
@@ -150,6 +170,8 @@ struct BatchRunnerTests {
         #expect(damagedRows == ["50"])
         let ecgRows = SQLiteDump.rows(run.path, "SELECT rejected_unattributed, rejected, samples_read - (SELECT SUM(samples_read) FROM streams WHERE recording_id = r.id) FROM recordings r WHERE path LIKE '%ecg-damaged.ndjson'")
         #expect(ecgRows == ["256|256|256"])
+        let ppgRows = SQLiteDump.rows(run.path, "SELECT rejected FROM recordings WHERE path LIKE '%ppg-damaged.ndjson'")
+        #expect(ppgRows == [String(ppgLineSamples)] && ppgLineSamples > 90, "\(ppgRows) vs \(ppgLineSamples)")
         #expect(run.summary.signalSecondsBySensor.keys.count == 4, "\(run.summary.signalSecondsBySensor)")
     }
 

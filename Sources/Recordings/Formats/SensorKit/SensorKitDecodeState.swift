@@ -343,6 +343,7 @@ struct SensorKitDecodeState {
             }
             rejectedWithoutStream += p.unparsedSamples
         case .photoplethysmogram:
+            rejectedWithoutStream += p.unparsedSamples   // their optical streams are not read
             for parent in p.ppg where parent.temperatureState != 0 { count(motionStream(3, device: d), 1) }
             for o in p.optical { count(opticalStream(device: d, o, usage: 0), 1) }
             if let a = p.ppgAccelerometer.first {

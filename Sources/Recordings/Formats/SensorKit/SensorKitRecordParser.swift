@@ -171,6 +171,25 @@ struct SensorKitRecordParser {
         }
     }
 
+    /// The samples of the PPG sample object at the scanner (optical and accelerometer samples,
+    /// and its temperature), skipping the object.
+    static func ppgSampleCount(_ c: inout JSONScanner) throws(ScanError) -> Int {
+        c.skipWhitespace()
+        try c.beginObject("sample")
+        var first = true
+        var n = 0
+        while try c.nextKey(&first) {
+            if c.keyIs("opticalSamples") || c.keyIs("accelerometerSamples") {
+                c.skipWhitespace()
+                n += countElements(c, from: c.i + 1)
+            } else if c.keyIs("temperature") {
+                n += 1
+            }
+            try c.skipValue()
+        }
+        return n
+    }
+
     /// The number of `data` elements of the ECG batch object at the scanner (skipping the object).
     static func ecgDataCount(_ c: inout JSONScanner) throws(ScanError) -> Int {
         c.skipWhitespace()
@@ -263,8 +282,12 @@ struct SensorKitRecordParser {
             // count the line's samples structurally, so that they are rejected, not lost.
             if motion.isEmpty && ecgBatches.isEmpty && unparsedSamples == 0 {
                 switch t {
-                case .accelerometer, .rotationRate: unparsedSamples = Self.samplesInLine(s, ecg: false)
-                case .electrocardiogram: unparsedSamples = Self.samplesInLine(s, ecg: true)
+                case .accelerometer, .rotationRate: unparsedSamples = Self.samplesInLine(s) { (c: inout JSONScanner) throws(ScanError) in
+                    try c.skipValue()
+                    return 1
+                }
+                case .electrocardiogram: unparsedSamples = Self.samplesInLine(s, Self.ecgDataCount)
+                case .photoplethysmogram: unparsedSamples = Self.samplesInLine(s, Self.ppgSampleCount)
                 default: break
                 }
             }
@@ -272,9 +295,9 @@ struct SensorKitRecordParser {
         }
     }
 
-    /// The samples of a complete data line counted structurally (motion: elements of `sample`;
-    /// ECG: `data` elements of every batch), or 0 when the line is not well-formed up to them.
-    static func samplesInLine(_ s: JSONScanner, ecg: Bool) -> Int {
+    /// The samples of a complete data line counted structurally (`perElement` counts one element
+    /// of `sample`), or 0 when the line is not well-formed up to them.
+    static func samplesInLine(_ s: JSONScanner, _ perElement: (inout JSONScanner) throws(ScanError) -> Int) -> Int {
         var c = s
         c.i = 0
         do {
@@ -287,7 +310,7 @@ struct SensorKitRecordParser {
                 }
                 c.skipWhitespace()
                 guard c.i < c.count, c.base[c.i] == UInt8(ascii: "[") else { return 0 }
-                return ecg ? countElements(c, from: c.i + 1, ecgDataCount) : countElements(c, from: c.i + 1)
+                return countElements(c, from: c.i + 1, perElement)
             }
         } catch {
             return 0
@@ -313,10 +336,12 @@ struct SensorKitRecordParser {
                     // One handler for the whole array (none per element: this loop is the hot path).
                     var element = s.i
                     var batchesBefore = ecgBatches.count
+                    var ppgStagedBefore = 0
                     do {
                         while try s.nextElement(&firstSample) {
                             element = s.i
                             batchesBefore = ecgBatches.count
+                            ppgStagedBefore = optical.count + ppgAccelerometer.count
                             try parseSample(&s, type: t)
                         }
                     } catch {
@@ -338,6 +363,12 @@ struct SensorKitRecordParser {
                             } else {
                                 unparsedSamples = all
                             }
+                        case .photoplethysmogram:
+                            // Samples of the failing PPG sample and the complete ones after it, less
+                            // those of the failing one already staged (counted in their streams).
+                            let all = Self.countElements(s, from: element, Self.ppgSampleCount)
+                            let staged = optical.count + ppgAccelerometer.count - ppgStagedBefore
+                            unparsedSamples = all > 0 ? max(0, all - staged) : 0
                         default:
                             break
                         }
