@@ -19,9 +19,9 @@ struct ArgumentCursor {
         return args[index]
     }
 
-    /// The value following option `name`.
-    mutating func value(_ name: String) -> String {
-        guard let v = next() else { CLI.usageError("\(name) needs a value", usage: usage) }
+    /// The value following option `name`; `what` names it in the usage error (`--out needs a FILE`).
+    mutating func value(_ name: String, _ what: String = "a value") -> String {
+        guard let v = next() else { CLI.usageError("\(name) needs \(what)", usage: usage) }
         return v
     }
 

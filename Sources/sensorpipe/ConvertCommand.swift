@@ -20,18 +20,11 @@ enum ConvertCommand {
         var positional = [String]()
         var to: String?
         var options = DecodeOptions()
-        var i = 0
-        while i < args.count {
-            let a = args[i]
+        var cursor = ArgumentCursor(args, usage: usage)
+        while let a = cursor.next() {
             switch a {
-            case "--to":
-                i += 1
-                guard i < args.count else { CLI.usageError("--to needs a FORMAT", usage: usage) }
-                to = args[i]
-            case "--preset":
-                i += 1
-                guard i < args.count else { CLI.usageError("--preset needs a NAME", usage: usage) }
-                options.preset = CLI.preset(args[i], usage: usage)
+            case "--to": to = cursor.value(a, "a FORMAT")
+            case "--preset": options.preset = CLI.preset(cursor.value(a, "a NAME"), usage: usage)
             case "-h", "--help":
                 print(usage)
                 return 0
@@ -39,7 +32,6 @@ enum ConvertCommand {
                 if a.hasPrefix("-") { CLI.usageError("unknown option '\(a)'", usage: usage) }
                 positional.append(a)
             }
-            i += 1
         }
         guard positional.count == 2 else { CLI.usageError("convert takes INPUT and OUTPUT", usage: usage) }
         guard to == RecordingFormat.sensorKitNDJSON.rawValue else {

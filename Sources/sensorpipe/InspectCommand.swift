@@ -65,18 +65,13 @@ enum InspectCommand {
         var json = false
         var options = DecodeOptions()
         var maxIssues = 5
-        var i = 0
-        while i < args.count {
-            let a = args[i]
+        var cursor = ArgumentCursor(args, usage: usage)
+        while let a = cursor.next() {
             switch a {
             case "--json": json = true
-            case "--preset":
-                i += 1
-                guard i < args.count else { CLI.usageError("--preset needs a NAME", usage: usage) }
-                options.preset = CLI.preset(args[i], usage: usage)
+            case "--preset": options.preset = CLI.preset(cursor.value(a, "a NAME"), usage: usage)
             case "--issues":
-                i += 1
-                guard i < args.count, let n = Int(args[i]), n >= 0 else {
+                guard let n = Int(cursor.value(a, "a non-negative number")), n >= 0 else {
                     CLI.usageError("--issues needs a non-negative number", usage: usage)
                 }
                 maxIssues = n
@@ -87,7 +82,6 @@ enum InspectCommand {
                 if a.hasPrefix("-") { CLI.usageError("unknown option '\(a)'", usage: usage) }
                 inputs.append(a)
             }
-            i += 1
         }
         guard !inputs.isEmpty else { CLI.usageError("no input given", usage: usage) }
         let files: [String]

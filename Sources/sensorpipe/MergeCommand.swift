@@ -19,14 +19,10 @@ enum MergeCommand {
     static func run(_ args: [String]) -> Int32 {
         var shards = [String]()
         var out: String?
-        var i = 0
-        while i < args.count {
-            let a = args[i]
+        var cursor = ArgumentCursor(args, usage: usage)
+        while let a = cursor.next() {
             switch a {
-            case "--out":
-                i += 1
-                guard i < args.count else { CLI.usageError("--out needs a FILE", usage: usage) }
-                out = args[i]
+            case "--out": out = cursor.value(a, "a FILE")
             case "-h", "--help":
                 print(usage)
                 return 0
@@ -34,7 +30,6 @@ enum MergeCommand {
                 if a.hasPrefix("-") { CLI.usageError("unknown option '\(a)'", usage: usage) }
                 shards.append(a)
             }
-            i += 1
         }
         guard let out else { CLI.usageError("--out FILE is required", usage: usage) }
         guard !shards.isEmpty else { CLI.usageError("no SHARD database given", usage: usage) }
