@@ -76,17 +76,7 @@ final class ZipArchive {
 
     /// Reads up to `buffer.count` bytes at file offset `offset`; fewer only at the end of the file.
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(RecordingError) -> Int {
-        var done = 0
-        while done < buffer.count {
-            let got = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw RecordingError(.unreadable, file: path, byteOffset: offset + done, String(cString: strerror(errno)))
-            }
-            if got == 0 { break }
-            done += got
-        }
-        return done
+        try PositionalRead.read(fd, into: buffer, at: offset, path: path)
     }
 
     /// `count` bytes at `offset` (fewer at the end of the file).

@@ -50,17 +50,7 @@ final class MATDataCursor {
     }
 
     private func preadFully(_ buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(RecordingError) -> Int {
-        var done = 0
-        while done < buffer.count {
-            let got = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw RecordingError(.unreadable, file: path, byteOffset: offset + done, String(cString: strerror(errno)))
-            }
-            if got == 0 { break }
-            done += got
-        }
-        return done
+        try PositionalRead.read(fd, into: buffer, at: offset, path: path)
     }
 
     /// Reads up to `buffer.count` bytes.
