@@ -53,7 +53,6 @@ struct SignalHoursTests {
         var s = RecordingAnalysis.Summary()
         func add(_ device: String, _ sensor: SensorKind, _ channel: String, _ first: Double, _ last: Double, _ covered: Double) {
             s.keys.append(StreamKey(deviceID: device, sensor: sensor, channel: channel))
-            s.sensors.append(sensor)
             var qc = StreamQC()
             qc.firstTime = first
             qc.lastTime = last

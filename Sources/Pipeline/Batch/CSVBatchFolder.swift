@@ -76,8 +76,8 @@ public final class CSVBatchFolder: BatchStore {
     public func store(path: String, size: Int, contentHash: String, summary: RecordingAnalysis.Summary,
                       results: StagedResults, beforeCommit: () -> Void) throws {
         let streams = summary.accounts.enumerated().map { k, a in
-            StreamFile(stream: k < summary.streamKeys.count ? summary.streamKeys[k] : "stream \(k)",
-                       sensor: k < summary.sensors.count ? summary.sensors[k].rawValue : nil,
+            StreamFile(stream: k < summary.keys.count ? summary.keys[k].description : "stream \(k)",
+                       sensor: k < summary.keys.count ? summary.keys[k].sensor.rawValue : nil,
                        samples_read: a.samplesRead, samples_used: a.used, masked: a.masked,
                        duplicates_dropped: a.duplicatesDropped, rejected: a.rejected, gaps: a.gaps,
                        segments: a.segments, deleted_spans: a.deletedSpans, deleted_seconds: a.deletedSeconds,

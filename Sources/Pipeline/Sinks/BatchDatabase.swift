@@ -142,14 +142,14 @@ public final class BatchDatabase: BatchStore {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for (k, a) in qc.enumerated() {
-            let key = k < summary.streamKeys.count ? summary.streamKeys[k] : "stream \(k)"
+            let key = k < summary.keys.count ? summary.keys[k].description : "stream \(k)"
             try insert.run([.integer(Int(id)), .integer(k), .text(key), .integer(a.samplesRead),
                         .integer(a.samplesEmitted), .integer(a.masked), .integer(a.duplicatesDropped),
                         .integer(a.rejected), .integer(a.gaps), .integer(a.backwardSteps), .integer(a.rateChanges),
                         .integer(a.segments), .integer(a.deletedSpans), .finite(a.deletedSeconds),
                         .finite(a.firstTime), .finite(a.lastTime), .finite(a.coveredSeconds),
                         .finite(a.measuredSampleRate), .integer(a.used),
-                        k < summary.sensors.count ? .text(summary.sensors[k].rawValue) : .null])
+                        k < summary.keys.count ? .text(summary.keys[k].sensor.rawValue) : .null])
         }
     }
 

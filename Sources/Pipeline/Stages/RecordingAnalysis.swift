@@ -18,12 +18,12 @@ public enum RecordingAnalysis {
         public var issues: [String] = []
         /// QC accounts of the streams.
         public var accounts: [StreamQC] = []
-        /// Stream keys (`device/sensor/channel[/session]`), in the order of ``accounts``.
-        public var streamKeys: [String] = []
-        /// Sensors of the streams, in the order of ``accounts``.
-        public var sensors: [SensorKind] = []
         /// Keys of the streams, in the order of ``accounts``.
         public var keys: [StreamKey] = []
+        /// Stream keys as written in the tables (`device/sensor/channel[/session]`).
+        public var streamKeys: [String] { keys.map(\.description) }
+        /// Sensors of the streams, in the order of ``accounts``.
+        public var sensors: [SensorKind] { keys.map(\.sensor) }
         /// Samples read and rejected that belong to no stream
         /// (``RecordingDecoder/rejectedSamplesWithoutStream``).
         public var rejectedWithoutStream = 0
@@ -63,7 +63,7 @@ public enum RecordingAnalysis {
         public var unbalancedAccounts: [String] {
             accounts.enumerated().compactMap { k, a in
                 guard !a.isBalanced else { return nil }
-                let key = k < streamKeys.count ? streamKeys[k] : "stream \(k)"
+                let key = k < keys.count ? keys[k].description : "stream \(k)"
                 return "\(key): samples read \(a.samplesRead) ≠ used \(a.used) + masked \(a.masked) + duplicates "
                     + "\(a.duplicatesDropped) + rejected \(a.rejected)"
             }
@@ -105,8 +105,6 @@ public enum RecordingAnalysis {
         }
         summary.streams = d.streams.count
         summary.accounts = d.accounts
-        summary.streamKeys = d.streams.map { $0.key.description }
-        summary.sensors = d.streams.map { $0.key.sensor }
         summary.keys = d.streams.map(\.key)
         summary.rejectedWithoutStream = d.rejectedSamplesWithoutStream
         // Rows of all streams, table by table, tables in the order the analyzers list them.
