@@ -7,6 +7,7 @@ let package = Package(
         // MARK: - Public products
         .library(name: "SensorPipe", targets: ["SensorPipe"]),
         .library(name: "DSP", targets: ["DSP"]),
+        .library(name: "Signals", targets: ["Signals"]),
         .library(name: "Recordings", targets: ["Recordings"]),
         .library(name: "Cardio", targets: ["Cardio"]),
         .library(name: "Pipeline", targets: ["Pipeline"]),
@@ -30,8 +31,9 @@ let package = Package(
 
         // MARK: - Implementation targets
         .target(name: "DSP", dependencies: ["CFFTW", "CLAPACKE"], exclude: ["README.md"]),
-        .target(name: "Recordings", dependencies: ["DSP", "CZlib"], exclude: ["README.md"]),
-        .target(name: "Cardio", dependencies: ["DSP"], exclude: ["README.md"]),
+        .target(name: "Signals", exclude: ["README.md"]),
+        .target(name: "Recordings", dependencies: ["Signals", "CZlib"], exclude: ["README.md"]),
+        .target(name: "Cardio", dependencies: ["DSP", "Signals"], exclude: ["README.md"]),
         .target(name: "Pipeline", dependencies: ["DSP", "Recordings", "Cardio", "CSQLite"], exclude: ["README.md"]),
 
         // MARK: - Umbrella library (`import SensorPipe` re-exports DSP, Recordings, Cardio, Pipeline)

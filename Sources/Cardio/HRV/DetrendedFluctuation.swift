@@ -1,3 +1,4 @@
+import DSP
 #if canImport(Glibc)
 import Glibc
 #endif

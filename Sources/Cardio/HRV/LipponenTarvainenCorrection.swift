@@ -1,3 +1,4 @@
+import DSP
 /// Detection and correction of ectopic beats and beat-detection errors in a beat series, after
 /// Lipponen & Tarvainen (2019), as implemented in NeuroKit2's `signal_fixpeaks(method="Kubios")`.
 ///

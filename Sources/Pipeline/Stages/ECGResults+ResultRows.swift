@@ -1,5 +1,27 @@
 import Cardio
 
+extension ECGAnalyzer {
+    /// The analysis results as result-table rows (``ECGResults`` as the tables store them).
+    public struct Output {
+        /// Rows of ``ResultTables/beats``.
+        public var beats: [[ResultValue]] = []
+        /// Rows of ``ResultTables/heartRate``.
+        public var heartRate: [[ResultValue]] = []
+        /// Rows of ``ResultTables/hrv``.
+        public var hrv: [[ResultValue]] = []
+        /// Rows of ``ResultTables/quality``.
+        public var quality: [[ResultValue]] = []
+    }
+
+    /// Ends the stream and computes the beat-level results as result-table rows: the rows of
+    /// ``finishResults()``'s values, `null` where a value is `nil` or not finite.
+    /// - Returns: one array of rows per table, each row with exactly the table's columns.
+    /// - Complexity: as ``finishResults()``, plus O(rows) to build the rows.
+    public mutating func finish() -> Output {
+        Output(finishResults())
+    }
+}
+
 extension ECGAnalyzer.Output {
     /// The rows of the four ECG tables, one per typed value, in the same order. Non-finite and
     /// missing values become `null` (``ResultValue/finite(_:)``); column order is the tables'.

@@ -1,3 +1,4 @@
+import Cardio
 import Foundation
 import Recordings
 

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import DSP
+
 
 /// Welch's PSD (periodic Hann, 50 % overlap, no detrending, density scaling, zero-padding to
 /// `fftLength`), exactly as `scipy.signal.welch`, but evaluated only at the bins up to a maximum
@@ -22,11 +22,11 @@ import DSP
 /// doi:10.1109/TAU.1970.1162132. L. R. Rabiner, R. W. Schafer and C. M. Rader, "The chirp
 /// z-transform algorithm", IEEE Trans. Audio Electroacoust. 17(2):86–92, 1969,
 /// doi:10.1109/TAU.1969.1162034. P. D. Welch (1967), doi:10.1109/TAU.1967.1161901.
-enum ChirpZWelch {
+package enum ChirpZWelch {
     /// PSD at `k·fs/fftLength` for the `k` with that frequency ≤ `maximumFrequency`, of a
     /// series held in an array.
     /// - Precondition: `4 ≤ segmentLength ≤ x.count`, `fftLength == 2·segmentLength`.
-    static func psd(_ x: [Double], segmentLength l: Int, fftLength f: Int, sampleRate fs: Double,
+    package static func psd(_ x: [Double], segmentLength l: Int, fftLength f: Int, sampleRate fs: Double,
                     maximumFrequency: Double, chunkLength: Int? = nil) -> (frequencies: [Double], power: [Double]) {
         x.withUnsafeBufferPointer { xs in
             psd(count: xs.count, segmentLength: l, fftLength: f, sampleRate: fs,
@@ -50,7 +50,7 @@ enum ChirpZWelch {
     /// - Precondition: `4 ≤ segmentLength ≤ count`, `fftLength == 2·segmentLength`.
     /// - Complexity: O(N/C · M log M) time for `M ≈ C + 2K` (K bins), O(M + blocks·K) memory:
     ///   independent of `count` apart from the bins.
-    static func psd(count n: Int, segmentLength l: Int, fftLength f: Int, sampleRate fs: Double,
+    package static func psd(count n: Int, segmentLength l: Int, fftLength f: Int, sampleRate fs: Double,
                     maximumFrequency: Double, chunkLength: Int? = nil,
                     values: (_ first: Int, _ count: Int, _ into: UnsafeMutablePointer<Double>) -> Void)
         -> (frequencies: [Double], power: [Double]) {
@@ -212,7 +212,7 @@ enum ChirpZWelch {
 
     /// `W^{k·n₀} = e^{−2πi·(k·n₀ mod F)/F}` for `k < count`: exact (integer-reduced phase) at every
     /// 64th `k`, times an exact table of `W^{j·n₀}`, `j < 64`, in between (one rounding each).
-    static func twiddles(offset n0: Int, count: Int, fftLength f: Int, re: inout [Double], im: inout [Double]) {
+    package static func twiddles(offset n0: Int, count: Int, fftLength f: Int, re: inout [Double], im: inout [Double]) {
         let block = 64
         let reduced = n0 % f
         func exact(_ k: Int) -> (Double, Double) {
@@ -240,7 +240,7 @@ enum ChirpZWelch {
     /// `c(q) = e^{−iπ q²/F}` for `q < count`. Every 64th value is exact (phase `π·(q² mod 2F)/F`
     /// reduced in integers); in between, `c(q₀ + j) = c(q₀)·e^{−iπ j²/F}·g^j` with
     /// `g = e^{−2πi q₀/F}` and an exact table for `j < 64`, so the error stays at a few ulps.
-    static func chirp(count: Int, fftLength f: Int, re: inout [Double], im: inout [Double]) {
+    package static func chirp(count: Int, fftLength f: Int, re: inout [Double], im: inout [Double]) {
         let block = 64
         let twoF = 2 * f
         func exact(_ q: Int) -> (Double, Double) {
@@ -271,7 +271,7 @@ enum ChirpZWelch {
     }
 
     /// The smallest 2ᵃ3ᵇ5ᶜ ≥ n.
-    static func smoothLength(atLeast n: Int) -> Int {
+    package static func smoothLength(atLeast n: Int) -> Int {
         var best = Int.max
         var p2 = 1
         while p2 < 2 * n {

@@ -3,19 +3,19 @@
 ///
 /// Two passes in `Double`: the mean, then the central moments (numerically safer than raw power
 /// sums for ECG sitting on a large offset).
-struct SampleMoments: Sendable, Equatable {
+package struct SampleMoments: Sendable, Equatable {
     /// Unmasked samples used.
-    var count = 0
+    package var count = 0
     /// Mean, signal unit.
-    var mean = Double.nan
+    package var mean = Double.nan
     /// Population variance, signal unit².
-    var variance = Double.nan
+    package var variance = Double.nan
     /// `m3 / m2^1.5`; NaN when the variance is 0 or fewer than 2 samples.
-    var skewness = Double.nan
+    package var skewness = Double.nan
     /// Pearson kurtosis `m4 / m2²`; NaN when the variance is 0 or fewer than 2 samples.
-    var kurtosis = Double.nan
+    package var kurtosis = Double.nan
 
-    init(_ x: UnsafeBufferPointer<Float>, masked: UnsafeBufferPointer<Bool>?) {
+    package init(_ x: UnsafeBufferPointer<Float>, masked: UnsafeBufferPointer<Bool>?) {
         let n = x.count
         var sum0 = 0.0, sum1 = 0.0
         var used = 0

@@ -6,10 +6,10 @@
 ///
 /// Source: pandas 2.x `pandas/_libs/window/aggregations.pyx` (`roll_median_c`,
 /// `roll_quantile`).
-enum RollingWindow {
+package enum RollingWindow {
     /// Runs `body(sortedWindow)` for each centred window of odd `width` (fewer values at the
     /// ends).
-    static func forEachWindow(_ values: [Double], width: Int, _ body: (Int, [Double]) -> Void) {
+    package static func forEachWindow(_ values: [Double], width: Int, _ body: (Int, [Double]) -> Void) {
         let n = values.count
         let half = width / 2
         var window = [Double]()
@@ -24,7 +24,7 @@ enum RollingWindow {
     }
 
     /// Rolling median (mean of the two middle values for even counts).
-    static func median(_ values: [Double], width: Int) -> [Double] {
+    package static func median(_ values: [Double], width: Int) -> [Double] {
         var out = [Double](repeating: 0, count: values.count)
         forEachWindow(values, width: width) { i, w in
             let c = w.count
@@ -34,7 +34,7 @@ enum RollingWindow {
     }
 
     /// Rolling 25th and 75th percentiles (pandas' linear interpolation).
-    static func quartiles(_ values: [Double], width: Int) -> (lower: [Double], upper: [Double]) {
+    package static func quartiles(_ values: [Double], width: Int) -> (lower: [Double], upper: [Double]) {
         var lower = [Double](repeating: 0, count: values.count)
         var upper = lower
         forEachWindow(values, width: width) { i, w in
@@ -45,7 +45,7 @@ enum RollingWindow {
     }
 
     /// pandas' `roll_quantile` with linear interpolation on a sorted window.
-    static func quantile(_ sorted: [Double], _ q: Double) -> Double {
+    package static func quantile(_ sorted: [Double], _ q: Double) -> Double {
         let position = q * Double(sorted.count - 1)
         let index = Int(position)
         if position == Double(index) { return sorted[index] }
@@ -53,7 +53,7 @@ enum RollingWindow {
         return low + (high - low) * (position - Double(index))
     }
 
-    static func insert(_ v: Double, into w: inout [Double]) {
+    package static func insert(_ v: Double, into w: inout [Double]) {
         var lo = 0, hi = w.count
         while lo < hi {
             let mid = (lo + hi) >> 1
@@ -62,7 +62,7 @@ enum RollingWindow {
         w.insert(v, at: lo)
     }
 
-    static func remove(_ v: Double, from w: inout [Double]) {
+    package static func remove(_ v: Double, from w: inout [Double]) {
         var lo = 0, hi = w.count
         while lo < hi {
             let mid = (lo + hi) >> 1

@@ -1,5 +1,5 @@
-import Cardio
-import Recordings
+import DSP
+import Signals
 
 /// The ECG analysis of one stream: R-peaks, artefact correction, heart rate per window and HRV
 /// (per 5-minute window and for the whole stream) and signal quality per window, as typed
@@ -185,26 +185,6 @@ public struct ECGAnalyzer {
         windowMasked.removeAll(keepingCapacity: true)
     }
 
-    /// The analysis results as result-table rows (``ECGResults`` as the tables store them).
-    public struct Output {
-        /// Rows of ``ResultTables/beats``.
-        public var beats: [[ResultValue]] = []
-        /// Rows of ``ResultTables/heartRate``.
-        public var heartRate: [[ResultValue]] = []
-        /// Rows of ``ResultTables/hrv``.
-        public var hrv: [[ResultValue]] = []
-        /// Rows of ``ResultTables/quality``.
-        public var quality: [[ResultValue]] = []
-    }
-
-    /// Ends the stream and computes the beat-level results as result-table rows: the rows of
-    /// ``finishResults()``'s values, `null` where a value is `nil` or not finite.
-    /// - Returns: one array of rows per table, each row with exactly the table's columns.
-    /// - Complexity: as ``finishResults()``, plus O(rows) to build the rows.
-    public mutating func finish() -> Output {
-        Output(finishResults())
-    }
-
     /// Ends the stream and computes the beat-level results: artefact correction, beats with their
     /// intervals, heart rate per window, HRV per window and for the whole stream, and the quality
     /// windows. Call once, after the last ``consume(_:)``.
@@ -310,7 +290,7 @@ public struct ECGAnalyzer {
         return qualityWindows[lo].label
     }
 
-    static func describe(_ c: BeatCorrection) -> String {
+    public static func describe(_ c: BeatCorrection) -> String {
         var parts = [String]()
         if c.contains(.ectopic) { parts.append("ectopic") }
         if c.contains(.longShort) { parts.append("longShort") }

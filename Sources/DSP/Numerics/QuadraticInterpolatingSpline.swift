@@ -14,7 +14,7 @@
 ///
 /// Source: C. de Boor, "A Practical Guide to Splines", Springer, 1978 (B-spline recurrence,
 /// BSPLVB); SciPy 1.17 `scipy/interpolate/_bsplines.py` (`_not_a_knot`).
-struct QuadraticInterpolatingSpline {
+package struct QuadraticInterpolatingSpline {
     /// Left end of each polynomial piece (knot span) and its coefficients `a + b·u + c·u²`,
     /// `u = x − start`.
     var starts: [Double] = []
@@ -27,7 +27,7 @@ struct QuadraticInterpolatingSpline {
     let lastY: Double
 
     /// - Precondition: at least 3 strictly increasing sites.
-    init(x: [Double], y: [Double]) {
+    package init(x: [Double], y: [Double]) {
         let n = x.count
         precondition(n >= 3 && y.count == n, "quadratic spline needs ≥ 3 sites")
         firstX = x[0]; lastX = x[n - 1]; firstY = y[0]; lastY = y[n - 1]
@@ -117,7 +117,7 @@ struct QuadraticInterpolatingSpline {
     /// Evaluates the spline at `count` points `x₀ + i·step` (`i = 0 ..< count`), ascending,
     /// writing into `output`.
     /// - Complexity: O(count + pieces).
-    func evaluate(start: Double, step: Double, count: Int, into output: UnsafeMutablePointer<Double>) {
+    package func evaluate(start: Double, step: Double, count: Int, into output: UnsafeMutablePointer<Double>) {
         evaluate(start: start, step: step, firstIndex: 0, count: count, into: output)
     }
 
@@ -125,7 +125,7 @@ struct QuadraticInterpolatingSpline {
     /// (a window of the grid of ``evaluate(start:step:count:into:)``, bit for bit the same values),
     /// writing into `output`. Lets a long resampled series be produced piece by piece.
     /// - Complexity: O(count + log pieces) for `step > 0` (binary search for the first piece).
-    func evaluate(start: Double, step: Double, firstIndex: Int, count: Int,
+    package func evaluate(start: Double, step: Double, firstIndex: Int, count: Int,
                   into output: UnsafeMutablePointer<Double>) {
         starts.withUnsafeBufferPointer { s in
             a.withUnsafeBufferPointer { pa in

@@ -1,4 +1,4 @@
-import Cardio
+import DSP
 
 /// The typed results of one ECG stream's analysis (``ECGAnalyzer/finishResults()``): beats,
 /// heart rate per window, HRV and signal quality, with the problems that left parts unanalysed.

@@ -2,38 +2,38 @@
 /// Y. Hida, X. S. Li and D. H. Bailey, "Algorithms for quad-double precision floating point
 /// arithmetic", Proc. ARITH-15, 2001, doi:10.1109/ARITH.2001.930115). Products use Veltkamp's
 /// split rather than a fused multiply-add.
-struct DoubleDouble: Sendable {
-    var high: Double
-    var low: Double
+@frozen package struct DoubleDouble: Sendable {
+    package var high: Double
+    package var low: Double
 
-    static let zero = DoubleDouble(high: 0, low: 0)
+    package static let zero = DoubleDouble(high: 0, low: 0)
 
-    @inline(__always) var value: Double { high + low }
+    @inlinable package var value: Double { high + low }
 
-    @inline(__always)
-    static func twoSum(_ a: Double, _ b: Double) -> DoubleDouble {
+    @inlinable
+    package static func twoSum(_ a: Double, _ b: Double) -> DoubleDouble {
         let s = a + b
         let bb = s - a
         let e = (a - (s - bb)) + (b - bb)
         return DoubleDouble(high: s, low: e)
     }
 
-    @inline(__always)
-    static func quickTwoSum(_ a: Double, _ b: Double) -> DoubleDouble {
+    @inlinable
+    package static func quickTwoSum(_ a: Double, _ b: Double) -> DoubleDouble {
         let s = a + b
         return DoubleDouble(high: s, low: b - (s - a))
     }
 
-    @inline(__always)
-    static func split(_ a: Double) -> (Double, Double) {
+    @inlinable
+    package static func split(_ a: Double) -> (Double, Double) {
         let t = 134_217_729.0 * a            // 2^27 + 1
         let hi = t - (t - a)
         return (hi, a - hi)
     }
 
     /// Exact product `a·b` as a double-double.
-    @inline(__always)
-    static func product(_ a: Double, _ b: Double) -> DoubleDouble {
+    @inlinable
+    package static func product(_ a: Double, _ b: Double) -> DoubleDouble {
         let p = a * b
         let (ah, al) = split(a)
         let (bh, bl) = split(b)
@@ -41,40 +41,40 @@ struct DoubleDouble: Sendable {
         return DoubleDouble(high: p, low: e)
     }
 
-    @inline(__always)
-    static func square(_ a: DoubleDouble) -> DoubleDouble {
+    @inlinable
+    package static func square(_ a: DoubleDouble) -> DoubleDouble {
         let p = product(a.high, a.high)
         return quickTwoSum(p.high, p.low + 2 * a.high * a.low)
     }
 
-    @inline(__always)
-    static func + (a: DoubleDouble, b: DoubleDouble) -> DoubleDouble {
+    @inlinable
+    package static func + (a: DoubleDouble, b: DoubleDouble) -> DoubleDouble {
         let s = twoSum(a.high, b.high)
         let t = twoSum(a.low, b.low)
         let u = quickTwoSum(s.high, s.low + t.high)
         return quickTwoSum(u.high, u.low + t.low)
     }
 
-    @inline(__always)
-    static func + (a: DoubleDouble, b: Double) -> DoubleDouble {
+    @inlinable
+    package static func + (a: DoubleDouble, b: Double) -> DoubleDouble {
         let s = twoSum(a.high, b)
         return quickTwoSum(s.high, s.low + a.low)
     }
 
-    @inline(__always)
-    static prefix func - (a: DoubleDouble) -> DoubleDouble { DoubleDouble(high: -a.high, low: -a.low) }
+    @inlinable
+    package static prefix func - (a: DoubleDouble) -> DoubleDouble { DoubleDouble(high: -a.high, low: -a.low) }
 
-    @inline(__always)
-    static func - (a: DoubleDouble, b: DoubleDouble) -> DoubleDouble { a + (-b) }
+    @inlinable
+    package static func - (a: DoubleDouble, b: DoubleDouble) -> DoubleDouble { a + (-b) }
 
-    @inline(__always)
-    static func * (a: DoubleDouble, b: Double) -> DoubleDouble {
+    @inlinable
+    package static func * (a: DoubleDouble, b: Double) -> DoubleDouble {
         let p = product(a.high, b)
         return quickTwoSum(p.high, p.low + a.low * b)
     }
 
-    @inline(__always)
-    static func / (a: DoubleDouble, b: Double) -> DoubleDouble {
+    @inlinable
+    package static func / (a: DoubleDouble, b: Double) -> DoubleDouble {
         let q1 = a.high / b
         let r = a - product(q1, b)
         let q2 = r.high / b
