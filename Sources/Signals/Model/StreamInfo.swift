@@ -40,6 +40,16 @@ public struct ColumnInfo: Sendable, Hashable, Codable {
     }
 }
 
+/// What a stream's times count from.
+public enum TimeOrigin: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Unix seconds (UTC): the source carries absolute time.
+    case unix
+    /// Seconds from the stream's first sample (or the record's nominal start): the source has no
+    /// absolute time (a WFDB header without base date and time, a MATLAB matrix, a CSV with
+    /// relative times). Never convert these with `pandas.to_datetime(unit="s")`.
+    case streamStart = "stream_start"
+}
+
 /// Static description of a stream, announced by a decoder before its first block.
 public struct StreamInfo: Sendable, Hashable, Codable {
     /// The stream's identity.
@@ -52,13 +62,17 @@ public struct StreamInfo: Sendable, Hashable, Codable {
     /// Free-form attributes kept from the source (ECG lead, PPG wavelengths in nm, WFDB signal
     /// description, …), so nothing the source says is lost.
     public var attributes: [String: String]
+    /// What the stream's times count from (``TimeOrigin``); `.unix` unless the source has no
+    /// absolute time.
+    public var timeOrigin: TimeOrigin
 
     /// Creates a stream description.
     public init(key: StreamKey, columns: [ColumnInfo], nominalSampleRate: Double? = nil,
-                attributes: [String: String] = [:]) {
+                attributes: [String: String] = [:], timeOrigin: TimeOrigin = .unix) {
         self.key = key
         self.columns = columns
         self.nominalSampleRate = nominalSampleRate
         self.attributes = attributes
+        self.timeOrigin = timeOrigin
     }
 }
