@@ -44,7 +44,7 @@ var streamCount = 0
 do {
     while let event = try opened.decoder.next() {
         switch event {
-        case .stream(let info):
+        case .stream(_, let info):
             // A stream's index is the number of `.stream` events before it (count the events:
             // some decoders fill `decoder.streams` before delivering them).
             let index = streamCount

@@ -20,7 +20,7 @@ struct ECGResultsTests {
         var streams = 0
         while let event = try opened.decoder.next() {
             switch event {
-            case .stream(let info):
+            case .stream(_, let info):
                 if info.key.sensor == .electrocardiogram { analyzers[streams] = ECGAnalyzer(streamName: info.key.description) }
                 streams += 1
             case .block(let b):

@@ -24,7 +24,7 @@ struct ConvertRoundTripTests {
         while let event = try opened.decoder.next() {
             try writer?.write(event)
             switch event {
-            case .stream(let info):
+            case .stream(_, let info):
                 d.streams.append(info)
                 d.columns.append(Array(repeating: [], count: info.columns.count))
                 d.times.append([])

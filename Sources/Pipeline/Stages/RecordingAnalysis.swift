@@ -89,7 +89,7 @@ public enum RecordingAnalysis {
         var announced = 0
         while let event = try d.next() {
             switch event {
-            case .stream(let info):
+            case .stream(_, let info):
                 // A decoder may register several streams before announcing them (WFDB: every
                 // signal of the header), so the index is found by key, not by `streams.count`.
                 let index = d.streams.firstIndex { $0.key == info.key } ?? announced

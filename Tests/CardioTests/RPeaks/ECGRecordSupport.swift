@@ -60,7 +60,7 @@ struct ECGRecord {
         var rate = 0.0
         while let e = try decoder.next() {
             switch e {
-            case .stream(let info):
+            case .stream(_, let info):
                 if rate == 0 { rate = info.nominalSampleRate ?? 0 }
             case .block(let b) where b.stream == 0:
                 samples += b.columns[0]

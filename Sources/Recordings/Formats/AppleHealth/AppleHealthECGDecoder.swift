@@ -235,7 +235,7 @@ public final class AppleHealthECGDecoder: RecordingDecoder {
             announced = true
             streams.append(info)
             pending.append(.device(device))
-            pending.append(.stream(info))
+            pending.append(.stream(index: streams.count - 1, info: info))
             pending.append(contentsOf: headerIssues)
             headerIssues = []
         }

@@ -182,7 +182,7 @@ public final class BUTPPGDecoder: RecordingDecoder {
             nominalSampleRate: Self.declaredSampleRate, attributes: attributes)
         let stream = streams.count
         streams.append(info)
-        pending.append(.stream(info))
+        pending.append(.stream(index: streams.count - 1, info: info))
 
         var assembler = StreamAssembler(stream: stream, columnCount: 1, uniform: false, blockCapacity: blockCapacity)
         var events = [RecordingEvent]()

@@ -204,7 +204,7 @@ public final class CSVDecoder: RecordingDecoder {
             pending.append(.device(DeviceInfo(id: mapping.deviceID)))
             for info in infos {
                 streams.append(info)
-                pending.append(.stream(info))
+                pending.append(.stream(index: streams.count - 1, info: info))
             }
         }
         while true {

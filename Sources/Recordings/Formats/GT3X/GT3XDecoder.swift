@@ -283,8 +283,8 @@ public final class GT3XDecoder: RecordingDecoder {
                       ColumnInfo(name: "z", unit: .standardGravity)],
             nominalSampleRate: info.sampleRate, attributes: attributes)
         pending.append(.device(device))
-        pending.append(.stream(stream))
         streams.append(stream)
+        pending.append(.stream(index: streams.count - 1, info: stream))
         assembler = StreamAssembler(stream: 0, columnCount: 3, uniform: false, blockCapacity: blockCapacity)
     }
 

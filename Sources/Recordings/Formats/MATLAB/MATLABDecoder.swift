@@ -185,7 +185,7 @@ public final class MATLABDecoder: RecordingDecoder {
                 pending.append(.device(DeviceInfo(id: mapping.deviceID)))
                 for p in plans {
                     streams.append(p.info)
-                    pending.append(.stream(p.info))
+                    pending.append(.stream(index: streams.count - 1, info: p.info))
                 }
                 continue
             }

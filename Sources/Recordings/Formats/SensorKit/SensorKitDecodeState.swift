@@ -124,7 +124,7 @@ struct SensorKitDecodeState {
         streamIndex[info.key] = k
         assemblers.append(StreamAssembler(stream: k, columnCount: info.columns.count, uniform: uniform,
                                           blockCapacity: blockCapacity))
-        events.append(.stream(info))
+        events.append(.stream(index: streams.count - 1, info: info))
         return k
     }
 

@@ -91,7 +91,7 @@ public final class SensorKitWriter {
             }
             line.raw("}\n")
             try emit(line.bytes)
-        case .stream(let info):
+        case .stream(_, let info):
             switch (info.key.sensor, info.key.channel) {
             case (.accelerometer, _), (.rotationRate, _), (.photoplethysmogram, "accelerometer"):
                 guard info.columns.count == 3 else {

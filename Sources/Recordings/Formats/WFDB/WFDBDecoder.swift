@@ -281,7 +281,7 @@ public final class WFDBDecoder: RecordingDecoder {
             assemblers.append(StreamAssembler(stream: streams.count, columnCount: 1, uniform: true,
                                               blockCapacity: blockCapacity))
             streams.append(info)
-            pending.append(.stream(info))
+            pending.append(.stream(index: streams.count - 1, info: info))
         }
     }
 
