@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "Signals", exclude: ["README.md"]),
         .target(name: "Recordings", dependencies: ["Signals", "CZlib"], exclude: ["README.md"]),
         .target(name: "Cardio", dependencies: ["DSP", "Signals"], exclude: ["README.md"]),
-        .target(name: "Pipeline", dependencies: ["DSP", "Recordings", "Cardio", "CSQLite"], exclude: ["README.md"]),
+        .target(name: "Pipeline", dependencies: ["Signals", "Recordings", "Cardio", "CSQLite"], exclude: ["README.md"]),
 
         // MARK: - Umbrella library (`import SensorPipe` re-exports DSP, Recordings, Cardio, Pipeline)
         .target(name: "SensorPipe", dependencies: ["DSP", "Recordings", "Cardio", "Pipeline"], exclude: ["README.md"]),

@@ -79,8 +79,8 @@ for index in analyzers.keys.sorted() {
           + "correction inserted \(inserted), removed \(removed) detected as extra)")
     print("  mean heart rate: \(format(results.meanHeartRateBPM)) bpm")
     if let hrv = results.recordingHRV {
-        print("  HRV over \(hrv.intervalCount) NN intervals: SDNN \(format(hrv.metrics["SDNN"])) ms, "
-              + "RMSSD \(format(hrv.metrics["RMSSD"])) ms")
+        print("  HRV over \(hrv.intervalCount) NN intervals: SDNN \(format(hrv.metrics[.sdnn])) ms, "
+              + "RMSSD \(format(hrv.metrics[.rmssd])) ms")
     } else {
         print("  HRV: fewer than two NN intervals")
     }

@@ -164,8 +164,8 @@ struct ECGResultsTests {
 
         let hrv = try #require(results.recordingHRV)
         #expect(hrv.intervalCount == 73)
-        let meanNN = try #require(hrv.metrics["MeanNN"]), sdnn = try #require(hrv.metrics["SDNN"])
-        let rmssd = try #require(hrv.metrics["RMSSD"])
+        let meanNN = try #require(hrv.metrics[.meanNN]), sdnn = try #require(hrv.metrics[.sdnn])
+        let rmssd = try #require(hrv.metrics[.rmssd])
         #expect(abs(60000 / meanNN - bpm) < 1e-9 * bpm)
         #expect(sdnn > 10 && sdnn < 60, "SDNN \(sdnn) ms")     // resting sinus rhythm, 1 minute
         #expect(rmssd > 10 && rmssd < 60, "RMSSD \(rmssd) ms")

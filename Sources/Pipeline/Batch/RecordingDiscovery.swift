@@ -1,3 +1,4 @@
+import Signals
 import Foundation
 
 /// Turns a batch's inputs (files, folders, manifests) into the list of recordings to analyse.

@@ -1,3 +1,4 @@
+import Signals
 /// Combines the databases of `sensorpipe run --shard K/N` jobs into one (`sensorpipe merge`).
 ///
 /// Each shard is attached and copied in one transaction: its runs, its recordings, their

@@ -1,3 +1,4 @@
+import Signals
 import Foundation
 
 /// The content hash the batch runner uses to recognise a recording it has already analysed:
