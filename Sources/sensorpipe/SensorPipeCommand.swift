@@ -1,10 +1,11 @@
 import Foundation
+import Pipeline
 import Recordings
 
 /// `sensorpipe`: the command-line tool of SensorPipe.
 @main
 struct SensorPipeCommand {
-    static let version = "0.1.0"
+    static var version: String { SensorPipeVersion.current }
 
     static let usage = """
         USAGE: sensorpipe <command> [options]
@@ -16,8 +17,10 @@ struct SensorPipeCommand {
           merge SHARD.sqlite… --out FILE  combine the databases of sharded runs
           convert INPUT --to sensorkit-ndjson OUTPUT
                                      rewrite any readable recording in the canonical schema
+          tables [--update FILE]     the result tables' columns as Markdown (from their declarations)
 
-        Run `sensorpipe <command> --help` for a command's options.
+        Run `sensorpipe <command> --help` for a command's options; `sensorpipe --version` (-V)
+        prints the version.
         Exit codes: 0 success, 1 some inputs failed, 2 the output could not be written (run),
         64 usage error.
         """
@@ -36,10 +39,11 @@ struct SensorPipeCommand {
         case "analyze": code = AnalyzeCommand.run(args)
         case "merge": code = MergeCommand.run(args)
         case "run": code = RunCommand.run(args)
+        case "tables": code = TablesCommand.run(args)
         case "-h", "--help", "help":
             print(usage)
             code = 0
-        case "--version":
+        case "--version", "-V":
             print("sensorpipe \(version)")
             code = 0
         default:
