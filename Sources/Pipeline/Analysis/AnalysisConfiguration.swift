@@ -67,11 +67,6 @@ public struct AnalysisConfiguration: Sendable {
         values[family, default: [:]][key] = value
     }
 
-    /// A fresh analysis of every registered family, for one recording.
-    public func makeAnalyzers() -> [(family: String, analyzer: any RecordingAnalyzer)] {
-        AnalysisRegistry.families.map { ($0.name, $0.makeAnalyzer(values: values[$0.name] ?? [:])) }
-    }
-
     /// The configuration as canonical JSON (sorted keys, no whitespace): the software version (a
     /// new version may change results), the decoder preset and every family's option values.
     /// - Parameter softwareVersion: ``SensorPipeVersion/current``.

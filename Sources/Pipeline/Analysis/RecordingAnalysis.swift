@@ -135,6 +135,8 @@ public enum RecordingAnalysis {
     /// - Parameters:
     ///   - recording: its identity and files.
     ///   - analysis: decoding and analysis options.
+    ///   - families: the analysis families to run (default: every registered one; a library
+    ///     user may add their own ``AnalysisFamily`` here).
     ///   - sink: where rows go as they become final; committed at the end, rolled back on error.
     ///   - beforeCommit: called with the summary inside the sink's transaction, just before the
     ///     commit (the batch runner writes its bookkeeping rows here); its error rolls back.
@@ -142,12 +144,13 @@ public enum RecordingAnalysis {
     /// - Throws: ``RecordingError`` from decoding, or the sink's errors.
     /// - Complexity: one pass over the samples; memory bounded by the block size and the
     ///   analyses' look-ahead (the beat series keeps 20 bytes per beat until the end).
-    public static func run(recording: RecordingInput, analysis: AnalysisConfiguration, sink: any ResultSink,
+    public static func run(recording: RecordingInput, analysis: AnalysisConfiguration,
+                           families: [AnalysisFamilyEntry] = AnalysisRegistry.families, sink: any ResultSink,
                            beforeCommit: (Summary) throws -> Void = { _ in }) throws -> Summary {
         try sink.begin(recording: recording.path)
         do {
             let counting = CountingOutput(sink)
-            var summary = try analyse(recording, analysis: analysis, output: counting)
+            var summary = try analyse(recording, analysis: analysis, families: families, output: counting)
             summary.rowsByTable = counting.rows
             summary.tables = counting.order
             try beforeCommit(summary)
@@ -184,11 +187,11 @@ public enum RecordingAnalysis {
     }
 
     static func analyse(_ recording: RecordingInput, analysis: AnalysisConfiguration,
-                        output: CountingOutput) throws -> Summary {
+                        families entries: [AnalysisFamilyEntry], output: CountingOutput) throws -> Summary {
         let sources = try recording.files.map { file in
             Source(file: file, decoder: try RecordingOpener.open(path: file, options: analysis.decode).decoder)
         }
-        var families = analysis.makeAnalyzers()
+        var families = entries.map { ($0.name, $0.makeAnalyzer(values: analysis.values[$0.name] ?? [:])) }
         var claimedBy: [[Int]] = []                  // global stream index → family indices
         var summary = Summary()
         summary.files = recording.files
@@ -219,7 +222,7 @@ public enum RecordingAnalysis {
                 let announced = AnnouncedStream(index: index, info: info, device: source.devices[info.key.deviceID],
                                                 file: source.file)
                 var claimers = [Int]()
-                for f in families.indices where families[f].analyzer.claim(announced) {
+                for f in families.indices where families[f].1.claim(announced) {
                     claimers.append(f)
                     used.insert(f)
                 }
@@ -234,23 +237,23 @@ public enum RecordingAnalysis {
                 }
                 summary.streamSummaries.append(StreamSummary(
                     key: info.key, file: source.file, timeOrigin: info.timeOrigin, attributes: attributes,
-                    analyses: claimers.map { families[$0].family }, account: StreamQC()))
+                    analyses: claimers.map { families[$0].0 }, account: StreamQC()))
             case .block(var b):
                 guard let index = source.globalIndex[b.stream] else { continue }
                 b.stream = index
-                for f in claimedBy[index] { try families[f].analyzer.consume(b, output: output) }
+                for f in claimedBy[index] { try families[f].1.consume(b, output: output) }
             case .deletion(let d):
-                for f in used.sorted() { try families[f].analyzer.consume(deletion: d, output: output) }
+                for f in used.sorted() { try families[f].1.consume(deletion: d, output: output) }
             case .issue(let e):
                 summary.issues.append(e.description)
             }
         }
         for f in families.indices {
-            try families[f].analyzer.finish(output: output)
-            summary.issues += families[f].analyzer.issues
+            try families[f].1.finish(output: output)
+            summary.issues += families[f].1.issues
         }
         for f in used.sorted() {
-            for t in AnalysisRegistry.families[f].tables { try output.declare(t) }
+            for t in entries[f].tables { try output.declare(t) }
         }
         // Accounts are final now; streams a decoder registered but never announced come last.
         for (s, source) in sources.enumerated() {
