@@ -37,6 +37,8 @@ struct SensorKitDecodeState {
     var deviceIDs: [String] = []
     var deviceLookup: [String: Int] = [:]
     var deviceAnnounced: [Bool] = []
+    /// Per device: its `device` line's ``StreamAttribute`` keys (empty until one is read).
+    var deviceAttributes: [[String: String]] = []
     var lastDeviceBytes: [UInt8] = []
     var lastDevice = -1
     /// Per device: stream index of its accelerometer, rotation rate, PPG accelerometer and PPG
@@ -102,6 +104,7 @@ struct SensorKitDecodeState {
         deviceIDs.append(id)
         deviceLookup[id] = d
         deviceAnnounced.append(false)
+        deviceAttributes.append([:])
         motionStreams.append([-1, -1, -1, -1])
         return d
     }
@@ -110,15 +113,19 @@ struct SensorKitDecodeState {
     mutating func announce(_ info: DeviceInfo) {
         let d = device(named: info.id)
         deviceAnnounced[d] = true
+        deviceAttributes[d] = StreamAttribute.deviceAttributes(of: info)
         events.append(.device(info))
     }
 
-    /// Registers and announces a stream (and its device if not yet announced).
-    mutating func addStream(_ info: StreamInfo, device d: Int, uniform: Bool) -> Int {
+    /// Registers and announces a stream (and its device if not yet announced), with its
+    /// device's attributes (`device_model`, …) when a `device` line came before it.
+    mutating func addStream(_ stream: StreamInfo, device d: Int, uniform: Bool) -> Int {
         if !deviceAnnounced[d] {
             deviceAnnounced[d] = true
             events.append(.device(DeviceInfo(id: deviceIDs[d])))
         }
+        var info = stream
+        info.attributes.merge(deviceAttributes[d]) { own, _ in own }
         let k = streams.count
         streams.append(info)
         streamIndex[info.key] = k

@@ -30,6 +30,11 @@ import Glibc
 /// - `temperature` (PPG): °C at the PPG sample's `startDate + nanosecondsSinceStart / 10⁹`
 ///   (`null` → NaN + missing; absent → no sample).
 ///
+/// **Time and device.** Every stream's times are Unix seconds (``TimeOrigin/unix``: the schema's
+/// `Date` fields). A stream announced after its device's `device` line (the schema puts it
+/// first) carries that device's ``StreamAttribute`` keys: `device_name`, `device_model`
+/// (`productType`, else `model`), `device_system` (`systemName systemVersion`).
+///
 /// **Not kept** (documented, never silent): the result-level `timestamp`/`timestampUnix` (when the
 /// framework wrote the result, not when it was measured); the per-sample CoreMotion `timestamp`
 /// (seconds since boot) and the accelerometer batch `identifier` (used only for duplicate
