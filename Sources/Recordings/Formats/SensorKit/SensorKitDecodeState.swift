@@ -56,6 +56,10 @@ struct SensorKitDecodeState {
     var duplicateReported: Set<Int> = []
     var leadChangeReported: Set<Int> = []
 
+    /// What `stream` lines declared, by (device, sensor, reference), until the stream appears.
+    struct DeclaredKey: Hashable { var device: Int; var sensor: SensorKind; var reference: String }
+    var declared: [DeclaredKey: SensorKitStreamLine] = [:]
+
     var deletions: [DeletionRecord] = []
     var headerDeviceID: String?
     var headerSensor: String?
@@ -117,15 +121,26 @@ struct SensorKitDecodeState {
         events.append(.device(info))
     }
 
-    /// Registers and announces a stream (and its device if not yet announced), with its
-    /// device's attributes (`device_model`, …) when a `device` line came before it.
+    /// Registers and announces a stream (and its device if not yet announced). A `stream` line
+    /// declared for it (by its reference: the ECG session identifier, else the channel the
+    /// data lines give) sets its channel, session, time origin and attributes; otherwise it
+    /// gets its device's attributes (`device_model`, …) when a `device` line came before it.
     mutating func addStream(_ stream: StreamInfo, device d: Int, uniform: Bool) -> Int {
         if !deviceAnnounced[d] {
             deviceAnnounced[d] = true
             events.append(.device(DeviceInfo(id: deviceIDs[d])))
         }
         var info = stream
-        info.attributes.merge(deviceAttributes[d]) { own, _ in own }
+        let reference = info.key.sensor == .electrocardiogram ? info.key.session ?? "" : info.key.channel
+        if let line = declared.removeValue(forKey: DeclaredKey(device: d, sensor: info.key.sensor, reference: reference)) {
+            info.key.channel = line.channel
+            info.key.session = line.session
+            info.timeOrigin = line.timeOrigin
+            if let rate = line.nominalSampleRate { info.nominalSampleRate = rate }
+            info.attributes = line.attributes
+        } else {
+            info.attributes.merge(deviceAttributes[d]) { own, _ in own }
+        }
         let k = streams.count
         streams.append(info)
         streamIndex[info.key] = k
