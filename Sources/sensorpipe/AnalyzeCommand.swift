@@ -13,7 +13,9 @@ enum AnalyzeCommand {
           hrv.csv         HRV per 5-minute window and for the whole recording (NeuroKit2 names)
           quality.csv     ECG signal-quality indices and label per 10-s window
         Columns and units: docs/RESULTS.md. Times are Unix seconds when the input carries absolute
-        time, otherwise seconds from the stream start. The tables appear only when complete.
+        time, otherwise seconds from the stream start (or device-local seconds since 1970 for a
+        GT3X without a time zone); `sensorpipe inspect INPUT` shows each stream's origin. The
+        tables appear only when complete.
 
         OPTIONS:
           --out DIR       output folder (created if needed)
