@@ -5,7 +5,9 @@ Layout read: OLD/<label>/{exit_code,stdout.txt,stderr.txt,tables/*.csv}, the sam
 the recordings list (label<TAB>path). Rules:
 - both builds must exit alike (a recording that fails in both is listed, not counted as a
   difference);
-- heart_rate.csv, hrv.csv and quality.csv must be byte-identical;
+- heart_rate.csv, hrv.csv and quality.csv must be byte-identical, unless the mapping has a
+  section for the table: then it is compared by column like beats, and the summary shows it is
+  no longer byte-identical ("identical files");
 - beats.csv is compared column by column by name, row by row (in file order, after the rows the
   mapping drops), following the mapping file:
 
@@ -15,8 +17,12 @@ the recordings list (label<TAB>path). Rules:
       "ignore_new": ["nn_time"],                 # columns only the new build has; not compared
       "removed": ["correction"],                 # old columns the new build no longer writes
       "changed": ["time"],                       # old columns whose values may differ (reported)
-      "drop_new_rows_where": {"inserted": ["1"]} # new rows left out before rows are matched
-    },
+      "drop_new_rows_where": {"inserted": ["1"]},# new rows left out before rows are matched
+      "order_by": ["stream", "time"]             # match rows after sorting both tables by these
+    },                                           # (old) columns (numbers numerically), for a
+                                                 # build that writes rows in another order
+    "hrv": {"ignore_new": ["source"]},           # optional: compare hrv by column instead of bytes
+    "rename_tables": {"quality": "ecg_quality"}, # old table → new table (new file name)
     "ignore_new_tables": ["stream_attributes"]   # new tables not compared
   }
 
@@ -36,7 +42,7 @@ import sys
 
 BYTE_TABLES = ["heart_rate", "hrv", "quality"]
 COLUMN_TABLES = ["beats"]
-MAPPING_KEYS = {"rename", "ignore_new", "removed", "changed", "drop_new_rows_where"}
+MAPPING_KEYS = {"rename", "ignore_new", "removed", "changed", "drop_new_rows_where", "order_by"}
 
 
 def usage_error(message):
@@ -45,18 +51,26 @@ def usage_error(message):
 
 
 def load_mapping(path):
-    if path is None:
-        return {"beats": {}, "ignore_new_tables": []}
-    with open(path) as f:
-        m = json.load(f)
-    unknown = set(m) - {"beats", "ignore_new_tables"}
-    if unknown:
-        usage_error(f"{path}: unknown key(s) {sorted(unknown)} (known: beats, ignore_new_tables)")
-    beats = m.get("beats", {})
-    unknown = set(beats) - MAPPING_KEYS
-    if unknown:
-        usage_error(f"{path}: unknown key(s) beats.{sorted(unknown)} (known: {sorted(MAPPING_KEYS)})")
-    return {"beats": beats, "ignore_new_tables": m.get("ignore_new_tables", [])}
+    """{"tables": {old table: column mapping}, "rename_tables": {...}, "ignore_new_tables": [...]}."""
+    m = {}
+    if path is not None:
+        with open(path) as f:
+            m = json.load(f)
+    tables = {}
+    for key, value in m.items():
+        if key in ("rename_tables", "ignore_new_tables"):
+            continue
+        if key not in BYTE_TABLES + COLUMN_TABLES:
+            usage_error(f"{path}: unknown key {key!r} (known: {', '.join(BYTE_TABLES + COLUMN_TABLES)}, "
+                        "rename_tables, ignore_new_tables)")
+        unknown = set(value) - MAPPING_KEYS
+        if unknown:
+            usage_error(f"{path}: unknown key(s) {key}.{sorted(unknown)} (known: {sorted(MAPPING_KEYS)})")
+        tables[key] = value
+    for t in COLUMN_TABLES:
+        tables.setdefault(t, {})
+    return {"tables": tables, "rename_tables": m.get("rename_tables", {}),
+            "ignore_new_tables": m.get("ignore_new_tables", [])}
 
 
 def number(text):
@@ -81,7 +95,7 @@ class ColumnStats:
         self.cells = 0
         self.differing = 0
         self.max_abs = 0.0
-        self.numeric = True
+        self.non_numeric = 0       # differing cells where one side is not a number (e.g. empty)
 
     def add(self, a, b):
         self.cells += 1
@@ -90,7 +104,7 @@ class ColumnStats:
         self.differing += 1
         x, y = number(a), number(b)
         if x is None or y is None:
-            self.numeric = False
+            self.non_numeric += 1
         elif math.isinf(x) or math.isinf(y):
             self.max_abs = math.inf
         else:
@@ -100,8 +114,12 @@ class ColumnStats:
     def describe(self):
         if self.differing == 0:
             return "0"
-        delta = f"{self.max_abs:.6g}" if self.numeric else "non-numeric"
-        return f"{self.differing} (max |Δ| {delta})"
+        parts = []
+        if self.differing > self.non_numeric:
+            parts.append(f"max |Δ| {self.max_abs:.6g}")
+        if self.non_numeric:
+            parts.append(f"{self.non_numeric} with a non-number on one side")
+        return f"{self.differing} ({'; '.join(parts)})"
 
 
 class TableStats:
@@ -184,7 +202,7 @@ def compare_byte_table(stats, old_path, new_path, problems, where):
     return False
 
 
-def compare_beats(stats, old_path, new_path, mapping, problems, where):
+def compare_by_column(stats, old_path, new_path, mapping, problems, where):
     header_old, rows_old = read_csv(old_path)
     header_new, rows_new = read_csv(new_path)
     rename = mapping.get("rename", {})
@@ -199,6 +217,26 @@ def compare_beats(stats, old_path, new_path, mapping, problems, where):
             continue
         k = header_new.index(column)
         rows_new = [r for r in rows_new if (r[k] if k < len(r) else "") not in values]
+    order = mapping.get("order_by", [])
+    if order:
+        def sort_key(header, names):
+            idx = [header.index(c) for c in names]
+            def key(row):
+                out = []
+                for i in idx:
+                    v = row[i] if i < len(row) else ""
+                    x = number(v)
+                    out.append((0, x, "") if x is not None and not math.isnan(x) else (1, 0.0, v))
+                return out
+            return key
+        missing_old = [c for c in order if c not in header_old]
+        missing_new = [rename.get(c, c) for c in order if rename.get(c, c) not in header_new]
+        if missing_old or missing_new:
+            problems.append(f"{where}: order_by columns missing: old {missing_old}, new {missing_new}")
+            ok = False
+        else:
+            rows_old = sorted(rows_old, key=sort_key(header_old, order))
+            rows_new = sorted(rows_new, key=sort_key(header_new, [rename.get(c, c) for c in order]))
     columns = []
     for c in header_old:
         if c in removed:
@@ -257,29 +295,30 @@ def main():
         to, tn = os.path.join(o, "tables"), os.path.join(n, "tables")
         old_tables = {x[:-4] for x in os.listdir(to) if x.endswith(".csv")} if os.path.isdir(to) else set()
         new_tables = {x[:-4] for x in os.listdir(tn) if x.endswith(".csv")} if os.path.isdir(tn) else set()
-        for t in sorted(old_tables - new_tables):
-            problems.append(f"{label}: table {t} written by the old build only")
-            unexpected_recordings.add(label)
-        for t in sorted(new_tables - old_tables):
+        renamed = {t: mapping["rename_tables"].get(t, t) for t in old_tables}
+        for t in sorted(old_tables):
+            if renamed[t] not in new_tables:
+                problems.append(f"{label}: table {t} written by the old build only"
+                                + (f" (no {renamed[t]} in the new build)" if renamed[t] != t else ""))
+                unexpected_recordings.add(label)
+        for t in sorted(new_tables - set(renamed.values())):
             if t not in mapping["ignore_new_tables"]:
                 problems.append(f"{label}: table {t} written by the new build only (not in ignore_new_tables)")
                 unexpected_recordings.add(label)
-        for t in sorted(old_tables & new_tables):
+        for t in sorted(t for t in old_tables if renamed[t] in new_tables):
             if t not in stats:
                 stats[t] = TableStats(t)
             s = stats[t]
             s.recordings += 1
-            where = f"{label}/{t}.csv"
-            op, np_ = os.path.join(to, t + ".csv"), os.path.join(tn, t + ".csv")
-            if t in COLUMN_TABLES:
-                same = compare_beats(s, op, np_, mapping["beats"], problems, where)
-                with open(op, "rb") as f1, open(np_, "rb") as f2:
-                    if f1.read() == f2.read():
-                        s.identical_recordings += 1
+            where = f"{label}/{t}.csv" + (f" → {renamed[t]}.csv" if renamed[t] != t else "")
+            op, np_ = os.path.join(to, t + ".csv"), os.path.join(tn, renamed[t] + ".csv")
+            with open(op, "rb") as f1, open(np_, "rb") as f2:
+                if f1.read() == f2.read():
+                    s.identical_recordings += 1
+            if t in mapping["tables"]:
+                same = compare_by_column(s, op, np_, mapping["tables"][t], problems, where)
             else:
                 same = compare_byte_table(s, op, np_, problems, where)
-                if same:
-                    s.identical_recordings += 1
             if not same:
                 unexpected_recordings.add(label)
 
@@ -298,11 +337,12 @@ def main():
     for r in lines:
         print("  ".join(v.ljust(widths[i]) if i == 0 else v.rjust(widths[i]) for i, v in enumerate(r)))
     for t, s in stats.items():
-        if t not in COLUMN_TABLES and all(c.differing == 0 for c in s.columns.values()):
+        if t not in mapping["tables"] and all(c.differing == 0 for c in s.columns.values()):
             continue
-        print(f"\n{t}: differing cells per column (max |Δ| for numeric columns)")
-        rename = mapping["beats"].get("rename", {}) if t == "beats" else {}
-        changed = set(mapping["beats"].get("changed", [])) if t == "beats" else set()
+        how = "by column (mapping)" if t in mapping["tables"] else "not byte-identical; by column for information"
+        print(f"\n{t} ({how}): differing cells per column (max |Δ| for numeric columns)")
+        rename = mapping["tables"].get(t, {}).get("rename", {})
+        changed = set(mapping["tables"].get(t, {}).get("changed", []))
         for c, cs in s.columns.items():
             name = f"{c} → {rename[c]}" if c in rename else c
             note = "  (changed, as stated)" if c in changed else ""
