@@ -14,8 +14,9 @@ enum AnalyzeCommand {
           hrv.csv          HRV per 5-minute window and for the whole recording (NeuroKit2 names)
           ecg_quality.csv  ECG signal-quality indices and label per 10-s window
         Columns and units: docs/RESULTS.md. Times are Unix seconds when the input carries absolute
-        time, otherwise seconds from the stream start (inspect shows each stream's time origin).
-        The tables appear only when complete. Streams no analysis covers are named in a warning.
+        time, otherwise seconds from the stream start (or device-local seconds since 1970 for a
+        GT3X without a time zone); `sensorpipe inspect INPUT` shows each stream's origin. The
+        tables appear only when complete. Streams no analysis covers are named in a warning.
 
         OPTIONS:
           --out DIR       output folder (created if needed)

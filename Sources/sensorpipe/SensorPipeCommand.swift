@@ -75,10 +75,20 @@ enum CLI {
         return p
     }
 
-    /// Formats Unix seconds as ISO 8601 UTC, or as seconds from the start for relative times.
-    static func time(_ t: Double?) -> String {
+    /// Formats a time by what it counts from: Unix seconds as ISO 8601 UTC (`…Z`), device-local
+    /// seconds since 1970 as ISO 8601 without a zone plus ` local`, stream-relative seconds as
+    /// `+12.345 s`.
+    static func time(_ t: Double?, origin: TimeOrigin = .unix) -> String {
         guard let t else { return "-" }
-        if abs(t) < 1e8 { return String(format: "+%.3f s", t) }
+        switch origin {
+        case .streamStart: return String(format: "+%.3f s", t)
+        case .deviceLocal: return String(iso8601(t).dropLast()) + " local"
+        case .unix: return iso8601(t)
+        }
+    }
+
+    /// ISO 8601 UTC with milliseconds, e.g. `2024-05-21T09:00:00.000Z`.
+    static func iso8601(_ t: Double) -> String {
         var seconds = time_t(t.rounded(.down))
         var tm = tm()
         gmtime_r(&seconds, &tm)

@@ -227,14 +227,7 @@ public enum RecordingAnalysis {
                     used.insert(f)
                 }
                 claimedBy.append(claimers)
-                var attributes = info.attributes
-                if let d = announced.device {
-                    if let v = d.model { attributes["device_model", default: v] = v }
-                    if let v = d.name { attributes["device_name", default: v] = v }
-                    if let v = d.productType { attributes["device_product_type", default: v] = v }
-                    if let v = d.systemName { attributes["device_system", default: v] = v }
-                    if let v = d.systemVersion { attributes["device_system_version", default: v] = v }
-                }
+                let attributes = storedAttributes(info, device: announced.device)
                 summary.streamSummaries.append(StreamSummary(
                     key: info.key, file: source.file, timeOrigin: info.timeOrigin, attributes: attributes,
                     analyses: claimers.map { families[$0].0 }, account: StreamQC()))
@@ -263,7 +256,8 @@ public enum RecordingAnalysis {
                 source.globalIndex[local] = owner.count
                 owner.append((s, local))
                 summary.streamSummaries.append(StreamSummary(
-                    key: info.key, file: source.file, timeOrigin: info.timeOrigin, attributes: info.attributes,
+                    key: info.key, file: source.file, timeOrigin: info.timeOrigin,
+                    attributes: storedAttributes(info, device: source.devices[info.key.deviceID]),
                     analyses: [], account: StreamQC()))
             }
         }
@@ -273,6 +267,24 @@ public enum RecordingAnalysis {
         }
         return summary
     }
+}
+
+/// Attribute keys never stored with the results: personal identifiers some exports carry (Apple
+/// Health's `Name` and `Date of Birth`). They stay in ``StreamInfo/attributes`` for the caller.
+let personalAttributeKeys: Set<String> = ["name", "dateOfBirth"]
+
+/// The attributes stored for a stream (`stream_attributes`): the source's, without personal
+/// identifiers, plus the device's description where the source did not give it.
+func storedAttributes(_ info: StreamInfo, device: DeviceInfo?) -> [String: String] {
+    var a = info.attributes.filter { !personalAttributeKeys.contains($0.key) }
+    if let d = device {
+        if a[StreamAttribute.deviceName] == nil, let v = d.name { a[StreamAttribute.deviceName] = v }
+        if a[StreamAttribute.deviceModel] == nil, let v = d.productType ?? d.model { a[StreamAttribute.deviceModel] = v }
+        if a[StreamAttribute.deviceSystem] == nil, let v = d.systemName {
+            a[StreamAttribute.deviceSystem] = d.systemVersion.map { "\(v) \($0)" } ?? v
+        }
+    }
+    return a
 }
 
 /// Passes rows to a sink and counts them per table.

@@ -138,7 +138,7 @@ public enum BatchTables {
             },
             .init("file", .text, "the member file the stream came from") { .text($0.summary.file) },
             .init("time_origin", .text,
-                  "what the stream's times count from: unix (Unix seconds, UTC) or stream_start (seconds from the stream's start; not a date)") {
+                  "what the stream's times count from: unix (Unix seconds, UTC), stream_start (seconds from the stream's start; not a date) or device_local (seconds since 1970 on the device's local clock, offset unknown)") {
                 .text($0.summary.timeOrigin.rawValue)
             },
             .init("analysis", .text, "the analysis families applied (joined by +), or 'none: why'") { .text($0.summary.analysisDescription) },
