@@ -91,6 +91,7 @@ fi
 input_mb=$(mb "$study")
 
 echo "$me: one unsharded run"
+rm -f -- "$work/single.sqlite" "$work/single.sqlite-wal" "$work/single.sqlite-shm"
 measure single "$bin" run "$manifest" --jobs "$jobs" --out "$work/single.sqlite" --quiet
 single_wall=$m_wall single_rss=$m_rss
 single_mb=$(mb "$work/single.sqlite")
