@@ -97,7 +97,7 @@ single_wall=$m_wall single_rss=$m_rss
 single_mb=$(mb "$work/single.sqlite")
 rows=$(python3 -c 'import sqlite3, sys
 c = sqlite3.connect(sys.argv[1])
-tables = ("recordings", "beats", "heart_rate", "hrv", "quality", "streams")
+tables = ("recordings", "beats", "heart_rate", "hrv", "ecg_quality", "streams")
 print(", ".join("%s %d" % (t, c.execute("SELECT COUNT(*) FROM " + t).fetchone()[0]) for t in tables))' "$work/single.sqlite")
 echo "$me:   ${single_wall} s, ${single_rss} MB; $rows"
 
