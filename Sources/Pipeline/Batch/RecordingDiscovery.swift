@@ -99,7 +99,7 @@ public enum RecordingDiscovery {
 
     /// The folder-rule key of a SensorKit file name (folder + name with its one sensor token
     /// replaced by `*`), or `nil` when it has no sensor token or is not a SensorKit file name.
-    static func groupKey(_ path: String) -> String? {
+    public static func groupKey(_ path: String) -> String? {
         let folder = (path as NSString).deletingLastPathComponent
         var name = (path as NSString).lastPathComponent
         var lower = name.lowercased()
