@@ -114,7 +114,6 @@ extension BeatClassifier {
             if best >= 0 && bestCorr >= Self.clusterMatchCorrelation && clusters[best].norm > 0 {
                 matched = Self.clusterAmplitudeRange.contains(bestNorm / clusters[best].norm)
             }
-            let aligned = Array(v[(margin + bestShift)..<(margin + bestShift + pre + post + 1)])
             for i in clusters.indices { clusters[i].weight *= 1 - Self.clusterDecay }
             var ci: Int
             let priorCount = matched ? clusters[best].count : 0
@@ -125,7 +124,11 @@ extension BeatClassifier {
                 c.count += 1
                 c.weight += 1
                 let a = 1 / Float(min(c.count, 8))
-                for j in 0..<c.template.count { c.template[j] += a * (aligned[j] - c.template[j]) }
+                let o = margin + bestShift
+                clusters[ci].template = []  // keep `c.template` uniquely referenced (no copy)
+                c.template.withUnsafeMutableBufferPointer { t in
+                    for j in 0..<t.count { t[j] += a * (v[o + j] - t[j]) }
+                }
                 refresh(&c)
                 clusters[ci] = c
             } else {

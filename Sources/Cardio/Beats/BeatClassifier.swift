@@ -202,22 +202,12 @@ public struct BeatClassifier: Sendable {
             queue.append(p)
         }
         extractReady(&beats)
-        let mask = RPeakDetector.maskingFlagBits
-        let d = decimation
-        for i in 0..<samples.count {
-            let v = samples[i]
-            if !v.isFinite || (flags.map { $0[i] & mask != 0 } ?? false) {
-                groupMasked = true
-            } else {
-                groupSum += Double(v)
-            }
-            groupCount += 1
-            rawIndex += 1
-            if groupCount == d {
-                pushWorking(groupMasked ? nil : groupSum / Double(d))
-                groupSum = 0; groupCount = 0; groupMasked = false
-                if queueHead < queue.count && segmentEnd(queue[queueHead]) < workIndex { extractReady(&beats) }
-            }
+        var i = 0
+        while i < samples.count {
+            // Run the sample loop up to the point where the next queued segment is complete.
+            let stop = queueHead < queue.count ? segmentEnd(queue[queueHead]) + 1 : Int.max
+            i = ingest(samples, flags, from: i, untilWorkIndex: stop)
+            if queueHead < queue.count && segmentEnd(queue[queueHead]) < workIndex { extractReady(&beats) }
         }
     }
 
@@ -236,31 +226,82 @@ public struct BeatClassifier: Sendable {
 
     // MARK: Ingestion
 
-    mutating func pushWorking(_ value: Double?) {
-        let k = workIndex
-        workIndex += 1
-        guard let x = value else {
-            ring[k & ringMask] = .nan
-            if inGap, let r = maskedRuns.last, r.last == k - 1 {
-                maskedRuns[maskedRuns.count - 1].last = k
-            } else {
-                maskedRuns.append((k, k))
+    /// Averages, filters and stores samples from `start` until the end of `samples` or until
+    /// `workIndex` reaches `stop`; returns the index of the first sample not consumed. The state
+    /// lives in locals for the loop (stored-property access in the loop was the cost).
+    mutating func ingest(_ samples: UnsafeBufferPointer<Float>, _ flags: UnsafeBufferPointer<UInt8>?,
+                         from start: Int, untilWorkIndex stop: Int) -> Int {
+        let mask = RPeakDetector.maskingFlagBits
+        let d = decimation, rm = ringMask
+        let fp = flags?.baseAddress
+        let hb0 = Double(highPass.b0), hb1 = Double(highPass.b1), hb2 = Double(highPass.b2)
+        let ha1 = Double(highPass.a1), ha2 = Double(highPass.a2)
+        let lb0 = Double(lowPass.b0), lb1 = Double(lowPass.b1), lb2 = Double(lowPass.b2)
+        let la1 = Double(lowPass.a1), la2 = Double(lowPass.a2)
+        var gs = groupSum, gc = groupCount, gm = groupMasked, wi = workIndex, gap = inGap
+        var hx1 = self.hx1, hx2 = self.hx2, hy1 = self.hy1, hy2 = self.hy2
+        var lx1 = self.lx1, lx2 = self.lx2, ly1 = self.ly1, ly2 = self.ly2
+        var i = start
+        var r = ring
+        ring = []
+        r.withUnsafeMutableBufferPointer { rp in
+            while i < samples.count && wi < stop {
+                if fp == nil && gc == 0 && i + d <= samples.count {
+                    // Whole group without flags: a non-finite sample makes the sum non-finite.
+                    var sum = 0.0
+                    for j in i..<(i + d) { sum += Double(samples[j]) }
+                    i += d
+                    gc = d
+                    if sum.isFinite { gs = sum } else { gm = true }
+                } else {
+                    let v = samples[i]
+                    if !v.isFinite || (fp.map { $0[i] & mask != 0 } ?? false) {
+                        gm = true
+                    } else {
+                        gs += Double(v)
+                    }
+                    gc += 1
+                    i += 1
+                }
+                guard gc == d else { continue }
+                let k = wi
+                wi += 1
+                if gm {
+                    rp[k & rm] = .nan
+                    noteMasked(k, continuing: gap)
+                    gap = true
+                } else {
+                    let x = gs / Double(d)
+                    if gap {
+                        // Restart the filters at rest on the first valid value (no step response).
+                        gap = false
+                        hx1 = x; hx2 = x; hy1 = 0; hy2 = 0
+                        lx1 = 0; lx2 = 0; ly1 = 0; ly2 = 0
+                    }
+                    let hy = hb0 * x + hb1 * hx1 + hb2 * hx2 - ha1 * hy1 - ha2 * hy2
+                    hx2 = hx1; hx1 = x; hy2 = hy1; hy1 = hy
+                    let ly = lb0 * hy + lb1 * lx1 + lb2 * lx2 - la1 * ly1 - la2 * ly2
+                    lx2 = lx1; lx1 = hy; ly2 = ly1; ly1 = ly
+                    rp[k & rm] = Float(ly)
+                }
+                gs = 0; gc = 0; gm = false
             }
-            inGap = true
-            return
         }
-        if inGap {
-            // Restart the filters at rest on the first valid value (no step response).
-            inGap = false
-            hx1 = x; hx2 = x; hy1 = 0; hy2 = 0
-            lx1 = 0; lx2 = 0; ly1 = 0; ly2 = 0
+        ring = r
+        rawIndex += i - start
+        groupSum = gs; groupCount = gc; groupMasked = gm; workIndex = wi; inGap = gap
+        self.hx1 = hx1; self.hx2 = hx2; self.hy1 = hy1; self.hy2 = hy2
+        self.lx1 = lx1; self.lx2 = lx2; self.ly1 = ly1; self.ly2 = ly2
+        return i
+    }
+
+    /// Records masked working sample `k` (extending the last run when `continuing`).
+    mutating func noteMasked(_ k: Int, continuing: Bool) {
+        if continuing, let r = maskedRuns.last, r.last == k - 1 {
+            maskedRuns[maskedRuns.count - 1].last = k
+        } else {
+            maskedRuns.append((k, k))
         }
-        let h = highPass, l = lowPass
-        let hy = Double(h.b0) * x + Double(h.b1) * hx1 + Double(h.b2) * hx2 - Double(h.a1) * hy1 - Double(h.a2) * hy2
-        hx2 = hx1; hx1 = x; hy2 = hy1; hy1 = hy
-        let ly = Double(l.b0) * hy + Double(l.b1) * lx1 + Double(l.b2) * lx2 - Double(l.a1) * ly1 - Double(l.a2) * ly2
-        lx2 = lx1; lx1 = hy; ly2 = ly1; ly1 = ly
-        ring[k & ringMask] = Float(ly)
     }
 
     /// Last working index a peak's segment needs.
