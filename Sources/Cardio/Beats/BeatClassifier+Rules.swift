@@ -19,19 +19,31 @@ extension BeatClassifier {
 }
 
 extension BeatClassifier {
-    /// Pearson correlation of `values[start ..< start + unit.count]` with a zero-mean unit-norm
-    /// template, and the window's centred RMS norm.
+    /// Dot product of `values[start ..< start + unit.count]` with `unit` (four partial sums: the
+    /// single-accumulator loop was latency-bound).
     @inline(__always)
-    static func correlate(_ values: UnsafeBufferPointer<Float>, _ start: Int, _ unit: UnsafeBufferPointer<Float>)
-        -> (correlation: Float, norm: Float) {
-        var dot: Float = 0, sum: Float = 0, sq: Float = 0
-        for j in 0..<unit.count {
-            let x = values[start + j]
-            dot += unit[j] * x; sum += x; sq += x * x
+    static func dot(_ values: UnsafeBufferPointer<Float>, _ start: Int, _ unit: UnsafeBufferPointer<Float>) -> Float {
+        let n = unit.count
+        var s0: Float = 0, s1: Float = 0, s2: Float = 0, s3: Float = 0
+        var j = 0
+        while j + 4 <= n {
+            s0 += unit[j] * values[start + j]
+            s1 += unit[j + 1] * values[start + j + 1]
+            s2 += unit[j + 2] * values[start + j + 2]
+            s3 += unit[j + 3] * values[start + j + 3]
+            j += 4
         }
-        let centred = max(sq - sum * sum / Float(unit.count), 0)
-        let norm = centred.squareRoot()
-        return (norm > 0 ? dot / norm : 0, norm)
+        while j < n { s0 += unit[j] * values[start + j]; j += 1 }
+        return (s0 + s1) + (s2 + s3)
+    }
+
+    /// Centred RMS norm of `values[start ..< start + count]` for every start in `starts`.
+    static func centredNorms(_ values: UnsafeBufferPointer<Float>, _ starts: ClosedRange<Int>, count: Int) -> [Float] {
+        starts.map { start in
+            var sum: Float = 0, sq: Float = 0
+            for j in 0..<count { let x = values[start + j]; sum += x; sq += x * x }
+            return max(sq - sum * sum / Float(count), 0).squareRoot()
+        }
     }
 
     /// QRS width (seconds) and polarity of a beat in `v` with its R apex at `c`.
@@ -100,12 +112,15 @@ extension BeatClassifier {
         let center = pre + margin
         let n = corrPre + corrPost + 1
         let beatClass: BeatClass = s.values.withUnsafeBufferPointer { v in
-            // 1. Best-matching cluster.
+            // 1. Best-matching cluster. Window norms for every alignment are shared by all templates.
+            let reach = max(clusterShift, min(max(1, Int((Self.normalShiftSeconds * workingRate).rounded())), margin))
+            let norms = Self.centredNorms(v, (center - corrPre - reach)...(center - corrPre + reach), count: n)
             var best = -1, bestCorr: Float = -2, bestShift = 0, bestNorm: Float = 0
-            for (i, c) in clusters.enumerated() {
-                c.unit.withUnsafeBufferPointer { u in
+            for i in clusters.indices {
+                clusters[i].unit.withUnsafeBufferPointer { u in
                     for sh in -clusterShift...clusterShift {
-                        let (r, nm) = Self.correlate(v, center - corrPre + sh, u)
+                        let nm = norms[sh + reach]
+                        let r = nm > 0 ? Self.dot(v, center - corrPre + sh, u) / nm : 0
                         if r > bestCorr { bestCorr = r; best = i; bestShift = sh; bestNorm = nm }
                     }
                 }
@@ -154,10 +169,11 @@ extension BeatClassifier {
             // 2. Features against the normal template.
             let normal = clusters[nc]
             var corrN: Float = -2, normN: Float = 0
-            let shifts = max(1, Int((Self.normalShiftSeconds * workingRate).rounded()))
+            let shifts = min(max(1, Int((Self.normalShiftSeconds * workingRate).rounded())), margin)
             normal.unit.withUnsafeBufferPointer { u in
-                for sh in -min(shifts, margin)...min(shifts, margin) {
-                    let (r, nm) = Self.correlate(v, center - corrPre + sh, u)
+                for sh in -shifts...shifts {
+                    let nm = norms[sh + reach]
+                    let r = nm > 0 ? Self.dot(v, center - corrPre + sh, u) / nm : 0
                     if r > corrN { corrN = r; normN = nm }
                 }
             }
@@ -167,7 +183,6 @@ extension BeatClassifier {
             f.normalCorrelation = Double(corrN)
             f.amplitudeRatio = normal.norm > 0 ? Double(normN / normal.norm) : nil
             f.polarityMatchesNormal = polarity == normal.polarity
-            _ = n
             // 3. Two-stage linear model (weights fitted on DS1, scripts/ecg/fit-beat-classifier.py).
             let x = Self.modelInputs(f)
             let p0 = Self.logistic(Self.stage1Weights, x)
