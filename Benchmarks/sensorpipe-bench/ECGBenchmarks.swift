@@ -39,6 +39,36 @@ func ecgBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
                 blackHole(peaks)
             }
         },
+        // Beat classification alone on the detector's peaks (found in set-up), as a ratio to the
+        // R-peak detection above: the classifier's own cost.
+        BenchmarkCase(name: "ecg/beats/day512/float", samples: count, bytes: count * 4,
+                      reference: "ecg/rpeaks/day512/float") {
+            let signal = ecgDay(count: count)
+            let peaks = RPeakDetector.detect(signal, sampleRate: 512)
+            var beats = [ClassifiedBeat]()
+            beats.reserveCapacity(peaks.count)
+            return {
+                beats.removeAll(keepingCapacity: true)
+                var classifier = BeatClassifier(sampleRate: 512)
+                let block = 512 * 60
+                var next = 0
+                signal.withUnsafeBufferPointer { x in
+                    var start = 0
+                    while start < count {
+                        let k = min(block, count - start)
+                        var end = next
+                        while end < peaks.count && peaks[end] < start + k { end += 1 }
+                        classifier.process(UnsafeBufferPointer(rebasing: x[start..<start + k]), flags: nil,
+                                           peaks: Array(peaks[next..<end]), into: &beats)
+                        next = end
+                        start += k
+                    }
+                }
+                classifier.finish(into: &beats)
+                precondition(beats.count == peaks.count, "beat benchmark: \(beats.count) beats for \(peaks.count) peaks")
+                blackHole(beats)
+            }
+        },
     ]
 }
 
