@@ -25,16 +25,16 @@ let usage = """
       --check FILE      compare ratios with the maxima in FILE ({"name": maxRatio, …});
                         exit 1 if any guarded ratio is above its maximum. Without --filter,
                         only the guarded cases (with their references) are measured
-
-    ENVIRONMENT (the guard's self-test; nothing else reads these):
-      SENSORPIPE_BENCH_SLOWDOWN=REGEX         run the work of matching cases (batch: batch/jobs1,
-                                              batch/jobs2) SENSORPIPE_BENCH_SLOWDOWN_FACTOR
-                                              times per timed run (default 2)
       --measure         plan FFTs with FFTW_MEASURE instead of FFTW_ESTIMATE
       --batch           the whole-pipeline benchmark: `sensorpipe run` (the executable beside this
                         one) over Datasets/ linked until 1 GB (32 MB with --quick, or --megabytes),
                         --jobs 1 and 2: MB/s, hours of signal/s, scaling, peak RSS, zlib reference
       -h, --help        show this help
+
+    ENVIRONMENT (the guard's self-test; nothing else reads these):
+      SENSORPIPE_BENCH_SLOWDOWN=REGEX         run the work of matching cases (batch: batch/jobs1,
+                                              batch/jobs2) SENSORPIPE_BENCH_SLOWDOWN_FACTOR
+                                              times per timed run (default 2)
     """
 
 struct Options {
