@@ -11,6 +11,7 @@ import Foundation
 let usage = """
     USAGE: sensorpipe-bench [--list] [--filter REGEX] [--quick] [--json] [--check THRESHOLDS.json]
            sensorpipe-bench --batch [--megabytes MB] [--quick] [--json] [--check BATCH-THRESHOLDS.json]
+           sensorpipe-bench --long-ecg DAYS [--compare OLD-SENSORPIPE] [--json]
 
     OPTIONS:
       --list            list benchmark names and exit
@@ -29,6 +30,9 @@ let usage = """
       --batch           the whole-pipeline benchmark: `sensorpipe run` (the executable beside this
                         one) over Datasets/ linked until 1 GB (32 MB with --quick, or --megabytes),
                         --jobs 1 and 2: MB/s, hours of signal/s, scaling, peak RSS, zlib reference
+      --long-ecg DAYS   memory of one long recording: a DAYS-long two-lead 360 Hz ECG through
+                        `sensorpipe run --jobs 1` (one record) and `--jobs 2` (two records): peak RSS,
+                        seconds, MB/s; --compare runs an older sensorpipe on the same inputs
       -h, --help        show this help
 
     ENVIRONMENT (the guard's self-test; nothing else reads these):
@@ -45,6 +49,8 @@ struct Options {
     var check: String?
     var measurePlans = false
     var batch = false
+    var longDays: Double?
+    var compare: String?
     var megabytes: Double?
 }
 
@@ -62,6 +68,12 @@ func parseOptions() -> Options {
         case "--json": o.json = true
         case "--measure": o.measurePlans = true
         case "--batch": o.batch = true
+        case "--long-ecg":
+            guard let v = args.popFirst(), let d = Double(v), d > 0, d <= 31 else { fail("--long-ecg needs a number of days (0–31]") }
+            o.longDays = d
+        case "--compare":
+            guard let v = args.popFirst() else { fail("--compare needs a sensorpipe executable") }
+            o.compare = v
         case "--megabytes":
             guard let v = args.popFirst(), let mb = Double(v), mb > 0 else { fail("--megabytes needs a positive number") }
             o.megabytes = mb
@@ -81,6 +93,9 @@ func parseOptions() -> Options {
 }
 
 let options = parseOptions()
+if let days = options.longDays {
+    exit(runLongECGBenchmark(days: days, compare: options.compare, json: options.json))
+}
 if options.batch {
     exit(runBatchBenchmark(quick: options.quick, json: options.json, check: options.check, targetMegabytes: options.megabytes))
 }

@@ -18,6 +18,7 @@ the recordings list (label<TAB>path). Rules:
       "removed": ["correction"],                 # old columns the new build no longer writes
       "changed": ["time"],                       # old columns whose values may differ (reported)
       "drop_new_rows_where": {"inserted": ["1"]},# new rows left out before rows are matched
+      "coalesce": {"time": ["nn_time", "time"]}, # old column = the first non-empty of new columns
       "order_by": ["stream", "time"]             # match rows after sorting both tables by these
     },                                           # (old) columns (numbers numerically), for a
                                                  # build that writes rows in another order
@@ -42,7 +43,7 @@ import sys
 
 BYTE_TABLES = ["heart_rate", "hrv", "quality"]
 COLUMN_TABLES = ["beats"]
-MAPPING_KEYS = {"rename", "ignore_new", "removed", "changed", "drop_new_rows_where", "order_by"}
+MAPPING_KEYS = {"rename", "ignore_new", "removed", "changed", "drop_new_rows_where", "order_by", "coalesce"}
 
 
 def usage_error(message):
@@ -205,11 +206,23 @@ def compare_byte_table(stats, old_path, new_path, problems, where):
 def compare_by_column(stats, old_path, new_path, mapping, problems, where):
     header_old, rows_old = read_csv(old_path)
     header_new, rows_new = read_csv(new_path)
-    rename = mapping.get("rename", {})
+    rename = dict(mapping.get("rename", {}))
     ignore_new = set(mapping.get("ignore_new", []))
     removed = set(mapping.get("removed", []))
     changed = set(mapping.get("changed", []))
     ok = True
+    for old_column, sources in mapping.get("coalesce", {}).items():
+        missing = [c for c in sources if c not in header_new]
+        if missing:
+            problems.append(f"{where}: coalesce names {missing}, not new columns")
+            ok = False
+            continue
+        idx = [header_new.index(c) for c in sources]
+        virtual = f"{old_column}<-{'|'.join(sources)}"
+        header_new = header_new + [virtual]
+        rows_new = [r + [next((r[i] for i in idx if i < len(r) and r[i] != ""), "")] for r in rows_new]
+        rename[old_column] = virtual
+        ignore_new.update(sources)
     for column, values in mapping.get("drop_new_rows_where", {}).items():
         if column not in header_new:
             problems.append(f"{where}: drop_new_rows_where names {column!r}, not a new column")
