@@ -58,6 +58,7 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "CardioTests", dependencies: ["Cardio", "DSP", "Recordings", "_TestSupport"],
                     exclude: ["Fixtures"]),
+        .testTarget(name: "SensorPipeTests", dependencies: ["SensorPipe", "_TestSupport"]),
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "_TestSupport", "CZlib"],
                     exclude: ["Fixtures"]),
     ],

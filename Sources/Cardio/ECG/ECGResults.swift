@@ -32,6 +32,17 @@ public struct ECGResults: Sendable, Equatable {
     /// outside the detector's range), one line each.
     public var issues: [String]
 
+    /// Creates results from their parts.
+    public init(streamName: String, beats: [ECGBeat], heartRate: [HeartRateWindow], hrv: [HRVResult],
+                quality: [ECGQualityResult], issues: [String]) {
+        self.streamName = streamName
+        self.beats = beats
+        self.heartRate = heartRate
+        self.hrv = hrv
+        self.quality = quality
+        self.issues = issues
+    }
+
     /// The HRV of the whole stream (the result with scope `.recording`), or `nil` with fewer
     /// than two NN intervals.
     /// - Complexity: O(1) (it is the last element of ``hrv``).

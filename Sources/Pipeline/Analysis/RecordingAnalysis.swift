@@ -299,7 +299,7 @@ final class CountingOutput: ResultOutput {
         let name = schema.table.name
         if rows[name] == nil { order.append(name) }
         rows[name, default: 0] += 1
-        try sink.write(schema.table, values: schema.values(of: row))
+        try sink.emit(schema, row)
     }
 
     func declare(_ table: ResultTable) throws {
