@@ -148,7 +148,7 @@ enum RunCommand {
                          + "(decoded and accounted for only; streams.analysis says why)")
         }
         let mb = Double(s.bytesAnalysed) / 1e6
-        lines.append(String(format: "input %.1f MB analysed in %.1f s (%.1f MB/s); %d beats", mb, s.elapsedSeconds,
+        lines.append(String(format: "input %.1f MB read in %.1f s (%.1f MB/s); %d beats", mb, s.elapsedSeconds,
                             s.elapsedSeconds > 0 ? mb / s.elapsedSeconds : 0, s.beats))
         if !s.failures.isEmpty {
             lines.append("failed:")

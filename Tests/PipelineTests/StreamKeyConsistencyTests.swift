@@ -64,7 +64,7 @@ struct StreamKeyConsistencyTests {
         let beats = try Self.streamColumn(tablesA.appendingPathComponent("beats.csv"))
         #expect(beats == Set(original.map(\.key)), "beats.stream: \(beats)")
         #expect(try Self.streamColumn(tablesA.appendingPathComponent("heart_rate.csv")) == beats)
-        for table in ["beats", "heart_rate", "hrv", "quality"] {
+        for table in ["beats", "heart_rate", "hrv", "ecg_quality"] {
             let a = try Data(contentsOf: tablesA.appendingPathComponent("\(table).csv"))
             let b = try Data(contentsOf: tablesB.appendingPathComponent("\(table).csv"))
             #expect(a == b, "\(table).csv of the converted copy differs from the original's")
