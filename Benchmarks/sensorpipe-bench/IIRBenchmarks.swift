@@ -30,7 +30,7 @@ func iirBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
                 var filter = SOSFilter<Float>(sos)
                 x.withUnsafeBufferPointer { xb in
                     y.withUnsafeMutableBufferPointer { yb in
-                        filter.apply(xb.baseAddress!, into: yb.baseAddress!, count: n)
+                        filter.process(xb.baseAddress!, into: yb.baseAddress!, count: n)
                     }
                 }
                 blackHole(y)

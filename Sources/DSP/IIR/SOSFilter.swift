@@ -72,8 +72,8 @@ public struct SOSFilter<Scalar: FFTScalar>: StreamingProcessor, Sendable {
     ///   - count: number of samples, ≥ 0.
     /// - Complexity: O(count · sections).
     @inlinable
-    public mutating func apply(_ input: UnsafePointer<Scalar>, into output: UnsafeMutablePointer<Scalar>,
-                               count: Int) {
+    public mutating func process(_ input: UnsafePointer<Scalar>, into output: UnsafeMutablePointer<Scalar>,
+                                 count: Int) {
         precondition(count >= 0, "count must be ≥ 0")
         guard count > 0 else { return }
         if !started {
@@ -94,7 +94,7 @@ public struct SOSFilter<Scalar: FFTScalar>: StreamingProcessor, Sendable {
     /// - Returns: `input.count` filtered samples.
     /// - Complexity: O(count · sections).
     @inlinable
-    public mutating func apply(_ input: [Scalar]) -> [Scalar] {
+    public mutating func process(_ input: [Scalar]) -> [Scalar] {
         var out = [Scalar]()
         process(input, into: &out)
         return out
@@ -112,7 +112,7 @@ public struct SOSFilter<Scalar: FFTScalar>: StreamingProcessor, Sendable {
         let start = output.count
         output.append(contentsOf: repeatElement(0, count: n))
         output.withUnsafeMutableBufferPointer { o in
-            apply(input.baseAddress!, into: o.baseAddress! + start, count: n)
+            process(input.baseAddress!, into: o.baseAddress! + start, count: n)
         }
     }
 

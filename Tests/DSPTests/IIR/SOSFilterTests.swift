@@ -57,7 +57,7 @@ struct SOSFilterTests {
     func floatBandPass() throws {
         let x = try IIRFixtures.signal()
         var filter = SOSFilter<Float>(try IIRFixtures.bandPass4())
-        let y = filter.apply(x).map(Double.init)
+        let y = filter.process(x).map(Double.init)
         let error = Compare.maxErrorRelativeToPeak(y, try IIRFixtures.doubles("bp4_sosfilt"))
         #expect(error < 1e-5, "max error / peak = \(error)")
     }
@@ -66,7 +66,7 @@ struct SOSFilterTests {
     func floatSteadyState() throws {
         let x = try IIRFixtures.signal()
         var filter = SOSFilter<Float>(try IIRFixtures.bandPass4(), initialization: .steadyState)
-        let y = filter.apply(x).map(Double.init)
+        let y = filter.process(x).map(Double.init)
         let error = Compare.maxErrorRelativeToPeak(y, try IIRFixtures.doubles("bp4_sosfilt_zi"))
         #expect(error < 1e-5, "max error / peak = \(error)")
     }
@@ -78,8 +78,8 @@ struct SOSFilterTests {
         let sos = try IIRFixtures.bandPass4()
         var plain = SOSFilter<Double>(sos)
         var steady = SOSFilter<Double>(sos, initialization: .steadyState)
-        let e1 = Compare.maxErrorRelativeToPeak(plain.apply(x), try IIRFixtures.doubles("bp4_sosfilt_f64"))
-        let e2 = Compare.maxErrorRelativeToPeak(steady.apply(x), try IIRFixtures.doubles("bp4_sosfilt_zi_f64"))
+        let e1 = Compare.maxErrorRelativeToPeak(plain.process(x), try IIRFixtures.doubles("bp4_sosfilt_f64"))
+        let e2 = Compare.maxErrorRelativeToPeak(steady.process(x), try IIRFixtures.doubles("bp4_sosfilt_zi_f64"))
         #expect(e1 < 1e-10, "plain: max error / peak = \(e1)")
         #expect(e2 < 1e-10, "steady state: max error / peak = \(e2)")
     }
@@ -93,8 +93,8 @@ struct SOSFilterTests {
         let expected = try IIRFixtures.doubles("\(name)_sosfilt")
         var fd = SOSFilter<Double>(sos)
         var ff = SOSFilter<Float>(sos)
-        let ed = Compare.maxErrorRelativeToPeak(fd.apply(xf.map(Double.init)), expected)
-        let ef = Compare.maxErrorRelativeToPeak(ff.apply(xf).map(Double.init), expected)
+        let ed = Compare.maxErrorRelativeToPeak(fd.process(xf.map(Double.init)), expected)
+        let ef = Compare.maxErrorRelativeToPeak(ff.process(xf).map(Double.init), expected)
         #expect(ed < 1e-10, "\(name) Double: max error / peak = \(ed)")
         #expect(ef < 1e-5, "\(name) Float: max error / peak = \(ef)")
     }
@@ -107,8 +107,8 @@ struct SOSFilterTests {
         let expected = try IIRFixtures.doubles("general_sosfilt")
         var fd = SOSFilter<Double>(sos)
         var ff = SOSFilter<Float>(sos)
-        let ed = Compare.maxErrorRelativeToPeak(fd.apply(xf.map(Double.init)), expected)
-        let ef = Compare.maxErrorRelativeToPeak(ff.apply(xf).map(Double.init), expected)
+        let ed = Compare.maxErrorRelativeToPeak(fd.process(xf.map(Double.init)), expected)
+        let ef = Compare.maxErrorRelativeToPeak(ff.process(xf).map(Double.init), expected)
         #expect(ed < 1e-10, "Double: max error / peak = \(ed)")
         #expect(ef < 1e-5, "Float: max error / peak = \(ef)")
     }
@@ -128,7 +128,7 @@ struct SOSFilterTests {
         let flat = try IIRFixtures.doubles("zi_arbitrary")
         let zi = stride(from: 0, to: flat.count, by: 2).map { [flat[$0], flat[$0 + 1]] }
         var filter = SOSFilter<Double>(try IIRFixtures.bandPass4(), initialization: .conditions(zi))
-        let y = filter.apply(x)
+        let y = filter.process(x)
         let e = Compare.maxErrorRelativeToPeak(y, try IIRFixtures.doubles("zi_sosfilt"))
         let zf = filter.finalConditions.flatMap { $0 }
         let ez = Compare.maxErrorRelativeToPeak(zf, try IIRFixtures.doubles("zi_zf"))
@@ -138,7 +138,7 @@ struct SOSFilterTests {
         var again = SOSFilter<Double>(filter.sos, initialization: .conditions(filter.finalConditions))
         var cont = filter
         let tail = Array(x.prefix(500))
-        let diff = Compare.maxErrorRelativeToPeak(again.apply(tail), cont.apply(tail))
+        let diff = Compare.maxErrorRelativeToPeak(again.process(tail), cont.process(tail))
         #expect(diff < 1e-12, "continuation via zf: \(diff)")
     }
 
@@ -163,7 +163,7 @@ struct SOSFilterTests {
         let x = Array(try IIRFixtures.signal().prefix(sos.count > 4 ? 8_000 : 30_000))
         for initialization in [SOSFilter<Float>.Initialization.zero, .steadyState] {
             var whole = SOSFilter<Float>(sos, initialization: initialization)
-            let expected = whole.apply(x)
+            let expected = whole.process(x)
             var chunked = SOSFilter<Float>(sos, initialization: initialization)
             var got = [Float]()
             var rng = SeededGenerator(seed: UInt64(sos.count * 1000 + maxBlock))
@@ -180,7 +180,7 @@ struct SOSFilterTests {
         // Double too.
         let xd = x.map(Double.init)
         var whole = SOSFilter<Double>(sos)
-        let expected = whole.apply(xd)
+        let expected = whole.process(xd)
         var chunked = SOSFilter<Double>(sos)
         var got = [Double]()
         var rng = SeededGenerator(seed: UInt64(maxBlock))
@@ -199,7 +199,7 @@ struct SOSFilterTests {
         var x = [Float](repeating: 0, count: 400_000)
         x[0] = 1
         var filter = SOSFilter<Float>(try IIRFixtures.bandPass4())
-        let y = filter.apply(x)
+        let y = filter.process(x)
         let state = filter.finalConditions.flatMap { $0 }
         #expect(state.allSatisfy { $0 == 0 }, "state \(state)")
         #expect(y.suffix(1000).allSatisfy { $0 == 0 })
@@ -222,9 +222,9 @@ struct SOSFilterTests {
     func inPlace() throws {
         var x = Array(try IIRFixtures.signal().prefix(4000))
         var a = SOSFilter<Float>(try IIRFixtures.bandPass4())
-        let expected = a.apply(x)
+        let expected = a.process(x)
         var b = SOSFilter<Float>(try IIRFixtures.bandPass4())
-        x.withUnsafeMutableBufferPointer { p in b.apply(p.baseAddress!, into: p.baseAddress!, count: p.count) }
+        x.withUnsafeMutableBufferPointer { p in b.process(p.baseAddress!, into: p.baseAddress!, count: p.count) }
         #expect(zip(x, expected).filter { $0.0 != $0.1 }.count == 0)
     }
 }
