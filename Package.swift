@@ -28,11 +28,14 @@ let package = Package(
         .systemLibrary(
             name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(
+            name: "CLZMA", path: "Sources/CLZMA", pkgConfig: "liblzma",
+            providers: [.apt(["liblzma-dev"])]),
 
         // MARK: - Implementation targets
         .target(name: "DSP", dependencies: ["CFFTW", "CLAPACKE"], exclude: ["README.md"]),
         .target(name: "Signals", exclude: ["README.md"]),
-        .target(name: "Recordings", dependencies: ["Signals", "CZlib"], exclude: ["README.md"]),
+        .target(name: "Recordings", dependencies: ["Signals", "CZlib", "CLZMA"], exclude: ["README.md"]),
         .target(name: "Cardio", dependencies: ["DSP", "Signals"], exclude: ["README.md"]),
         .target(name: "Pipeline", dependencies: ["DSP", "Recordings", "Cardio", "CSQLite"], exclude: ["README.md"]),
 

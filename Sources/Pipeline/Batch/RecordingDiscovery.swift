@@ -1,4 +1,5 @@
 import Foundation
+import Recordings
 
 /// Turns a batch's inputs (files, folders, manifests) into the list of recordings to analyse.
 public enum RecordingDiscovery {
@@ -12,7 +13,8 @@ public enum RecordingDiscovery {
     /// - a folder: every recording file under it (recursively; by ``looksLikeRecording(_:)``),
     ///   sorted by path;
     /// - a manifest (a file named `*.manifest`, `*.list` or `*.txt`): one path per line, blank
-    ///   lines and lines starting with `#` ignored, relative paths taken from the manifest's
+    ///   lines and lines starting with `#` ignored, LF, CRLF or CR line ends, a UTF-8 byte-order
+    ///   mark and spaces or tabs around a path ignored, relative paths taken from the manifest's
     ///   folder; listed folders are expanded as above;
     /// - anything else: kept as given (a missing file then fails as a recording, with its error).
     /// - Parameter inputs: paths as given on the command line.
@@ -60,17 +62,38 @@ public enum RecordingDiscovery {
         return found.sorted()
     }
 
+    /// A manifest's lines, split on bytes (LF, CRLF or CR; Swift's `"\r\n"` is one Character, so
+    /// splitting a String on `"\n"` would miss it), a leading UTF-8 byte-order mark removed.
+    static func manifestLines(_ data: Data) -> [ArraySlice<UInt8>] {
+        var bytes = [UInt8](data)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        var lines = [ArraySlice<UInt8>]()
+        var start = 0, i = 0
+        while i < bytes.count {
+            if bytes[i] == 0x0A || bytes[i] == 0x0D {
+                lines.append(bytes[start..<i])
+                if bytes[i] == 0x0D && i + 1 < bytes.count && bytes[i + 1] == 0x0A { i += 1 }
+                start = i + 1
+            }
+            i += 1
+        }
+        if start < bytes.count { lines.append(bytes[start...]) }
+        return lines
+    }
+
     static func readManifest(_ path: String) throws -> [String] {
+        // A FIFO named like a manifest must not block the batch.
+        if let why = RegularFile.problem(path) { throw ManifestError(description: "\(path): \(why)") }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ManifestError(description: "\(path): cannot read the manifest")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw ManifestError(description: "\(path): the manifest is not UTF-8 text")
-        }
         let base = (path as NSString).deletingLastPathComponent
         var out = [String]()
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        for (index, raw) in manifestLines(data).enumerated() {
+            guard let text = String(validating: raw, as: UTF8.self) else {
+                throw ManifestError(description: "\(path):\(index + 1): the line is not UTF-8 text")
+            }
+            let line = text.trimmingCharacters(in: .whitespaces)
             if line.isEmpty || line.hasPrefix("#") { continue }
             let p = line.hasPrefix("/") || base.isEmpty ? line : (base as NSString).appendingPathComponent(line)
             var isDir: ObjCBool = false

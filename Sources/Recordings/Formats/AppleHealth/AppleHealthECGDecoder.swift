@@ -192,6 +192,10 @@ public final class AppleHealthECGDecoder: RecordingDecoder {
             throw RecordingError(.outOfRange, file: path, line: rateField.line, column: rateField.column,
                                  "sample rate must be a positive number of hertz, found '\(Self.excerpt(rateField.value))'")
         }
+        if let why = InputLimits.sampleRateProblem(rate) {
+            throw RecordingError(.outOfRange, file: path, line: rateField.line, column: rateField.column,
+                                 "sample rate '\(Self.excerpt(rateField.value))': \(why)")
+        }
         guard let dateField = fields[.recordedDate] else {
             throw missing("Recorded Date", "Recorded Date,2021-12-17 12:58:58 +0800")
         }

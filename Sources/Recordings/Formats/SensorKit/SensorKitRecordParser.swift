@@ -468,6 +468,9 @@ struct SensorKitRecordParser {
         guard f > 0 else {
             throw ScanError(.outOfRange, at: at, "'\(field)' must be a positive rate in Hz, found \(f)")
         }
+        if let why = InputLimits.sampleRateProblem(f) {
+            throw ScanError(.outOfRange, at: at, "'\(field)': \(why)")
+        }
         return f
     }
 
