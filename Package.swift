@@ -66,3 +66,13 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// MARK: - Fuzz targets (only with SENSORPIPE_FUZZ set; built by scripts/fuzz.sh with -sanitize=fuzzer,address)
+if Context.environment["SENSORPIPE_FUZZ"] != nil {
+    package.targets.append(.target(name: "FuzzSupport", dependencies: ["Recordings"], path: "Fuzz/FuzzSupport"))
+    for name in ["FuzzSensorKit", "FuzzMyDataHelps", "FuzzAppleHealth", "FuzzWFDB", "FuzzMATLAB", "FuzzCSV",
+                 "FuzzBUTPPG", "FuzzGT3X", "FuzzOpener", "FuzzManifest"] {
+        package.targets.append(.executableTarget(name: name, dependencies: ["FuzzSupport", "Recordings", "Pipeline"],
+                                                 path: "Fuzz/\(name)"))
+    }
+}

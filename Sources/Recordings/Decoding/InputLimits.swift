@@ -38,6 +38,15 @@ public enum InputLimits {
     /// Most bytes of a WFDB header file (real headers, comments included, are a few KiB).
     public static let wfdbHeaderBytes = 16 << 20
 
+    /// Whether a finite `Double` from a file lies beyond the range of `Float` (it would become
+    /// ±infinity when stored): such samples are masked (NaN, flagged ``SampleFlags/missing`` and
+    /// ``SampleFlags/saturated``) or rejected, never delivered as infinities.
+    /// - Complexity: O(1).
+    @inlinable
+    public static func exceedsFloat(_ value: Double) -> Bool {
+        value.isFinite && abs(value) > Double(Float.greatestFiniteMagnitude)
+    }
+
     /// `value` as an `Int` when it is finite and within ±2^53 (exactly representable), else `nil`.
     /// - Parameter value: a value derived from a file.
     /// - Returns: `Int(value)` (truncated toward zero) or `nil`.

@@ -273,7 +273,7 @@ public final class AppleHealthECGDecoder: RecordingDecoder {
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
         assembler.qc.samplesRead += 1
         sampleIndex += 1
-        if let v = Self.parseValue(bytes, splitter: &splitter) {
+        if let v = Self.parseValue(bytes, splitter: &splitter), !InputLimits.exceedsFloat(v) {
             run.append(Float(v))
             if run.count == runCapacity { flushRun() }
             return

@@ -190,7 +190,7 @@ final class MATFile {
                     elementOffset: Int) throws(RecordingError) -> [UInt8] {
         guard count <= cap else {
             throw RecordingError(.outOfRange, file: path, byteOffset: elementOffset,
-                                 "in the data element at byte \(elementOffset): \(what) declares \(count) bytes, "
+                                 "in the data element at byte \(elementOffset): \(count) bytes declared for \(what), "
                                  + "more than the \(cap) accepted")
         }
         if !c.compressed && count > c.length - c.position {
