@@ -6,7 +6,8 @@
 #   scripts/fuzz.sh list                                     the targets
 #
 # The fuzz targets (Fuzz/<Target>/) exist only when SENSORPIPE_FUZZ is set, and are built with
-# -sanitize=fuzzer,address into .build/fuzz, so the normal build is unaffected. Each run is seeded
+# -sanitize=fuzzer,address into .build/fuzz, so the normal build is unaffected (linked with lld:
+# gold fails on the sanitizer runtime). Each run is seeded
 # from the fixtures and the malformed corpus (scripts/fuzz-seeds.py), keeps its growing corpus in
 # .build/fuzz/corpus/<Target>, limits memory (-rss_limit_mb=512, -malloc_limit_mb=512) and time per
 # input (-timeout=10 s), and writes crashes, timeouts and out-of-memory inputs to
@@ -25,12 +26,14 @@ export SENSORPIPE_FUZZ=1
 scratch=.build/fuzz
 mkdir -p "$scratch"
 for t in "${run[@]}"; do
-  swift build -c release --scratch-path "$scratch" -Xswiftc -sanitize=fuzzer,address --product "$t" >&2
+  swift build -c release --scratch-path "$scratch" -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld --product "$t" >&2
 done
-bin=$(swift build -c release --scratch-path "$scratch" -Xswiftc -sanitize=fuzzer,address --show-bin-path)
+bin=$(swift build -c release --scratch-path "$scratch" -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld --show-bin-path)
 seeds=$scratch/seeds
 rm -rf "$seeds"; python3 scripts/fuzz-seeds.py "$seeds" >/dev/null
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=1}
+# Swift's runtime keeps metadata caches for the process's life (not leaks); a small quarantine keeps
+# ASan's own memory well inside the RSS limit.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=1:quarantine_size_mb=32}
 status=0
 for t in "${run[@]}"; do
   corpus=$scratch/corpus/$t; artifacts=$scratch/artifacts/$t

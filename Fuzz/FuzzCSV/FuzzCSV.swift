@@ -8,8 +8,7 @@ let mapping = CSVMapping(
         .init(.name("y"), name: "y", unit: .standardGravity),
         .init(.name("z"), name: "z", unit: .standardGravity)])])
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzCSV(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+func fuzzCSV(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let path = FuzzSupport.write(FuzzSupport.buffer(data, size), name: "input.csv")
     FuzzSupport.drain { () throws(RecordingError) in try CSVDecoder(path: path, mapping: mapping, blockCapacity: 4096) }
     // Presets detected from content (Oxford steps, ActiGraph raw CSV).
@@ -17,4 +16,9 @@ public func fuzzCSV(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         try RecordingOpener.open(path: path, options: DecodeOptions(blockCapacity: 4096, format: .csv)).decoder
     }
     return 0
+}
+
+@main
+struct Main {
+    static func main() { FuzzSupport.run(fuzzCSV) }
 }

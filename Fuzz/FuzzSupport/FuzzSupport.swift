@@ -6,6 +6,14 @@ import Recordings
 /// Shared by the libFuzzer targets (`scripts/fuzz.sh`): decoders read paths, so each input is
 /// written to a file in a per-process folder (in /dev/shm when present), then decoded to the end.
 public enum FuzzSupport {
+    /// Hands the process to libFuzzer with `callback` as the target (libFuzzer's own `main` is
+    /// replaced by SwiftPM's entry point, so its driver is called explicitly).
+    public static func run(_ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32) -> Never {
+        var argc = CommandLine.argc
+        var argv = CommandLine.unsafeArgv
+        exit(LLVMFuzzerRunDriver(&argc, &argv, callback))
+    }
+
     /// The per-process scratch folder.
     public static let folder: String = {
         let base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp"
@@ -52,3 +60,9 @@ public enum FuzzSupport {
         _ = events
     }
 }
+
+/// `int LLVMFuzzerRunDriver(int *argc, char ***argv, int (*cb)(const uint8_t *, size_t))` (libFuzzer).
+@_silgen_name("LLVMFuzzerRunDriver")
+func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<Int32>,
+                         _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+                         _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32) -> Int32

@@ -3,8 +3,7 @@ import Recordings
 
 /// Input: a header, a NUL byte, then the bytes of the signal file `f.dat` (the header may name
 /// any file; names other than f.dat are simply missing). Without a NUL the whole input is the header.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzWFDB(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+func fuzzWFDB(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let all = FuzzSupport.buffer(data, size)
     let split = all.firstIndex(of: 0) ?? all.count
     let header = FuzzSupport.write(UnsafeRawBufferPointer(rebasing: all[0..<split]), name: "r.hea")
@@ -17,4 +16,9 @@ public func fuzzWFDB(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     }
     _ = try? WFDBAnnotations(bytes: Array(all), path: "input.atr")
     return 0
+}
+
+@main
+struct Main {
+    static func main() { FuzzSupport.run(fuzzWFDB) }
 }

@@ -33,8 +33,9 @@ public enum InputLimits {
     public static let csvRecordBytes = 64 << 20
     /// Most samples per WFDB frame of one signal (the header's `xN`); real records use 1 to a few dozen.
     public static let wfdbSamplesPerFrame = 100_000
-    /// Most signals of one WFDB record.
-    public static let wfdbSignals = 65_536
+    /// Most signals of one WFDB record (PhysioNet's largest records have a few hundred); each
+    /// costs a stream with its buffers.
+    public static let wfdbSignals = 4096
     /// Most bytes of a WFDB header file (real headers, comments included, are a few KiB).
     public static let wfdbHeaderBytes = 16 << 20
 

@@ -203,7 +203,8 @@ public final class WFDBDecoder: RecordingDecoder {
             while j < h.signals.count && h.signals[j].fileName == h.signals[i].fileName { j += 1 }
             let spec = h.signals[i]
             let file = try Self.signalFile(of: i, in: h, directory: directory, headerPath: headerPath)
-            let source = try ByteSource(path: file)
+            // 64 KiB per signal file: a header may name many files.
+            let source = try ByteSource(path: file, chunkSize: 1 << 16)
             let decoder = WFDBFrameDecoder(signals: Array(h.signals[i..<j]), outputScale: Array(unitScale[i..<j]),
                                            checksumFrames: h.samplesPerSignal)
             var g = Group(signals: i..<j, path: file, source: source, decoder: decoder, dataStart: spec.byteOffset)
