@@ -169,10 +169,12 @@ final class MATFile {
 
     /// Reads a data element tag from `c`.
     /// - Returns: type, byte count, and the data when the small data element format is used.
+    /// - Throws: `.syntax` for a small data element declaring more than the 4 bytes it can hold.
     func readTag(_ c: MATDataCursor, what: String) throws(RecordingError) -> (type: UInt32, count: Int, small: [UInt8]?) {
         var t = [UInt8](repeating: 0, count: 8)
+        let at = c.position
         try MATDataCursor.withBytes(of: &t) { b throws(RecordingError) in try c.readExactly(into: b, what: what) }
-        return t.withUnsafeBytes { b in
+        let tag = t.withUnsafeBytes { b -> (type: UInt32, count: Int, small: [UInt8]?) in
             let first = u32(b, 0)
             if first >> 16 != 0 {
                 let n = Int(first >> 16)
@@ -180,6 +182,12 @@ final class MATFile {
             }
             return (first, Int(u32(b, 4)), nil)
         }
+        if tag.small != nil && tag.count > 4 {
+            throw RecordingError(.syntax, file: path, byteOffset: c.compressed ? c.start - 8 : c.start + at,
+                                 "\(what) uses the small data element format but declares \(tag.count) bytes "
+                                 + "(at most 4)" + (c.compressed ? " (decompressed offset \(at))" : ""))
+        }
+        return tag
     }
 
     /// Reads a (non-small) element's `count` bytes and skips its padding.
