@@ -97,3 +97,27 @@ struct HardeningTests {
         #expect(InputLimits.checkedInt(-12.7) == -12)
     }
 }
+
+@Suite("Hardening: ECG values beyond the Float range through convert")
+struct FloatRangeConvertTests {
+    @Test("masked on decoding, written as null by SensorKitWriter, masked again on re-reading")
+    func roundTrip() throws {
+        let input = Fixtures.url("RecordingsTests", "bad/sensorkit/ecg-beyond-float.ndjson").path
+        func decode(_ path: String) throws -> (StreamQC, [Float]) {
+            let c = try CollectedDecode.decode(try SensorKitDecoder(path: path))
+            return (try #require(c.accounts.first), try #require(c.streams.first).columns[0])
+        }
+        let (first, values) = try decode(input)
+        #expect(first.samplesEmitted == 4 && first.masked == 2 && first.rejected == 0)
+        #expect(values.filter(\.isNaN).count == 2 && !values.contains { $0.isInfinite })
+        let dir = TemporaryDirectory()
+        let output = dir.url.appendingPathComponent("out.ndjson").path
+        let writer = try SensorKitWriter(path: output, compress: false)
+        let d = try SensorKitDecoder(path: input)
+        while let e = try d.next() { try writer.write(e) }
+        try writer.finish()
+        let (second, again) = try decode(output)
+        #expect(second.samplesEmitted == 4 && second.masked == 2)
+        #expect(again.filter(\.isNaN).count == 2 && !again.contains { $0.isInfinite })
+    }
+}
