@@ -39,14 +39,15 @@ for t in "${run[@]}"; do
   corpus=$scratch/corpus/$t; artifacts=$scratch/artifacts/$t
   mkdir -p "$corpus" "$artifacts" "$seeds/$t"
   log=$scratch/$t.log
+  before=$(ls "$artifacts" | wc -l)
   set +e
   "$bin/$t" "$corpus" "$seeds/$t" -max_total_time="$seconds" -rss_limit_mb=512 -malloc_limit_mb=512 \
     -timeout=10 -print_final_stats=1 -artifact_prefix="$artifacts/" "$@" >"$log" 2>&1
   rc=$?
   set -e
   execs=$(grep -Eo 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -Eo '[0-9]+$' || echo "?")
-  found=$(ls "$artifacts" | wc -l)
-  echo "fuzz $t: ${seconds}s, $execs executions, exit $rc, $found artifact(s) in $artifacts"
+  found=$(( $(ls "$artifacts" | wc -l) - before ))
+  echo "fuzz $t: ${seconds}s, $execs executions, exit $rc, $found new artifact(s) in $artifacts"
   if [ $rc -ne 0 ] || [ "$found" -ne 0 ]; then status=1; tail -40 "$log" >&2; fi
 done
 exit $status
