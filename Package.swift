@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "Signals", exclude: ["README.md"]),
         .target(name: "Recordings", dependencies: ["Signals", "CZlib", "CLZMA"], exclude: ["README.md"]),
         .target(name: "Cardio", dependencies: ["DSP", "Signals"], exclude: ["README.md"]),
-        .target(name: "Pipeline", dependencies: ["DSP", "Recordings", "Cardio", "CSQLite"], exclude: ["README.md"]),
+        .target(name: "Pipeline", dependencies: ["Signals", "Recordings", "Cardio", "CSQLite"], exclude: ["README.md"]),
 
         // MARK: - Umbrella library (`import SensorPipe` re-exports DSP, Recordings, Cardio, Pipeline)
         .target(name: "SensorPipe", dependencies: ["DSP", "Recordings", "Cardio", "Pipeline"], exclude: ["README.md"]),
@@ -61,6 +61,7 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "CardioTests", dependencies: ["Cardio", "DSP", "Recordings", "_TestSupport"],
                     exclude: ["Fixtures"]),
+        .testTarget(name: "SensorPipeTests", dependencies: ["SensorPipe", "_TestSupport"]),
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "_TestSupport", "CZlib"],
                     exclude: ["Fixtures"]),
     ],

@@ -6,7 +6,8 @@ import Recordings
 final class DiscardingSink: ResultSink {
     var rows = 0
     func begin(recording: String) throws {}
-    func write(_ table: ResultTable, rows: [[ResultValue]]) throws { self.rows += rows.count }
+    func declare(_ table: ResultTable) throws {}
+    func write(_ table: ResultTable, values: [ResultValue]) throws { rows += 1 }
     func commit() throws {}
     func rollback() {}
 }
@@ -14,16 +15,17 @@ final class DiscardingSink: ResultSink {
 /// The whole single-recording ECG chain on a day of 512 Hz ECG: WFDB format-16 decode → R-peak
 /// detection (with its band-pass filtering) → artefact correction → heart rate per 10 s → HRV per
 /// 5 min and for the day (→ quality per 10 s, once the quality stage is in the chain), as
-/// `sensorpipe analyze` runs it, against `memcpy` of the decoded samples.
+/// `sensorpipe analyze` runs it, against one pass of the scalar SOS loop over the same number of
+/// samples (``referenceSOSPass``), with `memcpy` of the decoded samples as information.
 ///
 /// The record is the tiled MIT-BIH excerpt of ``ecgDay(count:)``, written once in set-up as a
 /// WFDB record (format 16, 200 adu/mV) in a temporary folder.
 func chainBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
     let count = scale.dayAt512Hz
-    let reference = "memcpy/day512/float/chain"
+    let reference = sosReferenceName
     return [
-        memcpyReferenceCase(bytes: count * 4, name: reference),
-        BenchmarkCase(name: "ecg/analyze-chain/day512/wfdb16", samples: count, bytes: count * 2, reference: reference) {
+        BenchmarkCase(name: "ecg/analyze-chain/day512/wfdb16", samples: count, bytes: count * 2, reference: reference,
+                      info: [memcpyDayName]) {
             let signal = ecgDay(count: count)
             let dir = benchmarkScratch.appendingPathComponent("chain-\(count)")
             try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

@@ -8,8 +8,8 @@ import Recordings
 // straight into column buffers) against Foundation's JSONDecoder with Codable structs decoding
 // the same file into the same column arrays, measured in the same run.
 //
-// The files are synthesised once into $TMPDIR/sensorpipe-bench-decode/ (about 64 MB each at full
-// scale, 4 MB quick; reused by later runs since their content is deterministic): ECG (one 256-value batch at 512 Hz per line), accelerometer (100 jittery
+// The files are synthesised once per process into the scratch folder (about 64 MB each at full
+// scale, 1 MB quick): ECG (one 256-value batch at 512 Hz per line), accelerometer (100 jittery
 // ~50 Hz samples per line, full-precision timestamps, identifiers above 2^53) and PPG (two optical
 // channels and the embedded accelerometer, 32 samples each per line).
 
@@ -189,7 +189,7 @@ private func sensorKitDecode(path: String) -> Int {
 
 /// NDJSON decoding of ECG, accelerometer and PPG files: SensorKitDecoder against JSONDecoder.
 func decodeBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
-    let target = scale == .full ? 64 << 20 : 4 << 20
+    let target = scale == .full ? 64 << 20 : 1 << 20
     var cases = [BenchmarkCase]()
     for (kind, short) in [("electrocardiogram", "ecg"), ("accelerometer", "accelerometer"), ("photoplethysmogram", "ppg")] {
         let file = BenchmarkFiles.make(kind, targetBytes: target)

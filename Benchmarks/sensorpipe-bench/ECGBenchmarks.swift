@@ -3,7 +3,9 @@ import DSP
 import Foundation
 
 /// R-peak detection on a day of 512 Hz ECG (44,236,800 samples), fed in one-minute blocks,
-/// against `memcpy` of the same bytes (one pass over the input: the floor of any streaming stage).
+/// against one pass of the scalar SOS loop over the same number of samples (``referenceSOSPass``:
+/// the detector's band-pass is about that much work), with `memcpy` of the same bytes as
+/// information (one pass over the input: the floor of any streaming stage).
 ///
 /// The signal is built in set-up from the committed 30 s MIT-BIH excerpt
 /// (`Tests/CardioTests/Fixtures/rpeaks/mitdb119_360.npy`, record 119, ODC-By 1.0: Moody & Mark
@@ -13,10 +15,10 @@ import Foundation
 /// (`scripts/ecg/compare-detectors.py`): sleepecg 1.43 s (C detector), NeuroKit2 6.4 s.
 func ecgBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
     let count = scale.dayAt512Hz
-    let reference = "memcpy/day512/float/ecg"
+    let reference = sosReferenceName
     return [
-        memcpyReferenceCase(bytes: count * 4, name: reference),
-        BenchmarkCase(name: "ecg/rpeaks/day512/float", samples: count, bytes: count * 4, reference: reference) {
+        BenchmarkCase(name: "ecg/rpeaks/day512/float", samples: count, bytes: count * 4, reference: reference,
+                      info: [memcpyDayName]) {
             let signal = ecgDay(count: count)
             let block = 512 * 60
             var peaks = [Int]()
@@ -37,6 +39,36 @@ func ecgBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
                 precondition(peaks.count > count / 512 / 2 && peaks.count < count / 512 * 3,
                              "ecg benchmark: \(peaks.count) beats in \(count) samples")
                 blackHole(peaks)
+            }
+        },
+        // Beat classification alone on the detector's peaks (found in set-up), as a ratio to the
+        // R-peak detection above: the classifier's own cost.
+        BenchmarkCase(name: "ecg/beats/day512/float", samples: count, bytes: count * 4,
+                      reference: "ecg/rpeaks/day512/float") {
+            let signal = ecgDay(count: count)
+            let peaks = RPeakDetector.detect(signal, sampleRate: 512)
+            var beats = [ClassifiedBeat]()
+            beats.reserveCapacity(peaks.count)
+            return {
+                beats.removeAll(keepingCapacity: true)
+                var classifier = BeatClassifier(sampleRate: 512)
+                let block = 512 * 60
+                var next = 0
+                signal.withUnsafeBufferPointer { x in
+                    var start = 0
+                    while start < count {
+                        let k = min(block, count - start)
+                        var end = next
+                        while end < peaks.count && peaks[end] < start + k { end += 1 }
+                        classifier.process(UnsafeBufferPointer(rebasing: x[start..<start + k]), flags: nil,
+                                           peaks: Array(peaks[next..<end]), into: &beats)
+                        next = end
+                        start += k
+                    }
+                }
+                classifier.finish(into: &beats)
+                precondition(beats.count == peaks.count, "beat benchmark: \(beats.count) beats for \(peaks.count) peaks")
+                blackHole(beats)
             }
         },
     ]

@@ -53,27 +53,13 @@ func fftwReferenceCase(n: Int, blocks: Int, float: Bool, name: String) -> Benchm
     }
 }
 
-/// `memcpy` of `bytes` bytes: the reference kernel for streaming stages that are not FFT-based.
-func memcpyReferenceCase(bytes: Int, name: String) -> BenchmarkCase {
-    BenchmarkCase(name: name, samples: bytes / 4, bytes: bytes, reference: nil) {
-        let src = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
-        let dst = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
-        memset(src, 1, bytes)
-        memset(dst, 0, bytes)
-        return {
-            memcpy(dst, src, bytes)
-            blackHole(dst)
-        }
-    }
-}
-
 /// Real FFT forward+inverse through `RealFFT`, against raw FFTW at the same size.
 func fftBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
     var cases = [BenchmarkCase]()
     for log2n in [16, 20] {
         let n = 1 << log2n
-        // Roughly 2^24 samples' worth of transforms per run (2^20 in quick mode).
-        let blocks = max(1, (scale == .full ? 1 << 24 : 1 << 22) / n)
+        // 2^24 samples' worth of transforms per run (2^21 in quick mode).
+        let blocks = max(1, (scale == .full ? 1 << 24 : 1 << 21) / n)
         for float in [true, false] {
             let p = float ? "float" : "double"
             let ref = "fftw/r2c+c2r/\(n)/\(p)"

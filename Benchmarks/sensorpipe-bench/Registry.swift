@@ -1,6 +1,7 @@
-/// Every benchmark, references first within each area so ratios can be computed in one pass.
+/// Every benchmark. A case names its reference (and information-only references) by name; the
+/// reference is set up once, when the first case that needs it runs, wherever it is listed.
 func allBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
-    var all = [BenchmarkCase]()
+    var all = sharedReferenceBenchmarks(scale)
     all += fftBenchmarks(scale)
     all += firBenchmarks(scale)
     all += iirBenchmarks(scale)

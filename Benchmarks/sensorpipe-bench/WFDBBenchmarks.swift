@@ -20,19 +20,26 @@ func wfdb212Bytes(frames: Int) -> [UInt8] {
 }
 
 /// WFDB format-212 decoding (2 signals × a day of 512-Hz-sized frames, 44,236,800 frames; 1/16 in
-/// quick mode), against `memcpy` of the same bytes:
+/// quick mode), with `memcpy` of the same bytes as information:
 /// - `decode/wfdb-212/frame-decoder/…`: the unpack loop alone (`WFDBFrameDecoder`, in-memory
-///   bytes → µV Float columns + flags + checksums, 16,380 frames per call into reused buffers);
+///   bytes → µV Float columns + flags + checksums, 16,380 frames per call into reused buffers),
+///   against zlib's `crc32` of the same in-memory bytes (compute-bound, reads each byte once);
 /// - `decode/wfdb-212/record/…`: the whole `WFDBDecoder` on a `.hea` + `.dat` in the temporary
-///   directory (page cache): file reads, decoding, checksums and `StreamAssembler` blocks.
+///   directory (page cache): file reads, decoding, checksums and `StreamAssembler` blocks, against
+///   `read(2)` of the same `.dat` with `crc32` over each chunk (``fileCRC32ReferenceCase``).
 func wfdbBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
     let frames = scale.dayAt512Hz
     let byteCount = 3 * frames
     let size = "2x\(frames)"
-    let reference = "memcpy/wfdb-212/\(byteCount)B"
-    var cases = [memcpyReferenceCase(bytes: byteCount, name: reference)]
+    let reference = "ref/crc32/wfdb-212/\(byteCount)B"
+    let fileReference = "ref/read+crc32/wfdb-212/\(byteCount)B"
+    let info = ["memcpy/wfdb-212/\(byteCount)B"]
+    let dat = SharedBenchmarkFile("bench.dat") { wfdb212Bytes(frames: frames) }
+    var cases = [crc32ReferenceCase(name: reference, samples: 2 * frames, byteCount: byteCount) { wfdb212Bytes(frames: frames) },
+                 fileCRC32ReferenceCase(name: fileReference, samples: 2 * frames, file: dat, byteCount: byteCount),
+                 memcpyReferenceCase(bytes: byteCount, name: info[0])]
     cases.append(BenchmarkCase(name: "decode/wfdb-212/frame-decoder/\(size)", samples: 2 * frames, bytes: byteCount,
-                               reference: reference) {
+                               reference: reference, info: info) {
         let bytes = wfdb212Bytes(frames: frames)
         var spec = WFDBSignalSpec(fileName: "bench.dat", format: 212)
         spec.adcGain = 200
@@ -56,14 +63,10 @@ func wfdbBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
         }
     })
     cases.append(BenchmarkCase(name: "decode/wfdb-212/record/\(size)", samples: 2 * frames, bytes: byteCount,
-                               reference: reference) {
-        let dir = benchmarkScratch.appendingPathComponent("wfdb")
-        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let bytes = wfdb212Bytes(frames: frames)
-        precondition(FileManager.default.createFile(atPath: dir.appendingPathComponent("bench.dat").path,
-                                                    contents: Data(bytes)))
+                               reference: fileReference, info: info) {
+        let datPath = dat.path  // written beside the header: bench.dat
         let header = "bench 2 360 \(frames)\nbench.dat 212 200 11 0\nbench.dat 212 200 11 0\n"
-        let path = dir.appendingPathComponent("bench.hea").path
+        let path = (datPath as NSString).deletingLastPathComponent + "/bench.hea"
         precondition(FileManager.default.createFile(atPath: path, contents: Data(header.utf8)))
         return {
             guard let decoder = try? WFDBDecoder(path: path) else { fatalError("cannot open \(path)") }

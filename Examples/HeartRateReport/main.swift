@@ -40,15 +40,10 @@ do {
 print("\(path) (\(opened.format))")
 
 var analyzers: [Int: ECGAnalyzer] = [:]   // ECG analyses by stream index
-var streamCount = 0
 do {
     while let event = try opened.decoder.next() {
         switch event {
-        case .stream(let info):
-            // A stream's index is the number of `.stream` events before it (count the events:
-            // some decoders fill `decoder.streams` before delivering them).
-            let index = streamCount
-            streamCount += 1
+        case .stream(let index, let info):   // the index every block of the stream carries
             let rate = info.nominalSampleRate.map { "\(format($0, $0 == $0.rounded() ? 0 : 3)) Hz" } ?? "irregular timestamps"
             print("  stream \(index): \(info.key.sensor), \(rate), \(info.key)")
             if info.key.sensor == .electrocardiogram {
@@ -79,8 +74,8 @@ for index in analyzers.keys.sorted() {
           + "correction inserted \(inserted), removed \(removed) detected as extra)")
     print("  mean heart rate: \(format(results.meanHeartRateBPM)) bpm")
     if let hrv = results.recordingHRV {
-        print("  HRV over \(hrv.intervalCount) NN intervals: SDNN \(format(hrv.metrics["SDNN"])) ms, "
-              + "RMSSD \(format(hrv.metrics["RMSSD"])) ms")
+        print("  HRV over \(hrv.intervalCount) NN intervals: SDNN \(format(hrv.metrics[.sdnn])) ms, "
+              + "RMSSD \(format(hrv.metrics[.rmssd])) ms")
     } else {
         print("  HRV: fewer than two NN intervals")
     }

@@ -5,28 +5,31 @@ import Recordings
 /// `sensorpipe analyze`: one recording in, one CSV per result table out.
 enum AnalyzeCommand {
     static let usage = """
-        USAGE: sensorpipe analyze INPUT [--out DIR] [--hr-window S] [--hr-step S] [--preset NAME] [--config FILE]
+        USAGE: sensorpipe analyze INPUT… [--out DIR] [ANALYSIS OPTIONS] [--preset NAME] [--config FILE]
 
-        Analyses one recording and writes one CSV per result table into DIR (default ./results):
-          beats.csv       R-peaks, RR/NN intervals (ms), instantaneous HR, artefact flags
-          heart_rate.csv  mean heart rate per window (bpm)
-          hrv.csv         HRV per 5-minute window and for the whole recording (NeuroKit2 names)
-          quality.csv     ECG signal-quality indices and label per 10-s window
+        Analyses one recording (several INPUT files are one recording, decoded side by side) and
+        writes one CSV per result table into DIR (default ./results):
+          beats.csv        detected beats (time = detection time), RR/NN intervals (ms), HR, artefacts
+          heart_rate.csv   mean heart rate per window (bpm)
+          hrv.csv          HRV per 5-minute window and for the whole recording (NeuroKit2 names)
+          ecg_quality.csv  ECG signal-quality indices and label per 10-s window
         Columns and units: docs/RESULTS.md. Times are Unix seconds when the input carries absolute
-        time, otherwise seconds from the stream start. The tables appear only when complete.
+        time, otherwise seconds from the stream start (or device-local seconds since 1970 for a
+        GT3X without a time zone); `sensorpipe inspect INPUT` shows each stream's origin. The
+        tables appear only when complete. Streams no analysis covers are named in a warning.
 
         OPTIONS:
           --out DIR       output folder (created if needed)
-          --hr-window S   heart-rate window, seconds (default 10)
-          --hr-step S     heart-rate window step, seconds (default 10)
           --preset NAME   layout of CSV/MATLAB inputs (default: detected from content)
           --config FILE   analysis options as JSON (docs/RESULTS.md, "Configuration files");
                           options given on the command line override the file
           -h, --help      show this help
+
+        \(ArgumentCursor.analysisOptionsHelp)
         """
 
     static func run(_ args: [String]) -> Int32 {
-        var input: String?
+        var inputs = [String]()
         var out = "results"
         var cursor = ArgumentCursor(args, usage: usage)
         var analysis = cursor.configuration()
@@ -39,11 +42,11 @@ enum AnalyzeCommand {
                 return 0
             default:
                 if a.hasPrefix("-") { CLI.usageError("unknown option '\(a)'", usage: usage) }
-                guard input == nil else { CLI.usageError("analyze takes one INPUT", usage: usage) }
-                input = a
+                inputs.append(a)
             }
         }
-        guard let input else { CLI.usageError("no INPUT given", usage: usage) }
+        guard let input = inputs.first else { CLI.usageError("no INPUT given", usage: usage) }
+        if out.isEmpty { CLI.usageError("--out needs a folder, got an empty path", usage: usage) }
         let sink: CSVResultSink
         do {
             sink = try CSVResultSink(directory: URL(fileURLWithPath: out))
@@ -52,10 +55,12 @@ enum AnalyzeCommand {
             return 1
         }
         do {
-            let summary = try RecordingAnalysis.run(path: input, analysis: analysis, sink: sink)
+            let summary = try RecordingAnalysis.run(recording: RecordingInput(path: input, files: inputs),
+                                                    analysis: analysis, sink: sink)
             print("\(input): \(summary.streams) stream(s), \(summary.beats) beats → \(out)/"
                   + summary.tables.map { "\($0).csv" }.joined(separator: ", "))
             for issue in summary.issues { CLI.error("warning: \(issue)") }
+            for line in summary.unanalysedStreams { CLI.error("warning: not analysed: \(line)") }
             return 0
         } catch {
             sink.rollback()

@@ -46,16 +46,50 @@ struct ArgumentCursor {
         }
     }
 
-    /// Handles the analysis options shared by `analyze` and `run` (`--hr-window`, `--hr-step`,
-    /// `--preset`, `--config FILE`); returns `false` when `option` is not one of them.
+    /// Handles the analysis options shared by `analyze` and `run`: every declared option of every
+    /// registered family (``OptionDescriptor/flag``, e.g. `--ecg-hrv-window-s 300`), the short
+    /// aliases `--hr-window` / `--hr-step`, `--preset` and `--config FILE`; returns `false` when
+    /// `option` is not one of them.
     mutating func analysisOption(_ option: String, analysis: inout AnalysisConfiguration) -> Bool {
+        let aliases = ["--hr-window": "--ecg-heart-rate-window-s", "--hr-step": "--ecg-heart-rate-step-s"]
+        let flag = aliases[option] ?? option
+        if let d = AnalysisRegistry.families.lazy.flatMap(\.options).first(where: { $0.flag == flag }) {
+            let text = value(option)
+            guard let v = AnalysisOption<Void>.parse(text, kind: d.kind) else {
+                CLI.usageError("\(option): '\(text)' is not a valid value", usage: usage)
+            }
+            do {
+                try analysis.set(family: d.family, key: d.key, value: v, origin: option)
+            } catch {
+                CLI.usageError("\(error)", usage: usage)
+            }
+            return true
+        }
         switch option {
-        case "--hr-window": analysis.ecg.heartRateWindowSeconds = seconds(option)
-        case "--hr-step": analysis.ecg.heartRateStepSeconds = seconds(option)
         case "--preset": analysis.decode.preset = CLI.preset(value(option), usage: usage)
         case "--config": _ = value(option)   // read up front by configuration()
         default: return false
         }
         return true
+    }
+
+    /// The analysis options' help lines, from the families' declarations.
+    static var analysisOptionsHelp: String {
+        var lines = ["ANALYSIS OPTIONS (also as JSON in --config FILE: {\"family\": {\"key\": value}}):"]
+        for family in AnalysisRegistry.families {
+            for o in family.options {
+                let unit = o.unit.map { " \($0)" } ?? ""
+                let range: String
+                switch o.kind {
+                case .number(let r): range = ", \(OptionValue.number(r.lowerBound))–\(OptionValue.number(r.upperBound))\(unit)"
+                case .flag: range = ", true|false"
+                case .choice(let w): range = ", " + w.joined(separator: "|")
+                }
+                lines.append("  \(o.flag) V".padding(toLength: 32, withPad: " ", startingAt: 0)
+                             + "\(o.summary) (default \(o.defaultValue)\(unit)\(range))")
+            }
+        }
+        lines.append("  --hr-window S, --hr-step S      aliases of --ecg-heart-rate-window-s, --ecg-heart-rate-step-s")
+        return lines.joined(separator: "\n")
     }
 }

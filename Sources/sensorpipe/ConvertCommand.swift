@@ -8,7 +8,11 @@ enum ConvertCommand {
 
         Decodes INPUT (any supported format) and writes it in the canonical SensorKit export schema
         (docs/SCHEMA.md); OUTPUT ending in .gz is gzip-compressed. The output appears only when
-        complete (written to OUTPUT.partial, then renamed).
+        complete (written to OUTPUT.partial, then renamed). Each stream is preceded by a "stream"
+        line with its key, time origin and attributes, so the output reads back with the same
+        stream keys as INPUT; times without an absolute origin (a WFDB record without a base
+        date, a MATLAB file, BUT PPG) are written as seconds from the start and marked
+        timeOrigin "stream_start" there (not Unix time).
 
         OPTIONS:
           --to FORMAT     output format; only sensorkit-ndjson
@@ -58,6 +62,10 @@ enum ConvertCommand {
             let samples = opened.decoder.accounts.reduce(0) { $0 + $1.samplesEmitted }
             print("\(input) → \(output): \(opened.decoder.streams.count) stream(s), \(samples) samples"
                   + (issues > 0 ? ", \(issues) issue(s)" : ""))
+            for info in opened.decoder.streams where info.timeOrigin != .unix {
+                print("  \(info.key): times are \(info.timeOrigin == .streamStart ? "seconds from the stream start" : "device-local")"
+                      + " (timeOrigin \(info.timeOrigin.rawValue) in its stream line), not Unix time")
+            }
             return 0
         } catch {
             unlink(partial)

@@ -7,9 +7,13 @@ enum InspectCommand {
     static let usage = """
         USAGE: sensorpipe inspect FILE|DIR… [--json] [--preset NAME] [--issues N]
 
-        For every recording (folders are searched recursively): format, and per stream the device,
-        sensor, channel, start and end (UTC), nominal and measured rate (Hz), segments, gaps,
-        deletion spans, duplicates dropped, masked and rejected samples.
+        For every recording (folders are searched recursively): format, and per stream its key
+        (device/sensor/channel[/session=ID], as in the result tables), what its times count from
+        (origin: unix = UTC, stream_start = seconds from the record start, device_local = the
+        device's local clock), start and end (UTC for unix, "+seconds" otherwise), nominal and
+        measured rate (Hz), segments, gaps, deletion spans, duplicates dropped, masked and
+        rejected samples. --json adds the stream's attributes (classification, utc_offset_s,
+        device_model, ...).
 
         OPTIONS:
           --json          one JSON object per recording, one per line
@@ -21,6 +25,10 @@ enum InspectCommand {
 
     struct StreamReport: Encodable {
         var index: Int
+        /// ``StreamKey/description``: the `stream` of the result tables.
+        var key: String
+        /// ``TimeOrigin`` raw value.
+        var timeOrigin: String
         var device: String
         var sensor: String
         var channel: String
@@ -129,11 +137,13 @@ enum InspectCommand {
             report.streams = zip(d.streams, d.accounts).enumerated().map { k, pair in
                 let (info, qc) = pair
                 return StreamReport(
-                    index: k, device: info.key.deviceID, sensor: info.key.sensor.rawValue,
+                    index: k, key: info.key.description, timeOrigin: info.timeOrigin.rawValue,
+                    device: info.key.deviceID, sensor: info.key.sensor.rawValue,
                     channel: info.key.channel, session: info.key.session,
                     columns: info.columns.map(\.name), units: info.columns.map(\.unit.rawValue),
                     start: qc.firstTime, end: qc.lastTime,
-                    startUTC: CLI.time(qc.firstTime), endUTC: CLI.time(qc.lastTime),
+                    startUTC: CLI.time(qc.firstTime, origin: info.timeOrigin),
+                    endUTC: CLI.time(qc.lastTime, origin: info.timeOrigin),
                     nominalSampleRateHz: info.nominalSampleRate, measuredSampleRateHz: qc.measuredSampleRate,
                     samplesRead: qc.samplesRead, samplesEmitted: qc.samplesEmitted, masked: qc.masked,
                     duplicatesDropped: qc.duplicatesDropped, rejected: qc.rejected, segments: qc.segments,
@@ -156,12 +166,11 @@ enum InspectCommand {
             print("")
             return
         }
-        let header = ["stream", "start (UTC)", "end (UTC)", "nominal Hz", "measured Hz", "segments", "gaps",
+        let header = ["stream", "origin", "start", "end", "nominal Hz", "measured Hz", "segments", "gaps",
                       "deleted", "duplicates", "masked", "rejected", "samples"]
         var rows = [header]
         for s in r.streams {
-            let name = "\(s.device)/\(s.sensor)/\(s.channel)" + (s.session.map { "#\($0)" } ?? "")
-            rows.append([name, s.startUTC, s.endUTC,
+            rows.append([s.key, s.timeOrigin, s.startUTC, s.endUTC,
                          s.nominalSampleRateHz.map { String(format: "%.3f", $0) } ?? "-",
                          s.measuredSampleRateHz.map { String(format: "%.3f", $0) } ?? "-",
                          "\(s.segments)", "\(s.gaps)",

@@ -7,7 +7,7 @@ import Synchronization
 enum RunCommand {
     static let usage = """
         USAGE: sensorpipe run INPUT… [--out PATH] [--format sqlite|csv] [--jobs N] [--shard K/N]
-                              [--quiet] [--json] [--hr-window S] [--hr-step S] [--preset NAME] [--config FILE]
+                              [--label TEXT] [--quiet] [--json] [ANALYSIS OPTIONS] [--preset NAME] [--config FILE]
 
         Analyses every recording among the INPUTs into one SQLite database (default
         ./results.sqlite): the tables of `sensorpipe analyze` plus `runs`, `recordings` (path,
@@ -17,7 +17,10 @@ enum RunCommand {
         (FNV-1a 64 hash) and configuration are skipped.
 
         INPUTs are recording files, folders (searched recursively) or manifests (*.manifest,
-        *.list, *.txt: one path per line, # comments, relative to the manifest's folder).
+        *.list, *.txt: one path per line, # comments, relative to the manifest's folder). A
+        recording may span files: a NAME.group file lists its members, and SensorKit files of one
+        folder whose names differ only by the sensor (p01_accelerometer.ndjson.gz,
+        p01_rotationRate.ndjson.gz) are one recording (docs/RESULTS.md, "Recordings of several files").
 
         OPTIONS:
           --out PATH      SQLite database, or with --format csv a folder (default results.sqlite,
@@ -28,17 +31,20 @@ enum RunCommand {
                           stores them in input order, so the output does not depend on N
           --shard K/N     analyse only part K of N (by a stable hash of each recording's path as
                           given), so N independent jobs with the same INPUTs cover it exactly once
+          --label TEXT    a study label stored in runs.label (not part of the configuration)
           --quiet         no progress bar or per-recording lines; failures and the summary only
           --json          print the summary as JSON on stdout (progress stays on stderr)
-          --hr-window S   heart-rate window, seconds (default 10)
-          --hr-step S     heart-rate window step, seconds (default 10)
           --preset NAME   layout of CSV/MATLAB inputs (default: detected from content)
           --config FILE   analysis options as JSON (docs/RESULTS.md, "Configuration files");
                           options given on the command line override the file
           -h, --help      show this help
+
+        \(ArgumentCursor.analysisOptionsHelp)
+
         Progress goes to stderr: a bar on a terminal, one line per recording otherwise.
         Exit codes: 0 all recordings ok or skipped, 1 some recordings failed (each stored with its
-        error), 2 the output could not be opened or written (rerun to resume), 64 usage error.
+        error) or the INPUTs hold no recording, 2 the output could not be opened or written
+        (rerun to resume), 64 usage error.
         """
 
     static func run(_ args: [String]) -> Int32 {
@@ -49,6 +55,7 @@ enum RunCommand {
         var json = false
         var shard: Shard?
         var jobs = ProcessInfo.processInfo.activeProcessorCount
+        var label: String?
         var cursor = ArgumentCursor(args, usage: usage)
         var analysis = cursor.configuration()
         while let a = cursor.next() {
@@ -61,12 +68,15 @@ enum RunCommand {
                 csv = v == "csv"
             case "--jobs":
                 let v = cursor.value(a)
-                guard let n = Int(v), n >= 1 else { CLI.usageError("--jobs needs a positive integer, got '\(v)'", usage: usage) }
+                guard let n = Int(v), n >= 1, n <= BatchOptions.maximumJobs else {
+                    CLI.usageError("--jobs needs an integer from 1 to \(BatchOptions.maximumJobs), got '\(v)'", usage: usage)
+                }
                 jobs = n
             case "--shard":
                 let v = cursor.value(a)
                 guard let s = Shard(v) else { CLI.usageError("--shard needs K/N with 1 ≤ K ≤ N, got '\(v)'", usage: usage) }
                 shard = s
+            case "--label": label = cursor.value(a, "a TEXT")
             case "--quiet", "-q": quiet = true
             case "--json": json = true
             case "-h", "--help":
@@ -80,12 +90,20 @@ enum RunCommand {
         guard !inputs.isEmpty else { CLI.usageError("no INPUT given", usage: usage) }
         let output = out ?? (csv ? "results" : "results.sqlite")
         // The shard is chosen on the paths as given (identical on every node of a job array).
-        let files: [String]
+        let recordings: [RecordingInput]
+        let found: Int
         do {
-            files = try RecordingDiscovery.expand(inputs).filter { shard?.contains(path: $0) ?? true }
+            let all = try RecordingDiscovery.recordings(inputs)
+            found = all.count
+            recordings = all.filter { shard?.contains(path: $0.path) ?? true }
         } catch {
             CLI.error("\(error)")
             return 2
+        }
+        guard found > 0 else {
+            CLI.error("no recordings found in " + inputs.joined(separator: ", ")
+                      + " (looked for .ndjson, .jsonl, .json, .csv, .hea, .mat, .gt3x and .group files, optionally .gz/.xz)")
+            return 1
         }
         let store: BatchStore
         do {
@@ -94,12 +112,12 @@ enum RunCommand {
             CLI.error("\(output): \(error)")
             return 2
         }
-        var options = BatchOptions(jobs: jobs, softwareVersion: SensorPipeCommand.version, analysis: analysis)
+        var options = BatchOptions(jobs: jobs, softwareVersion: SensorPipeCommand.version, label: label, analysis: analysis)
         options.beforeCommit = stallHook()
         let reporter = ProgressReporter(mode: quiet ? .quiet : (isatty(2) != 0 ? .bar : .lines))
         let summary: BatchSummary
         do {
-            summary = try BatchRunner.run(recordings: files, store: store, options: options) { reporter.report($0) }
+            summary = try BatchRunner.run(inputs: recordings, store: store, options: options) { reporter.report($0) }
         } catch {
             reporter.clear()
             CLI.error("\(output): \(error)")
@@ -119,9 +137,15 @@ enum RunCommand {
         var lines = ["\(s.total) recording(s)\(shard.map { " in shard \($0)" } ?? ""): \(s.ok) ok, \(s.failed) failed, "
                      + "\(s.skipped) skipped (already done) → \(output)"]
         if !s.signalSecondsBySensor.isEmpty {
-            let parts = s.signalSecondsBySensor.sorted { $0.key.rawValue < $1.key.rawValue }
-                .map { "\($0.key.rawValue) \(String(format: "%.2f", $0.value / 3600)) h" }
-            lines.append("signal analysed: " + parts.joined(separator: ", "))
+            let parts = s.signalSecondsBySensor.sorted { $0.key.rawValue < $1.key.rawValue }.map { k, v in
+                "\(k.rawValue) \(String(format: "%.2f", v / 3600)) h decoded, "
+                    + "\(String(format: "%.2f", (s.analysedSecondsBySensor[k] ?? 0) / 3600)) h analysed"
+            }
+            lines.append("signal: " + parts.joined(separator: "; "))
+        }
+        if s.unanalysedStreams > 0 {
+            lines.append("warning: \(s.unanalysedStreams) stream(s) had no analysis in this version "
+                         + "(decoded and accounted for only; streams.analysis says why)")
         }
         let mb = Double(s.bytesAnalysed) / 1e6
         lines.append(String(format: "input %.1f MB analysed in %.1f s (%.1f MB/s); %d beats", mb, s.elapsedSeconds,
@@ -165,7 +189,9 @@ final class ProgressReporter {
         let line: String
         switch o.status {
         case .ok:
+            let unanalysed = o.summary?.unanalysedStreams.count ?? 0
             line = "ok      \(o.path): \(o.summary?.streams ?? 0) stream(s), \(o.summary?.beats ?? 0) beats"
+                + (unanalysed > 0 ? " (warning: \(unanalysed) stream(s) not analysed)" : "")
         case .skipped:
             line = "skipped \(o.path) (already done)"
         case .failed:

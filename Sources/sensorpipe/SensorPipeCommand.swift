@@ -1,10 +1,11 @@
 import Foundation
+import Pipeline
 import Recordings
 
 /// `sensorpipe`: the command-line tool of SensorPipe.
 @main
 struct SensorPipeCommand {
-    static let version = "0.1.0"
+    static var version: String { SensorPipeVersion.current }
 
     static let usage = """
         USAGE: sensorpipe <command> [options]
@@ -16,8 +17,10 @@ struct SensorPipeCommand {
           merge SHARD.sqlite… --out FILE  combine the databases of sharded runs
           convert INPUT --to sensorkit-ndjson OUTPUT
                                      rewrite any readable recording in the canonical schema
+          tables [--update FILE]     the result tables' columns as Markdown (from their declarations)
 
-        Run `sensorpipe <command> --help` for a command's options.
+        Run `sensorpipe <command> --help` for a command's options; `sensorpipe --version` (-V)
+        prints the version.
         Exit codes: 0 success, 1 some inputs failed, 2 the output could not be written (run),
         64 usage error.
         """
@@ -36,10 +39,11 @@ struct SensorPipeCommand {
         case "analyze": code = AnalyzeCommand.run(args)
         case "merge": code = MergeCommand.run(args)
         case "run": code = RunCommand.run(args)
+        case "tables": code = TablesCommand.run(args)
         case "-h", "--help", "help":
             print(usage)
             code = 0
-        case "--version":
+        case "--version", "-V":
             print("sensorpipe \(version)")
             code = 0
         default:
@@ -71,10 +75,20 @@ enum CLI {
         return p
     }
 
-    /// Formats Unix seconds as ISO 8601 UTC, or as seconds from the start for relative times.
-    static func time(_ t: Double?) -> String {
+    /// Formats a time by what it counts from: Unix seconds as ISO 8601 UTC (`…Z`), device-local
+    /// seconds since 1970 as ISO 8601 without a zone plus ` local`, stream-relative seconds as
+    /// `+12.345 s`.
+    static func time(_ t: Double?, origin: TimeOrigin = .unix) -> String {
         guard let t else { return "-" }
-        if abs(t) < 1e8 { return String(format: "+%.3f s", t) }
+        switch origin {
+        case .streamStart: return String(format: "+%.3f s", t)
+        case .deviceLocal: return String(iso8601(t).dropLast()) + " local"
+        case .unix: return iso8601(t)
+        }
+    }
+
+    /// ISO 8601 UTC with milliseconds, e.g. `2024-05-21T09:00:00.000Z`.
+    static func iso8601(_ t: Double) -> String {
         var seconds = time_t(t.rounded(.down))
         var tm = tm()
         gmtime_r(&seconds, &tm)

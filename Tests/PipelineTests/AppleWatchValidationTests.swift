@@ -26,8 +26,8 @@ struct AppleWatchValidationTests {
                 .map { String($0.dropFirst("Classification,".count)) } ?? ""
             let sink = MemorySink()
             _ = try RecordingAnalysis.run(path: path, analysis: AnalysisConfiguration(), sink: sink)
-            let nn = (sink.committed["beats"] ?? []).compactMap { row -> Double? in
-                if case .real(let v) = row[5] { return v } else { return nil }
+            let nn = sink.named("beats").compactMap { row -> Double? in
+                if case .real(let v)? = row["nn_ms"] { return v } else { return nil }
             }
             let bpm = 60000 / (nn.reduce(0, +) / Double(max(nn.count, 1)))
             print("| \(file) | \(classification) | \(nn.count + 1) | \(String(format: "%.1f", bpm)) |")

@@ -30,14 +30,14 @@ struct BatchDatabaseTests {
         let hash = try ContentHash.file(ecg)
         #expect(try !batch.isDone(path: ecg, contentHash: hash))
         let size = try FileManager.default.attributesOfItem(atPath: ecg)[.size] as! Int
-        let summary = try batch.analyze(path: ecg, size: size, contentHash: hash,
+        let summary = try batch.analyze(recording: RecordingInput(path: ecg), size: size, contentHash: hash,
                                         analysis: AnalysisConfiguration())
         #expect(summary.beats > 50)  // about a minute of MIT-BIH record 100
         #expect(try batch.isDone(path: ecg, contentHash: hash))
 
         let badHash = try ContentHash.file(corrupt)
         #expect(throws: (any Error).self) {
-            try batch.analyze(path: corrupt, size: 8, contentHash: badHash, analysis: AnalysisConfiguration())
+            try batch.analyze(recording: RecordingInput(path: corrupt), size: 8, contentHash: badHash, analysis: AnalysisConfiguration())
         }
         try batch.recordFailure(path: corrupt, size: 8, contentHash: badHash, error: "corrupt")
         try batch.recordFailure(path: corrupt, size: 8, contentHash: badHash, error: "corrupt again")

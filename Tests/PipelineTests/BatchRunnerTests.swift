@@ -97,7 +97,7 @@ struct BatchRunnerTests {
             "SELECT r.path, b.* FROM beats b JOIN recordings r ON r.id = b.recording_id ORDER BY r.path, b.rowid",
             "SELECT r.path, h.* FROM heart_rate h JOIN recordings r ON r.id = h.recording_id ORDER BY r.path, h.rowid",
             "SELECT r.path, h.* FROM hrv h JOIN recordings r ON r.id = h.recording_id ORDER BY r.path, h.rowid",
-            "SELECT r.path, q.* FROM quality q JOIN recordings r ON r.id = q.recording_id ORDER BY r.path, q.rowid",
+            "SELECT r.path, q.* FROM ecg_quality q JOIN recordings r ON r.id = q.recording_id ORDER BY r.path, q.rowid",
         ]
         for q in queries {
             // Drop the recording_id column (second field) before comparing.
@@ -188,7 +188,7 @@ struct BatchRunnerTests {
         let single = f.dir.url.appendingPathComponent("single")
         _ = try RecordingAnalysis.run(path: ecg, analysis: AnalysisConfiguration(), sink: try CSVResultSink(directory: single))
         let folder = out.appendingPathComponent("recordings").appendingPathComponent(CSVBatchFolder.folderName(for: ecg))
-        for table in ["beats", "heart_rate", "hrv", "quality"] {
+        for table in ["beats", "heart_rate", "hrv", "ecg_quality"] {
             let a = try Data(contentsOf: single.appendingPathComponent("\(table).csv"))
             let b = try Data(contentsOf: folder.appendingPathComponent("\(table).csv"))
             #expect(a == b && a.count > 100, "\(table).csv")

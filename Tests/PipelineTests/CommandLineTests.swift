@@ -132,7 +132,7 @@ struct CommandLineTests {
 
         // After the crash: exactly the five recordings committed before, no half-written rows.
         #expect(SQLiteDump.rows(killed, "SELECT status, COUNT(*) FROM recordings GROUP BY status ORDER BY status") == ["ok|5"])
-        for table in ["beats", "heart_rate", "hrv", "quality", "streams"] {
+        for table in ["beats", "heart_rate", "hrv", "ecg_quality", "streams"] {
             let orphans = SQLiteDump.rows(killed, "SELECT COUNT(*) FROM \(table) WHERE recording_id NOT IN (SELECT id FROM recordings WHERE status = 'ok')")
             #expect(orphans == ["0"], "\(table)")
         }

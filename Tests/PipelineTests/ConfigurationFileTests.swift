@@ -28,8 +28,8 @@ struct ConfigurationFileTests {
     @Test("errors name the file and the key", arguments: [
         ("{\"ecg\": {\"hr_window\": 3}}", "unknown key 'ecg.hr_window'"),
         ("{\"ecgs\": {}}", "unknown key 'ecgs'"),
-        ("{\"ecg\": {\"heart_rate_window_s\": -1}}", "'ecg.heart_rate_window_s' must be a positive number"),
-        ("{\"ecg\": {\"heart_rate_window_s\": true}}", "'ecg.heart_rate_window_s' must be a positive number"),
+        ("{\"ecg\": {\"heart_rate_window_s\": -1}}", "'ecg.heart_rate_window_s' must be a number from 1"),
+        ("{\"ecg\": {\"heart_rate_window_s\": true}}", "'ecg.heart_rate_window_s' must be a number, got true"),
         ("{\"decode\": {\"preset\": \"nope\"}}", "'decode.preset' must be auto or one of"),
         ("{\"ecg\": [1]}", "'ecg' must be an object"),
         ("[1, 2]", "expected a JSON object"),
@@ -52,12 +52,13 @@ struct SignalHoursTests {
     func overlapCounting() {
         var s = RecordingAnalysis.Summary()
         func add(_ device: String, _ sensor: SensorKind, _ channel: String, _ first: Double, _ last: Double, _ covered: Double) {
-            s.keys.append(StreamKey(deviceID: device, sensor: sensor, channel: channel))
             var qc = StreamQC()
             qc.firstTime = first
             qc.lastTime = last
             qc.coveredSeconds = covered
-            s.accounts.append(qc)
+            s.streamSummaries.append(RecordingAnalysis.StreamSummary(
+                key: StreamKey(deviceID: device, sensor: sensor, channel: channel), file: "f", timeOrigin: .unix,
+                attributes: [:], analyses: sensor == .electrocardiogram ? ["ecg"] : [], account: qc))
         }
         add("w", .photoplethysmogram, "optical/green", 0, 100, 100)
         add("w", .photoplethysmogram, "optical/ir", 0, 100, 98)
@@ -69,5 +70,8 @@ struct SignalHoursTests {
         #expect(h[.photoplethysmogram] == 210)
         #expect(h[.electrocardiogram] == 30)
         #expect(h[.accelerometer] == nil)
+        // Hours analysed count only streams some family used.
+        #expect(s.analysedSecondsBySensor[.photoplethysmogram] == nil)
+        #expect(s.analysedSecondsBySensor[.electrocardiogram] == 30)
     }
 }

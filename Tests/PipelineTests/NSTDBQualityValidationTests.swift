@@ -34,19 +34,16 @@ struct NSTDBQualityValidationTests {
         while let e = try opened.decoder.next() {
             if case .block(let b) = e, b.stream == 0 { analyzer.consume(b) }
         }
-        let out = analyzer.finish()
+        let out = analyzer.finishResults()
         let fs = 360.0, scoredFrom = 300.0
         let annotations = try WFDBAnnotations(path: folder.appendingPathComponent("\(record).atr").path)
         let reference = annotations.beats.map(\.sample)
-        let detected = out.beats.compactMap { row -> Int? in
-            guard case .integer(let s) = row[2] else { return nil }
-            return s
-        }
+        let detected = out.beats.compactMap(\.sampleIndex)
         var acceptable: [ClosedRange<Double>] = []
         var row = Row(record: record, all: DetectionScore(sampleRate: fs), acceptable: DetectionScore(sampleRate: fs))
         for q in out.quality {
-            guard case .real(let start) = q[1], case .real(let end) = q[2], case .text(let label) = q[3],
-                  start >= scoredFrom else { continue }
+            let start = q.startSeconds, end = q.endSeconds, label = q.label.rawValue
+            guard start >= scoredFrom else { continue }
             let noisy = Self.isNoisy(start) && Self.isNoisy(end - 1e-6)
             if noisy {
                 row.windows += 1

@@ -17,7 +17,7 @@ struct ShardMergeTests {
         let batch = try BatchDatabase(path: path)
         try batch.startRun(softwareVersion: "test", configJSON: "{}")
         for f in files {
-            _ = try batch.analyze(path: f, size: 0, contentHash: try ContentHash.file(f),
+            _ = try batch.analyze(recording: RecordingInput(path: f), size: 0, contentHash: try ContentHash.file(f),
                                   analysis: AnalysisConfiguration())
         }
         try batch.finishRun(ok: files.count, failed: 0, skipped: 0)
@@ -53,7 +53,7 @@ struct ShardMergeTests {
             "SELECT r.path, b.time, b.sample, b.nn_ms, b.quality FROM beats b JOIN recordings r ON r.id = b.recording_id",
             "SELECT r.path, h.window_start, h.bpm FROM heart_rate h JOIN recordings r ON r.id = h.recording_id",
             "SELECT r.path, h.window_start, h.RMSSD, h.SampEn FROM hrv h JOIN recordings r ON r.id = h.recording_id",
-            "SELECT r.path, q.window_start, q.label, q.kSQI FROM quality q JOIN recordings r ON r.id = q.recording_id",
+            "SELECT r.path, q.window_start, q.label, q.kSQI FROM ecg_quality q JOIN recordings r ON r.id = q.recording_id",
         ]
         for q in queries {
             let a = rows(whole, q), b = rows(merged, q)

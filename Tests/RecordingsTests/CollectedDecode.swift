@@ -31,7 +31,7 @@ struct CollectedDecode {
         while let event = try decoder.next() {
             switch event {
             case .device(let d): c.devices.append(d)
-            case .stream(let s): c.streams.append(Stream(info: s, columns: Array(repeating: [], count: s.columns.count)))
+            case .stream(_, let s): c.streams.append(Stream(info: s, columns: Array(repeating: [], count: s.columns.count)))
             case .issue(let e): c.issues.append(e)
             case .deletion: c.problems.append("unexpected deletion record")
             case .block(let b):

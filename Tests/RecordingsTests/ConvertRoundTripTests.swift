@@ -24,7 +24,7 @@ struct ConvertRoundTripTests {
         while let event = try opened.decoder.next() {
             try writer?.write(event)
             switch event {
-            case .stream(let info):
+            case .stream(_, let info):
                 d.streams.append(info)
                 d.columns.append(Array(repeating: [], count: info.columns.count))
                 d.times.append([])
@@ -56,6 +56,12 @@ struct ConvertRoundTripTests {
             let ib = b.streams.indices.filter { b.streams[$0].key.sensor == sensor && !b.flags[$0].isEmpty }
             #expect(ia.count == ib.count, "\(sensor) streams in \(path)")
             for (x, y) in zip(ia, ib) {
+                // Identity and metadata come back through the writer's stream lines.
+                let (sa, sb) = (a.streams[x], b.streams[y])
+                #expect(sb.key == sa.key, "\(path): stream \(sa.key) reads back as \(sb.key)")
+                #expect(sb.timeOrigin == sa.timeOrigin, "\(path): time origin of \(sa.key)")
+                #expect(sb.attributes == sa.attributes, "\(path): attributes of \(sa.key)")
+                #expect(sb.nominalSampleRate == sa.nominalSampleRate, "\(path): nominal rate of \(sa.key)")
                 // Bit patterns, so NaN (missing) samples compare equal to themselves.
                 // A PPG column from another source comes back as a SensorKit optical channel, whose
                 // four extra noise-term columns are then empty (NaN).
@@ -115,5 +121,37 @@ struct ConvertRoundTripTests {
                       options: DecodeOptions(matlabMapping: Self.fourRowMapping))
         try roundTrip(Self.root.appendingPathComponent("csv/oxford-user1-neckpouch-first2000.csv").path,
                       options: DecodeOptions(preset: .oxfordSteps))
+        try roundTrip(Self.root.appendingPathComponent("gt3x/example.gt3x").path)
+        try roundTrip(Self.root.appendingPathComponent("gt3x/synthetic-zip64.gt3x").path)
+    }
+
+    @Test("BUT PPG: every record stays its own stream (session = record ID), counting from its start")
+    func butPPG() throws {
+        let path = Self.root.appendingPathComponent("butppg/myData-excerpt.csv").path
+        try roundTrip(path)
+        let dir = TemporaryDirectory()
+        let out = dir.url.appendingPathComponent("b.ndjson").path
+        let a = try decode(path, writeTo: out)
+        let b = try decode(out)
+        #expect(a.streams.count > 1 && b.streams.map(\.key) == a.streams.map(\.key))
+        #expect(b.streams.allSatisfy { $0.timeOrigin == .streamStart })
+    }
+
+    @Test("a PPG stream with several columns from another source comes back as one stream per column, keyed channel/column")
+    func multiColumnPPG() throws {
+        let mapping = MATLABChannelMapping(deviceID: "mat", streams: [
+            .init(sensor: .photoplethysmogram, channel: "ppg",
+                  columns: [.init(.row(variable: "sig", index: 0), name: "ppg1", unit: .adcUnits),
+                            .init(.row(variable: "sig", index: 1), name: "ppg2", unit: .adcUnits)], sampleRate: 125),
+        ])
+        let dir = TemporaryDirectory()
+        let out = dir.url.appendingPathComponent("m.ndjson").path
+        let a = try decode(Self.root.appendingPathComponent("matlab/scipy-plain.mat").path,
+                           options: DecodeOptions(matlabMapping: mapping), writeTo: out)
+        let b = try decode(out)
+        #expect(a.streams.map(\.key.description) == ["mat/photoplethysmogram/ppg"])
+        #expect(b.streams.map(\.key.description) == ["mat/photoplethysmogram/ppg/ppg1", "mat/photoplethysmogram/ppg/ppg2"])
+        #expect(b.streams.allSatisfy { $0.timeOrigin == .streamStart && $0.nominalSampleRate == 125 })
+        #expect(b.columns.map { $0[0].map(\.bitPattern) } == a.columns[0].map { $0.map(\.bitPattern) })
     }
 }

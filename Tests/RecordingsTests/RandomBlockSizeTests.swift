@@ -20,7 +20,7 @@ struct RandomBlockSizeTests {
         var f = Flat()
         while let e = try opened.decoder.next() {
             switch e {
-            case .stream(let info):
+            case .stream(_, let info):
                 f.bits.append(Array(repeating: [], count: info.columns.count))
                 f.times.append([])
                 f.flags.append([])

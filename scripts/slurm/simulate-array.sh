@@ -67,63 +67,9 @@ run_array() {
 }
 
 compare() {   # compare PASS
-    python3 - "$single" "$shards/results.sqlite" "$n" "$1" "$shards" <<'EOF'
-import collections, sqlite3, sys
-
-single, merged, n, label, shard_dir = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
-
-def connect(path):
-    return sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-
-def snapshot(path):
-    """Every table but `runs` as a multiset of rows, with ids replaced by the recording's path."""
-    con = connect(path)
-    tables = [r[0] for r in con.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")]
-    path_of = dict(con.execute("SELECT id, path FROM recordings"))
-    snap = {}
-    for t in tables:
-        if t == "runs":
-            continue
-        cols = [c[1] for c in con.execute(f'PRAGMA table_info("{t}")')]
-        if t == "recordings":   # ids, run ids and times differ between runs by design
-            cols = [c for c in cols if c not in ("id", "run_id", "started_at", "finished_at")]
-        rows = con.execute(f'SELECT {", ".join(chr(34) + c + chr(34) for c in cols)} FROM "{t}"').fetchall()
-        if "recording_id" in cols:
-            i = cols.index("recording_id")
-            rows = [r[:i] + (path_of.get(r[i], f"<no recording {r[i]}>"),) + r[i + 1:] for r in rows]
-        snap[t] = collections.Counter(rows)
-    return snap
-
-a, b = snapshot(single), snapshot(merged)
-problems = []
-for t in sorted(set(a) | set(b)):
-    ra, rb = a.get(t, collections.Counter()), b.get(t, collections.Counter())
-    na, nb = sum(ra.values()), sum(rb.values())
-    same = ra == rb
-    print(f"  {t:<12} single {na:>7}  merged {nb:>7}  {'same rows' if same else 'DIFFERENT'}")
-    if not same:
-        extra, lost = rb - ra, ra - rb
-        problems.append(f"{t}: {sum(lost.values())} row(s) only in the single run, "
-                        f"{sum(extra.values())} only in the merge; e.g. {next(iter(lost or extra))!r:.300}")
-
-# The shards must be disjoint and together hold the single run's recordings.
-seen = {}
-for k in range(1, n + 1):
-    for (p,) in connect(f"{shard_dir}/shard-{k}-of-{n}.sqlite").execute("SELECT DISTINCT path FROM recordings"):
-        if p in seen:
-            problems.append(f"{p} is in shards {seen[p]} and {k}")
-        seen[p] = k
-single_paths = {p for (p,) in connect(single).execute("SELECT path FROM recordings")}
-if set(seen) != single_paths:
-    problems.append(f"the shards hold {len(seen)} recording(s), the single run {len(single_paths)}")
-per_shard = collections.Counter(seen.values())
-print(f"  recordings per shard: {', '.join(f'{k}: {per_shard[k]}' for k in range(1, n + 1))}")
-
-for p in problems:
-    print(f"DIFFERENCE ({label}): {p}", file=sys.stderr)
-sys.exit(1 if problems else 0)
-EOF
+    local shard_files=()
+    for ((k = 1; k <= n; k++)); do shard_files+=("$shards/shard-$k-of-$n.sqlite"); done
+    python3 "$here/compare-databases.py" "$single" "$shards/results.sqlite" "$1" "${shard_files[@]}"
 }
 
 echo "$me: $n shards (array ids $first-$last), work folder $work"

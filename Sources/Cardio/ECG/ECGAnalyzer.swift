@@ -23,15 +23,27 @@ import Signals
 ///   Zhang 2018), with this detector's beats as the primary and Elgendi's as the second detector.
 public struct ECGAnalyzer {
     /// Options of the ECG analysis.
-    public struct Options: Sendable {
-        /// Heart-rate window length, seconds (default 10).
-        public var heartRateWindowSeconds = 10.0
-        /// Heart-rate window step, seconds (default 10).
-        public var heartRateStepSeconds = 10.0
-        /// HRV window length, seconds (default 300).
-        public var hrvWindowSeconds = 300.0
+    public struct Options: Sendable, Hashable {
+        /// Heart-rate and HRV windows (``BeatSeries/Options``: 10-s heart rate every 10 s,
+        /// 300-s HRV).
+        public var series = BeatSeries.Options()
         /// Signal-quality window length, seconds (default 10, as Zhao & Zhang 2018).
         public var qualityWindowSeconds = 10.0
+        /// Heart-rate window length, seconds (default 10).
+        public var heartRateWindowSeconds: Double {
+            get { series.heartRateWindowSeconds }
+            set { series.heartRateWindowSeconds = newValue }
+        }
+        /// Heart-rate window step, seconds (default 10).
+        public var heartRateStepSeconds: Double {
+            get { series.heartRateStepSeconds }
+            set { series.heartRateStepSeconds = newValue }
+        }
+        /// HRV window length, seconds (default 300).
+        public var hrvWindowSeconds: Double {
+            get { series.hrvWindowSeconds }
+            set { series.hrvWindowSeconds = newValue }
+        }
         /// Creates default options.
         public init() {}
     }
@@ -46,8 +58,6 @@ public struct ECGAnalyzer {
     var segmentStart = 0.0
     var rate = 0.0
     var peaks: [Int] = []
-    var streamStart: Double?
-    var lastSampleTime: Double?
     // Quality: the window being filled and completed windows waiting for their beats to be final.
     var quality: ECGQuality?
     var windowLength = 0
@@ -57,11 +67,14 @@ public struct ECGAnalyzer {
     var fed = 0                         // samples fed to the detector in this segment
     var latencySamples = 0
     var pendingWindows: [(start: Int, samples: [Float], masked: [Bool])] = []
-    /// Quality windows, reduced to the values reported (a full ``ECGQualityWindow`` keeps
-    /// per-beat data that would make memory grow with the recording).
-    var qualityWindows: [ECGQualityResult] = []
-    /// Detected beats per segment: (segment, sample index, time).
-    var beats: [(segment: Int, sample: Int, time: Double)] = []
+    /// Assessed quality windows, reduced to what beat labels need (17 bytes each).
+    var qualityLabels: [(start: Double, end: Double, label: ECGQualityLabel)] = []
+    /// Quality results not yet handed out (``takeQualityResults()``).
+    var finishedQuality: [ECGQualityResult] = []
+    /// Detected beats of the current segment, for the quality windows: (sample index).
+    var segmentBeats: [Int] = []
+    /// The beat series the detected beats go to.
+    var series: BeatSeries
     /// Problems that made parts of the stream unanalysable (reported, not hidden).
     public private(set) var issues: [String] = []
 
@@ -69,15 +82,13 @@ public struct ECGAnalyzer {
     public init(streamName: String, options: Options = Options()) {
         self.streamName = streamName
         self.options = options
+        self.series = BeatSeries(options: options.series)
     }
 
     /// Feeds the next block of the stream.
     /// - Complexity: O(block length).
     public mutating func consume(_ block: SampleBlock) {
-        if block.count > 0 {
-            if streamStart == nil { streamStart = block.time(at: 0) }
-            lastSampleTime = block.time(at: block.count - 1)
-        }
+        if block.count > 0 { series.cover(from: block.time(at: 0), to: block.time(at: block.count - 1)) }
         guard case .uniform(let start, let sampleRate) = block.time else {
             if block.segment != segment {
                 segment = block.segment
@@ -147,28 +158,41 @@ public struct ECGAnalyzer {
         while let w = pendingWindows.first, w.start + windowLength <= limit {
             pendingWindows.removeFirst()
             let end = w.start + windowLength
-            // Beats of this segment inside the window (the beat list is in time order).
+            // Beats of this segment inside the window (detected in order; older ones are dropped
+            // once no pending window can hold them).
             var local = [Int]()
-            var k = beats.count - 1
-            while k >= 0 && beats[k].segment == segment && beats[k].sample >= w.start { k -= 1 }
+            var k = segmentBeats.count - 1
+            while k >= 0 && segmentBeats[k] >= w.start { k -= 1 }
             k += 1
-            while k < beats.count && beats[k].sample < end {
-                if beats[k].segment == segment { local.append(beats[k].sample - w.start) }
+            while k < segmentBeats.count && segmentBeats[k] < end {
+                local.append(segmentBeats[k] - w.start)
                 k += 1
             }
             let result = q.assessWindow(w.samples, masked: w.masked.contains(true) ? w.masked : nil, rPeaks: local)
-            qualityWindows.append(ECGQualityResult(
+            let quality = ECGQualityResult(
                 startSeconds: segmentStart + Double(w.start) / rate, endSeconds: segmentStart + Double(end) / rate,
                 label: result.label, fuzzyLabel: result.fuzzyLabel, kurtosis: result.kurtosis,
                 skewness: result.skewness, pSQI: result.pSQI, basSQI: result.basSQI, bSQI: result.bSQI,
                 templateCorrelation: result.templateMatch.templateCorrelation,
                 isTemplateAcceptable: result.templateMatch.isAcceptable, fuzzyScore: result.fuzzyEvaluation.score,
-                maskedFraction: result.maskedFraction, beatCount: result.beatCount))
+                maskedFraction: result.maskedFraction, beatCount: result.beatCount)
+            qualityLabels.append((quality.startSeconds, quality.endSeconds, quality.label))
+            finishedQuality.append(quality)
+        }
+        // Beats before the earliest window still waiting can no longer be needed.
+        let keepFrom = pendingWindows.first?.start ?? windowStart
+        if let drop = segmentBeats.firstIndex(where: { $0 >= keepFrom }) {
+            if drop > 4096 { segmentBeats.removeFirst(drop) }
+        } else if segmentBeats.count > 4096 {
+            segmentBeats.removeAll(keepingCapacity: true)
         }
     }
 
     mutating func drainPeaks() {
-        for p in peaks { beats.append((segment, p, segmentStart + Double(p) / rate)) }
+        for p in peaks {
+            series.append(segment: segment, sampleIndex: p, timeSeconds: segmentStart + Double(p) / rate)
+            segmentBeats.append(p)
+        }
         peaks.removeAll(keepingCapacity: true)
     }
 
@@ -181,95 +205,48 @@ public struct ECGAnalyzer {
         // Every beat is final now; the trailing partial window (< one window) is not assessed.
         assessFinalWindows(upTo: Int.max)
         pendingWindows.removeAll()
+        segmentBeats.removeAll(keepingCapacity: true)
         windowSamples.removeAll(keepingCapacity: true)
         windowMasked.removeAll(keepingCapacity: true)
     }
 
-    /// Ends the stream and computes the beat-level results: artefact correction, beats with their
-    /// intervals, heart rate per window, HRV per window and for the whole stream, and the quality
-    /// windows. Call once, after the last ``consume(_:)``.
-    /// - Returns: the typed results, in the tables' row order.
-    /// - Complexity: O(beats · log beats) plus the HRV analysis.
-    public mutating func finishResults() -> ECGResults {
+    /// Hands out the quality windows assessed since the last call (each is final: every beat
+    /// inside it is known), in time order.
+    /// - Complexity: O(windows handed out).
+    public mutating func takeQualityResults() -> [ECGQualityResult] {
+        defer { finishedQuality.removeAll(keepingCapacity: true) }
+        return finishedQuality
+    }
+
+    /// Ends the stream and emits the beat-level results as they are computed (artefact
+    /// correction segment by segment, beats with their intervals, heart rate per window, HRV per
+    /// window and for the whole stream), after the last quality windows. Call once, after the
+    /// last ``consume(_:)``; nothing of the beat series is held as rows.
+    /// - Parameters:
+    ///   - quality: receives the remaining quality windows.
+    ///   - beat: receives each beat, in time order.
+    ///   - heartRate: receives each heart-rate window.
+    ///   - hrv: receives each HRV result (windows, then the whole stream).
+    /// - Complexity: that of ``BeatSeries/finish(beat:heartRate:hrv:)``.
+    public mutating func finish(quality: (ECGQualityResult) throws -> Void, beat: (ECGBeat) throws -> Void,
+                                heartRate: (HeartRateWindow) throws -> Void, hrv: (HRVResult) throws -> Void) rethrows {
         closeSegment()
-        var results = ECGResults(streamName: streamName, beats: [], heartRate: [], hrv: [], quality: qualityWindows,
-                                 issues: issues)
-        let correction = LipponenTarvainenCorrection()
-        // NN intervals across segments, with their closing beat times (no interval spans a gap).
-        var nn: [Double] = []
-        var nnTimes: [Double] = []
-        var start = 0
-        while start < beats.count {
-            var end = start
-            while end < beats.count && beats[end].segment == beats[start].segment { end += 1 }
-            let seg = Array(beats[start..<end])
-            let times = seg.map(\.time)
-            var artefactAt = [Int: BeatArtifact]()
-            let corrected: CorrectedBeats? = times.count >= 3 ? correction.correct(beatTimesSeconds: times) : nil
-            for d in corrected?.detections.first ?? [] { artefactAt[d.beatIndex] = d.kind }
-            let cTimes = corrected?.beatTimesSeconds ?? times
-            let cFlags = corrected?.corrections ?? Array(repeating: [], count: times.count)
-            // Match corrected beats to detected ones in order: each corrected beat that was not
-            // inserted is the nearest of the next three detected beats (a removed extra beat or
-            // two may lie between); detected beats left unmatched were removed as extra.
-            var detectedIndexOf = [Int: Int]()   // corrected index -> detected index
-            var used = Set<Int>()
-            var j = 0
-            for (i, t) in cTimes.enumerated() where !cFlags[i].contains(.inserted) && j < times.count {
-                var best = j
-                for k in j..<min(times.count, j + 3) where abs(times[k] - t) < abs(times[best] - t) { best = k }
-                detectedIndexOf[i] = best
-                used.insert(best)
-                j = best + 1
-            }
-            for (i, t) in cTimes.enumerated() {
-                let d = detectedIndexOf[i]
-                let nnValue: Double? = i > 0 ? 1000 * (t - cTimes[i - 1]) : nil
-                if let v = nnValue { nn.append(v); nnTimes.append(t) }
-                results.beats.append(ECGBeat(
-                    timeSeconds: t, sampleIndex: d.map { seg[$0].sample }, segment: seg[0].segment,
-                    rrMilliseconds: d.flatMap { $0 > 0 ? Self.finite(1000 * (times[$0] - times[$0 - 1])) : nil },
-                    nnMilliseconds: Self.finite(nnValue), heartRateBPM: Self.finite(nnValue.map { 60000 / $0 }),
-                    artefact: d.flatMap { artefactAt[$0] }, corrections: cFlags[i], isRemovedExtra: false,
-                    qualityLabel: qualityLabel(at: t)))
-            }
-            for k in times.indices where !used.contains(k) && corrected != nil {
-                results.beats.append(ECGBeat(
-                    timeSeconds: times[k], sampleIndex: seg[k].sample, segment: seg[0].segment,
-                    rrMilliseconds: k > 0 ? Self.finite(1000 * (times[k] - times[k - 1])) : nil,
-                    nnMilliseconds: nil, heartRateBPM: nil, artefact: artefactAt[k], corrections: [],
-                    isRemovedExtra: true, qualityLabel: qualityLabel(at: times[k])))
-            }
-            start = end
-        }
-        results.beats.sort { $0.timeSeconds < $1.timeSeconds }
-        // Heart rate per window, aligned to the stream's first sample, up to its last sample.
-        if let first = streamStart, let last = lastSampleTime {
-            let w = options.heartRateWindowSeconds, step = options.heartRateStepSeconds
-            var ws = first
-            var lo = 0
-            while ws < last {
-                let we = ws + w
-                while lo < nnTimes.count && nnTimes[lo] < ws { lo += 1 }
-                var hi = lo, sum = 0.0
-                while hi < nnTimes.count && nnTimes[hi] < we { sum += nn[hi]; hi += 1 }
-                let n = hi - lo
-                results.heartRate.append(HeartRateWindow(
-                    startSeconds: ws, endSeconds: we, heartRateBPM: n >= 2 ? Self.finite(60000 / (sum / Double(n))) : nil,
-                    intervalCount: n))
-                ws += step
-            }
-        }
-        // HRV: 5-minute windows and the whole stream.
-        if nn.count >= 2, let series = try? NNIntervalSeries(intervalsMilliseconds: nn, closingBeatTimesSeconds: nnTimes) {
-            let analysis = HRVAnalysis(windowSeconds: options.hrvWindowSeconds)
-            for w in analysis.windows(series) {
-                results.hrv.append(HRVResult(startSeconds: w.startSeconds, endSeconds: w.endSeconds, scope: .window,
-                                             metrics: w.metrics, intervalCount: w.intervals.count))
-            }
-            results.hrv.append(HRVResult(startSeconds: nnTimes[0] - nn[0] / 1000, endSeconds: nnTimes[nnTimes.count - 1],
-                                         scope: .recording, metrics: analysis.metrics(series), intervalCount: nn.count))
-        }
+        for q in takeQualityResults() { try quality(q) }
+        let labels = qualityLabels
+        try series.finish(beat: { b in try beat(ECGBeat(beat: b, qualityLabel: Self.label(at: b.listedTimeSeconds, in: labels))) },
+                          heartRate: heartRate, hrv: hrv)
+    }
+
+    /// Ends the stream and returns every result: the quality windows not yet handed out by
+    /// ``takeQualityResults()``, and the beat-level results of
+    /// ``finish(quality:beat:heartRate:hrv:)``. Call once, after the last ``consume(_:)``.
+    /// - Returns: the typed results, in the tables' row order.
+    /// - Complexity: O(beats · log beats) plus the HRV analysis; memory O(beats) for the arrays.
+    public mutating func finishResults() -> ECGResults {
+        var results = ECGResults(streamName: streamName, beats: [], heartRate: [], hrv: [], quality: [], issues: [])
+        finish(quality: { results.quality.append($0) }, beat: { results.beats.append($0) },
+               heartRate: { results.heartRate.append($0) }, hrv: { results.hrv.append($0) })
+        results.issues = issues
         return results
     }
 
@@ -279,23 +256,14 @@ public struct ECGAnalyzer {
         return x
     }
 
-    /// The quality label of the window holding time `t`, or `nil` outside assessed windows.
-    func qualityLabel(at t: Double) -> ECGQualityLabel? {
-        var lo = 0, hi = qualityWindows.count
+    /// The label of the assessed window holding time `t`, or `nil` outside assessed windows.
+    static func label(at t: Double, in windows: [(start: Double, end: Double, label: ECGQualityLabel)]) -> ECGQualityLabel? {
+        var lo = 0, hi = windows.count
         while lo < hi {
             let mid = (lo + hi) / 2
-            if qualityWindows[mid].endSeconds <= t { lo = mid + 1 } else { hi = mid }
+            if windows[mid].end <= t { lo = mid + 1 } else { hi = mid }
         }
-        guard lo < qualityWindows.count, qualityWindows[lo].startSeconds <= t else { return nil }
-        return qualityWindows[lo].label
-    }
-
-    public static func describe(_ c: BeatCorrection) -> String {
-        var parts = [String]()
-        if c.contains(.ectopic) { parts.append("ectopic") }
-        if c.contains(.longShort) { parts.append("longShort") }
-        if c.contains(.inserted) { parts.append("inserted") }
-        if c.contains(.followsRemovedExtra) { parts.append("followsRemovedExtra") }
-        return parts.joined(separator: "+")
+        guard lo < windows.count, windows[lo].start <= t else { return nil }
+        return windows[lo].label
     }
 }

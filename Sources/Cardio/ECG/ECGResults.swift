@@ -3,7 +3,7 @@ import DSP
 /// The typed results of one ECG stream's analysis (``ECGAnalyzer/finishResults()``): beats,
 /// heart rate per window, HRV and signal quality, with the problems that left parts unanalysed.
 ///
-/// These are the values behind the result tables (``ResultTables``): each array holds exactly
+/// These are the values behind the ECG result tables (``ECGTables``): each array holds exactly
 /// the rows of its table, in the same order, with the same values; a table writes `null` where a
 /// typed value is `nil` or not finite. Times are Unix seconds when the recording carries absolute
 /// time, otherwise seconds from the stream's start. `==` compares values as `Double` does, so
@@ -13,24 +13,35 @@ import DSP
 /// ```swift
 /// let results = analyzer.finishResults()
 /// print(results.beats.count, results.meanHeartRateBPM ?? .nan)
-/// if let hrv = results.recordingHRV { print(hrv.metrics["SDNN"] ?? .nan, hrv.metrics["RMSSD"] ?? .nan) }
+/// if let hrv = results.recordingHRV { print(hrv.metrics[.sdnn] ?? .nan, hrv.metrics[.rmssd] ?? .nan) }
 /// ```
 public struct ECGResults: Sendable, Equatable {
     /// The stream's key (`device/sensor/channel[/session]`), as in the tables' `stream` column.
     public var streamName: String
     /// Every beat in time order: detected, inserted by artefact correction, or removed as extra
-    /// (rows of ``ResultTables/beats``).
+    /// (rows of the `beats` table).
     public var beats: [ECGBeat]
-    /// Heart rate per window, in time order (rows of ``ResultTables/heartRate``).
+    /// Heart rate per window, in time order (rows of `heart_rate`).
     public var heartRate: [HeartRateWindow]
-    /// HRV per window, then one result for the whole stream (rows of ``ResultTables/hrv``).
+    /// HRV per window, then one result for the whole stream (rows of `hrv`).
     /// Empty with fewer than two NN intervals.
     public var hrv: [HRVResult]
-    /// Signal quality per window, in time order (rows of ``ResultTables/quality``).
+    /// Signal quality per window, in time order (rows of `quality`).
     public var quality: [ECGQualityResult]
     /// Problems that made parts of the stream unanalysable (irregular timestamps, a sample rate
     /// outside the detector's range), one line each.
     public var issues: [String]
+
+    /// Creates results from their parts.
+    public init(streamName: String, beats: [ECGBeat], heartRate: [HeartRateWindow], hrv: [HRVResult],
+                quality: [ECGQualityResult], issues: [String]) {
+        self.streamName = streamName
+        self.beats = beats
+        self.heartRate = heartRate
+        self.hrv = hrv
+        self.quality = quality
+        self.issues = issues
+    }
 
     /// The HRV of the whole stream (the result with scope `.recording`), or `nil` with fewer
     /// than two NN intervals.
@@ -55,76 +66,28 @@ public struct ECGResults: Sendable, Equatable {
     }
 }
 
-/// One beat of an ECG stream: a detected R-peak (possibly moved by artefact correction), a beat
-/// inserted by the correction, or a detected beat the correction removed as extra (kept and
-/// flagged, never silently dropped). One row of ``ResultTables/beats``.
+/// One beat of an ECG stream: a ``SeriesBeat`` of the beat series (detected, inserted or removed
+/// as extra; its fields are reachable directly, e.g. `beat.detectionTimeSeconds`) with the label
+/// of the quality window it lies in. One row of the `beats` table.
+@dynamicMemberLookup
 public struct ECGBeat: Sendable, Hashable {
-    /// Beat time, seconds; for a corrected beat, the corrected time.
-    public var timeSeconds: Double
-    /// Index of the detected R apex within its segment (samples from the segment's first
-    /// sample), or `nil` for an inserted beat.
-    public var sampleIndex: Int?
-    /// Segment number within the stream (no interval spans two segments).
-    public var segment: Int
-    /// Interval from the previous detected beat of the same segment, milliseconds; `nil` for the
-    /// first detected beat of a segment and for inserted beats.
-    public var rrMilliseconds: Double?
-    /// Interval from the previous beat after artefact correction, milliseconds; `nil` for the
-    /// first beat of a segment and for a beat removed as extra.
-    public var nnMilliseconds: Double?
-    /// Instantaneous heart rate 60000 / ``nnMilliseconds``, beats per minute; `nil` when
-    /// ``nnMilliseconds`` is `nil` or the rate is not finite.
-    public var heartRateBPM: Double?
-    /// The artefact Lipponen & Tarvainen (2019) found at this detected beat, or `nil`.
-    public var artefact: BeatArtifact?
-    /// What the correction did to this beat (empty for an untouched or removed beat).
-    public var corrections: BeatCorrection
-    /// Whether the correction removed this detected beat as extra (it then has no NN interval).
-    public var isRemovedExtra: Bool
-    /// The label of the quality window holding the beat, or `nil` outside assessed windows.
+    /// The beat as the beat series gives it.
+    public var beat: SeriesBeat
+    /// The label of the quality window holding the beat's listed time
+    /// (``SeriesBeat/listedTimeSeconds``), or `nil` outside assessed windows.
     public var qualityLabel: ECGQualityLabel?
-}
 
-/// Mean heart rate in one window of an ECG stream (one row of ``ResultTables/heartRate``).
-/// Windows are aligned to the stream's first sample and cover it up to its last sample.
-public struct HeartRateWindow: Sendable, Hashable {
-    /// Window start, seconds.
-    public var startSeconds: Double
-    /// Window end (exclusive), seconds.
-    public var endSeconds: Double
-    /// 60000 / the mean NN interval (ms) of the intervals ending in the window, beats per
-    /// minute; `nil` with fewer than two intervals.
-    public var heartRateBPM: Double?
-    /// NN intervals ending in the window.
-    public var intervalCount: Int
-}
-
-/// HRV of one window of an ECG stream's NN intervals, or of the whole stream (one row of
-/// ``ResultTables/hrv``). Computed by ``HRVAnalysis`` (Task Force 1996; NeuroKit2 names).
-public struct HRVResult: Sendable, Equatable {
-    /// What the result covers.
-    public enum Scope: String, Sendable, Hashable {
-        /// One window of ``ECGAnalyzer/Options/hrvWindowSeconds`` (default 5 minutes).
-        case window
-        /// The whole stream.
-        case recording
+    /// Pairs a beat with its quality label.
+    public init(beat: SeriesBeat, qualityLabel: ECGQualityLabel?) {
+        self.beat = beat
+        self.qualityLabel = qualityLabel
     }
 
-    /// Start, seconds: the window start, or for the whole stream the beat that opens its first
-    /// NN interval.
-    public var startSeconds: Double
-    /// End, seconds: the window end, or for the whole stream its last beat.
-    public var endSeconds: Double
-    /// Window or whole stream.
-    public var scope: Scope
-    /// Every metric, in ``HRVAnalysis/metricNames`` order (`MeanNN`, `SDNN` and `RMSSD` in ms, …;
-    /// units in `docs/RESULTS.md`); NaN where not computable.
-    public var metrics: HRVMetrics
-    /// NN intervals the result covers.
-    public var intervalCount: Int
+    /// The beat series' fields.
+    public subscript<T>(dynamicMember path: KeyPath<SeriesBeat, T>) -> T { beat[keyPath: path] }
 }
 
-/// The signal quality of one window of an ECG stream (one row of ``ResultTables/quality``): the
+/// The signal quality of one window of an ECG stream (one row of the `quality` table): the
 /// values of ``ECGQualityWindow`` that the tables keep (Li et al. 2008; Orphanidou et al. 2015;
 /// Zhao & Zhang 2018). Index values are NaN where not computable.
 public struct ECGQualityResult: Sendable, Hashable {

@@ -13,7 +13,7 @@
 /// let series = try NNIntervalSeries(beatTimesSeconds: rPeakTimes)
 /// let analysis = HRVAnalysis()
 /// let whole = analysis.metrics(series)               // HRVMetrics: MeanNN … SampEn
-/// for window in analysis.windows(series) { print(window.startSeconds, window.metrics["RMSSD"]!) }
+/// for window in analysis.windows(series) { print(window.startSeconds, window.metrics[.rmssd]!) }
 /// ```
 ///
 /// Source: Task Force (1996), Circulation 93(5):1043–1065, doi:10.1161/01.CIR.93.5.1043

@@ -8,7 +8,7 @@
 /// ```swift
 /// let metrics = try HRVTimeDomain(series).metrics
 /// for (name, value) in metrics { print(name, value) }   // "MeanNN 812.4", …
-/// metrics["RMSSD"]                                        // Optional(31.7)
+/// metrics[.rmssd]                                         // Optional(31.7)
 /// ```
 public struct HRVMetrics: Sendable, Equatable, Sequence {
     /// Metric names in column order.
@@ -47,14 +47,6 @@ public struct HRVMetrics: Sendable, Equatable, Sequence {
     /// - Complexity: O(n · m).
     public mutating func append(contentsOf other: HRVMetrics) {
         for (name, value) in other { append(name, value) }
-    }
-
-    /// The value named `name`, or `nil` when the table has no such metric.
-    /// - Parameter name: a NeuroKit2 metric name without the `HRV_` prefix.
-    /// - Complexity: O(n).
-    public subscript(name: String) -> Double? {
-        guard let i = names.firstIndex(of: name) else { return nil }
-        return values[i]
     }
 
     /// Number of metrics.

@@ -1,3 +1,4 @@
+import Signals
 import Foundation
 import Recordings
 
@@ -5,8 +6,11 @@ import Recordings
 public struct BatchOptions: Sendable {
     /// Recordings analysed in parallel (≥ 1; default: the number of cores).
     public var jobs: Int
-    /// The software version stored with the run (part of the configuration hash).
+    /// The software version stored with the run (part of the configuration hash; default
+    /// ``SensorPipeVersion/current``).
     public var softwareVersion: String
+    /// The caller's study label, stored in `runs.label` (not part of the configuration hash).
+    public var label: String?
     /// Decoding and analysis options.
     public var analysis: AnalysisConfiguration
     /// Called inside a recording's store transaction, after all its rows are written and before
@@ -14,13 +18,18 @@ public struct BatchOptions: Sendable {
     public var beforeCommit: (@Sendable (String) -> Void)?
 
     /// Creates options.
-    public init(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, softwareVersion: String,
+    public init(jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+                softwareVersion: String = SensorPipeVersion.current, label: String? = nil,
                 analysis: AnalysisConfiguration = AnalysisConfiguration()) {
-        precondition(jobs >= 1, "jobs must be ≥ 1")
+        precondition(jobs >= 1 && jobs <= BatchOptions.maximumJobs, "jobs must be 1…\(BatchOptions.maximumJobs)")
         self.jobs = jobs
         self.softwareVersion = softwareVersion
+        self.label = label
         self.analysis = analysis
     }
+
+    /// The largest `jobs` accepted.
+    public static let maximumJobs = 1024
 }
 
 /// What happened to one recording of a batch.
@@ -79,8 +88,12 @@ public struct BatchSummary: Sendable {
     public var bytesTotal = 0, bytesAnalysed = 0
     /// Samples read from the recordings analysed in this run (time points, all streams).
     public var samplesRead = 0
-    /// Seconds of signal analysed in this run, per sensor (``RecordingAnalysis/Summary/signalSecondsBySensor``).
+    /// Seconds of signal decoded in this run, per sensor (``RecordingAnalysis/Summary/signalSecondsBySensor``).
     public var signalSecondsBySensor: [SensorKind: Double] = [:]
+    /// Seconds of signal some analysis used, per sensor (``RecordingAnalysis/Summary/analysedSecondsBySensor``).
+    public var analysedSecondsBySensor: [SensorKind: Double] = [:]
+    /// Streams no analysis used, in this run.
+    public var unanalysedStreams = 0
     /// Beats found in this run.
     public var beats = 0
     /// Wall-clock seconds.
@@ -88,15 +101,18 @@ public struct BatchSummary: Sendable {
     /// Failed recordings and their errors, in batch order.
     public var failures: [(path: String, error: String)] = []
 
-    /// The summary as JSON (sorted keys): counts, bytes, `signal_hours` per sensor, seconds, MB/s
-    /// and the failures.
+    /// The summary as JSON (sorted keys): counts, bytes, `signal_hours` (decoded) and
+    /// `analysed_hours` per sensor, streams no analysis used, seconds, MB/s and the failures.
     public var json: String {
         var hours = [String: Double]()
         for (k, v) in signalSecondsBySensor { hours[k.rawValue] = v / 3600 }
+        var analysed = [String: Double]()
+        for (k, v) in analysedSecondsBySensor { analysed[k.rawValue] = v / 3600 }
         let object: [String: Any] = [
             "recordings": ["total": total, "ok": ok, "failed": failed, "skipped": skipped],
             "bytes_total": bytesTotal, "bytes_analysed": bytesAnalysed, "samples_read": samplesRead,
-            "beats": beats, "signal_hours": hours, "elapsed_s": elapsedSeconds,
+            "beats": beats, "signal_hours": hours, "analysed_hours": analysed, "unanalysed_streams": unanalysedStreams,
+            "elapsed_s": elapsedSeconds,
             "mb_per_s": elapsedSeconds > 0 ? Double(bytesAnalysed) / 1e6 / elapsedSeconds : 0,
             "failures": failures.map { ["path": $0.path, "error": $0.error] },
         ]
@@ -116,10 +132,12 @@ public struct BatchStoreError: Error, CustomStringConvertible, Sendable {
 ///
 /// `jobs` worker threads take recordings in list order; each hashes the file (FNV-1a 64),
 /// skips it when the store already holds it with the same content and configuration, and
-/// otherwise analyses it into memory (``StagingSink``). The caller's thread is the single writer:
+/// otherwise analyses it into a spool (``SpoolSink``: rows in memory up to 4 MiB, then in an anonymous
+/// temporary file). The caller's thread is the single writer:
 /// it stores the outcomes strictly in list order, one transaction per recording, so the store's
 /// content (ids included) does not depend on `jobs`. Workers run at most `2 × jobs` recordings
-/// ahead of the writer, which bounds memory by that many recordings' result rows.
+/// ahead of the writer; with the spool's budget, memory is bounded by the analyses' look-ahead plus
+/// `2 × jobs × 4 MiB`, however long a recording is.
 ///
 /// A recording that cannot be read, decoded or accounted for (samples read ≠ used + masked +
 /// duplicates + rejected) is stored as failed with its error and the batch goes on; only a store
@@ -137,16 +155,33 @@ public enum BatchRunner {
     /// - Complexity: the analyses' cost over all recordings, divided across `jobs` threads.
     public static func run(recordings: [String], store: BatchStore, options: BatchOptions,
                            progress: (BatchProgress) -> Void = { _ in }) throws -> BatchSummary {
+        try run(inputs: recordings.map(RecordingInput.init(path:)), store: store, options: options, progress: progress)
+    }
+
+    /// Runs a batch of recordings, some of which may span several files.
+    /// - Parameters:
+    ///   - inputs: the recordings (``RecordingDiscovery/recordings(_:)``), in the order to store
+    ///     them; paths are made absolute so that a rerun from elsewhere resumes.
+    ///   - store: where results go.
+    ///   - options: jobs, version, analysis options.
+    ///   - progress: called on the caller's thread after each recording.
+    /// - Returns: the counts, bytes and hours of signal.
+    /// - Throws: ``BatchStoreError``.
+    public static func run(inputs: [RecordingInput], store: BatchStore, options: BatchOptions,
+                           progress: (BatchProgress) -> Void = { _ in }) throws -> BatchSummary {
         let start = Date()
-        let files = recordings.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
-        let sizes = files.map(fileSize)
+        let absolute = { (p: String) in URL(fileURLWithPath: p).standardizedFileURL.path }
+        let recordings = inputs.map { RecordingInput(path: absolute($0.path), files: $0.files.map(absolute)) }
+        let files = recordings.map(\.path)
+        let sizes = recordings.map { $0.files.reduce(0) { $0 + fileSize($1) } }
         var summary = BatchSummary()
         summary.total = files.count
         summary.bytesTotal = sizes.reduce(0, +)
         let done: Set<CompletedRecording>
         do {
             try store.startRun(softwareVersion: options.softwareVersion,
-                               configJSON: options.analysis.canonicalJSON(softwareVersion: options.softwareVersion))
+                               configJSON: options.analysis.canonicalJSON(softwareVersion: options.softwareVersion),
+                               label: options.label)
             done = try store.completedRecordings()
         } catch {
             throw BatchStoreError(description: "cannot start the run: \(error)")
@@ -159,7 +194,7 @@ public enum BatchRunner {
             group.enter()
             let thread = Thread {
                 while let i = queue.claim() {
-                    queue.deliver(i, analyse(path: files[i], done: done, analysis: analysis))
+                    queue.deliver(i, analyse(recordings[i], done: done, analysis: analysis))
                 }
                 group.leave()
             }
@@ -193,6 +228,8 @@ public enum BatchRunner {
                     summary.beats += s.beats
                     summary.samplesRead += s.accounts.reduce(0) { $0 + $1.samplesRead }
                     for (k, v) in s.signalSecondsBySensor { summary.signalSecondsBySensor[k, default: 0] += v }
+                    for (k, v) in s.analysedSecondsBySensor { summary.analysedSecondsBySensor[k, default: 0] += v }
+                    summary.unanalysedStreams += s.unanalysedStreams.count
                 case .failed(let hash, let size, let message):
                     outcome.bytes = size
                     try store.recordFailure(path: files[i], size: size, contentHash: hash, error: message)
@@ -228,13 +265,17 @@ public enum BatchRunner {
     }
 
     /// One recording's work on a worker thread.
-    static func analyse(path: String, done: Set<CompletedRecording>,
+    static func analyse(_ recording: RecordingInput, done: Set<CompletedRecording>,
                         analysis: AnalysisConfiguration) -> WorkQueue.Work {
+        let path = recording.path
         let hash: String
         let size: Int
-        // A record's member files (WFDB: header and signal files); when they cannot be listed,
-        // the named file alone, and decoding below reports what is wrong.
-        let members = (try? RecordingOpener.files(path: path, options: analysis.decode)) ?? [path]
+        // Every file the recording reads (WFDB: header and signal files); when a member's files
+        // cannot be listed, the member alone, and decoding below reports what is wrong.
+        var members = [String]()
+        for file in recording.files {
+            members += (try? RecordingOpener.files(path: file, options: analysis.decode)) ?? [file]
+        }
         do {
             size = members.reduce(0) { $0 + fileSize($1) }
             hash = try ContentHash.files(members)
@@ -242,15 +283,15 @@ public enum BatchRunner {
             return .failed(hash: nil, size: fileSize(path), message: "\(path): cannot read: \(error)")
         }
         if done.contains(CompletedRecording(path: path, contentHash: hash)) { return .skipped(size: size) }
-        let staging = StagingSink()
+        let spooling = SpoolSink()
         do {
-            let s = try RecordingAnalysis.run(path: path, analysis: analysis, sink: staging)
+            let s = try RecordingAnalysis.run(recording: recording, analysis: analysis, sink: spooling)
             let unbalanced = s.unbalancedAccounts
             guard unbalanced.isEmpty else {
                 return .failed(hash: hash, size: size, message: "\(path): sample accounting does not balance: "
                                + unbalanced.joined(separator: "; "))
             }
-            return .analysed(hash: hash, size: size, summary: s, results: staging.staged)
+            return .analysed(hash: hash, size: size, summary: s, results: spooling.spool)
         } catch let e as RecordingError {
             return .failed(hash: hash, size: size, message: e.description)
         } catch {
@@ -264,7 +305,7 @@ public enum BatchRunner {
 final class WorkQueue: @unchecked Sendable {
     enum Work: Sendable {
         case skipped(size: Int)
-        case analysed(hash: String, size: Int, summary: RecordingAnalysis.Summary, results: StagedResults)
+        case analysed(hash: String, size: Int, summary: RecordingAnalysis.Summary, results: RowSpool)
         case failed(hash: String?, size: Int, message: String)
     }
 

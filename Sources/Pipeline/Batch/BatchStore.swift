@@ -1,8 +1,9 @@
+import Signals
 /// A recording already analysed with the current configuration (what resuming skips).
 public struct CompletedRecording: Hashable, Sendable {
     /// Absolute path of the recording.
     public var path: String
-    /// ``ContentHash/file(_:)`` of its bytes.
+    /// ``ContentHash/files(_:)`` of its files' bytes.
     public var contentHash: String
 
     /// Creates a key.
@@ -23,15 +24,16 @@ public protocol BatchStore: AnyObject {
     /// - Parameters:
     ///   - softwareVersion: `sensorpipe --version`.
     ///   - configJSON: ``AnalysisConfiguration/canonicalJSON(softwareVersion:)``.
+    ///   - label: the caller's study label, or `nil`.
     /// - Returns: the run's number.
     @discardableResult
-    func startRun(softwareVersion: String, configJSON: String) throws -> Int64
+    func startRun(softwareVersion: String, configJSON: String, label: String?) throws -> Int64
     /// Recordings already done with the current run's configuration.
     func completedRecordings() throws -> Set<CompletedRecording>
     /// Stores one analysed recording atomically; `beforeCommit` runs once everything is written
     /// but before it becomes visible (fault injection).
     func store(path: String, size: Int, contentHash: String, summary: RecordingAnalysis.Summary,
-               results: StagedResults, beforeCommit: () -> Void) throws
+               results: RowSpool, beforeCommit: () -> Void) throws
     /// Records a recording that could not be analysed, with its error.
     func recordFailure(path: String, size: Int?, contentHash: String?, error: String) throws
     /// Records the end of the run and its counts.

@@ -1,3 +1,4 @@
+import Signals
 import Foundation
 import Recordings
 
@@ -43,6 +44,7 @@ public final class CSVBatchFolder: BatchStore {
         var samples_read: Int, samples_used: Int, masked: Int, duplicates_dropped: Int, rejected: Int
         var gaps: Int, segments: Int, deleted_spans: Int, deleted_seconds: Double
         var first_time: Double?, last_time: Double?, covered_seconds: Double, measured_rate_hz: Double?
+        var file: String?, time_origin: String?, analysis: String?, attributes: [String: String]?
     }
 
     /// Opens or creates the output folder.
@@ -55,13 +57,15 @@ public final class CSVBatchFolder: BatchStore {
     }
 
     @discardableResult
-    public func startRun(softwareVersion: String, configJSON: String) throws -> Int64 {
+    public func startRun(softwareVersion: String, configJSON: String, label: String?) throws -> Int64 {
         configHash = ContentHash.text(configJSON)
         let runs = directory.appendingPathComponent("runs.ndjson")
         let previous = (try? String(contentsOf: runs, encoding: .utf8)) ?? ""
         runNumber = Int64(previous.split(separator: "\n").filter { $0.contains("\"event\":\"start\"") }.count + 1)
-        try appendRunLine(["event": "start", "run": runNumber, "software_version": softwareVersion,
-                           "config_hash": configHash, "config": configJSON, "time": Date().timeIntervalSince1970])
+        var line: [String: Any] = ["event": "start", "run": runNumber, "software_version": softwareVersion,
+                                   "config_hash": configHash, "config": configJSON, "time": Date().timeIntervalSince1970]
+        if let label { line["label"] = label }
+        try appendRunLine(line)
         return runNumber
     }
 
@@ -74,15 +78,16 @@ public final class CSVBatchFolder: BatchStore {
     }
 
     public func store(path: String, size: Int, contentHash: String, summary: RecordingAnalysis.Summary,
-                      results: StagedResults, beforeCommit: () -> Void) throws {
-        let streams = summary.accounts.enumerated().map { k, a in
-            StreamFile(stream: k < summary.keys.count ? summary.keys[k].description : "stream \(k)",
-                       sensor: k < summary.keys.count ? summary.keys[k].sensor.rawValue : nil,
+                      results: RowSpool, beforeCommit: () -> Void) throws {
+        let streams = summary.streamSummaries.map { s in
+            let a = s.account
+            return StreamFile(stream: s.key.description, sensor: s.key.sensor.rawValue,
                        samples_read: a.samplesRead, samples_used: a.used, masked: a.masked,
                        duplicates_dropped: a.duplicatesDropped, rejected: a.rejected, gaps: a.gaps,
                        segments: a.segments, deleted_spans: a.deletedSpans, deleted_seconds: a.deletedSeconds,
                        first_time: a.firstTime, last_time: a.lastTime, covered_seconds: a.coveredSeconds,
-                       measured_rate_hz: a.measuredSampleRate)
+                       measured_rate_hz: a.measuredSampleRate, file: s.file, time_origin: s.timeOrigin.rawValue,
+                       analysis: s.analysisDescription, attributes: s.attributes.isEmpty ? nil : s.attributes)
         }
         let record = RecordingFile(path: path, size: size, content_hash: contentHash, config_hash: configHash,
                                    status: "ok", error: nil, streams: streams, beats: summary.beats,
@@ -90,7 +95,7 @@ public final class CSVBatchFolder: BatchStore {
         try publish(record) { partial in
             let sink = try CSVResultSink(directory: partial)
             try sink.begin(recording: path)
-            for (table, rows) in results.tables { try sink.write(table, rows: rows) }
+            try sink.write(results)
             try sink.commit()
             beforeCommit()
         }

@@ -1,7 +1,20 @@
+import Signals
 import Foundation
 import Recordings
 
 /// Turns a batch's inputs (files, folders, manifests) into the list of recordings to analyse.
+///
+/// **Recordings that span files.** SensorKit exports one fetch per sensor, so one device's
+/// recording is often several files. Two rules group files into one recording (``recordings(_:)``):
+/// 1. A **group manifest** `NAME.group` (text: one member file per line, relative to its folder,
+///    `#` comments) is one recording whose identity is the manifest's path.
+/// 2. The **folder rule**: in one folder, SensorKit files (`.ndjson`, `.jsonl`, `.json`, optionally
+///    `.gz`/`.xz`) whose names differ only by a sensor token — `accelerometer`, `rotationRate`,
+///    `electrocardiogram`/`ecg`, `photoplethysmogram`/`ppg`, matched case-insensitively as a whole
+///    word between `_`, `-`, `.` or the name's ends — are one recording, identified by the first
+///    of them in sorted order (e.g. `p01_accelerometer.ndjson.gz` + `p01_rotationRate.ndjson.gz`,
+///    or `accelerometer.ndjson.gz` + `rotationRate.ndjson.gz`). Files listed in a `.group` are not
+///    grouped again. Everything else is a recording of its own.
 public enum RecordingDiscovery {
     /// An error in a manifest.
     public struct ManifestError: Error, CustomStringConvertible, Sendable {
@@ -13,8 +26,7 @@ public enum RecordingDiscovery {
     /// - a folder: every recording file under it (recursively; by ``looksLikeRecording(_:)``),
     ///   sorted by path;
     /// - a manifest (a file named `*.manifest`, `*.list` or `*.txt`): one path per line, blank
-    ///   lines and lines starting with `#` ignored, LF, CRLF or CR line ends, a UTF-8 byte-order
-    ///   mark and spaces or tabs around a path ignored, relative paths taken from the manifest's
+    ///   lines and lines starting with `#` ignored, relative paths taken from the manifest's
     ///   folder; listed folders are expanded as above;
     /// - anything else: kept as given (a missing file then fails as a recording, with its error).
     /// - Parameter inputs: paths as given on the command line.
@@ -38,6 +50,91 @@ public enum RecordingDiscovery {
         return out
     }
 
+    /// Expands the inputs (as ``expand(_:)``) and groups files into recordings by the two rules
+    /// above, keeping the order of first appearance.
+    /// - Parameter inputs: paths as given on the command line.
+    /// - Returns: the recordings.
+    /// - Throws: ``ManifestError`` when a manifest or group manifest cannot be read.
+    /// - Complexity: O(files · log files).
+    public static func recordings(_ inputs: [String]) throws -> [RecordingInput] {
+        let files = try expand(inputs)
+        var out = [RecordingInput]()
+        var grouped = Set<String>()
+        // Group manifests first: their members are taken.
+        var groups = [String: RecordingInput]()
+        for f in files where f.lowercased().hasSuffix(".group") {
+            let g = try readGroup(f)
+            groups[f] = g
+            grouped.formUnion(g.files)
+        }
+        // Folder rule: key = folder + name without its sensor token.
+        var byKey = [String: [String]]()
+        for f in files where !grouped.contains(f) && groups[f] == nil {
+            if let key = groupKey(f) { byKey[key, default: []].append(f) }
+        }
+        var memberOf = [String: String]()
+        for (key, members) in byKey where members.count > 1 {
+            for m in members { memberOf[m] = key }
+        }
+        var emitted = Set<String>()
+        for f in files {
+            if let g = groups[f] {
+                out.append(g)
+            } else if grouped.contains(f) {
+                continue
+            } else if let key = memberOf[f] {
+                guard !emitted.contains(key) else { continue }
+                emitted.insert(key)
+                let members = byKey[key]!.sorted()
+                out.append(RecordingInput(path: members[0], files: members))
+            } else {
+                out.append(RecordingInput(path: f))
+            }
+        }
+        return out
+    }
+
+    /// Sensor tokens of the folder rule.
+    static let sensorTokens: Set<String> = ["accelerometer", "rotationrate", "electrocardiogram", "ecg",
+                                            "photoplethysmogram", "ppg"]
+
+    /// The folder-rule key of a SensorKit file name (folder + name with its one sensor token
+    /// replaced by `*`), or `nil` when it has no sensor token or is not a SensorKit file name.
+    public static func groupKey(_ path: String) -> String? {
+        let folder = (path as NSString).deletingLastPathComponent
+        var name = (path as NSString).lastPathComponent
+        var lower = name.lowercased()
+        for z in [".gz", ".xz"] where lower.hasSuffix(z) {
+            lower.removeLast(z.count)
+            name.removeLast(z.count)
+        }
+        guard let ext = [".ndjson", ".jsonl", ".json"].first(where: { lower.hasSuffix($0) }) else { return nil }
+        let stem = String(name.dropLast(ext.count))
+        var tokens = [String]()
+        var current = ""
+        for ch in stem {
+            if ch == "_" || ch == "-" || ch == "." {
+                tokens.append(current)
+                tokens.append(String(ch))
+                current = ""
+            } else {
+                current.append(ch)
+            }
+        }
+        tokens.append(current)
+        let hits = tokens.indices.filter { sensorTokens.contains(tokens[$0].lowercased()) }
+        guard hits.count == 1 else { return nil }
+        tokens[hits[0]] = "*"
+        return folder + "/" + tokens.joined() + ext
+    }
+
+    /// Reads a group manifest.
+    static func readGroup(_ path: String) throws -> RecordingInput {
+        let members = try readLines(path).map { resolve($0, relativeTo: path) }
+        guard !members.isEmpty else { throw ManifestError(description: "\(path): the group lists no files") }
+        return RecordingInput(path: path, files: members)
+    }
+
     /// Whether a file is read as a manifest (by its name).
     public static func isManifest(_ path: String) -> Bool {
         let n = path.lowercased()
@@ -48,7 +145,7 @@ public enum RecordingDiscovery {
     public static func looksLikeRecording(_ name: String) -> Bool {
         var n = name.lowercased()
         for z in [".gz", ".xz"] where n.hasSuffix(z) { n.removeLast(z.count) }
-        return [".ndjson", ".jsonl", ".json", ".csv", ".hea", ".mat", ".gt3x"].contains { n.hasSuffix($0) }
+        return [".ndjson", ".jsonl", ".json", ".csv", ".hea", ".mat", ".gt3x", ".group"].contains { n.hasSuffix($0) }
     }
 
     static func scan(folder: String) -> [String] {
@@ -60,6 +157,41 @@ public enum RecordingDiscovery {
             found.append((folder as NSString).appendingPathComponent(rel))
         }
         return found.sorted()
+    }
+
+    static func readManifest(_ path: String) throws -> [String] {
+        var out = [String]()
+        for line in try readLines(path) {
+            let p = resolve(line, relativeTo: path)
+            var isDir: ObjCBool = false
+            if FileManager.default.fileExists(atPath: p, isDirectory: &isDir), isDir.boolValue {
+                out += scan(folder: p)
+            } else {
+                out.append(p)
+            }
+        }
+        return out
+    }
+
+    /// The non-blank, non-comment lines of a manifest, trimmed.
+    /// LF, CRLF or CR line ends and a UTF-8 byte-order mark are accepted; spaces and tabs around a
+    /// line are dropped; a FIFO or other non-regular file is refused without opening it.
+    static func readLines(_ path: String) throws -> [String] {
+        // A FIFO named like a manifest must not block the batch.
+        if let why = RegularFile.problem(path) { throw ManifestError(description: "\(path): \(why)") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ManifestError(description: "\(path): cannot read the manifest")
+        }
+        var out = [String]()
+        for (index, raw) in manifestLines(data).enumerated() {
+            guard let text = String(validating: raw, as: UTF8.self) else {
+                throw ManifestError(description: "\(path):\(index + 1): the line is not UTF-8 text")
+            }
+            let line = text.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            out.append(line)
+        }
+        return out
     }
 
     /// A manifest's lines, split on bytes (LF, CRLF or CR; Swift's `"\r\n"` is one Character, so
@@ -81,28 +213,9 @@ public enum RecordingDiscovery {
         return lines
     }
 
-    static func readManifest(_ path: String) throws -> [String] {
-        // A FIFO named like a manifest must not block the batch.
-        if let why = RegularFile.problem(path) { throw ManifestError(description: "\(path): \(why)") }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ManifestError(description: "\(path): cannot read the manifest")
-        }
-        let base = (path as NSString).deletingLastPathComponent
-        var out = [String]()
-        for (index, raw) in manifestLines(data).enumerated() {
-            guard let text = String(validating: raw, as: UTF8.self) else {
-                throw ManifestError(description: "\(path):\(index + 1): the line is not UTF-8 text")
-            }
-            let line = text.trimmingCharacters(in: .whitespaces)
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            let p = line.hasPrefix("/") || base.isEmpty ? line : (base as NSString).appendingPathComponent(line)
-            var isDir: ObjCBool = false
-            if FileManager.default.fileExists(atPath: p, isDirectory: &isDir), isDir.boolValue {
-                out += scan(folder: p)
-            } else {
-                out.append(p)
-            }
-        }
-        return out
+    /// A manifest line as a path: absolute as given, else relative to the manifest's folder.
+    static func resolve(_ line: String, relativeTo manifest: String) -> String {
+        let base = (manifest as NSString).deletingLastPathComponent
+        return line.hasPrefix("/") || base.isEmpty ? line : (base as NSString).appendingPathComponent(line)
     }
 }

@@ -1,3 +1,4 @@
+import Signals
 /// Combines the databases of `sensorpipe run --shard K/N` jobs into one (`sensorpipe merge`).
 ///
 /// Each shard is attached and copied in one transaction: its runs, its recordings, their
@@ -55,7 +56,7 @@ public enum ShardMerge {
                          filter: "id IN temp.merge_new")
                 let tables = try db.prepare("SELECT name FROM \(alias).sqlite_master WHERE type = 'table'")
                     .query([]) { $0.text(0) ?? "" }
-                for t in tables where t != "runs" && t != "recordings" && !t.hasPrefix("sqlite_") {
+                for t in tables where t != "runs" && t != "recordings" && t != "table_signatures" && !t.hasPrefix("sqlite_") {
                     try copy(db, table: t, from: alias, shift: ["recording_id": recOffset],
                              filter: "recording_id IN temp.merge_new")
                 }
@@ -75,8 +76,18 @@ public enum ShardMerge {
                      filter: String) throws {
         let columns = try db.prepare("PRAGMA \(alias).table_info(\(SQLiteConnection.quote(table)))")
             .query([]) { $0.text(1) ?? "" }
-        let existing = Set(try db.prepare("PRAGMA main.table_info(\(SQLiteConnection.quote(table)))").query([]) { $0.text(1) ?? "" })
-        if existing.isEmpty {
+        let shardColumns = try db.prepare("PRAGMA \(alias).table_info(\(SQLiteConnection.quote(table)))")
+            .query([]) { "\($0.text(1) ?? "") \(($0.text(2) ?? "").uppercased())" }
+        let targetColumns = try db.prepare("PRAGMA main.table_info(\(SQLiteConnection.quote(table)))")
+            .query([]) { "\($0.text(1) ?? "") \(($0.text(2) ?? "").uppercased())" }
+        if !targetColumns.isEmpty && targetColumns != shardColumns {
+            let k = zip(targetColumns, shardColumns).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(targetColumns.count, shardColumns.count)
+            throw SQLiteError(code: 1, message: "table \(table): column \(k + 1) is "
+                              + (k < shardColumns.count ? shardColumns[k] : "missing") + " in the shard and "
+                              + (k < targetColumns.count ? targetColumns[k] : "missing") + " in the merged database; "
+                              + "shards of different schemas cannot be merged")
+        }
+        if targetColumns.isEmpty {
             // A result table the target does not have yet: take the shard's definition.
             let sql = try db.prepare("SELECT sql FROM \(alias).sqlite_master WHERE type = 'table' AND name = ?")
                 .query([.text(table)]) { $0.text(0) ?? "" }.first ?? ""

@@ -1,3 +1,4 @@
+import Signals
 import Foundation
 import Recordings
 
@@ -31,14 +32,16 @@ public final class BatchDatabase: BatchStore {
     /// - Parameters:
     ///   - softwareVersion: `sensorpipe --version`.
     ///   - configJSON: the run's configuration (canonical JSON, sorted keys); its hash decides resuming.
+    ///   - label: the caller's study label (`runs.label`), or `nil`.
     /// - Returns: the run id.
     /// - Throws: ``SQLiteError``.
     /// - Complexity: O(1).
     @discardableResult
-    public func startRun(softwareVersion: String, configJSON: String) throws -> Int64 {
+    public func startRun(softwareVersion: String, configJSON: String, label: String? = nil) throws -> Int64 {
         configHash = ContentHash.text(configJSON)
-        try db.prepare("INSERT INTO runs (software_version, config_json, config_hash, started_at) VALUES (?, ?, ?, ?)")
-            .run([.text(softwareVersion), .text(configJSON), .text(configHash), .real(SQLiteResultSink.now())])
+        try db.prepare("INSERT INTO runs (software_version, config_json, config_hash, started_at, label) VALUES (?, ?, ?, ?, ?)")
+            .run([.text(softwareVersion), .text(configJSON), .text(configHash), .real(SQLiteResultSink.now()),
+                  .optional(label)])
         let id = db.lastInsertRowID
         runID = id
         sink.runID = id
@@ -74,40 +77,40 @@ public final class BatchDatabase: BatchStore {
     /// (status `ok`, QC totals), `streams` rows. Earlier failed rows for the same path, content
     /// and configuration are replaced.
     /// - Parameters:
-    ///   - path: the recording.
+    ///   - recording: the recording and its files.
     ///   - size: its size in bytes.
-    ///   - contentHash: ``ContentHash/file(_:)`` of it.
+    ///   - contentHash: ``ContentHash/files(_:)`` of its files.
     ///   - analysis: decoding and analysis options.
     /// - Returns: the analysis summary.
     /// - Throws: the decoder's or SQLite's error; nothing of the recording is then stored (call
     ///   ``recordFailure(path:size:contentHash:error:)``).
     /// - Complexity: that of ``RecordingAnalysis/run(path:analysis:sink:beforeCommit:)``.
-    public func analyze(path: String, size: Int, contentHash: String,
+    public func analyze(recording: RecordingInput, size: Int, contentHash: String,
                         analysis: AnalysisConfiguration) throws -> RecordingAnalysis.Summary {
         precondition(runID != nil, "analyze without startRun")
-        return try RecordingAnalysis.run(path: path, analysis: analysis, sink: sink) { summary in
-            try self.bookkeeping(summary, path: path, size: size, contentHash: contentHash)
+        return try RecordingAnalysis.run(recording: recording, analysis: analysis, sink: sink) { summary in
+            try self.bookkeeping(summary, path: recording.path, size: size, contentHash: contentHash)
         }
     }
 
-    /// Stores a recording analysed elsewhere (into a ``StagingSink``, e.g. on another thread) in
+    /// Stores a recording analysed elsewhere (into a ``SpoolSink``, e.g. on another thread) in
     /// one transaction, exactly as ``analyze(path:size:contentHash:analysis:)`` would have.
     /// - Parameters:
     ///   - path: the recording (absolute path).
     ///   - size: its size in bytes.
     ///   - contentHash: ``ContentHash/file(_:)`` of it.
     ///   - summary: the analysis summary.
-    ///   - results: the staged rows.
+    ///   - results: the spooled rows (``SpoolSink``).
     ///   - beforeCommit: called inside the open transaction, after every row is written (fault
     ///     injection for tests; default: nothing).
     /// - Throws: ``SQLiteError``; nothing of the recording is then stored.
     /// - Complexity: O(rows).
     public func store(path: String, size: Int, contentHash: String, summary: RecordingAnalysis.Summary,
-                      results: StagedResults, beforeCommit: () -> Void = {}) throws {
+                      results: RowSpool, beforeCommit: () -> Void = {}) throws {
         precondition(runID != nil, "store without startRun")
         try sink.begin(recording: path)
         do {
-            for (table, rows) in results.tables { try sink.write(table, rows: rows) }
+            try sink.write(results)
             try bookkeeping(summary, path: path, size: size, contentHash: contentHash)
             beforeCommit()
             try sink.commit()
@@ -117,39 +120,42 @@ public final class BatchDatabase: BatchStore {
         }
     }
 
-    /// The `recordings` and `streams` rows of a recording, inside its open transaction.
+    /// The `recordings`, `recording_files`, `streams` and `stream_attributes` rows of a
+    /// recording, inside its open transaction.
     private func bookkeeping(_ summary: RecordingAnalysis.Summary, path: String, size: Int,
                              contentHash: String) throws {
-        guard let id = sink.recordingID else { return }
+        guard let id64 = sink.recordingID else { return }
+        let id = Int(id64)
         try deleteFailed(path: path, contentHash: contentHash)
         let qc = summary.accounts
         func sum(_ f: (StreamQC) -> Int) -> Int { qc.reduce(0) { $0 + f($1) } }
-        func total(_ f: (StreamQC) -> Int) -> ResultValue { .integer(sum(f)) }
-        try db.prepare("""
-            UPDATE recordings SET size = ?, content_hash = ?, config_hash = ?, streams = ?, beats = ?,
-              samples_read = ?, samples_emitted = ?, masked = ?, duplicates_dropped = ?, rejected = ?,
-              gaps = ?, segments = ?, issues = ?, samples_used = ?, rejected_unattributed = ? WHERE id = ?
-            """).run([.integer(size), .text(contentHash), .text(configHash), .integer(summary.streams),
-                  .integer(summary.beats), .integer(sum(\.samplesRead) + summary.rejectedWithoutStream),
-                  total(\.samplesEmitted), total(\.masked), total(\.duplicatesDropped),
-                  .integer(sum(\.rejected) + summary.rejectedWithoutStream), total(\.gaps), total(\.segments),
-                  summary.issues.isEmpty ? .null : .text(summary.issues.joined(separator: "\n")),
-                  total(\.used), .integer(summary.rejectedWithoutStream), .integer(Int(id))])
-        let insert = try db.prepare("""
-            INSERT INTO streams (recording_id, stream_index, stream, samples_read, samples_emitted, masked,
-              duplicates_dropped, rejected, gaps, backward_steps, rate_changes, segments, deleted_spans,
-              deleted_seconds, first_time, last_time, covered_seconds, measured_rate_hz, samples_used, sensor)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        for (k, a) in qc.enumerated() {
-            let key = k < summary.keys.count ? summary.keys[k].description : "stream \(k)"
-            try insert.run([.integer(Int(id)), .integer(k), .text(key), .integer(a.samplesRead),
-                        .integer(a.samplesEmitted), .integer(a.masked), .integer(a.duplicatesDropped),
-                        .integer(a.rejected), .integer(a.gaps), .integer(a.backwardSteps), .integer(a.rateChanges),
-                        .integer(a.segments), .integer(a.deletedSpans), .finite(a.deletedSeconds),
-                        .finite(a.firstTime), .finite(a.lastTime), .finite(a.coveredSeconds),
-                        .finite(a.measuredSampleRate), .integer(a.used),
-                        k < summary.keys.count ? .text(summary.keys[k].sensor.rawValue) : .null])
+        let hours = { (d: [SensorKind: Double]) in d.values.reduce(0, +) / 3600 }
+        let fields: [(String, ResultValue)] = [
+            ("size", .integer(size)), ("content_hash", .text(contentHash)), ("config_hash", .text(configHash)),
+            ("streams", .integer(summary.streams)), ("beats", .integer(summary.beats)),
+            ("samples_read", .integer(sum(\.samplesRead) + summary.rejectedWithoutStream)),
+            ("samples_emitted", .integer(sum(\.samplesEmitted))), ("masked", .integer(sum(\.masked))),
+            ("duplicates_dropped", .integer(sum(\.duplicatesDropped))),
+            ("rejected", .integer(sum(\.rejected) + summary.rejectedWithoutStream)), ("gaps", .integer(sum(\.gaps))),
+            ("segments", .integer(sum(\.segments))),
+            ("issues", summary.issues.isEmpty ? .null : .text(summary.issues.joined(separator: "\n"))),
+            ("samples_used", .integer(sum(\.used))), ("rejected_unattributed", .integer(summary.rejectedWithoutStream)),
+            ("files", .integer(summary.files.count)), ("signal_hours", .finite(hours(summary.signalSecondsBySensor))),
+            ("analysed_hours", .finite(hours(summary.analysedSecondsBySensor))),
+        ]
+        let declared = Set(BatchTables.recordings.table.columns.map(\.name))
+        precondition(fields.allSatisfy { declared.contains($0.0) }, "recordings: undeclared column")
+        try db.prepare("UPDATE recordings SET " + fields.map { "\(SQLiteConnection.quote($0.0)) = ?" }.joined(separator: ", ")
+                       + " WHERE id = ?").run(fields.map(\.1) + [.integer(id)])
+        for (k, file) in summary.files.enumerated() {
+            try sink.insert(BatchTables.recordingFiles, RecordingFileEntry(recordingID: id, index: k, path: file))
+        }
+        for (k, s) in summary.streamSummaries.enumerated() {
+            try sink.insert(BatchTables.streams, StreamEntry(recordingID: id, index: k, summary: s))
+            for key in s.attributes.keys.sorted() {
+                try sink.insert(BatchTables.streamAttributes,
+                                StreamAttributeEntry(recordingID: id, index: k, key: key, value: s.attributes[key]!))
+            }
         }
     }
 

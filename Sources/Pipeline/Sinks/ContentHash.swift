@@ -1,3 +1,4 @@
+import Signals
 import Foundation
 import Recordings
 

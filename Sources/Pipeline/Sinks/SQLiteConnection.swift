@@ -1,3 +1,4 @@
+import Signals
 import CSQLite
 
 /// An SQLite failure, with SQLite's own message (`sqlite3_errmsg`) and result code.

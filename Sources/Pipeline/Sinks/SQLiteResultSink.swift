@@ -1,9 +1,10 @@
+import Signals
 import CSQLite
 import Foundation
 
 /// Writes result tables into an SQLite database, the output of `sensorpipe run`.
 ///
-/// The database holds the result tables (``ResultTables``, each with an extra leading
+/// The database holds the result tables (``AnalysisRegistry/tables``, each with an extra leading
 /// `recording_id INTEGER` column) and the batch tables `runs`, `recordings` and `streams`
 /// (``BatchDatabase`` fills them); `docs/RESULTS.md` documents the schema, whose version is
 /// `PRAGMA user_version` (``schemaVersion``). The file is opened in WAL mode with a busy timeout.
@@ -14,8 +15,9 @@ import Foundation
 /// recording's rows appear together or not at all; ``rollback()`` discards them. Non-finite reals
 /// are stored as `NULL`, never as numbers.
 public final class SQLiteResultSink: ResultSink {
-    /// The schema version written to `PRAGMA user_version`.
-    public static let schemaVersion = 2
+    /// The schema version written to `PRAGMA user_version`: 3 (beats.time is the detection
+    /// time; the corrected series is nn_time/nn_ms; streams carry time_origin, file and analysis).
+    public static let schemaVersion = 3
     /// Database file.
     public let path: String
     /// The `recordings.id` of the recording being written, between begin and commit/rollback.
@@ -25,17 +27,23 @@ public final class SQLiteResultSink: ResultSink {
     let db: SQLiteConnection
     private var inserts: [String: SQLiteStatement] = [:]
     private var created: Set<String> = []
+    private var lastTable = ""
+    private var lastInsert: SQLiteStatement?
+    private var values: [ResultValue] = []
     private let insertRecording: SQLiteStatement
     private let markOK: SQLiteStatement
 
-    /// Opens or creates the database and its tables.
+    /// Opens or creates the database and its tables, checking every existing table against its
+    /// declaration: a table missing declared columns at its end is extended (`ALTER TABLE … ADD
+    /// COLUMN`); any other difference is refused with the table and column named.
     /// - Parameters:
     ///   - path: database file (created if missing).
-    ///   - tables: result tables to create up front (others are created on first write).
-    /// - Throws: ``SQLiteError`` with SQLite's message, also when the file's schema is newer than
-    ///   ``schemaVersion``.
+    ///   - tables: result tables to create up front (default: every registered family's).
+    /// - Throws: ``SQLiteError`` with SQLite's message; when the file's schema is newer than
+    ///   ``schemaVersion``, is an older version holding recordings, or has a table whose columns
+    ///   differ from the declaration.
     /// - Complexity: O(number of tables).
-    public init(path: String, tables: [ResultTable] = ResultTables.all) throws {
+    public init(path: String, tables: [ResultTable] = AnalysisRegistry.tables) throws {
         self.path = path
         db = try SQLiteConnection(path: path)
         try db.execute("BEGIN IMMEDIATE")
@@ -45,9 +53,22 @@ public final class SQLiteResultSink: ResultSink {
                 throw SQLiteError(code: SQLITE_ERROR, message: "\(path) has schema version \(version); "
                                   + "this sensorpipe writes version \(Self.schemaVersion)")
             }
-            if version == 1 { try db.execute(Self.migrationFrom1) }
-            try db.execute(Self.batchSchema)
-            for t in tables { try db.execute(Self.createStatement(t)) }
+            if version > 0 && version < Self.schemaVersion {
+                let stored = (try? db.prepare("SELECT COUNT(*) FROM recordings").query([]) { $0.int(0) }.first) ?? 0
+                guard stored == 0 else {
+                    throw SQLiteError(code: SQLITE_ERROR, message: "\(path) has schema version \(version) with \(stored) "
+                                      + "recording(s): in that version beats.time held the corrected beat time, in version "
+                                      + "\(Self.schemaVersion) it is the detection time (the corrected series is nn_time); "
+                                      + "write the new results to a new database")
+                }
+                let names = try db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+                    .query([]) { $0.text(0) ?? "" }
+                for n in names { try db.execute("DROP TABLE \(SQLiteConnection.quote(n))") }
+            }
+            try db.execute("CREATE TABLE IF NOT EXISTS table_signatures (name TEXT PRIMARY KEY, signature TEXT NOT NULL)")
+            for t in BatchTables.all { try Self.ensure(t.table, create: t.createStatement, in: db, prefix: []) }
+            try db.execute("CREATE INDEX IF NOT EXISTS recordings_lookup ON recordings (path, content_hash, config_hash, status)")
+            for t in tables { try Self.ensure(t, create: Self.createStatement(t), in: db, prefix: Self.resultPrefix) }
             try db.execute("PRAGMA user_version = \(Self.schemaVersion)")
             try db.execute("COMMIT")
         } catch {
@@ -59,42 +80,42 @@ public final class SQLiteResultSink: ResultSink {
         markOK = try db.prepare("UPDATE recordings SET status = 'ok', finished_at = ? WHERE id = ? AND status = 'running'")
     }
 
-    /// The `runs`, `recordings` and `streams` tables (see docs/RESULTS.md).
-    static let batchSchema = """
-        CREATE TABLE IF NOT EXISTS runs (
-          id INTEGER PRIMARY KEY, software_version TEXT NOT NULL, config_json TEXT NOT NULL,
-          config_hash TEXT NOT NULL, started_at REAL NOT NULL, ended_at REAL,
-          recordings_ok INTEGER, recordings_failed INTEGER, recordings_skipped INTEGER);
-        CREATE TABLE IF NOT EXISTS recordings (
-          id INTEGER PRIMARY KEY, run_id INTEGER REFERENCES runs(id), path TEXT NOT NULL,
-          size INTEGER, content_hash TEXT, config_hash TEXT, status TEXT NOT NULL, error TEXT,
-          streams INTEGER, beats INTEGER, samples_read INTEGER, samples_emitted INTEGER,
-          masked INTEGER, duplicates_dropped INTEGER, rejected INTEGER, gaps INTEGER,
-          segments INTEGER, issues TEXT, started_at REAL, finished_at REAL, samples_used INTEGER,
-          rejected_unattributed INTEGER);
-        CREATE INDEX IF NOT EXISTS recordings_lookup ON recordings (path, content_hash, config_hash, status);
-        CREATE TABLE IF NOT EXISTS streams (
-          recording_id INTEGER NOT NULL REFERENCES recordings(id), stream_index INTEGER NOT NULL,
-          stream TEXT NOT NULL, samples_read INTEGER, samples_emitted INTEGER, masked INTEGER,
-          duplicates_dropped INTEGER, rejected INTEGER, gaps INTEGER, backward_steps INTEGER,
-          rate_changes INTEGER, segments INTEGER, deleted_spans INTEGER, deleted_seconds REAL,
-          first_time REAL, last_time REAL, covered_seconds REAL, measured_rate_hz REAL,
-          samples_used INTEGER, sensor TEXT,
-          PRIMARY KEY (recording_id, stream_index));
-        """
+    /// The column every result table starts with.
+    static let resultPrefix = [ResultColumn("recording_id", .integer, "recordings.id")]
 
-    /// Schema 1 → 2: `samples_used` (= emitted − masked) on `recordings` and `streams`, and
-    /// `streams.sensor` (the second part of the stream key).
-    static let migrationFrom1 = """
-        ALTER TABLE recordings ADD COLUMN samples_used INTEGER;
-        ALTER TABLE recordings ADD COLUMN rejected_unattributed INTEGER;
-        UPDATE recordings SET samples_used = samples_emitted - masked WHERE samples_emitted IS NOT NULL;
-        ALTER TABLE streams ADD COLUMN samples_used INTEGER;
-        ALTER TABLE streams ADD COLUMN sensor TEXT;
-        UPDATE streams SET samples_used = samples_emitted - masked,
-          sensor = substr(substr(stream, instr(stream, '/') + 1), 1,
-                          instr(substr(stream, instr(stream, '/') + 1), '/') - 1);
-        """
+    /// Creates `table` when missing; otherwise compares its columns with the declaration
+    /// (`prefix` + the table's columns), adds declared columns missing at the end, and refuses
+    /// any other difference. Records the signature in `table_signatures`.
+    static func ensure(_ table: ResultTable, create: String, in db: SQLiteConnection, prefix: [ResultColumn]) throws {
+        let expected = prefix + table.columns
+        let existing = try db.prepare("PRAGMA main.table_info(\(SQLiteConnection.quote(table.name)))")
+            .query([]) { (name: $0.text(1) ?? "", type: ($0.text(2) ?? "").uppercased()) }
+        if existing.isEmpty {
+            try db.execute(create)
+        } else {
+            for (k, column) in existing.enumerated() {
+                guard k < expected.count else {
+                    throw SQLiteError(code: SQLITE_ERROR, message: "table \(table.name): column \(column.name) is in the "
+                                      + "database but not declared by this build (\(Self.describe(expected)))")
+                }
+                guard column.name == expected[k].name, column.type == expected[k].type.rawValue else {
+                    throw SQLiteError(code: SQLITE_ERROR, message: "table \(table.name): column \(k + 1) is "
+                                      + "\(column.name) \(column.type) in the database, this build declares "
+                                      + "\(expected[k].name) \(expected[k].type.rawValue)")
+                }
+            }
+            for column in expected[existing.count...] {
+                try db.execute("ALTER TABLE \(SQLiteConnection.quote(table.name)) ADD COLUMN "
+                               + "\(SQLiteConnection.quote(column.name)) \(column.type.rawValue)")
+            }
+        }
+        try db.prepare("INSERT OR REPLACE INTO table_signatures (name, signature) VALUES (?, ?)")
+            .run([.text(table.name), .text(describe(expected))])
+    }
+
+    static func describe(_ columns: [ResultColumn]) -> String {
+        columns.map { "\($0.name) \($0.type.rawValue)" }.joined(separator: ", ")
+    }
 
     /// `CREATE TABLE IF NOT EXISTS` for a result table, plus its `recording_id` index.
     static func createStatement(_ t: ResultTable) -> String {
@@ -119,33 +140,55 @@ public final class SQLiteResultSink: ResultSink {
         }
     }
 
-    /// Inserts rows into `table` (created on first use), tagged with the current recording.
-    /// - Complexity: O(values).
-    public func write(_ table: ResultTable, rows: [[ResultValue]]) throws {
-        guard let recordingID else { preconditionFailure("write(_:rows:) outside begin/commit") }
+    /// Makes sure `table` exists (result tables of every registered family exist from the start).
+    public func declare(_ table: ResultTable) throws {
         if !created.contains(table.name) {
-            try db.execute(Self.createStatement(table))
+            try Self.ensure(table, create: Self.createStatement(table), in: db, prefix: Self.resultPrefix)
             created.insert(table.name)
         }
+    }
+
+    /// Inserts one row into `table` (created on first use), tagged with the current recording.
+    /// - Complexity: O(values).
+    public func write(_ table: ResultTable, values row: [ResultValue]) throws {
+        guard let recordingID else { preconditionFailure("write(_:values:) outside begin/commit") }
+        precondition(row.count == table.columns.count,
+                     "row of \(row.count) values for table \(table.name) of \(table.columns.count) columns")
         let insert: SQLiteStatement
-        if let s = inserts[table.name] {
+        if table.name == lastTable, let last = lastInsert {
+            insert = last
+        } else {
+            try declare(table)
+            if let s = inserts[table.name] {
+                insert = s
+            } else {
+                let names = (["recording_id"] + table.columns.map(\.name)).map(SQLiteConnection.quote)
+                let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
+                insert = try db.prepare("INSERT INTO \(SQLiteConnection.quote(table.name)) (\(names.joined(separator: ", "))) VALUES (\(marks))")
+                inserts[table.name] = insert
+            }
+            lastTable = table.name
+            lastInsert = insert
+        }
+        values.removeAll(keepingCapacity: true)
+        values.append(.integer(Int(recordingID)))
+        values += row
+        try insert.run(values)
+    }
+
+    /// Inserts one declared row (bookkeeping tables, whose first column is their own).
+    func insert<Row>(_ schema: TableSchema<Row>, _ row: Row) throws {
+        let key = "bookkeeping:" + schema.table.name
+        let insert: SQLiteStatement
+        if let s = inserts[key] {
             insert = s
         } else {
-            let names = (["recording_id"] + table.columns.map(\.name)).map(SQLiteConnection.quote)
+            let names = schema.table.columns.map { SQLiteConnection.quote($0.name) }
             let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
-            insert = try db.prepare("INSERT INTO \(SQLiteConnection.quote(table.name)) (\(names.joined(separator: ", "))) VALUES (\(marks))")
-            inserts[table.name] = insert
+            insert = try db.prepare("INSERT INTO \(SQLiteConnection.quote(schema.table.name)) (\(names.joined(separator: ", "))) VALUES (\(marks))")
+            inserts[key] = insert
         }
-        var values = [ResultValue]()
-        values.reserveCapacity(table.columns.count + 1)
-        for row in rows {
-            precondition(row.count == table.columns.count,
-                         "row of \(row.count) values for table \(table.name) of \(table.columns.count) columns")
-            values.removeAll(keepingCapacity: true)
-            values.append(.integer(Int(recordingID)))
-            values += row
-            try insert.run(values)
-        }
+        try insert.run(schema.values(of: row))
     }
 
     /// Marks the recording `ok` (unless the owner set another status) and commits.

@@ -3,8 +3,9 @@
 public enum RecordingEvent: Sendable {
     /// A device description (the schema's `device` line, or derived from a file header).
     case device(DeviceInfo)
-    /// A new stream; its index is the number of streams announced before it.
-    case stream(StreamInfo)
+    /// A new stream and its index in the decoder's stream table (``RecordingDecoder/streams``),
+    /// the number every later ``SampleBlock/stream`` of it carries.
+    case stream(index: Int, info: StreamInfo)
     /// A block of samples of an announced stream.
     case block(SampleBlock)
     /// A span of deleted data (known gap).

@@ -7,9 +7,11 @@
 public enum RecordingPreset: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// Oxford step-counter validation walks (Salvi et al. 2018): no header, 7 columns,
     /// nanoseconds since boot, x/y/z in m/s² (converted to g); the file name's 13-digit
-    /// Unix-millisecond stamp is the start time.
+    /// Unix-millisecond stamp is the start time (without one, times count from the first row,
+    /// ``TimeOrigin/streamStart``).
     case oxfordSteps = "oxford-steps"
-    /// ActiGraph raw samples exported as `unix_time_s,x,y,z` in 1/256 g.
+    /// ActiGraph raw samples exported as `unix_time_s,x,y,z` in 1/256 g; despite the name the
+    /// seconds are on the device's local clock (``TimeOrigin/deviceLocal``), as in the `.gt3x`.
     case actigraphRawCSV = "actigraph-raw-csv"
     /// IEEE Signal Processing Cup 2015 wrist PPG (variable `sig`, 125 Hz): 2 PPG + 3 acc rows.
     case spc2015 = "spc2015"
@@ -26,11 +28,12 @@ public enum RecordingPreset: String, Sendable, Hashable, CaseIterable, CustomStr
         case .oxfordSteps:
             let name = path.split(separator: "/").last.map(String.init) ?? path
             let stamps = name.split(whereSeparator: { !$0.isNumber }).filter { $0.count == 13 }
-            let startUnix = stamps.last.flatMap { Double(String($0)) }.map { $0 / 1000 } ?? 0
+            let startUnix = stamps.last.flatMap { Double(String($0)) }.map { $0 / 1000 }
             let device = name.split(separator: "_").prefix(2).joined(separator: "-")
+            // Without the file name's stamp the start is unknown: times count from the first row.
             return CSVMapping(deviceID: device.isEmpty ? "phone" : device,
                               time: .column(.index(0), unit: .nanoseconds,
-                                            origin: .firstSampleAt(unixSeconds: startUnix)),
+                                            origin: startUnix.map { .firstSampleAt(unixSeconds: $0) } ?? .sinceFirstSample),
                               streams: [.init(sensor: .accelerometer, channel: "acceleration", columns: [
                                   .init(.index(1), name: "x", unit: .metresPerSecondSquared),
                                   .init(.index(2), name: "y", unit: .metresPerSecondSquared),
@@ -38,7 +41,7 @@ public enum RecordingPreset: String, Sendable, Hashable, CaseIterable, CustomStr
                               hasHeaderRow: false)
         case .actigraphRawCSV:
             return CSVMapping(deviceID: "actigraph",
-                              time: .column(.name("unix_time_s"), unit: .seconds, origin: .unixEpoch),
+                              time: .column(.name("unix_time_s"), unit: .seconds, origin: .deviceLocalClock),
                               streams: [.init(sensor: .accelerometer, channel: "acceleration", columns: [
                                   .init(.name("x"), name: "x", unit: .gravityCounts(perG: 256)),
                                   .init(.name("y"), name: "y", unit: .gravityCounts(perG: 256)),

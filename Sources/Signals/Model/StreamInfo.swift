@@ -48,6 +48,11 @@ public enum TimeOrigin: String, Sendable, Hashable, Codable, CaseIterable {
     /// absolute time (a WFDB header without base date and time, a MATLAB matrix, a CSV with
     /// relative times). Never convert these with `pandas.to_datetime(unit="s")`.
     case streamStart = "stream_start"
+    /// Seconds since 1970-01-01T00:00:00 on the device's local wall clock, whose offset from UTC
+    /// the source does not give (an ActiGraph `.gt3x` without a `TimeZone` line, an ActiGraph raw
+    /// CSV export). `pandas.to_datetime(unit="s")` gives the local wall-clock time as a naive
+    /// timestamp; it is not UTC.
+    case deviceLocal = "device_local"
 }
 
 /// Static description of a stream, announced by a decoder before its first block.
@@ -59,8 +64,10 @@ public struct StreamInfo: Sendable, Hashable, Codable {
     /// The rate the source declares, in Hz (`frequency`, `samplingFrequency`, a header's rate);
     /// `nil` when the source declares none (SensorKit accelerometer: derive it from timestamps).
     public var nominalSampleRate: Double?
-    /// Free-form attributes kept from the source (ECG lead, PPG wavelengths in nm, WFDB signal
-    /// description, …), so nothing the source says is lost.
+    /// Attributes kept from the source, so nothing the source says is lost. Metadata that several
+    /// formats carry uses the documented keys of ``StreamAttribute`` (`classification`,
+    /// `utc_offset_s`, `device_model`, …); format-specific details use a prefix (`wfdb.*`,
+    /// `gt3x.*`, `butppg.*`, `matlab.*`) or the source's own name (SensorKit `lead`, `emitter`).
     public var attributes: [String: String]
     /// What the stream's times count from (``TimeOrigin``); `.unix` unless the source has no
     /// absolute time.

@@ -8,9 +8,9 @@ struct HRVAnalysisTests {
         let c = try HRVFixtures.load("syn1200q")
         let metrics = HRVAnalysis().metrics(c.series)
         #expect(metrics.names == HRVAnalysis.metricNames)
-        #expect(metrics["RMSSD"] == HRVTimeDomain(c.series).rmssd)
-        #expect(metrics["HF"] == (try HRVFrequencyDomain(c.series)).hf)
-        #expect(metrics["SampEn"] == (try HRVNonlinear(c.series)).sampEn)
+        #expect(metrics[.rmssd] == HRVTimeDomain(c.series).rmssd)
+        #expect(metrics[.hf] == (try HRVFrequencyDomain(c.series)).hf)
+        #expect(metrics[.sampEn] == (try HRVNonlinear(c.series)).sampEn)
     }
 
     @Test("5-minute windows are complete, ordered and analysed as slices")
@@ -45,8 +45,8 @@ struct HRVAnalysisTests {
         let windows = HRVAnalysis().windows(s)
         #expect(windows.count == 2)                       // [0, 300), [300, 600); [600, 900) incomplete
         #expect(windows[0].intervals == 0..<2)
-        #expect(windows[0].metrics["MeanNN"] == 800)
-        #expect(windows[0].metrics["HF"]!.isNaN && windows[0].metrics["SampEn"]!.isNaN)
+        #expect(windows[0].metrics[.meanNN] == 800)
+        #expect(windows[0].metrics[.hf]!.isNaN && windows[0].metrics[.sampEn]!.isNaN)
         #expect(windows[0].failure != nil)
         #expect(windows[1].intervals == 2..<252)            // 250 beats with 400 ≤ t < 600
         #expect(windows[1].failure == nil)

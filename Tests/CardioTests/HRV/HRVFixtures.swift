@@ -44,7 +44,7 @@ enum HRVFixtures {
                       scale: [String: Double] = [:]) -> (error: Double, name: String) {
         var worst = (0.0, "")
         for name in names {
-            let ours = metrics[name]! * (scale[name] ?? 1)
+            let ours = metrics[HRVMetric(rawValue: name)!]! * (scale[name] ?? 1)
             let e = relativeError(ours, reference[name] ?? .nan)
             if e > worst.0 || e.isNaN { worst = (e.isNaN ? .infinity : e, name) }
         }

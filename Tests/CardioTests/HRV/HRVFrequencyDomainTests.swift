@@ -38,7 +38,7 @@ struct HRVFrequencyDomainTests {
         let nk = HRVFixtures.worst(metrics, c.reference("frequency_lomb"), names: names, scale: scale)
         #expect(nk.error <= 0.03, "\(name): \(nk.name) off by \(nk.error)")
         // LnHF converts by adding ln(f̄/2).
-        let lnhf = metrics["LnHF"]! + log(factor)
+        let lnhf = metrics[.lnHF]! + log(factor)
         #expect(abs(lnhf - c.reference("frequency_lomb")["LnHF"]!) <= 1e-6)
         #expect(abs((grid["min_frequency"] as! Double) - (try HRVFrequencyDomain(c.series, options: .init(method: .lombScargle))).minimumFrequencyHz) <= 1e-15)
     }

@@ -50,7 +50,7 @@ struct HRVWelchStreamingTests {
     static func worstMetric(_ a: HRVFrequencyDomain, _ b: HRVFrequencyDomain) -> Double {
         var worst = 0.0
         for name in HRVFrequencyDomain.metricNames {
-            let x = a.metrics[name]!, y = b.metrics[name]!
+            let x = a.metrics[HRVMetric(rawValue: name)!]!, y = b.metrics[HRVMetric(rawValue: name)!]!
             if x.isNaN || y.isNaN { if x.isNaN != y.isNaN { worst = .infinity }; continue }
             worst = max(worst, abs(x - y) / max(abs(y), .leastNormalMagnitude))
         }

@@ -30,8 +30,9 @@ struct ECGRecord {
         ["/usr/bin/xz", "/bin/xz", "/usr/local/bin/xz"].contains { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    /// Reads `set/name` (e.g. `mitdb`, `100`) from `../shared/datasets`.
-    static func load(set: String, name: String) throws -> ECGRecord {
+    /// Reads `set/name` (e.g. `mitdb`, `100`) from `../shared/datasets`, signal `channel` (default 0;
+    /// the decoder gives one stream per signal).
+    static func load(set: String, name: String, channel: Int = 0) throws -> ECGRecord {
         guard let root = Fixtures.sharedDatasets else { throw Failure(description: "no ../shared/datasets") }
         let src = root.appendingPathComponent(set)
         let dir = cache.appendingPathComponent(set)
@@ -60,9 +61,9 @@ struct ECGRecord {
         var rate = 0.0
         while let e = try decoder.next() {
             switch e {
-            case .stream(let info):
+            case .stream(_, let info):
                 if rate == 0 { rate = info.nominalSampleRate ?? 0 }
-            case .block(let b) where b.stream == 0:
+            case .block(let b) where b.stream == channel:  // one stream per signal
                 samples += b.columns[0]
                 flags += b.flags
                 sizes.append(b.count)

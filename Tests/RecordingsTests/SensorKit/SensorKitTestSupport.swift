@@ -50,7 +50,7 @@ func decodeAll(_ path: String, blockCapacity: Int = 65_536, duplicateWindow: Int
         case .device(let d):
             out.devices.append(d)
             announcedDevices.insert(d.id)
-        case .stream(let info):
+        case .stream(_, let info):
             if !announcedDevices.contains(info.key.deviceID) {
                 out.protocolViolations.append("stream \(info.key) before its device")
             }

@@ -31,7 +31,7 @@ enum WFDBTest {
             while let e = try d.next() {
                 switch e {
                 case .device(let dev): r.devices.append(dev)
-                case .stream(let info):
+                case .stream(_, let info):
                     r.streams.append(info)
                     r.values.append([])
                     r.flags.append([])

@@ -23,9 +23,13 @@
 /// with a comma is enclosed in double quotes, `""` is a quote); an unquoted value that contains
 /// commas is taken whole (everything after the first comma). Every header line is kept as a
 /// stream attribute (recognised keys under ``Field`` raw values, others under their own key),
-/// including the personal `Name` and `Date of Birth`; drop them before sharing results.
+/// including the personal `Name` and `Date of Birth`; drop them before sharing results. The
+/// recording's metadata is also stored under the keys every format uses (``StreamAttribute``):
+/// `classification` (e.g. `Sinus Rhythm`), `symptoms`, `device_model` (`Device`, e.g.
+/// `Watch5,1`), `device_software` (`Software Version`) and `utc_offset_s` (the offset of
+/// `Recorded Date`, seconds east of UTC).
 ///
-/// **Time.** `Recorded Date` with its UTC offset gives the Unix time of the first sample; sample
+/// **Time** (``TimeOrigin/unix``). `Recorded Date` with its UTC offset gives the Unix time of the first sample; sample
 /// `k` is at `start + k / rate`, with the declared non-integer rate (e.g. 512.508 Hz) kept
 /// exactly. A date without a UTC offset is rejected (the instant would be unknown).
 ///
@@ -220,9 +224,18 @@ public final class AppleHealthECGDecoder: RecordingDecoder {
         otherHeaderLines = others
         var attributes = others
         for (f, v) in fields { attributes[f.rawValue] = v.value }
+        // The same facts under the keys every format uses (StreamAttribute).
+        if let v = fields[.classification]?.value { attributes[StreamAttribute.classification] = v }
+        if let v = fields[.symptoms]?.value { attributes[StreamAttribute.symptoms] = v }
+        if let v = fields[.device]?.value, !v.isEmpty { attributes[StreamAttribute.deviceModel] = v }
+        if let v = fields[.softwareVersion]?.value, !v.isEmpty { attributes[StreamAttribute.deviceSoftware] = v }
+        if let offset = AppleHealthECGValues.parseDateAndOffset(dateField.value)?.utcOffsetSeconds {
+            attributes[StreamAttribute.utcOffsetSeconds] = String(offset)
+        }
         info = StreamInfo(
             key: StreamKey(deviceID: deviceID, sensor: .electrocardiogram, channel: "ecg", session: dateField.value),
-            columns: [ColumnInfo(name: "value", unit: unit)], nominalSampleRate: rate, attributes: attributes)
+            columns: [ColumnInfo(name: "value", unit: unit)], nominalSampleRate: rate, attributes: attributes,
+            timeOrigin: .unix)
         device = DeviceInfo(id: deviceID, name: "Apple Watch", model: "Watch", systemName: "watchOS",
                             productType: fields[.device]?.value)
         assembler = StreamAssembler(stream: 0, columnCount: 1, uniform: true, blockCapacity: blockCapacity)
@@ -239,7 +252,7 @@ public final class AppleHealthECGDecoder: RecordingDecoder {
             announced = true
             streams.append(info)
             pending.append(.device(device))
-            pending.append(.stream(info))
+            pending.append(.stream(index: streams.count - 1, info: info))
             pending.append(contentsOf: headerIssues)
             headerIssues = []
         }

@@ -10,7 +10,10 @@ enum AppleHealthECGValues {
     /// - Returns: Unix seconds, or `nil` if the text does not have that shape or a field is out
     ///   of range (month 1–12, day 1–31, hour < 24, minute < 60, second ≤ 60, offset ≤ 18 h).
     /// - Complexity: O(n).
-    static func parseDate(_ text: String) -> Double? {
+    static func parseDate(_ text: String) -> Double? { parseDateAndOffset(text)?.unix }
+
+    /// `parseDate` with the UTC offset it read: (Unix seconds, seconds east of UTC).
+    static func parseDateAndOffset(_ text: String) -> (unix: Double, utcOffsetSeconds: Int)? {
         let b = Array(text.utf8.drop { $0 == 0x20 }.reversed().drop { $0 == 0x20 }.reversed())
         guard b.count == 25 || b.count == 26 else { return nil }
         func num(_ from: Int, _ n: Int) -> Int? {
@@ -32,7 +35,7 @@ enum AppleHealthECGValues {
               oh <= 18, om < 60 else { return nil }
         let offset = (oh * 3600 + om * 60) * (b[20] == 0x2D ? -1 : 1)
         let days = daysFromCivil(year: y, month: mo, day: d)
-        return Double(days * 86_400 + h * 3600 + mi * 60 + s - offset)
+        return (Double(days * 86_400 + h * 3600 + mi * 60 + s - offset), offset)
     }
 
     /// Days from 1970-01-01 to the given proleptic Gregorian date (Hinnant 2013).

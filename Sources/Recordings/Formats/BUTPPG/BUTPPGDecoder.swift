@@ -17,7 +17,7 @@
 /// (or `NA`, `null`) is kept as NaN flagged ``SampleFlags/missing``.
 ///
 /// **Time.** Explicit per-sample times from the `Time` list, in seconds from the start of the
-/// record (BUT PPG gives no absolute time: every stream starts at 0). The declared rate is
+/// record (BUT PPG gives no absolute time: every stream starts at 0, ``TimeOrigin/streamStart``). The declared rate is
 /// 30 Hz (``StreamInfo/nominalSampleRate``), but the export's time lists are not always on a
 /// 1/30 s grid (for the first-version records they run 0 … 10 s in 299 equal steps of
 /// 0.033445 s), which is why the listed times are kept rather than a grid.
@@ -205,10 +205,10 @@ public final class BUTPPGDecoder: RecordingDecoder {
         let info = StreamInfo(
             key: StreamKey(deviceID: Self.deviceID, sensor: .photoplethysmogram, channel: "camera", session: id),
             columns: [ColumnInfo(name: "value", unit: .dimensionless)],
-            nominalSampleRate: Self.declaredSampleRate, attributes: attributes)
+            nominalSampleRate: Self.declaredSampleRate, attributes: attributes, timeOrigin: .streamStart)
         let stream = streams.count
         streams.append(info)
-        pending.append(.stream(info))
+        pending.append(.stream(index: streams.count - 1, info: info))
 
         var assembler = StreamAssembler(stream: stream, columnCount: 1, uniform: false, blockCapacity: blockCapacity)
         var events = [RecordingEvent]()

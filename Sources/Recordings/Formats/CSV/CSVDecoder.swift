@@ -16,7 +16,10 @@
 /// backwards is reported as an ``RecordingEvent/issue(_:)`` (code `.timeOrder`) and the stream's
 /// assembler starts a new segment there; a row whose time and values repeat the previous row
 /// exactly is an exact duplicate and is dropped and counted. Without a time column, row `k` is
-/// at `start + k / rate` (uniform time base).
+/// at `start + k / rate` (uniform time base). The mapping says what the times count from
+/// (``StreamInfo/timeOrigin``: Unix for a Unix or offset clock, ``TimeOrigin/streamStart`` for
+/// a column counting from the recording start or a rate without a start time,
+/// ``TimeOrigin/deviceLocal`` for a local clock).
 ///
 /// **Values.** An empty cell, `NaN`, `NA`, `N/A` or `null` is a missing value: NaN with
 /// ``SampleFlags/missing`` (the sample keeps its place in time). Units are converted as
@@ -147,7 +150,8 @@ public final class CSVDecoder: RecordingDecoder {
             }
             infos.append(StreamInfo(
                 key: StreamKey(deviceID: mapping.deviceID, sensor: stream.sensor, channel: stream.channel),
-                columns: columns, nominalSampleRate: nominalRate, attributes: attributes))
+                columns: columns, nominalSampleRate: nominalRate, attributes: attributes,
+                timeOrigin: mapping.streamTimeOrigin))
             plans.append(CSVRowDecoder.Stream(fields: fields, factors: factors, name: stream.channel, offset: offset))
             offset += fields.count
             assemblers.append(StreamAssembler(stream: s, columnCount: fields.count, uniform: timeField == nil,
@@ -204,7 +208,7 @@ public final class CSVDecoder: RecordingDecoder {
             pending.append(.device(DeviceInfo(id: mapping.deviceID)))
             for info in infos {
                 streams.append(info)
-                pending.append(.stream(info))
+                pending.append(.stream(index: streams.count - 1, info: info))
             }
         }
         while true {

@@ -73,7 +73,8 @@ public struct CSVMapping: Sendable, Hashable {
         }
     }
 
-    /// How a time column's values map to Unix time.
+    /// How a time column's values map to time (and which ``StreamInfo/timeOrigin`` the streams
+    /// get: ``Signals/TimeOrigin/unix`` for `offset` and `firstSampleAt`).
     public enum TimeOrigin: Sendable, Hashable {
         /// Unix seconds = value (converted to s) + `seconds`; `.offset(seconds: 0)` when the
         /// column already holds Unix time.
@@ -81,6 +82,18 @@ public struct CSVMapping: Sendable, Hashable {
         /// The first data row is at `unixSeconds`; later rows keep their distance to it (for
         /// clocks such as "nanoseconds since boot" whose start time is known from elsewhere).
         case firstSampleAt(unixSeconds: Double)
+        /// The column counts from the start of the recording (e.g. `time_s` from 0) and no
+        /// absolute time is known: values are delivered as written (converted to s) with
+        /// ``Signals/TimeOrigin/streamStart``.
+        case recordingStart
+        /// The column's clock has an unknown epoch (e.g. nanoseconds since boot) and no absolute
+        /// time is known: the first data row is at 0, later rows keep their distance to it,
+        /// with ``Signals/TimeOrigin/streamStart``.
+        case sinceFirstSample
+        /// The column holds time since 1970-01-01 on the device's local wall clock, whose UTC
+        /// offset is unknown: values are delivered as written (converted to s) with
+        /// ``Signals/TimeOrigin/deviceLocal``.
+        case deviceLocalClock
 
         /// The column holds Unix time.
         public static let unixEpoch = TimeOrigin.offset(seconds: 0)
@@ -92,8 +105,10 @@ public struct CSVMapping: Sendable, Hashable {
         /// read, never regularised).
         case column(ColumnReference, unit: TimeUnit, origin: TimeOrigin)
         /// No time column: row `k` (blank lines excluded) is at `startUnix + k / sampleRate`;
-        /// streams get a uniform time base.
-        case sampleRate(Double, startUnix: Double)
+        /// streams get a uniform time base. With `startUnix` `nil` the start is unknown: row `k`
+        /// is at `k / sampleRate` and the streams count from their start
+        /// (``Signals/TimeOrigin/streamStart``).
+        case sampleRate(Double, startUnix: Double?)
     }
 
     /// The unit of a value column as written in the file.
@@ -207,11 +222,12 @@ public struct CSVMapping: Sendable, Hashable {
         precondition(skipLines >= 0, "skipLines must be non-negative")
         switch time {
         case .sampleRate(let rate, let start):
-            precondition(rate > 0 && rate.isFinite && start.isFinite, "sample rate must be finite and positive")
+            precondition(rate > 0 && rate.isFinite && (start?.isFinite ?? true), "sample rate must be finite and positive")
         case .column(let ref, _, let origin):
             if case .index(let i) = ref { precondition(i >= 0, "column indices are 0-based and non-negative") }
             switch origin {
             case .offset(let s), .firstSampleAt(let s): precondition(s.isFinite, "time origin must be finite")
+            case .recordingStart, .deviceLocalClock, .sinceFirstSample: break
             }
         }
         if !hasHeaderRow {
@@ -227,5 +243,33 @@ public struct CSVMapping: Sendable, Hashable {
         self.delimiter = delimiter
         self.decimalSeparator = decimalSeparator
         self.skipLines = skipLines
+    }
+}
+
+/// The stream-level time origin (`Signals.TimeOrigin`; inside ``CSVMapping`` the name is taken
+/// by the column mapping's own ``CSVMapping/TimeOrigin``).
+typealias StreamTimeOrigin = TimeOrigin
+
+extension CSVMapping {
+    /// What the delivered times count from, per ``time``.
+    var streamTimeOrigin: StreamTimeOrigin {
+        switch time {
+        case .sampleRate(_, let start): return start == nil ? .streamStart : .unix
+        case .column(_, _, .recordingStart), .column(_, _, .sinceFirstSample): return .streamStart
+        case .column(_, _, .deviceLocalClock): return .deviceLocal
+        case .column(_, _, .offset), .column(_, _, .firstSampleAt): return .unix
+        }
+    }
+}
+
+extension CSVMapping.TimeOrigin {
+    /// The same clock arithmetic in terms of `offset` / `firstSampleAt` (what the row decoder
+    /// computes with; the stream's ``StreamInfo/timeOrigin`` comes from the mapping).
+    var arithmetic: CSVMapping.TimeOrigin {
+        switch self {
+        case .offset, .firstSampleAt: return self
+        case .recordingStart, .deviceLocalClock: return .offset(seconds: 0)
+        case .sinceFirstSample: return .firstSampleAt(unixSeconds: 0)
+        }
     }
 }

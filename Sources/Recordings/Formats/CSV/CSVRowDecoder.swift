@@ -57,14 +57,14 @@ struct CSVRowDecoder {
         switch time {
         case .column(_, let unit, let origin):
             timeUnit = unit
-            timeOrigin = origin
+            timeOrigin = origin.arithmetic
             uniformRate = 0
             uniformStart = 0
         case .sampleRate(let rate, let start):
             timeUnit = .seconds
             timeOrigin = .unixEpoch
             uniformRate = rate
-            uniformStart = start
+            uniformStart = start ?? 0
         }
         fieldOf = streams.flatMap(\.fields)
         factorOf = streams.flatMap(\.factors)
@@ -223,6 +223,8 @@ struct CSVRowDecoder {
             switch timeOrigin {
             case .offset(let o):
                 return Double(v / per) + Double(v % per) / Double(per) + o
+            case .recordingStart, .deviceLocalClock, .sinceFirstSample:
+                preconditionFailure("replaced by its arithmetic form in init")
             case .firstSampleAt(let s):
                 if firstInteger == nil && firstReal == nil { firstInteger = v }
                 if let v0 = firstInteger {
@@ -236,6 +238,8 @@ struct CSVRowDecoder {
         switch timeOrigin {
         case .offset(let o):
             return x / Double(per) + o
+        case .recordingStart, .deviceLocalClock, .sinceFirstSample:
+            preconditionFailure("replaced by its arithmetic form in init")
         case .firstSampleAt(let s):
             if firstInteger == nil && firstReal == nil { firstReal = x }
             return s + (x - (firstReal ?? Double(firstInteger!))) / Double(per)

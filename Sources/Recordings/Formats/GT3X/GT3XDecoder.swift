@@ -22,9 +22,11 @@
 /// **Time.** Sample `i` of a record is at `timestamp + i / sampleRate` (explicit per-sample
 /// times). Record timestamps are whole seconds on the **device's clock, which is local time**
 /// (the file carries no time zone in `log.bin`). When `info.txt` has a `TimeZone` line its
-/// offset is removed, so times are UTC Unix seconds (`gt3x.timeOrigin` = `utc`); otherwise the
-/// times are device-local seconds since 1970 labelled as such (`gt3x.timeOrigin` =
-/// `deviceLocal`) and an issue says so. One offset serves the whole file: the device clock does
+/// offset is removed, so times are UTC Unix seconds (``TimeOrigin/unix``, `gt3x.timeOrigin` =
+/// `utc`, the offset kept as `utc_offset_s`); otherwise the times are device-local seconds since
+/// 1970 labelled as such (``TimeOrigin/deviceLocal``, `gt3x.timeOrigin` = `deviceLocal`) and an
+/// issue says so. Device metadata goes to the ``StreamAttribute`` keys `device_serial`,
+/// `device_name`, `device_model` (`Device Type`) and `device_software` (`Firmware`). One offset serves the whole file: the device clock does
 /// not follow daylight-saving changes.
 ///
 /// **Gaps.** Idle sleep mode (EVENT records 0x08/0x09) stops sampling; unlike ActiLife, which
@@ -283,17 +285,25 @@ public final class GT3XDecoder: RecordingDecoder {
             attributes["gt3x.accelerationScale"] = Self.format(s)
             attributes["gt3x.accelerationScaleSource"] = source
         }
-        if let o = info.utcOffsetSeconds { attributes["gt3x.utcOffsetSeconds"] = String(o) }
+        if let o = info.utcOffsetSeconds {
+            attributes["gt3x.utcOffsetSeconds"] = String(o)
+            attributes[StreamAttribute.utcOffsetSeconds] = String(o)
+        }
+        attributes[StreamAttribute.deviceSerial] = info.serialNumber
+        attributes[StreamAttribute.deviceName] = "ActiGraph " + (info.deviceType ?? "device")
+        if let t = info.deviceType, !t.isEmpty { attributes[StreamAttribute.deviceModel] = t }
+        if let f = info.firmware, !f.isEmpty { attributes[StreamAttribute.deviceSoftware] = f }
         let device = DeviceInfo(id: info.serialNumber, name: "ActiGraph " + (info.deviceType ?? "device"),
                                 model: info.deviceType, systemName: "ActiGraph firmware", systemVersion: info.firmware)
         let stream = StreamInfo(
             key: StreamKey(deviceID: info.serialNumber, sensor: .accelerometer, channel: "acceleration"),
             columns: [ColumnInfo(name: "x", unit: .standardGravity), ColumnInfo(name: "y", unit: .standardGravity),
                       ColumnInfo(name: "z", unit: .standardGravity)],
-            nominalSampleRate: info.sampleRate, attributes: attributes)
+            nominalSampleRate: info.sampleRate, attributes: attributes,
+            timeOrigin: info.utcOffsetSeconds == nil ? .deviceLocal : .unix)
         pending.append(.device(device))
-        pending.append(.stream(stream))
         streams.append(stream)
+        pending.append(.stream(index: streams.count - 1, info: stream))
         assembler = StreamAssembler(stream: 0, columnCount: 3, uniform: false, blockCapacity: blockCapacity)
     }
 

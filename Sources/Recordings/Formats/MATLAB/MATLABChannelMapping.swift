@@ -73,8 +73,10 @@ public struct MATLABChannelMapping: Sendable, Hashable {
         public var columns: [Column]
         /// Sample rate in Hz.
         public var sampleRate: Double
-        /// Time of the first sample, Unix seconds (default 0: the file carries no clock time).
-        public var startUnix: Double
+        /// Time of the first sample, Unix seconds; `nil` (the default) when the file carries no
+        /// clock time: the stream then starts at 0 and counts from its start
+        /// (``TimeOrigin/streamStart``).
+        public var startUnix: Double?
         /// Extra attributes kept on the stream.
         public var attributes: [String: String]
 
@@ -84,14 +86,15 @@ public struct MATLABChannelMapping: Sendable, Hashable {
         ///   - channel: channel name.
         ///   - columns: at least one column.
         ///   - sampleRate: Hz, finite and > 0.
-        ///   - startUnix: time of the first sample, Unix seconds (default 0).
+        ///   - startUnix: time of the first sample, Unix seconds (default `nil`: unknown, times
+        ///     count from the stream start).
         ///   - attributes: extra attributes (default none).
         /// - Complexity: O(1).
         public init(sensor: SensorKind, channel: String, columns: [Column], sampleRate: Double,
-                    startUnix: Double = 0, attributes: [String: String] = [:]) {
+                    startUnix: Double? = nil, attributes: [String: String] = [:]) {
             precondition(!columns.isEmpty, "a stream needs at least one column")
             precondition(sampleRate > 0 && sampleRate.isFinite, "sample rate must be finite and positive")
-            precondition(startUnix.isFinite, "start time must be finite")
+            precondition(startUnix?.isFinite ?? true, "start time must be finite")
             self.sensor = sensor
             self.channel = channel
             self.columns = columns

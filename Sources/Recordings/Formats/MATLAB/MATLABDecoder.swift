@@ -11,7 +11,9 @@
 /// dimensions, Level 4 and v7.3 (HDF5) files.
 /// Format: The MathWorks, Inc., "MAT-File Format", Level 5 (see ``MATFile``).
 ///
-/// Streams are regularly sampled (uniform time base at the mapping's rate from its start time).
+/// Streams are regularly sampled (uniform time base at the mapping's rate from its start time;
+/// from 0 with ``TimeOrigin/streamStart`` when the mapping gives none, as a MAT-file holds no
+/// clock time).
 /// NaN values become NaN samples flagged ``SampleFlags/missing``. Reading is streamed: each
 /// variable's data are inflated and converted in chunks of 4096 samples, so memory is bounded by
 /// the block size and the number of mapped sources, never by the recording length (a
@@ -121,9 +123,10 @@ public final class MATLABDecoder: RecordingDecoder {
             let info = StreamInfo(
                 key: StreamKey(deviceID: mapping.deviceID, sensor: stream.sensor, channel: stream.channel),
                 columns: stream.columns.map { ColumnInfo(name: $0.name, unit: $0.unit) },
-                nominalSampleRate: stream.sampleRate, attributes: attributes)
+                nominalSampleRate: stream.sampleRate, attributes: attributes,
+                timeOrigin: stream.startUnix == nil ? .streamStart : .unix)
             plans.append(StreamPlan(info: info, columns: columns, sampleCount: count ?? 0,
-                                    sampleRate: stream.sampleRate, startUnix: stream.startUnix,
+                                    sampleRate: stream.sampleRate, startUnix: stream.startUnix ?? 0,
                                     assembler: StreamAssembler(stream: s, columnCount: columns.count, uniform: true,
                                                                blockCapacity: blockCapacity)))
         }
@@ -185,7 +188,7 @@ public final class MATLABDecoder: RecordingDecoder {
                 pending.append(.device(DeviceInfo(id: mapping.deviceID)))
                 for p in plans {
                     streams.append(p.info)
-                    pending.append(.stream(p.info))
+                    pending.append(.stream(index: streams.count - 1, info: p.info))
                 }
                 continue
             }

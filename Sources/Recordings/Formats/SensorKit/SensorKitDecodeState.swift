@@ -37,6 +37,8 @@ struct SensorKitDecodeState {
     var deviceIDs: [String] = []
     var deviceLookup: [String: Int] = [:]
     var deviceAnnounced: [Bool] = []
+    /// Per device: its `device` line's ``StreamAttribute`` keys (empty until one is read).
+    var deviceAttributes: [[String: String]] = []
     var lastDeviceBytes: [UInt8] = []
     var lastDevice = -1
     /// Per device: stream index of its accelerometer, rotation rate, PPG accelerometer and PPG
@@ -53,6 +55,10 @@ struct SensorKitDecodeState {
     var ecgDuplicates: DuplicateWindow
     var duplicateReported: Set<Int> = []
     var leadChangeReported: Set<Int> = []
+
+    /// What `stream` lines declared, by (device, sensor, reference), until the stream appears.
+    struct DeclaredKey: Hashable { var device: Int; var sensor: SensorKind; var reference: String }
+    var declared: [DeclaredKey: SensorKitStreamLine] = [:]
 
     var deletions: [DeletionRecord] = []
     var headerDeviceID: String?
@@ -102,6 +108,7 @@ struct SensorKitDecodeState {
         deviceIDs.append(id)
         deviceLookup[id] = d
         deviceAnnounced.append(false)
+        deviceAttributes.append([:])
         motionStreams.append([-1, -1, -1, -1])
         return d
     }
@@ -110,21 +117,36 @@ struct SensorKitDecodeState {
     mutating func announce(_ info: DeviceInfo) {
         let d = device(named: info.id)
         deviceAnnounced[d] = true
+        deviceAttributes[d] = StreamAttribute.deviceAttributes(of: info)
         events.append(.device(info))
     }
 
-    /// Registers and announces a stream (and its device if not yet announced).
-    mutating func addStream(_ info: StreamInfo, device d: Int, uniform: Bool) -> Int {
+    /// Registers and announces a stream (and its device if not yet announced). A `stream` line
+    /// declared for it (by its reference: the ECG session identifier, else the channel the
+    /// data lines give) sets its channel, session, time origin and attributes; otherwise it
+    /// gets its device's attributes (`device_model`, …) when a `device` line came before it.
+    mutating func addStream(_ stream: StreamInfo, device d: Int, uniform: Bool) -> Int {
         if !deviceAnnounced[d] {
             deviceAnnounced[d] = true
             events.append(.device(DeviceInfo(id: deviceIDs[d])))
+        }
+        var info = stream
+        let reference = info.key.sensor == .electrocardiogram ? info.key.session ?? "" : info.key.channel
+        if let line = declared.removeValue(forKey: DeclaredKey(device: d, sensor: info.key.sensor, reference: reference)) {
+            info.key.channel = line.channel
+            info.key.session = line.session
+            info.timeOrigin = line.timeOrigin
+            if let rate = line.nominalSampleRate { info.nominalSampleRate = rate }
+            info.attributes = line.attributes
+        } else {
+            info.attributes.merge(deviceAttributes[d]) { own, _ in own }
         }
         let k = streams.count
         streams.append(info)
         streamIndex[info.key] = k
         assemblers.append(StreamAssembler(stream: k, columnCount: info.columns.count, uniform: uniform,
                                           blockCapacity: blockCapacity))
-        events.append(.stream(info))
+        events.append(.stream(index: streams.count - 1, info: info))
         return k
     }
 

@@ -30,6 +30,15 @@ import Glibc
 /// - `temperature` (PPG): °C at the PPG sample's `startDate + nanosecondsSinceStart / 10⁹`
 ///   (`null` → NaN + missing; absent → no sample).
 ///
+/// **Time and device.** Every stream's times are Unix seconds (``TimeOrigin/unix``: the schema's
+/// `Date` fields). A stream announced after its device's `device` line (the schema puts it
+/// first) carries that device's ``StreamAttribute`` keys: `device_name`, `device_model`
+/// (`productType`, else `model`), `device_system` (`systemName systemVersion`).
+///
+/// **Stream lines.** A `stream` line (SensorPipe's extension, ``SensorKitStreamLine``, written by
+/// ``SensorKitWriter``) sets the key, time origin and attributes of the stream whose data follow
+/// it, so a converted recording keeps its source's stream keys and metadata.
+///
 /// **Not kept** (documented, never silent): the result-level `timestamp`/`timestampUnix` (when the
 /// framework wrote the result, not when it was measured); the per-sample CoreMotion `timestamp`
 /// (seconds since boot) and the accelerometer batch `identifier` (used only for duplicate
@@ -249,6 +258,17 @@ public final class SensorKitDecoder: RecordingDecoder {
             do {
                 let info = try parseDevice(&s, &p, idRequired: true)
                 st.announce(info)
+            } catch {
+                st.rejectedRecords += 1
+                st.events.append(.issue(st.error(error, s, place)))
+            }
+        case .stream:
+            do {
+                let line = try SensorKitStreamLine.parse(&s, &p)
+                let key = SensorKitDecodeState.DeclaredKey(device: st.device(named: line.deviceID), sensor: line.sensor,
+                                                           reference: line.reference)
+                st.declared[key] = line
+                reportUnknown(&st, &p, place)
             } catch {
                 st.rejectedRecords += 1
                 st.events.append(.issue(st.error(error, s, place)))

@@ -5,6 +5,8 @@ import Glibc
 /// The kinds of SensorKit result lines (the schema's `type`).
 enum SensorKitLineType: Equatable {
     case header, device, accelerometer, rotationRate, electrocardiogram, photoplethysmogram, deletionRecord
+    /// SensorPipe's `stream` line (``SensorKitStreamLine``).
+    case stream
     case unknown(String)
 
     var name: String {
@@ -16,6 +18,7 @@ enum SensorKitLineType: Equatable {
         case .electrocardiogram: "electrocardiogram"
         case .photoplethysmogram: "photoplethysmogram"
         case .deletionRecord: "deletionRecord"
+        case .stream: "stream"
         case .unknown(let s): s
         }
     }
@@ -253,6 +256,7 @@ struct SensorKitRecordParser {
                     if eq("deletionRecord") { return .deletionRecord }
                     if eq("device") { return .device }
                     if eq("header") { return .header }
+                    if eq("stream") { return .stream }
                 }
                 let name = s.decodeString(start: start, length: n, escaped: escaped)
                 switch name {
@@ -263,6 +267,7 @@ struct SensorKitRecordParser {
                 case "deletionRecord": return .deletionRecord
                 case "device": return .device
                 case "header": return .header
+                case "stream": return .stream
                 default: return .unknown(name)
                 }
             }

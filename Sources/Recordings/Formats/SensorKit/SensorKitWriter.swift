@@ -20,9 +20,20 @@ import Glibc
 ///   `nanosecondsSinceStart` = 0, one optical sample, PPG-accelerometer sample or temperature
 ///   each, up to 64 per line; `samplingFrequency` is the stream's declared (nominal) rate.
 ///
+/// Each stream is preceded by a `stream` line (SensorPipe's extension of the schema,
+/// ``SensorKitStreamLine``, `docs/SCHEMA.md`) with its key, ``StreamInfo/timeOrigin`` and
+/// attributes, so reading the output back gives the source's stream keys
+/// (``StreamKey/description``), time origin and attributes: a WFDB record without a base date
+/// stays `stream_start`, an ECG lead `MLII` keeps its channel. Times are written as they are
+/// (seconds from the start for `stream_start`), so a reader that ignores `stream` lines sees
+/// them near 1970.
+///
 /// Limitations: only streams of the SensorKit sensors can be written; ECG streams need a uniform
 /// time base; a change of declared rate inside an explicit-time PPG stream is written with the
-/// stream's nominal rate.
+/// stream's nominal rate; a PPG stream from another source with several columns comes back as
+/// one stream per column (keyed `<channel>/<column>`); two streams of one device and sensor
+/// that SensorKit cannot tell apart (two accelerometer streams, two PPG `accelerometer`
+/// channels) come back merged.
 public final class SensorKitWriter {
     /// `SRElectrocardiogramSample.Lead` case names.
     static let sensorKitLeads: Set<String> = ["rightArmMinusLeftArm", "leftArmMinusRightArm"]
@@ -43,6 +54,10 @@ public final class SensorKitWriter {
     private var headerDevice: String?
     private var streams: [StreamInfo] = []
     private var sequence: [UInt64] = []
+    /// Per stream: the `signalIdentifier` of its first column, for PPG streams from other sources
+    /// (each column is its own optical channel, numbered across the file so none collide).
+    private var opticalIdentifier: [Int] = []
+    private var nextOpticalIdentifier = 1
     private var finished = false
 
     /// Creates (truncates) `path`.
@@ -91,7 +106,7 @@ public final class SensorKitWriter {
             }
             line.raw("}\n")
             try emit(line.bytes)
-        case .stream(let info):
+        case .stream(_, let info):
             switch (info.key.sensor, info.key.channel) {
             case (.accelerometer, _), (.rotationRate, _), (.photoplethysmogram, "accelerometer"):
                 guard info.columns.count == 3 else {
@@ -111,7 +126,9 @@ public final class SensorKitWriter {
             }
             streams.append(info)
             sequence.append(0)
+            opticalIdentifier.append(0)
             if !headerWritten { try writeHeader(sensor: info.key.sensor.rawValue, device: info.key.deviceID) }
+            try writeStreamLines(streams.count - 1)
         case .block(let block):
             try writeBlock(block)
         case .deletion(let r):
@@ -142,6 +159,68 @@ public final class SensorKitWriter {
     }
 
     // MARK: - Lines
+
+    /// The ECG `session.identifier` written for a stream: its session when its channel is the
+    /// SensorKit one (`ecg`), else the whole key (unique per stream; e.g. `100/MLII` for a WFDB
+    /// lead, kept as `device/channel` when there is no session).
+    static func sessionIdentifier(_ key: StreamKey) -> String {
+        if key.channel == "ecg", let session = key.session { return session }
+        return key.session == nil ? "\(key.deviceID)/\(key.channel)" : key.description
+    }
+
+    /// Whether a PPG stream is a SensorKit optical channel (it knows its emitter and signal).
+    static func isNativeOptical(_ info: StreamInfo) -> Bool {
+        info.attributes["emitter"] != nil && info.attributes["signalIdentifier"] != nil
+    }
+
+    /// The `stream` line(s) of stream `k` (``SensorKitStreamLine``): its key, time origin and
+    /// attributes, tied to the data lines by the reference the decoder derives from them. A PPG
+    /// stream from another source with several columns becomes one optical channel per column,
+    /// each keyed `<channel>/<column>` (its key cannot survive: SensorKit has one value per
+    /// optical channel).
+    private func writeStreamLines(_ k: Int) throws(RecordingError) {
+        let info = streams[k]
+        var lines: [(reference: String, key: StreamKey, attributes: [String: String])] = []
+        switch (info.key.sensor, info.key.channel) {
+        case (.accelerometer, _): lines = [("acceleration", info.key, info.attributes)]
+        case (.rotationRate, _): lines = [("rotationRate", info.key, info.attributes)]
+        case (.photoplethysmogram, "accelerometer"), (.photoplethysmogram, "temperature"):
+            lines = [(info.key.channel, info.key, info.attributes)]
+        case (.electrocardiogram, _): lines = [(Self.sessionIdentifier(info.key), info.key, info.attributes)]
+        case (.photoplethysmogram, _):
+            if Self.isNativeOptical(info) {
+                let reference = "optical/e\(info.attributes["emitter"]!)/pd\(info.attributes["activePhotodiodeIndexes"] ?? "")"
+                    + "/s\(info.attributes["signalIdentifier"]!)"
+                lines = [(reference, info.key, info.attributes)]
+            } else {
+                opticalIdentifier[k] = nextOpticalIdentifier
+                nextOpticalIdentifier += info.columns.count
+                for (c, column) in info.columns.enumerated() {
+                    var key = info.key
+                    if info.columns.count > 1 { key.channel += "/" + column.name }
+                    lines.append(("optical/e0/pd/s\(opticalIdentifier[k] + c)", key, info.attributes))
+                }
+            }
+        }
+        for l in lines {
+            var line = Line()
+            line.raw("{\"type\":\"stream\",\"deviceId\":"); line.string(l.key.deviceID)
+            line.raw(",\"sensor\":"); line.string(l.key.sensor.rawValue)
+            line.raw(",\"reference\":"); line.string(l.reference)
+            line.raw(",\"channel\":"); line.string(l.key.channel)
+            line.raw(",\"session\":")
+            if let session = l.key.session { line.string(session) } else { line.raw("null") }
+            line.raw(",\"timeOrigin\":"); line.string(info.timeOrigin.rawValue)
+            if let rate = info.nominalSampleRate { line.raw(",\"nominalSampleRate\":"); line.number(rate) }
+            line.raw(",\"attributes\":{")
+            for (n, name) in l.attributes.keys.sorted().enumerated() {
+                if n > 0 { line.raw(",") }
+                line.string(name); line.raw(":"); line.string(l.attributes[name]!)
+            }
+            line.raw("}}\n")
+            try emit(line.bytes)
+        }
+    }
 
     private func writeHeader(sensor: String, device: String) throws(RecordingError) {
         var line = Line()
@@ -208,7 +287,7 @@ public final class SensorKitWriter {
                     line.raw(",\"lead\":"); line.string(lead)
                 }
                 line.raw(",\"session\":{\"identifier\":")
-                line.string(info.key.session ?? "\(info.key.deviceID)/\(info.key.channel)")
+                line.string(Self.sessionIdentifier(info.key))
                 line.raw(",\"state\":\"active\"")
                 if let g = info.attributes["sessionGuidance"] { line.raw(",\"sessionGuidance\":"); line.string(g) }
                 line.raw("},\"data\":[")
@@ -251,14 +330,14 @@ public final class SensorKitWriter {
                             line.raw("]")
                         }
                         line.raw(",\"opticalSamples\":[")
-                        let native = info.attributes["emitter"] != nil && info.attributes["signalIdentifier"] != nil
+                        let native = Self.isNativeOptical(info)
                         for c in 0..<(native ? 1 : b.columns.count) {
                             if c > 0 { line.raw(",") }
                             line.raw("{\"emitter\":"); line.raw(native ? info.attributes["emitter"]! : "0")
                             line.raw(",\"activePhotodiodeIndexes\":[")
                             line.raw(native ? info.attributes["activePhotodiodeIndexes"] ?? "" : "")
                             line.raw("],\"signalIdentifier\":")
-                            line.raw(native ? info.attributes["signalIdentifier"]! : String(c + 1))
+                            line.raw(native ? info.attributes["signalIdentifier"]! : String(opticalIdentifier[b.stream] + c))
                             if let w = info.attributes["nominalWavelength"] ?? info.attributes["wavelengthNanometres"],
                                Double(w) != nil {
                                 line.raw(",\"nominalWavelength\":"); line.raw(w)

@@ -19,7 +19,8 @@ import Glibc
 ///   in `wfdb.units`.
 /// - **Time.** Uniform at the record's frequency × the signal's samples per frame. Sample 0 is at
 ///   the header's base date and time as Unix seconds (UTC assumed) when both are given; otherwise
-///   at 0, i.e. times are seconds from the start of the record (`wfdb.timeOrigin` says which).
+///   at 0, i.e. times are seconds from the start of the record (``StreamInfo/timeOrigin`` is
+///   ``TimeOrigin/unix`` or ``TimeOrigin/streamStart``; `wfdb.timeOrigin` says the same).
 /// - **Invalid samples** (the format's `WFDB_INVALID_SAMPLE` code) are NaN flagged
 ///   ``SampleFlags/missing``. A skewed signal (`:skew`) starts `skew` samples into its file;
 ///   samples it lacks at the end of the file are delivered as missing too.
@@ -331,12 +332,12 @@ public final class WFDBDecoder: RecordingDecoder {
                 key: StreamKey(deviceID: h.recordName, sensor: sensor, channel: channelName(k)),
                 columns: [ColumnInfo(name: "value", unit: voltage ? .microvolts : .dimensionless)],
                 nominalSampleRate: h.samplingFrequency * Double(spec.samplesPerFrame),
-                attributes: attributes)
+                attributes: attributes, timeOrigin: h.startUnixSeconds != nil ? .unix : .streamStart)
             streamOfSignal[k] = streams.count
             assemblers.append(StreamAssembler(stream: streams.count, columnCount: 1, uniform: true,
                                               blockCapacity: blockCapacity))
             streams.append(info)
-            pending.append(.stream(info))
+            pending.append(.stream(index: streams.count - 1, info: info))
         }
     }
 

@@ -1,3 +1,4 @@
+import Signals
 import Foundation
 
 /// Writes result tables as CSV files (`<directory>/<table>.csv`, UTF-8, header row), the output of
@@ -11,6 +12,7 @@ public final class CSVResultSink: ResultSink {
     /// Output directory.
     public let directory: URL
     private var open: [String: FileHandle] = [:]
+    private var pending: [String: String] = [:]
     private var order: [String] = []
 
     /// Creates the sink, creating `directory` if needed.
@@ -24,36 +26,41 @@ public final class CSVResultSink: ResultSink {
         rollback()
     }
 
-    public func write(_ table: ResultTable, rows: [[ResultValue]]) throws {
-        let handle: FileHandle
-        if let h = open[table.name] {
-            handle = h
-        } else {
-            let url = partialURL(table.name)
-            guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
-            }
-            handle = try FileHandle(forWritingTo: url)
-            open[table.name] = handle
-            order.append(table.name)
-            try handle.write(contentsOf: Data((table.columns.map(\.name).joined(separator: ",") + "\n").utf8))
+    public func declare(_ table: ResultTable) throws {
+        if open[table.name] == nil { try start(table) }
+    }
+
+    public func write(_ table: ResultTable, values: [ResultValue]) throws {
+        precondition(values.count == table.columns.count,
+                     "row of \(values.count) values for table \(table.name) of \(table.columns.count) columns")
+        if open[table.name] == nil { try start(table) }
+        var line = ""
+        for (k, v) in values.enumerated() {
+            if k > 0 { line += "," }
+            line += Self.field(v)
         }
-        var text = ""
-        text.reserveCapacity(rows.count * 64)
-        for row in rows {
-            precondition(row.count == table.columns.count,
-                         "row of \(row.count) values for table \(table.name) of \(table.columns.count) columns")
-            for (k, v) in row.enumerated() {
-                if k > 0 { text += "," }
-                text += Self.field(v)
-            }
-            text += "\n"
+        line += "\n"
+        pending[table.name, default: ""].append(line)
+        if pending[table.name]!.utf8.count >= 1 << 20 {
+            try open[table.name]!.write(contentsOf: Data(pending[table.name]!.utf8))
+            pending[table.name] = ""
         }
-        try handle.write(contentsOf: Data(text.utf8))
+    }
+
+    private func start(_ table: ResultTable) throws {
+        let url = partialURL(table.name)
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+        }
+        let handle = try FileHandle(forWritingTo: url)
+        open[table.name] = handle
+        order.append(table.name)
+        try handle.write(contentsOf: Data((table.columns.map(\.name).joined(separator: ",") + "\n").utf8))
     }
 
     public func commit() throws {
         for name in order {
+            if let text = pending[name], !text.isEmpty { try open[name]?.write(contentsOf: Data(text.utf8)) }
             try open[name]?.synchronize()
             try open[name]?.close()
             let final = directory.appendingPathComponent("\(name).csv")
@@ -62,6 +69,7 @@ public final class CSVResultSink: ResultSink {
             }
         }
         open.removeAll()
+        pending.removeAll()
         order.removeAll()
     }
 
@@ -71,6 +79,7 @@ public final class CSVResultSink: ResultSink {
             try? FileManager.default.removeItem(at: partialURL(name))
         }
         open.removeAll()
+        pending.removeAll()
         order.removeAll()
     }
 

@@ -4,7 +4,7 @@ public enum ResultType: String, Sendable, Hashable, Codable {
 }
 
 /// One column of a result table: name, type, unit and meaning, so every table documents itself
-/// (`docs/RESULTS.md` is generated from these).
+/// (`docs/RESULTS.md` is checked against these by a test).
 public struct ResultColumn: Sendable, Hashable, Codable {
     /// Column name (stable; used in CSV headers and SQLite).
     public var name: String
@@ -24,7 +24,9 @@ public struct ResultColumn: Sendable, Hashable, Codable {
     }
 }
 
-/// The schema of one result table, shared by every sink (CSV folder, SQLite, NDJSON).
+/// The description of one result table (name, meaning, columns), shared by every sink (CSV
+/// folder, SQLite) and the documentation. Rows are built only through a ``TableSchema``, which
+/// carries this description together with how each column is read from a typed row.
 public struct ResultTable: Sendable, Hashable, Codable {
     /// Table name (`beats`, `heart_rate`, …), also the CSV file's base name.
     public var name: String
@@ -33,11 +35,16 @@ public struct ResultTable: Sendable, Hashable, Codable {
     /// Columns in order.
     public var columns: [ResultColumn]
 
-    /// Creates a table schema.
+    /// Creates a table description.
     public init(name: String, summary: String, columns: [ResultColumn]) {
         self.name = name
         self.summary = summary
         self.columns = columns
+    }
+
+    /// The column signature `name TYPE, name TYPE, …` that stores compare on resume and merge.
+    public var signature: String {
+        columns.map { "\($0.name) \($0.type.rawValue)" }.joined(separator: ", ")
     }
 }
 
@@ -48,22 +55,19 @@ public enum ResultValue: Sendable, Hashable {
     case real(Double)
     case null
 
-    /// A real value, or `null` when it is not finite (NaN/∞ are never written as numbers).
+    /// A real value, or `null` when it is `nil` or not finite (NaN/∞ are never written as numbers).
     public static func finite(_ x: Double?) -> ResultValue {
         guard let x, x.isFinite else { return .null }
         return .real(x)
     }
-}
 
-/// Where result rows go. Rows of one recording are written between ``begin(recording:)`` and
-/// ``commit()`` and become visible together: a crash or ``rollback()`` leaves none of them.
-public protocol ResultSink: AnyObject {
-    /// Starts a recording's results.
-    func begin(recording: String) throws
-    /// Appends rows (each with exactly the table's columns, in order) to `table`.
-    func write(_ table: ResultTable, rows: [[ResultValue]]) throws
-    /// Makes the recording's rows visible, atomically.
-    func commit() throws
-    /// Discards the recording's rows.
-    func rollback()
+    /// An integer value, or `null` when `nil`.
+    public static func optional(_ x: Int?) -> ResultValue {
+        x.map { .integer($0) } ?? .null
+    }
+
+    /// A text value, or `null` when `nil`.
+    public static func optional(_ x: String?) -> ResultValue {
+        x.map { .text($0) } ?? .null
+    }
 }

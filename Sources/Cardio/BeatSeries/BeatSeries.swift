@@ -1,0 +1,268 @@
+import DSP
+
+/// The shared beat-series stage: beat times from any detector (ECG R-peaks, PPG systolic peaks)
+/// → artefact correction → NN intervals → heart rate per window → HRV per window and for the
+/// whole series.
+///
+/// Detected beats are appended as the detector finds them (``append(segment:sampleIndex:timeSeconds:)``);
+/// ``finish(beat:heartRate:hrv:)`` corrects each segment with ``LipponenTarvainenCorrection``
+/// (its iterative detection runs over a whole segment, so a segment's beats become final at
+/// its end), and emits every beat, heart-rate window and HRV result in time order as it goes.
+///
+/// - Beat times: ``SeriesBeat/detectionTimeSeconds`` is where the detector put the beat and is
+///   never moved; the corrected series is ``SeriesBeat/nnTimeSeconds`` / ``SeriesBeat/nnMilliseconds``.
+///   Beats inserted by the correction have no detection time; detected beats removed as extra
+///   have no corrected time. No interval spans two segments.
+/// - Heart rate: windows of ``Options/heartRateWindowSeconds`` every
+///   ``Options/heartRateStepSeconds``, aligned to the stream's first sample (``cover(from:to:)``)
+///   and covering it to its last sample; 60000 / the mean NN interval ending in the window.
+/// - HRV: ``HRVAnalysis`` over windows of ``Options/hrvWindowSeconds`` and over the whole series
+///   (Task Force 1996; NeuroKit2 names).
+///
+/// Memory: 20 bytes per detected beat until ``finish(beat:heartRate:hrv:)``, then the correction's
+/// working arrays for one segment and 16 bytes per NN interval (the whole-series HRV needs them
+/// all): about 40 MB for a week of one ECG lead at 70 bpm.
+public struct BeatSeries: Sendable {
+    /// Windows of the heart-rate and HRV results.
+    public struct Options: Sendable, Hashable {
+        /// Heart-rate window length, seconds (default 10).
+        public var heartRateWindowSeconds = 10.0
+        /// Heart-rate window step, seconds (default 10).
+        public var heartRateStepSeconds = 10.0
+        /// HRV window length, seconds (default 300, the Task Force's short-term length).
+        public var hrvWindowSeconds = 300.0
+        /// Creates default options.
+        public init() {}
+    }
+
+    /// Options in use.
+    public let options: Options
+    private var segments: [Int32] = []
+    private var samples: [Int] = []
+    private var times: [Double] = []
+    private var firstTime: Double?
+    private var lastTime: Double?
+
+    /// Creates an empty series.
+    /// - Parameter options: window lengths.
+    public init(options: Options = Options()) {
+        precondition(options.heartRateWindowSeconds > 0 && options.heartRateStepSeconds > 0
+                     && options.hrvWindowSeconds > 0, "window lengths must be positive")
+        self.options = options
+    }
+
+    /// Detected beats so far.
+    public var count: Int { times.count }
+
+    /// Extends the span the heart-rate windows cover (the stream's first and last sample times).
+    /// - Complexity: O(1).
+    public mutating func cover(from first: Double, to last: Double) {
+        if firstTime == nil { firstTime = first }
+        lastTime = last
+    }
+
+    /// Appends a detected beat; beats come in time order, segment by segment.
+    /// - Parameters:
+    ///   - segment: the stream segment the beat lies in.
+    ///   - sampleIndex: the beat's sample within its segment.
+    ///   - timeSeconds: its time (Unix seconds, or seconds from the stream start).
+    /// - Complexity: amortised O(1).
+    public mutating func append(segment: Int, sampleIndex: Int, timeSeconds: Double) {
+        segments.append(Int32(truncatingIfNeeded: segment))
+        samples.append(sampleIndex)
+        times.append(timeSeconds)
+    }
+
+    /// Corrects the series and emits its results, each kind in time order: beats (detected,
+    /// inserted and removed ones), then heart-rate windows, then HRV windows followed by the
+    /// whole-series result (`scope` `.recording`, only with at least two NN intervals).
+    /// - Parameters:
+    ///   - beat: receives each beat.
+    ///   - heartRate: receives each heart-rate window.
+    ///   - hrv: receives each HRV result.
+    /// - Complexity: O(beats · w) for the correction (w = 91-beat window), plus the HRV analyses.
+    public mutating func finish(beat: (SeriesBeat) throws -> Void, heartRate: (HeartRateWindow) throws -> Void,
+                                hrv: (HRVResult) throws -> Void) rethrows {
+        let correction = LipponenTarvainenCorrection()
+        var nn: [Double] = []
+        var nnTimes: [Double] = []
+        var start = 0
+        while start < times.count {
+            var end = start
+            while end < times.count && segments[end] == segments[start] { end += 1 }
+            try correctSegment(start..<end, correction: correction, nn: &nn, nnTimes: &nnTimes, beat: beat)
+            start = end
+        }
+        segments = []
+        samples = []
+        times = []
+        if let first = firstTime, let last = lastTime {
+            let w = options.heartRateWindowSeconds, step = options.heartRateStepSeconds
+            var ws = first
+            var lo = 0
+            while ws < last {
+                let we = ws + w
+                while lo < nnTimes.count && nnTimes[lo] < ws { lo += 1 }
+                var hi = lo, sum = 0.0
+                while hi < nnTimes.count && nnTimes[hi] < we { sum += nn[hi]; hi += 1 }
+                let n = hi - lo
+                try heartRate(HeartRateWindow(startSeconds: ws, endSeconds: we,
+                                              heartRateBPM: n >= 2 ? Self.finite(60000 / (sum / Double(n))) : nil,
+                                              intervalCount: n))
+                ws += step
+            }
+        }
+        if nn.count >= 2, let series = try? NNIntervalSeries(intervalsMilliseconds: nn, closingBeatTimesSeconds: nnTimes) {
+            let analysis = HRVAnalysis(windowSeconds: options.hrvWindowSeconds)
+            for w in analysis.windows(series) {
+                try hrv(HRVResult(startSeconds: w.startSeconds, endSeconds: w.endSeconds, scope: .window,
+                                  metrics: w.metrics, intervalCount: w.intervals.count))
+            }
+            try hrv(HRVResult(startSeconds: nnTimes[0] - nn[0] / 1000, endSeconds: nnTimes[nnTimes.count - 1],
+                              scope: .recording, metrics: analysis.metrics(series), intervalCount: nn.count))
+        }
+    }
+
+    /// Corrects one segment's beats and emits them in time order (corrected beats and removed
+    /// extra beats merged by their listed time).
+    private func correctSegment(_ range: Range<Int>, correction: LipponenTarvainenCorrection, nn: inout [Double],
+                                nnTimes: inout [Double], beat: (SeriesBeat) throws -> Void) rethrows {
+        let detected = Array(times[range])
+        let segment = Int(segments[range.lowerBound])
+        let base = range.lowerBound
+        var artefactAt = [BeatArtifact?](repeating: nil, count: detected.count)
+        let corrected: CorrectedBeats? = detected.count >= 3 ? correction.correct(beatTimesSeconds: detected) : nil
+        for d in corrected?.detections.first ?? [] { artefactAt[d.beatIndex] = d.kind }
+        let cTimes = corrected?.beatTimesSeconds ?? detected
+        let cFlags = corrected?.corrections ?? Array(repeating: [], count: detected.count)
+        // Match corrected beats to detected ones in order: each corrected beat that was not
+        // inserted is the nearest of the next three detected beats (a removed extra beat or two
+        // may lie between); detected beats left unmatched were removed as extra.
+        var detectedIndexOf = [Int](repeating: -1, count: cTimes.count)
+        var used = [Bool](repeating: false, count: detected.count)
+        var j = 0
+        for (i, t) in cTimes.enumerated() where !cFlags[i].contains(.inserted) && j < detected.count {
+            var best = j
+            for k in j..<min(detected.count, j + 3) where abs(detected[k] - t) < abs(detected[best] - t) { best = k }
+            detectedIndexOf[i] = best
+            used[best] = true
+            j = best + 1
+        }
+        func rr(_ k: Int) -> Double? { k > 0 ? Self.finite(1000 * (detected[k] - detected[k - 1])) : nil }
+        // Removed extra beats, in detection order (only when a correction ran).
+        var removed = [Int]()
+        if corrected != nil { for k in detected.indices where !used[k] { removed.append(k) } }
+        var r = 0
+        func emitRemoved(before t: Double?) throws {
+            while r < removed.count, t.map({ detected[removed[r]] < $0 }) ?? true {
+                let k = removed[r]
+                try beat(SeriesBeat(detectionTimeSeconds: detected[k], nnTimeSeconds: nil, sampleIndex: samples[base + k],
+                                    segment: segment, rrMilliseconds: rr(k), nnMilliseconds: nil, heartRateBPM: nil,
+                                    artefact: artefactAt[k], corrections: [], isRemovedExtra: true))
+                r += 1
+            }
+        }
+        for (i, t) in cTimes.enumerated() {
+            try emitRemoved(before: t)
+            let d = detectedIndexOf[i] >= 0 ? detectedIndexOf[i] : nil
+            let nnValue: Double? = i > 0 ? 1000 * (t - cTimes[i - 1]) : nil
+            if let v = nnValue { nn.append(v); nnTimes.append(t) }
+            try beat(SeriesBeat(detectionTimeSeconds: d.map { detected[$0] }, nnTimeSeconds: t,
+                                sampleIndex: d.map { samples[base + $0] }, segment: segment,
+                                rrMilliseconds: d.flatMap(rr), nnMilliseconds: Self.finite(nnValue),
+                                heartRateBPM: Self.finite(nnValue.map { 60000 / $0 }), artefact: d.flatMap { artefactAt[$0] },
+                                corrections: cFlags[i], isRemovedExtra: false))
+        }
+        try emitRemoved(before: nil)
+    }
+
+    /// `x` when finite, else `nil` (the tables write `null` for both).
+    static func finite(_ x: Double?) -> Double? {
+        guard let x, x.isFinite else { return nil }
+        return x
+    }
+}
+
+/// One beat of a beat series: a detected beat (possibly moved in the corrected series), a beat
+/// inserted by artefact correction, or a detected beat the correction removed as extra (kept and
+/// flagged, never silently dropped).
+public struct SeriesBeat: Sendable, Hashable {
+    /// Where the detector put the beat (ECG: the refined R apex), seconds; never moved by the
+    /// correction; `nil` for a beat inserted by the correction.
+    public var detectionTimeSeconds: Double?
+    /// The beat's time in the corrected (NN) series, seconds; `nil` for a beat removed as extra.
+    public var nnTimeSeconds: Double?
+    /// Index of the detected beat's sample within its segment, or `nil` for an inserted beat.
+    public var sampleIndex: Int?
+    /// Segment number within the stream (no interval spans two segments).
+    public var segment: Int
+    /// Interval from the previous detected beat of the same segment, milliseconds; `nil` for the
+    /// first detected beat of a segment and for inserted beats.
+    public var rrMilliseconds: Double?
+    /// Interval from the previous beat of the corrected series, milliseconds; `nil` for the
+    /// first beat of a segment and for a beat removed as extra.
+    public var nnMilliseconds: Double?
+    /// Instantaneous heart rate 60000 / ``nnMilliseconds``, beats per minute.
+    public var heartRateBPM: Double?
+    /// The artefact Lipponen & Tarvainen (2019) found at this detected beat, or `nil`.
+    public var artefact: BeatArtifact?
+    /// What the correction did to this beat (empty for an untouched or removed beat).
+    public var corrections: BeatCorrection
+    /// Whether the correction removed this detected beat as extra.
+    public var isRemovedExtra: Bool
+
+    /// The time the beat is listed at: its corrected time, or for a removed beat its detection
+    /// time.
+    public var listedTimeSeconds: Double { nnTimeSeconds ?? detectionTimeSeconds ?? .nan }
+
+    /// The correction as the tables write it: `ectopic`, `longShort`, `inserted`,
+    /// `followsRemovedExtra` combined with `+`, `removedExtra`, or empty.
+    public var correctionDescription: String {
+        if isRemovedExtra { return "removedExtra" }
+        var parts = [String]()
+        if corrections.contains(.ectopic) { parts.append("ectopic") }
+        if corrections.contains(.longShort) { parts.append("longShort") }
+        if corrections.contains(.inserted) { parts.append("inserted") }
+        if corrections.contains(.followsRemovedExtra) { parts.append("followsRemovedExtra") }
+        return parts.joined(separator: "+")
+    }
+}
+
+/// Mean heart rate in one window of a beat series (one row of the `heart_rate` table). Windows
+/// are aligned to the stream's first sample and cover it up to its last sample.
+public struct HeartRateWindow: Sendable, Hashable {
+    /// Window start, seconds.
+    public var startSeconds: Double
+    /// Window end (exclusive), seconds.
+    public var endSeconds: Double
+    /// 60000 / the mean NN interval (ms) of the intervals ending in the window, beats per
+    /// minute; `nil` with fewer than two intervals.
+    public var heartRateBPM: Double?
+    /// NN intervals ending in the window.
+    public var intervalCount: Int
+}
+
+/// HRV of one window of a beat series' NN intervals, or of the whole series (one row of the
+/// `hrv` table). Computed by ``HRVAnalysis`` (Task Force 1996; NeuroKit2 names).
+public struct HRVResult: Sendable, Equatable {
+    /// What the result covers.
+    public enum Scope: String, Sendable, Hashable {
+        /// One window of ``BeatSeries/Options/hrvWindowSeconds`` (default 5 minutes).
+        case window
+        /// The whole stream.
+        case recording
+    }
+
+    /// Start, seconds: the window start, or for the whole stream the beat that opens its first
+    /// NN interval.
+    public var startSeconds: Double
+    /// End, seconds: the window end, or for the whole stream its last beat.
+    public var endSeconds: Double
+    /// Window or whole stream.
+    public var scope: Scope
+    /// Every metric, in ``HRVAnalysis/metricNames`` order (`MeanNN`, `SDNN` and `RMSSD` in ms, …;
+    /// units in `docs/RESULTS.md`); NaN where not computable.
+    public var metrics: HRVMetrics
+    /// NN intervals the result covers.
+    public var intervalCount: Int
+}

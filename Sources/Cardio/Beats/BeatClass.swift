@@ -1,0 +1,76 @@
+/// The class of one heartbeat, in the four groups of ANSI/AAMI EC57 that a morphology and timing
+/// classifier can tell apart: normal (AAMI N: sinus, bundle branch block, escape), supraventricular
+/// ectopic (AAMI S), ventricular ectopic (AAMI V) and unclassifiable (AAMI Q: the beat's samples
+/// are missing, or its morphology matches neither the normal beats nor a ventricular pattern).
+///
+/// AAMI's fifth class, fusion (F), is not produced: a fusion beat comes out as normal or
+/// ventricular, which EC57 does not count as an error for the VEB statistics.
+public enum BeatClass: UInt8, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    case normal = 0
+    case supraventricular = 1
+    case ventricular = 2
+    case unclassifiable = 3
+
+    /// The AAMI letter: `N`, `S`, `V` or `Q`.
+    public var code: Character {
+        switch self {
+        case .normal: "N"
+        case .supraventricular: "S"
+        case .ventricular: "V"
+        case .unclassifiable: "Q"
+        }
+    }
+
+    public var description: String { String(code) }
+}
+
+/// What a classification was based on: the timing and morphology features of one beat.
+///
+/// Optional features are `nil` where they are undefined (no previous beat, a gap, no normal
+/// template yet, samples missing).
+public struct BeatFeatures: Sendable, Hashable {
+    /// Interval from the previous beat, seconds (`nil` for the first beat or across a gap).
+    public var rrPreviousSeconds: Double?
+    /// Interval to the next beat, seconds (`nil` for the last beat or across a gap).
+    public var rrNextSeconds: Double?
+    /// Running RR average before this beat (exponential over the RR intervals), seconds.
+    public var rrNormalSeconds: Double?
+    /// `rrPreviousSeconds / rrNormalSeconds` (below 1: premature).
+    public var prematurity: Double?
+    /// QRS duration of this beat, seconds (slope-envelope onset to offset).
+    public var qrsWidthSeconds: Double?
+    /// QRS duration of the running normal template, seconds.
+    public var normalQRSWidthSeconds: Double?
+    /// Pearson correlation with the running normal template over −100…+160 ms around the R
+    /// apex, at the best alignment within ±40 ms (1 = identical shape).
+    public var normalCorrelation: Double?
+    /// RMS amplitude of this beat over the correlation window relative to the normal template's.
+    public var amplitudeRatio: Double?
+    /// Whether the dominant QRS deflection has the normal template's sign.
+    public var polarityMatchesNormal: Bool?
+    /// Morphology cluster the beat was assigned to (a small integer, reused when a cluster is
+    /// replaced).
+    public var cluster: Int?
+    /// The cluster is, at this beat, the one taken as the normal morphology.
+    public var inNormalCluster: Bool
+    /// Output of the linear model: probability that the beat is ventricular ectopic.
+    public var ventricularProbability: Double?
+
+    public init() {
+        inNormalCluster = false
+    }
+}
+
+/// One classified beat: its R-peak sample index (as given), its class and the features used.
+public struct ClassifiedBeat: Sendable, Hashable {
+    /// R-peak sample index from the start of the stream (as passed to the classifier).
+    public var sample: Int
+    public var beatClass: BeatClass
+    public var features: BeatFeatures
+
+    public init(sample: Int, beatClass: BeatClass, features: BeatFeatures) {
+        self.sample = sample
+        self.beatClass = beatClass
+        self.features = features
+    }
+}

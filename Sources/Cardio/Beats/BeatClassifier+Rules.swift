@@ -1,0 +1,277 @@
+import Foundation
+
+// Constants of the decision (see the type's documentation for their meaning and sources). The
+// model weights are printed by scripts/ecg/fit-beat-classifier.py (fitted on MIT-BIH DS1).
+extension BeatClassifier {
+    static let clusterMatchCorrelation: Float = 0.92
+    static let clusterAmplitudeRange: ClosedRange<Float> = 0.6...1.6
+    static let maximumClusters = 8
+    static let clusterDecay = 1.0 / 256
+    static let ventricularThreshold = 0.5
+    static let unclassifiableCorrelation = 0.5
+    static let supraventricularPrematurity = 0.82
+    static let irregularRhythm = 0.10
+    /// Weight of each new RR interval in the running RR average.
+    static let normalRRWeight = 1.0 / 10
+    static let normalShiftSeconds = 0.040
+    static let stage1Weights: [Double] = [12.5559, -4.3109, 6.5409, 5.7741, 5.7861, 3.3634, -30.6577, 16.9217, -2.3594, -19.4208, -0.8163, -1.6063, -1.2941, 6.0150, -2.4575, -3.1717, 8.5198, -0.6904, -4.0798, 18.7560, -6.5995, -7.2435, -2.3445]
+    static let stage2Weights: [Double] = [4.7966, -2.0554, 1.6536, 1.9925, 2.8392, 1.9704, -19.9533, 12.0606, -1.4960, 28.6244, 0.3228, -0.5299, 0.5105, 3.1430, -1.7468, -1.6214, 5.2787, -0.2928, -2.9324, -29.4711, -3.6792, -5.5821, -1.4958, 0.0778, 15.9806, -2.6078, -6.6584]
+}
+
+extension BeatClassifier {
+    /// Dot product of `values[start ..< start + unit.count]` with `unit` (four partial sums: the
+    /// single-accumulator loop was latency-bound).
+    @inline(__always)
+    static func dot(_ values: UnsafeBufferPointer<Float>, _ start: Int, _ unit: UnsafeBufferPointer<Float>) -> Float {
+        let n = unit.count
+        var s0: Float = 0, s1: Float = 0, s2: Float = 0, s3: Float = 0
+        var j = 0
+        while j + 4 <= n {
+            s0 += unit[j] * values[start + j]
+            s1 += unit[j + 1] * values[start + j + 1]
+            s2 += unit[j + 2] * values[start + j + 2]
+            s3 += unit[j + 3] * values[start + j + 3]
+            j += 4
+        }
+        while j < n { s0 += unit[j] * values[start + j]; j += 1 }
+        return (s0 + s1) + (s2 + s3)
+    }
+
+    /// Centred RMS norm of `values[start ..< start + count]` for every start in `starts`.
+    static func centredNorms(_ values: UnsafeBufferPointer<Float>, _ starts: ClosedRange<Int>, count: Int) -> [Float] {
+        starts.map { start in
+            var sum: Float = 0, sq: Float = 0
+            for j in 0..<count { let x = values[start + j]; sum += x; sq += x * x }
+            return max(sq - sum * sum / Float(count), 0).squareRoot()
+        }
+    }
+
+    /// QRS width (seconds) and polarity of a beat in `v` with its R apex at `c`.
+    func widthAndPolarity(_ v: UnsafeBufferPointer<Float>, center c: Int) -> (width: Double, polarity: Bool) {
+        let lo = max(1, c - widthSearchPre), hi = min(v.count - 2, c + widthSearchPost)
+        func slope(_ k: Int) -> Float { abs(v[k + 1] - v[k - 1]) }
+        var m: Float = 0, km = c
+        for k in max(lo, c - slopeSearch)...min(hi, c + slopeSearch) where slope(k) > m { m = slope(k); km = k }
+        let threshold = 0.15 * m
+        func envelope(_ k: Int) -> Float {
+            var e: Float = 0
+            for j in max(lo, k - envelopeHalf)...min(hi, k + envelopeHalf) { e = max(e, slope(j)) }
+            return e
+        }
+        var on = km
+        while on > lo && envelope(on) >= threshold { on -= 1 }
+        var off = km
+        while off < hi && envelope(off) >= threshold { off += 1 }
+        var baseline: Float = 0
+        for k in (c - baselinePre)...(c - baselinePost) { baseline += v[k] }
+        baseline /= Float(baselinePre - baselinePost + 1)
+        var top = -Float.infinity, bottom = Float.infinity
+        for k in max(0, c - slopeSearch)...min(v.count - 1, c + slopeSearch) { top = max(top, v[k]); bottom = min(bottom, v[k]) }
+        return (Double(off - on) / workingRate, top - baseline >= baseline - bottom)
+    }
+
+    mutating func makeCluster(_ template: [Float]) -> Cluster {
+        var c = Cluster(template: template, unit: [], norm: 0, weight: 1, count: 1, widthSeconds: 0, polarity: true,
+                        meanPrematurity: nil, serial: clusterSerial, ventricularScore: 0.5)
+        clusterSerial += 1
+        refresh(&c)
+        return c
+    }
+
+    /// Recomputes a cluster's unit window, norm, width and polarity from its template.
+    func refresh(_ c: inout Cluster) {
+        let start = pre - corrPre, n = corrPre + corrPost + 1
+        var mean: Float = 0
+        for j in 0..<n { mean += c.template[start + j] }
+        mean /= Float(n)
+        var unit = [Float](repeating: 0, count: n)
+        var sq: Float = 0
+        for j in 0..<n { let x = c.template[start + j] - mean; unit[j] = x; sq += x * x }
+        let norm = sq.squareRoot()
+        if norm > 0 { for j in 0..<n { unit[j] /= norm } }
+        c.unit = unit
+        c.norm = norm
+        let (w, p) = c.template.withUnsafeBufferPointer { widthAndPolarity($0, center: pre) }
+        c.widthSeconds = w
+        c.polarity = p
+    }
+
+    /// Classifies one extracted segment; `next` is the following peak (nil at the end).
+    mutating func classify(_ s: Segment, next: Int?) -> ClassifiedBeat {
+        var f = BeatFeatures()
+        let fs = sampleRate
+        if let p = previous, !s.gapBefore { f.rrPreviousSeconds = Double(s.sample - p.sample) / fs }
+        if let n = next { f.rrNextSeconds = Double(n - s.sample) / fs }
+        f.rrNormalSeconds = normalRR
+        if let r = f.rrPreviousSeconds, let n = normalRR { f.prematurity = r / n }
+        let valid = s.valid && !s.values.contains { $0.isNaN }
+        guard valid else {
+            finishBeat(s, .unclassifiable, f)
+            return ClassifiedBeat(sample: s.sample, beatClass: .unclassifiable, features: f)
+        }
+        let center = pre + margin
+        let n = corrPre + corrPost + 1
+        let beatClass: BeatClass = s.values.withUnsafeBufferPointer { v in
+            // 1. Best-matching cluster. Window norms for every alignment are shared by all templates.
+            let reach = max(clusterShift, min(max(1, Int((Self.normalShiftSeconds * workingRate).rounded())), margin))
+            let norms = Self.centredNorms(v, (center - corrPre - reach)...(center - corrPre + reach), count: n)
+            var best = -1, bestCorr: Float = -2, bestShift = 0, bestNorm: Float = 0
+            for i in clusters.indices {
+                clusters[i].unit.withUnsafeBufferPointer { u in
+                    for sh in -clusterShift...clusterShift {
+                        let nm = norms[sh + reach]
+                        let r = nm > 0 ? Self.dot(v, center - corrPre + sh, u) / nm : 0
+                        if r > bestCorr { bestCorr = r; best = i; bestShift = sh; bestNorm = nm }
+                    }
+                }
+            }
+            var matched = false
+            if best >= 0 && bestCorr >= Self.clusterMatchCorrelation && clusters[best].norm > 0 {
+                matched = Self.clusterAmplitudeRange.contains(bestNorm / clusters[best].norm)
+            }
+            for i in clusters.indices { clusters[i].weight *= 1 - Self.clusterDecay }
+            var ci: Int
+            let priorCount = matched ? clusters[best].count : 0
+            let priorScore = matched ? clusters[best].ventricularScore : 0.5
+            if matched {
+                ci = best
+                var c = clusters[ci]
+                c.count += 1
+                c.weight += 1
+                let a = 1 / Float(min(c.count, 8))
+                let o = margin + bestShift
+                clusters[ci].template = []  // keep `c.template` uniquely referenced (no copy)
+                c.template.withUnsafeMutableBufferPointer { t in
+                    for j in 0..<t.count { t[j] += a * (v[o + j] - t[j]) }
+                }
+                refresh(&c)
+                clusters[ci] = c
+            } else {
+                let fresh = makeCluster(Array(v[margin..<(margin + pre + post + 1)]))
+                if clusters.count < Self.maximumClusters {
+                    clusters.append(fresh); ci = clusters.count - 1
+                } else {
+                    var worst = -1
+                    for i in clusters.indices where i != normalCluster && (worst < 0 || clusters[i].weight < clusters[worst].weight) {
+                        worst = i
+                    }
+                    clusters[worst] = fresh; ci = worst
+                }
+            }
+            if let p = f.prematurity {
+                let m = clusters[ci].meanPrematurity
+                clusters[ci].meanPrematurity = m.map { $0 + (p - $0) / 8 } ?? p
+            }
+            chooseNormalCluster()
+            f.cluster = clusters[ci].serial
+            let nc = normalCluster ?? ci
+            f.inNormalCluster = nc == ci
+            // 2. Features against the normal template.
+            let normal = clusters[nc]
+            var corrN: Float = -2, normN: Float = 0
+            let shifts = min(max(1, Int((Self.normalShiftSeconds * workingRate).rounded())), margin)
+            normal.unit.withUnsafeBufferPointer { u in
+                for sh in -shifts...shifts {
+                    let nm = norms[sh + reach]
+                    let r = nm > 0 ? Self.dot(v, center - corrPre + sh, u) / nm : 0
+                    if r > corrN { corrN = r; normN = nm }
+                }
+            }
+            let (width, polarity) = widthAndPolarity(v, center: center)
+            f.qrsWidthSeconds = width
+            f.normalQRSWidthSeconds = normal.widthSeconds
+            f.normalCorrelation = Double(corrN)
+            f.amplitudeRatio = normal.norm > 0 ? Double(normN / normal.norm) : nil
+            f.polarityMatchesNormal = polarity == normal.polarity
+            // 3. Two-stage linear model (weights fitted on DS1, scripts/ecg/fit-beat-classifier.py).
+            let x = Self.modelInputs(f)
+            let p0 = Self.logistic(Self.stage1Weights, x)
+            let x2 = x + [log1p(Double(priorCount)), priorScore, priorScore * (f.inNormalCluster ? 0 : 1), priorScore * priorScore]
+            let p = Self.logistic(Self.stage2Weights, x2)
+            clusters[ci].ventricularScore = priorScore + (p0 - priorScore) / Double(min(priorCount + 1, 8))
+            f.ventricularProbability = p
+            return decide(f)
+        }
+        finishBeat(s, beatClass, f)
+        return ClassifiedBeat(sample: s.sample, beatClass: beatClass, features: f)
+    }
+
+    /// Inputs of the first-stage model (the order of `stage1Weights`).
+    static func modelInputs(_ f: BeatFeatures) -> [Double] {
+        let corr = f.normalCorrelation ?? 1
+        let dw = (f.qrsWidthSeconds ?? 0) - (f.normalQRSWidthSeconds ?? f.qrsWidthSeconds ?? 0)
+        let amp = log(min(max(f.amplitudeRatio ?? 1, 0.1), 10))
+        let prem = min(max(f.prematurity ?? 1, 0.2), 3)
+        let pause = min(max(f.rrNextSeconds.flatMap { n in f.rrNormalSeconds.map { n / $0 } } ?? 1, 0.2), 3)
+        let pol: Double = f.polarityMatchesNormal == false ? 0 : 1
+        let inn: Double = f.inNormalCluster ? 1 : 0
+        let w = f.qrsWidthSeconds ?? 0.1
+        let d = min(max(10 * dw, -1.5), 1.5)
+        return [1, corr, 1 - corr * corr, d, abs(amp), amp, prem, pause, pol, inn, 10 * w,
+                (1 - corr) * (1 - prem), (1 - corr) * d,
+                corr * corr, d * d, amp * amp, prem * prem, pause * pause, prem * pause, inn * corr, inn * d,
+                pause / prem, (1 - pol) * (1 - corr)]
+    }
+
+    static func logistic(_ w: [Double], _ x: [Double]) -> Double {
+        var z = 0.0
+        for i in 0..<w.count { z += w[i] * x[i] }
+        return 1 / (1 + exp(-z))
+    }
+
+    /// Step 6: the class from the model's probability, the morphology and the timing.
+    func decide(_ f: BeatFeatures) -> BeatClass {
+        if (f.ventricularProbability ?? 0) > Self.ventricularThreshold { return .ventricular }
+        if !f.inNormalCluster && (f.normalCorrelation ?? 1) < Self.unclassifiableCorrelation { return .unclassifiable }
+        if let p = f.prematurity, p < Self.supraventricularPrematurity, (irregularity ?? 0) < Self.irregularRhythm {
+            return .supraventricular
+        }
+        return .normal
+    }
+
+    /// Normal cluster: among clusters with ≥ half the heaviest weight, the least premature.
+    mutating func chooseNormalCluster() {
+        let heaviest = clusters.map(\.weight).max() ?? 0
+        var pick: Int?
+        for (i, c) in clusters.enumerated() where c.weight >= 0.5 * heaviest {
+            if let p = pick {
+                if (c.meanPrematurity ?? 1) > (clusters[p].meanPrematurity ?? 1) { pick = i }
+            } else {
+                pick = i
+            }
+        }
+        if let cur = normalCluster, cur < clusters.count, clusters[cur].weight >= 0.5 * heaviest, let p = pick,
+           (clusters[p].meanPrematurity ?? 1) < (clusters[cur].meanPrematurity ?? 1) + 0.05 {
+            return
+        }
+        normalCluster = pick
+    }
+
+    /// Timing bookkeeping after a beat is classified.
+    mutating func finishBeat(_ s: Segment, _ c: BeatClass, _ f: BeatFeatures) {
+        if let r = f.rrPreviousSeconds {
+            if let n = normalRR {
+                let ratio = r / n
+                if ratio > 0.4 && ratio < 2.5 {
+                    normalRR = n + (r - n) * Self.normalRRWeight
+                    outlierRun = 0
+                } else {
+                    outlierRun += 1
+                    if outlierRun >= 8 { normalRR = r; outlierRun = 0 }
+                }
+            } else {
+                normalRR = r
+            }
+        }
+        if c == .normal, previous?.beatClass == .normal, let r = f.rrPreviousSeconds, let n = normalRR {
+            if let last = lastNormalRR {
+                let d = abs(r - last) / n
+                irregularity = irregularity.map { $0 + (d - $0) / 8 } ?? d
+            }
+            lastNormalRR = r
+        } else if c != .normal {
+            lastNormalRR = nil
+        }
+        previous = (s.sample, c)
+    }
+}

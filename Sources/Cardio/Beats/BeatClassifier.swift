@@ -1,0 +1,391 @@
+import Foundation
+
+/// Streaming heartbeat classifier: normal, supraventricular ectopic, ventricular ectopic or
+/// unclassifiable, from the beat's morphology against a running normal template and its timing
+/// against the running normal RR interval.
+///
+/// Input: the ECG samples of one lead (any unit, any polarity, 125–1000 Hz) and the R-peak
+/// sample indices found on them (``RPeakDetector``). Output: one ``ClassifiedBeat`` per peak,
+/// in order, with the ``BeatFeatures`` the decision used.
+///
+/// Algorithm (durations in seconds, so it works at any rate):
+/// 1. **Morphology signal.** Blocks of `D = ⌊fs / 150⌋` samples are averaged to a working rate of
+///    125–250 Hz, high-passed at 0.7 Hz and low-passed at 35 Hz (second-order Butterworth
+///    sections). Each beat's segment (−200…+250 ms around the R apex, with ±40 ms of margin for
+///    alignment) is copied from a ring as soon as its samples are in.
+/// 2. **Morphology clusters** (the template-matching scheme of Hamilton's open-source beat
+///    classifier, EP Limited OSEA, Hamilton 2002): up to eight running-average templates. A beat
+///    joins the template it correlates best with (Pearson, −100…+160 ms, ±12 ms alignment) when
+///    the correlation is ≥ 0.92 and the RMS amplitude ratio within 0.6–1.6; otherwise it starts a
+///    new cluster, replacing the least used one. Cluster weights decay by 1/256 per beat.
+/// 3. **Normal cluster.** Among the clusters holding at least half the weight of the heaviest,
+///    the one whose beats come least prematurely (mean RR-before / normal RR) — in bigeminy the
+///    normal beats follow the compensatory pause, the ectopic ones the short coupling interval.
+/// 4. **Features** (de Chazal et al. 2004: pre- and post-RR intervals, the local average RR,
+///    QRS duration; Krasteva & Jekova 2007: correlation with the patient's own normal template,
+///    amplitude and polarity): RR before and after, prematurity and pause against the running
+///    RR average (exponential, weight 1/10, over all RR intervals within 0.4–2.5× of it: with
+///    compensatory pauses the mean of all intervals stays at the sinus interval even in
+///    bigeminy), QRS width from the 15 %-of-maximum slope envelope, correlation with the normal
+///    template at the best alignment within ±40 ms, RMS amplitude ratio and the sign of the
+///    dominant deflection.
+/// 5. **Ventricular probability:** a two-stage logistic model (de Chazal et al. 2004 use a linear
+///    discriminant on similar features). Stage 1 takes the features, their squares and a few
+///    products; stage 2 adds the cluster's history (how many beats it has, the running mean of
+///    the stage-1 probability of its earlier beats), so a beat that joins an ectopic cluster
+///    inherits its evidence (Hamilton's classifier labels templates, not single beats). The
+///    weights were fitted on the DS1 half of MIT-BIH by `scripts/ecg/fit-beat-classifier.py`;
+///    docs/VALIDATION.md reports the held-out DS2 half apart.
+/// 6. **Class.** Ventricular when the probability exceeds 0.5; else unclassifiable when the beat is
+///    outside the normal cluster with a correlation below 0.5 with the normal template (an
+///    artefact or an unknown shape); else supraventricular when it comes before 82 % of the RR
+///    average and the rhythm is regular (mean |ΔRR| of successive normal beats below 10 % of
+///    the RR average, so atrial fibrillation is not read as ectopy); else normal. A beat whose
+///    segment has masked samples is unclassifiable.
+///
+/// The fixed thresholds are physiological round numbers (a premature atrial beat comes before
+/// ~80 % of the sinus interval; cluster match at a correlation of 0.92); no parameter depends on
+/// the record.
+///
+/// **Streaming.** A beat is classified once its segment is in (250 + 40 ms after the R apex)
+/// and the next R peak is known (for the RR after); ``finish(into:)`` classifies the last one.
+/// Peaks may be given up to ``maximumPeakLatencySeconds`` after their samples (the R-peak
+/// detector's latency is ≤ 4.2 s). Any chunking of samples and peaks gives the same output as
+/// feeding everything at once.
+///
+/// References:
+/// - P. Hamilton, "Open source ECG analysis", Computers in Cardiology 29:101–104, 2002,
+///   doi:10.1109/CIC.2002.1166717 (EP Limited OSEA: beat templates, dominant beat, rhythm rules).
+/// - P. de Chazal, M. O'Dwyer, R. B. Reilly, "Automatic classification of heartbeats using ECG
+///   morphology and heartbeat interval features", IEEE Trans. Biomed. Eng. 51(7):1196–1206, 2004,
+///   doi:10.1109/TBME.2004.827359 (RR features; the DS1/DS2 split of MIT-BIH).
+/// - V. Krasteva, I. Jekova, "QRS template matching for recognition of ventricular ectopic beats",
+///   Annals of Biomedical Engineering 35(12):2065–2076, 2007, doi:10.1007/s10439-007-9368-9.
+///
+/// ```swift
+/// var detector = RPeakDetector(sampleRate: 360)
+/// var classifier = BeatClassifier(sampleRate: 360)
+/// var peaks = [Int](), beats = [ClassifiedBeat]()
+/// for block in blocks {
+///     peaks.removeAll(keepingCapacity: true)
+///     block.withUnsafeBufferPointer {
+///         detector.process($0, flags: nil, into: &peaks)
+///         classifier.process($0, flags: nil, peaks: peaks, into: &beats)
+///     }
+/// }
+/// ```
+public struct BeatClassifier: Sendable {
+    /// Sample rate of the input, Hz.
+    public let sampleRate: Double
+    /// How long after its samples a peak may still be given, seconds.
+    public let maximumPeakLatencySeconds: Double
+
+    // MARK: Design
+
+    let decimation: Int
+    let workingRate: Double
+    let highPass: Biquad
+    let lowPass: Biquad
+    /// Segment: `pre` before and `post` after the R apex, plus `margin` each side (working samples).
+    let pre: Int, post: Int, margin: Int
+    /// Correlation window within the segment.
+    let corrPre: Int, corrPost: Int
+    /// Alignment search against a cluster and against the normal template.
+    let clusterShift: Int
+    let widthSearchPre: Int, widthSearchPost: Int, slopeSearch: Int, envelopeHalf: Int
+    let baselinePre: Int, baselinePost: Int
+    let ringMask: Int
+
+    // MARK: Signal state
+
+    var ring: [Float]
+    var workIndex = 0
+    var rawIndex = 0
+    var groupSum: Double = 0
+    var groupCount = 0
+    var groupMasked = false
+    var inGap = true
+    var hx1 = 0.0, hx2 = 0.0, hy1 = 0.0, hy2 = 0.0
+    var lx1 = 0.0, lx2 = 0.0, ly1 = 0.0, ly2 = 0.0
+    /// Peaks waiting for their segment (raw indices), from `queueHead`.
+    var queue: [Int] = []
+    var queueHead = 0
+    var lastPeak = Int.min
+    /// Segments waiting for the next peak.
+    var extracted: [Segment] = []
+    /// Masked working-sample runs (first, last) not older than the last extracted beat.
+    var maskedRuns: [(first: Int, last: Int)] = []
+    var lastExtractedCenter: Int?
+
+    // MARK: Classification state
+
+    var clusters: [Cluster] = []
+    var clusterSerial = 0
+    var normalCluster: Int?
+    var normalRR: Double?
+    var outlierRun = 0
+    var irregularity: Double?
+    var lastNormalRR: Double?
+    var previous: (sample: Int, beatClass: BeatClass)?
+
+    /// Creates a classifier for a stream sampled at `sampleRate`.
+    /// - Parameters:
+    ///   - sampleRate: input sample rate, Hz, in 100...2000 (validated for 125–1000).
+    ///   - maximumPeakLatencySeconds: how late a peak may be given after its samples, seconds
+    ///     (default 6, above the R-peak detector's 4.2 s); older peaks are unclassifiable.
+    /// - Complexity: O(sampleRate × maximumPeakLatencySeconds) for the ring.
+    public init(sampleRate: Double, maximumPeakLatencySeconds: Double = 6) {
+        precondition(sampleRate >= 100 && sampleRate <= 2000, "sample rate \(sampleRate) Hz outside 100...2000")
+        precondition(maximumPeakLatencySeconds >= 0, "latency \(maximumPeakLatencySeconds) s")
+        self.sampleRate = sampleRate
+        self.maximumPeakLatencySeconds = maximumPeakLatencySeconds
+        let d = max(1, Int((sampleRate / 150 + 1e-9).rounded(.down)))
+        decimation = d
+        let fw = sampleRate / Double(d)
+        workingRate = fw
+        highPass = Biquad(butterworthCutoff: 0.7, sampleRate: fw, highPass: true)
+        lowPass = Biquad(butterworthCutoff: 35, sampleRate: fw, highPass: false)
+        func work(_ s: Double) -> Int { max(1, Int((s * fw).rounded())) }
+        pre = work(0.200); post = work(0.250); margin = work(0.040)
+        corrPre = work(0.100); corrPost = work(0.160)
+        clusterShift = work(0.012)
+        widthSearchPre = work(0.150); widthSearchPost = work(0.200)
+        slopeSearch = work(0.080); envelopeHalf = work(0.010)
+        baselinePre = work(0.110); baselinePost = work(0.070)
+        var n = 1
+        while n < work(maximumPeakLatencySeconds + 1.0) + pre + post + 2 * margin { n <<= 1 }
+        ringMask = n - 1
+        ring = [Float](repeating: .nan, count: n)
+    }
+
+    /// Classifies the beats of a whole signal.
+    /// - Parameters:
+    ///   - samples: ECG samples of one lead, any unit and polarity.
+    ///   - sampleRate: Hz.
+    ///   - peaks: R-peak sample indices, increasing (e.g. from ``RPeakDetector/detect(_:sampleRate:flags:)``).
+    ///   - flags: optional per-sample flags (bit 0 `signalInvalid`, bit 4 `missing` mask a sample).
+    /// - Returns: one classified beat per peak, in order.
+    /// - Complexity: O(n + b) for n samples and b beats.
+    public static func classify(_ samples: [Float], sampleRate: Double, peaks: [Int],
+                                flags: [UInt8]? = nil) -> [ClassifiedBeat] {
+        var c = BeatClassifier(sampleRate: sampleRate)
+        var out = [ClassifiedBeat]()
+        out.reserveCapacity(peaks.count)
+        samples.withUnsafeBufferPointer { x in
+            if let flags {
+                flags.withUnsafeBufferPointer { c.process(x, flags: $0, peaks: peaks, into: &out) }
+            } else {
+                c.process(x, flags: nil, peaks: peaks, into: &out)
+            }
+        }
+        c.finish(into: &out)
+        return out
+    }
+
+    /// Continues the stream with `samples` and the R peaks known now, appending every beat that
+    /// can be classified to `beats`.
+    /// - Parameters:
+    ///   - samples: the next samples of the stream.
+    ///   - flags: per-sample flags, same count, or `nil` (bit 0 `signalInvalid` or bit 4
+    ///     `missing`, or a non-finite value, masks a sample).
+    ///   - peaks: R-peak indices (from the start of the stream) not given before, increasing and
+    ///     after every earlier peak; they may lie in this block, in earlier blocks (up to
+    ///     ``maximumPeakLatencySeconds`` back) or ahead.
+    ///   - beats: receives the classified beats, in peak order.
+    /// - Complexity: O(samples.count + peaks.count).
+    public mutating func process(_ samples: UnsafeBufferPointer<Float>, flags: UnsafeBufferPointer<UInt8>?,
+                                 peaks: [Int], into beats: inout [ClassifiedBeat]) {
+        precondition(flags == nil || flags!.count == samples.count, "\(flags!.count) flags for \(samples.count) samples")
+        for p in peaks {
+            precondition(p > lastPeak, "peak \(p) not after the previous peak \(lastPeak)")
+            lastPeak = p
+            queue.append(p)
+        }
+        extractReady(&beats)
+        var i = 0
+        while i < samples.count {
+            // Run the sample loop up to the point where the next queued segment is complete.
+            let stop = queueHead < queue.count ? segmentEnd(queue[queueHead]) + 1 : Int.max
+            i = ingest(samples, flags, from: i, untilWorkIndex: stop)
+            if queueHead < queue.count && segmentEnd(queue[queueHead]) < workIndex { extractReady(&beats) }
+        }
+    }
+
+    /// Ends the stream: classifies the remaining beats (segments cut by the end are padded with
+    /// the last sample; the last beat has no RR after).
+    /// - Parameter beats: receives the classified beats.
+    /// - Complexity: O(pending beats).
+    public mutating func finish(into beats: inout [ClassifiedBeat]) {
+        while queueHead < queue.count {
+            extracted.append(extract(queue[queueHead], final: true))
+            queueHead += 1
+        }
+        queue.removeAll(); queueHead = 0
+        drain(final: true, &beats)
+    }
+
+    // MARK: Ingestion
+
+    /// Averages, filters and stores samples from `start` until the end of `samples` or until
+    /// `workIndex` reaches `stop`; returns the index of the first sample not consumed. The state
+    /// lives in locals for the loop (stored-property access in the loop was the cost).
+    mutating func ingest(_ samples: UnsafeBufferPointer<Float>, _ flags: UnsafeBufferPointer<UInt8>?,
+                         from start: Int, untilWorkIndex stop: Int) -> Int {
+        let mask = RPeakDetector.maskingFlagBits
+        let d = decimation, rm = ringMask
+        let fp = flags?.baseAddress
+        let hb0 = Double(highPass.b0), hb1 = Double(highPass.b1), hb2 = Double(highPass.b2)
+        let ha1 = Double(highPass.a1), ha2 = Double(highPass.a2)
+        let lb0 = Double(lowPass.b0), lb1 = Double(lowPass.b1), lb2 = Double(lowPass.b2)
+        let la1 = Double(lowPass.a1), la2 = Double(lowPass.a2)
+        var gs = groupSum, gc = groupCount, gm = groupMasked, wi = workIndex, gap = inGap
+        var hx1 = self.hx1, hx2 = self.hx2, hy1 = self.hy1, hy2 = self.hy2
+        var lx1 = self.lx1, lx2 = self.lx2, ly1 = self.ly1, ly2 = self.ly2
+        var i = start
+        var r = ring
+        ring = []
+        r.withUnsafeMutableBufferPointer { rp in
+            while i < samples.count && wi < stop {
+                if fp == nil && gc == 0 && i + d <= samples.count {
+                    // Whole group without flags: a non-finite sample makes the sum non-finite.
+                    var sum = 0.0
+                    for j in i..<(i + d) { sum += Double(samples[j]) }
+                    i += d
+                    gc = d
+                    if sum.isFinite { gs = sum } else { gm = true }
+                } else {
+                    let v = samples[i]
+                    if !v.isFinite || (fp.map { $0[i] & mask != 0 } ?? false) {
+                        gm = true
+                    } else {
+                        gs += Double(v)
+                    }
+                    gc += 1
+                    i += 1
+                }
+                guard gc == d else { continue }
+                let k = wi
+                wi += 1
+                if gm {
+                    rp[k & rm] = .nan
+                    noteMasked(k, continuing: gap)
+                    gap = true
+                } else {
+                    let x = gs / Double(d)
+                    if gap {
+                        // Restart the filters at rest on the first valid value (no step response).
+                        gap = false
+                        hx1 = x; hx2 = x; hy1 = 0; hy2 = 0
+                        lx1 = 0; lx2 = 0; ly1 = 0; ly2 = 0
+                    }
+                    let hy = hb0 * x + hb1 * hx1 + hb2 * hx2 - ha1 * hy1 - ha2 * hy2
+                    hx2 = hx1; hx1 = x; hy2 = hy1; hy1 = hy
+                    let ly = lb0 * hy + lb1 * lx1 + lb2 * lx2 - la1 * ly1 - la2 * ly2
+                    lx2 = lx1; lx1 = hy; ly2 = ly1; ly1 = ly
+                    rp[k & rm] = Float(ly)
+                }
+                gs = 0; gc = 0; gm = false
+            }
+        }
+        ring = r
+        rawIndex += i - start
+        groupSum = gs; groupCount = gc; groupMasked = gm; workIndex = wi; inGap = gap
+        self.hx1 = hx1; self.hx2 = hx2; self.hy1 = hy1; self.hy2 = hy2
+        self.lx1 = lx1; self.lx2 = lx2; self.ly1 = ly1; self.ly2 = ly2
+        return i
+    }
+
+    /// Records masked working sample `k` (extending the last run when `continuing`).
+    mutating func noteMasked(_ k: Int, continuing: Bool) {
+        if continuing, let r = maskedRuns.last, r.last == k - 1 {
+            maskedRuns[maskedRuns.count - 1].last = k
+        } else {
+            maskedRuns.append((k, k))
+        }
+    }
+
+    /// Last working index a peak's segment needs.
+    func segmentEnd(_ peak: Int) -> Int { peak / decimation + post + margin }
+
+    mutating func extractReady(_ beats: inout [ClassifiedBeat]) {
+        var any = false
+        while queueHead < queue.count && segmentEnd(queue[queueHead]) < workIndex {
+            extracted.append(extract(queue[queueHead], final: false))
+            queueHead += 1
+            any = true
+        }
+        if queueHead > 64 && queueHead * 2 > queue.count {
+            queue.removeFirst(queueHead); queueHead = 0
+        }
+        if any || !extracted.isEmpty { drain(final: false, &beats) }
+    }
+
+    /// Copies a peak's segment from the ring (`final`: pad past the end with the last value).
+    mutating func extract(_ peak: Int, final: Bool) -> Segment {
+        let c = peak / decimation
+        let first = c - pre - margin, last = c + post + margin
+        let oldest = max(0, workIndex - ringMask - 1)
+        var values = [Float](repeating: .nan, count: last - first + 1)
+        // The segment must still be in the ring (before the stream start it is padded).
+        let valid = workIndex > 0 && (first >= oldest || oldest == 0)
+        if valid {
+            for k in first...last {
+                let j = min(max(k, oldest), workIndex - 1)
+                values[k - first] = ring[j & ringMask]
+            }
+        }
+        // A masked run between the previous beat and this one makes the RR before a gap.
+        var gapBefore = lastExtractedCenter == nil
+        if let p = lastExtractedCenter {
+            gapBefore = maskedRuns.contains { $0.last > p && $0.first < c }
+        }
+        maskedRuns.removeAll { $0.last < c }
+        lastExtractedCenter = c
+        return Segment(sample: peak, values: values, valid: valid, gapBefore: gapBefore)
+    }
+
+    /// Classifies extracted segments whose next peak is known.
+    mutating func drain(final: Bool, _ beats: inout [ClassifiedBeat]) {
+        var done = 0
+        while done < extracted.count {
+            let next: Int?
+            if done + 1 < extracted.count {
+                next = extracted[done + 1].sample
+            } else if queueHead < queue.count {
+                next = queue[queueHead]
+            } else if final {
+                next = nil
+            } else {
+                break
+            }
+            beats.append(classify(extracted[done], next: next))
+            done += 1
+        }
+        if done > 0 { extracted.removeFirst(done) }
+    }
+}
+
+/// One beat's morphology segment (working rate), R apex at index `pre + margin`.
+struct Segment: Sendable {
+    var sample: Int
+    var values: [Float]
+    var valid: Bool
+    var gapBefore: Bool
+}
+
+/// A running-average morphology template.
+struct Cluster: Sendable {
+    var template: [Float]
+    /// Zero-mean, unit-norm copy of the correlation window.
+    var unit: [Float]
+    var norm: Float
+    var weight: Double
+    var count: Int
+    var widthSeconds: Double
+    var polarity: Bool
+    var meanPrematurity: Double?
+    /// Unique number of the cluster within the stream.
+    var serial: Int
+    /// Running mean of the first-stage ventricular probability of the cluster's beats.
+    var ventricularScore: Double
+}

@@ -1,0 +1,31 @@
+import Signals
+
+/// The ECG family's own table (the beat-series tables are ``BeatSeriesTables``).
+public enum ECGTables {
+    /// ECG signal quality per window (Li et al. 2008; Orphanidou et al. 2015; Zhao & Zhang 2018).
+    public static let quality = TableSchema<Streamed<ECGQualityResult>>(
+        name: "ecg_quality", summary: "ECG signal-quality indices and label per window",
+        columns: [
+            .init("stream", .text, "stream key") { .text($0.stream) },
+            .init("window_start", .real, unit: "s", "window start") { .real($0.value.startSeconds) },
+            .init("window_end", .real, unit: "s", "window end (exclusive)") { .real($0.value.endSeconds) },
+            .init("label", .text, "Zhao & Zhang 2018 heuristic fusion: excellent, barely_acceptable, unacceptable") {
+                .text($0.value.label.rawValue)
+            },
+            .init("kSQI", .real, "kurtosis (Pearson; Gaussian = 3)") { .finite($0.value.kurtosis) },
+            .init("sSQI", .real, "skewness") { .finite($0.value.skewness) },
+            .init("pSQI", .real, "power 5–15 Hz / power 5–40 Hz") { .finite($0.value.pSQI) },
+            .init("basSQI", .real, "1 − power 0–1 Hz / power 0–40 Hz") { .finite($0.value.basSQI) },
+            .init("bSQI", .real, "agreement of the two QRS detectors within 150 ms (Li et al. 2008)") { .finite($0.value.bSQI) },
+            .init("template_correlation", .real, "mean correlation of beats with their average template (Orphanidou et al. 2015)") {
+                .finite($0.value.templateCorrelation)
+            },
+            .init("template_acceptable", .integer, "1 when Orphanidou's feasibility rules hold and the correlation is ≥ 0.66") {
+                .integer($0.value.isTemplateAcceptable ? 1 : 0)
+            },
+            .init("fuzzy_label", .text, "Zhao & Zhang 2018 fuzzy comprehensive evaluation label") { .text($0.value.fuzzyLabel.rawValue) },
+            .init("fuzzy_score", .real, "its score") { .finite($0.value.fuzzyScore) },
+            .init("masked_fraction", .real, "share of masked samples in the window") { .finite($0.value.maskedFraction) },
+            .init("beats", .integer, "primary-detector beats in the window") { .integer($0.value.beatCount) },
+        ])
+}

@@ -1,0 +1,88 @@
+/// A stream as analyses see it when its decoder announces it.
+public struct AnnouncedStream: Sendable {
+    /// The stream's index in the recording: every ``SampleBlock/stream`` of it carries this
+    /// number (recording-wide, also when the recording spans several files).
+    public var index: Int
+    /// The stream's description.
+    public var info: StreamInfo
+    /// The device it was recorded on, when the source describes it.
+    public var device: DeviceInfo?
+    /// The member file the stream comes from.
+    public var file: String
+
+    /// Creates an announcement.
+    public init(index: Int, info: StreamInfo, device: DeviceInfo? = nil, file: String) {
+        self.index = index
+        self.info = info
+        self.device = device
+        self.file = file
+    }
+
+    /// The stream key as the tables write it (``StreamKey/description``).
+    public var name: String { info.key.description }
+}
+
+/// The analysis contract: one value per recording and analysis family, with explicit state.
+///
+/// The runner calls ``claim(_:)`` for every stream as it is announced (streams appear while the
+/// recording is read, not all at the start); the analysis keeps what it needs (several streams
+/// are normal: PPG optical channels plus that device's accelerometer; several analyses may claim
+/// the same stream). Then it receives the blocks of every claimed stream through
+/// ``consume(_:output:)`` — blocks of one stream in order, blocks of different streams in the
+/// order the runner reads them (for a recording of several files, whichever file is behind in
+/// time is read first; ``StreamAligner`` aligns claimed streams in time with a bounded buffer) —
+/// and emits rows to `output` as they become final. ``finish(output:)`` flushes what is left at
+/// the end of the recording.
+///
+/// Results must never depend on block size or on how blocks of different streams interleave:
+/// state that survives across blocks lives in the analysis, and a segment boundary
+/// (``SampleBlock/segment`` changes) resets what must not span a gap.
+public protocol RecordingAnalyzer: SendableMetatype {
+    /// Offers a newly announced stream.
+    /// - Parameter stream: the announcement.
+    /// - Returns: `true` to receive the stream's blocks.
+    mutating func claim(_ stream: AnnouncedStream) -> Bool
+    /// Receives the next block of a claimed stream.
+    /// - Parameters:
+    ///   - block: the block; `block.stream` is the claimed ``AnnouncedStream/index``.
+    ///   - output: where final rows go.
+    /// - Throws: the output's error.
+    mutating func consume(_ block: SampleBlock, output: any ResultOutput) throws
+    /// Receives a deletion record of the recording (data the device deleted; a known gap).
+    /// - Throws: the output's error.
+    mutating func consume(deletion: DeletionRecord, output: any ResultOutput) throws
+    /// Ends the recording: emits the remaining rows.
+    /// - Throws: the output's error.
+    mutating func finish(output: any ResultOutput) throws
+    /// Problems that left parts of claimed streams unanalysed, each `stream: message`.
+    var issues: [String] { get }
+}
+
+extension RecordingAnalyzer {
+    /// Deletion records are ignored unless an analysis needs them.
+    public mutating func consume(deletion: DeletionRecord, output: any ResultOutput) throws {}
+}
+
+/// An analysis family (ECG, PPG, motion, features): its name, its tables, its options and how to
+/// make its ``RecordingAnalyzer``. A family lives in its own module; adding one to SensorPipe is
+/// that module plus one entry in `Pipeline`'s `AnalysisRegistry`.
+public protocol AnalysisFamily: SendableMetatype {
+    /// The family's options (a plain struct with documented defaults).
+    associatedtype Options: Sendable
+    /// The analysis it runs per recording.
+    associatedtype Analyzer: RecordingAnalyzer
+    /// Short name, also the options' section in configuration files and the prefix of its
+    /// command-line flags (`ecg`).
+    static var name: String { get }
+    /// One-line meaning.
+    static var summary: String { get }
+    /// Every table the family writes (names unique across families).
+    static var tables: [ResultTable] { get }
+    /// The family's options, declared once: configuration files, command-line flags, `--help`
+    /// and the canonical configuration JSON all come from this list.
+    static var options: [AnalysisOption<Options>] { get }
+    /// Options with every default.
+    static var defaultOptions: Options { get }
+    /// A fresh analysis for one recording.
+    static func makeAnalyzer(options: Options) -> Analyzer
+}

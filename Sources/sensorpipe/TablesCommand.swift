@@ -1,0 +1,47 @@
+import Foundation
+import Pipeline
+
+/// `sensorpipe tables`: the declared result tables as Markdown, or rewrites the generated blocks
+/// of a document (`docs/RESULTS.md`).
+enum TablesCommand {
+    static let usage = """
+        USAGE: sensorpipe tables [--update FILE]
+
+        Prints every result and bookkeeping table's columns (name, type, unit, meaning) as
+        Markdown, from the declarations the sinks use. With --update FILE, rewrites each
+        `<!-- columns: NAME -->` … `<!-- end columns -->` block of FILE in place.
+        """
+
+    static func run(_ args: [String]) -> Int32 {
+        var cursor = ArgumentCursor(args, usage: usage)
+        var update: String?
+        while let a = cursor.next() {
+            switch a {
+            case "--update": update = cursor.value(a, "a FILE")
+            case "-h", "--help":
+                print(usage)
+                return 0
+            default: CLI.usageError("unknown argument '\(a)'", usage: usage)
+            }
+        }
+        guard let update else {
+            for t in ResultsDocumentation.tables {
+                print("## `\(t.name)`: \(t.summary)\n\n" + ResultsDocumentation.markdown(t))
+            }
+            return 0
+        }
+        guard let text = try? String(contentsOfFile: update, encoding: .utf8) else {
+            CLI.error("\(update): cannot read the file")
+            return 1
+        }
+        let (out, missing) = ResultsDocumentation.update(text)
+        do {
+            try out.write(toFile: update, atomically: true, encoding: .utf8)
+        } catch {
+            CLI.error("\(update): cannot write the file (\(error.localizedDescription))")
+            return 1
+        }
+        for m in missing { CLI.error("warning: \(update) has no block for table \(m)") }
+        return missing.isEmpty ? 0 : 1
+    }
+}
