@@ -28,11 +28,14 @@ let package = Package(
         .systemLibrary(
             name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(
+            name: "CLZMA", path: "Sources/CLZMA", pkgConfig: "liblzma",
+            providers: [.apt(["liblzma-dev"])]),
 
         // MARK: - Implementation targets
         .target(name: "DSP", dependencies: ["CFFTW", "CLAPACKE"], exclude: ["README.md"]),
         .target(name: "Signals", exclude: ["README.md"]),
-        .target(name: "Recordings", dependencies: ["Signals", "CZlib"], exclude: ["README.md"]),
+        .target(name: "Recordings", dependencies: ["Signals", "CZlib", "CLZMA"], exclude: ["README.md"]),
         .target(name: "Cardio", dependencies: ["DSP", "Signals"], exclude: ["README.md"]),
         .target(name: "Pipeline", dependencies: ["Signals", "Recordings", "Cardio", "CSQLite"], exclude: ["README.md"]),
 
@@ -64,3 +67,13 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// MARK: - Fuzz targets (only with SENSORPIPE_FUZZ set; built by scripts/fuzz.sh with -sanitize=fuzzer,address)
+if Context.environment["SENSORPIPE_FUZZ"] != nil {
+    package.targets.append(.target(name: "FuzzSupport", dependencies: ["Recordings"], path: "Fuzz/FuzzSupport"))
+    for name in ["FuzzSensorKit", "FuzzMyDataHelps", "FuzzAppleHealth", "FuzzWFDB", "FuzzMATLAB", "FuzzCSV",
+                 "FuzzBUTPPG", "FuzzGT3X", "FuzzOpener", "FuzzManifest"] {
+        package.targets.append(.executableTarget(name: name, dependencies: ["FuzzSupport", "Recordings", "Pipeline"],
+                                                 path: "Fuzz/\(name)"))
+    }
+}

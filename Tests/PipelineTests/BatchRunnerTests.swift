@@ -225,13 +225,17 @@ struct BatchRunnerTests {
         let f = BatchFixture()
         let samples = (0..<5000).map { k -> UInt8 in UInt8(truncatingIfNeeded: Int(100 * sin(Double(k) * 0.05))) }
         let dat = f.dir.write("rec.dat", samples.flatMap { [$0, $0 >= 128 ? 0xff : 0] })
-        let hea = f.dir.write("rec.hea", Array("rec 1 500 5000\nrec.dat 16 200/mV 16 0 0 0 0 ECG\n".utf8))
+        // The header's checksum is verified: the 16-bit sum of the samples.
+        let checksum = Int16(truncatingIfNeeded: samples.reduce(0) { $0 + Int(Int8(bitPattern: $1)) })
+        let text = "rec 1 500 5000\nrec.dat 16 200/mV 16 0 0 \(checksum) 0 ECG\n"
+        let hea = f.dir.write("rec.hea", Array(text.utf8))
         let first = try f.run([hea], into: "w.sqlite", jobs: 1)
-        #expect(first.summary.ok == 1 && first.summary.bytesAnalysed == 10_000 + 48)
-        #expect(SQLiteDump.rows(first.path, "SELECT size FROM recordings") == ["10048"])
+        #expect(first.summary.ok == 1 && first.summary.bytesAnalysed == 10_000 + text.utf8.count)
+        #expect(SQLiteDump.rows(first.path, "SELECT size FROM recordings") == ["\(10_000 + text.utf8.count)"])
         #expect(try f.run([hea], into: "w.sqlite", jobs: 1).summary.skipped == 1)
         var bytes = try Data(contentsOf: URL(fileURLWithPath: dat))
-        bytes[1000] ^= 0x01
+        // Swap samples 500 and 501 (−13 and −8 adu): the content changes, the checksum does not.
+        bytes.replaceSubrange(1000...1003, with: [bytes[1002], bytes[1003], bytes[1000], bytes[1001]])
         try bytes.write(to: URL(fileURLWithPath: dat))
         let changed = try f.run([hea], into: "w.sqlite", jobs: 1)
         #expect(changed.summary.ok == 1 && changed.summary.skipped == 0)

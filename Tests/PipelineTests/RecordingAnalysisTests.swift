@@ -95,7 +95,8 @@ struct RecordingAnalysisTests {
             }
         }
         _ = dir.write("two.dat", bytes)
-        let header = "two 2 512 \(samples.count)\ntwo.dat 16 200/mV 16 0 0 0 0 lead0\ntwo.dat 16 200/mV 16 0 0 0 0 lead1\n"
+        // No initial values or checksums (they are verified: placeholders would fail the record).
+        let header = "two 2 512 \(samples.count)\ntwo.dat 16 200/mV\ntwo.dat 16 200/mV\n"
         let hea = dir.write("two.hea", Array(header.utf8))
         let sink = MemorySink()
         let summary = try RecordingAnalysis.run(path: hea, analysis: AnalysisConfiguration(), sink: sink)

@@ -97,7 +97,7 @@ struct ByteSourceTests {
         return [UInt8](try Data(contentsOf: URL(fileURLWithPath: plain + ".xz")))
     }
 
-    @Test("xz files stream through xz -dc; a truncated one is an error", .enabled(if: hasXZ))
+    @Test("xz files (written by the xz tool) decode in-process through liblzma; truncated or corrupt ones are errors", .enabled(if: hasXZ))
     func xzFiles() throws {
         let dir = TemporaryDirectory()
         var rng = SeededGenerator(seed: 9)
@@ -114,5 +114,42 @@ struct ByteSourceTests {
             #expect(error.code == .truncated)
             #expect(error.description.contains("cut.bin.xz"))
         }
+        var bad = compressed
+        bad[bad.count / 2] ^= 0xff
+        let corrupt = dir.write("corrupt.bin.xz", bad)
+        do {
+            _ = try readAll(corrupt, chunk: 4093)
+            Issue.record("expected an error for a corrupt .xz file")
+        } catch let error as RecordingError {
+            #expect(error.code == .syntax)
+            #expect(error.description.contains("corrupt.bin.xz: byte "))
+        }
+        // Two concatenated streams read as one content (as `xz -dc` does).
+        let twice = dir.write("twice.bin.xz", compressed + compressed)
+        #expect(try readAll(twice, chunk: 4093) == content + content)
+    }
+
+    @Test("a FIFO is refused at once with a message, never opened blocking; so is a folder")
+    func nonRegularFiles() throws {
+        let dir = TemporaryDirectory()
+        let fifo = dir.url.path + "/pipe.csv"
+        #expect(mkfifo(fifo, 0o644) == 0)
+        do {
+            _ = try ByteSource(path: fifo)
+            Issue.record("expected an error for a FIFO")
+        } catch {
+            #expect(error.description == "\(fifo): unreadable: the path names a FIFO (named pipe), not a regular file; "
+                    + "only regular files (or symbolic links to them) are read")
+        }
+        do {
+            _ = try ByteSource(path: dir.url.path)
+            Issue.record("expected an error for a folder")
+        } catch {
+            #expect(error.description.contains("the path names a folder, not a regular file"))
+        }
+        // A symbolic link to a regular file is read.
+        let target = dir.write("real.txt", "abc")
+        #expect(symlink(target, dir.url.path + "/link.txt") == 0)
+        #expect(try readAll(dir.url.path + "/link.txt", chunk: 2) == Array("abc".utf8))
     }
 }

@@ -1,5 +1,6 @@
 import Signals
 import Foundation
+import Recordings
 
 /// Turns a batch's inputs (files, folders, manifests) into the list of recordings to analyse.
 ///
@@ -173,17 +174,43 @@ public enum RecordingDiscovery {
     }
 
     /// The non-blank, non-comment lines of a manifest, trimmed.
+    /// LF, CRLF or CR line ends and a UTF-8 byte-order mark are accepted; spaces and tabs around a
+    /// line are dropped; a FIFO or other non-regular file is refused without opening it.
     static func readLines(_ path: String) throws -> [String] {
+        // A FIFO named like a manifest must not block the batch.
+        if let why = RegularFile.problem(path) { throw ManifestError(description: "\(path): \(why)") }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ManifestError(description: "\(path): cannot read the manifest")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw ManifestError(description: "\(path): the manifest is not UTF-8 text")
+        var out = [String]()
+        for (index, raw) in manifestLines(data).enumerated() {
+            guard let text = String(validating: raw, as: UTF8.self) else {
+                throw ManifestError(description: "\(path):\(index + 1): the line is not UTF-8 text")
+            }
+            let line = text.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            out.append(line)
         }
-        return text.split(separator: "\n", omittingEmptySubsequences: false).compactMap { raw in
-            let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-            return line.isEmpty || line.hasPrefix("#") ? nil : line
+        return out
+    }
+
+    /// A manifest's lines, split on bytes (LF, CRLF or CR; Swift's `"\r\n"` is one Character, so
+    /// splitting a String on `"\n"` would miss it), a leading UTF-8 byte-order mark removed.
+    static func manifestLines(_ data: Data) -> [ArraySlice<UInt8>] {
+        var bytes = [UInt8](data)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        var lines = [ArraySlice<UInt8>]()
+        var start = 0, i = 0
+        while i < bytes.count {
+            if bytes[i] == 0x0A || bytes[i] == 0x0D {
+                lines.append(bytes[start..<i])
+                if bytes[i] == 0x0D && i + 1 < bytes.count && bytes[i + 1] == 0x0A { i += 1 }
+                start = i + 1
+            }
+            i += 1
         }
+        if start < bytes.count { lines.append(bytes[start...]) }
+        return lines
     }
 
     /// A manifest line as a path: absolute as given, else relative to the manifest's folder.

@@ -1,5 +1,6 @@
 import Signals
 import Foundation
+import Recordings
 
 /// The content hash the batch runner uses to recognise a recording it has already analysed:
 /// 64-bit FNV-1a over the file's bytes, as 16 lower-case hex digits.
@@ -29,7 +30,7 @@ public enum ContentHash {
     /// FNV-1a 64 of a file's bytes, read in 1 MiB blocks, as 16 hex digits.
     /// - Parameter path: the file.
     /// - Returns: the hex digest.
-    /// - Throws: a file-system error when the file cannot be read.
+    /// - Throws: as ``files(_:)``.
     /// - Complexity: O(file size) time, O(1 MiB) memory.
     public static func file(_ path: String) throws -> String {
         try files([path])
@@ -40,15 +41,25 @@ public enum ContentHash {
     /// one file it equals ``file(_:)``.
     /// - Parameter paths: the files.
     /// - Returns: the hex digest.
-    /// - Throws: the file system's error for an unreadable file.
+    /// - Throws: ``RecordingError`` `.unreadable` naming the file when it cannot be read or is
+    ///   not a regular file (a FIFO, folder, device: refused at once, never blocked on).
     /// - Complexity: O(total bytes), reading 1 MiB at a time.
     public static func files(_ paths: [String]) throws -> String {
         var h = offsetBasis
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
         for path in paths {
-            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-            defer { try? handle.close() }
-            while let data = try handle.read(upToCount: 1 << 20), !data.isEmpty {
-                h = data.withUnsafeBytes { fnv1a64($0, state: h) }
+            // Regular files only, opened without blocking (a FIFO must not hang a batch).
+            let (fd, _) = try RegularFile.open(path)
+            defer { close(fd) }
+            while true {
+                let got = read(fd, buffer.baseAddress, buffer.count)
+                if got < 0 {
+                    if errno == EINTR { continue }
+                    throw RecordingError(.unreadable, file: path, String(cString: strerror(errno)))
+                }
+                if got == 0 { break }
+                h = fnv1a64(UnsafeRawBufferPointer(rebasing: buffer[0..<got]), state: h)
             }
         }
         return hex(h)

@@ -3,25 +3,25 @@ import Glibc
 #endif
 
 /// Reads a file's content in chunks, transparently inflating gzip (RFC 1952; concatenated
-/// members too) and zlib streams, so every decoder reads plain and compressed files alike with
-/// memory bounded by the chunk size.
+/// members too) and zlib streams, and decoding `.xz` files, so every decoder reads plain and
+/// compressed files alike with memory bounded by the chunk size.
 ///
-/// Compression is detected from the content (magic bytes `1f 8b`), not the file name. `.xz`
-/// files (magic `fd 37 7a 58 5a 00`, as PhysioNet mirrors and the bundled datasets use) are read
-/// through the system's `xz -dc` in a child process, streaming through a pipe; this needs
-/// Debian's `xz-utils` (installed by `scripts/setup.sh`), and a missing `xz` is a clear error.
+/// Compression is detected from the content (magic bytes `1f 8b` for gzip,
+/// `fd 37 7a 58 5a 00` for xz as PhysioNet mirrors and the bundled datasets use), not the file
+/// name. xz is decoded in-process by Debian's liblzma (`liblzma-dev`), streaming, with at most
+/// ``XZDecoder/memoryLimit`` (128 MiB) for its dictionary. Only regular files are read
+/// (``RegularFile``): a FIFO or folder is an error, never a hang.
 public final class ByteSource {
     /// Path as given by the caller (used in error messages).
     public let path: String
-    /// Whether the content is gzip-compressed.
+    /// Whether the content is gzip- or xz-compressed.
     public private(set) var isCompressed = false
     /// Size of the file on disk, in bytes.
     public let fileSize: Int
     /// Decompressed bytes delivered so far.
     public private(set) var offset = 0
 
-    private var fd: Int32
-    private var child: pid_t = 0
+    private let fd: Int32
     private let chunkSize: Int
     private var raw: [UInt8]
     private var rawStart = 0
@@ -29,90 +29,35 @@ public final class ByteSource {
     private var rawEOF = false
     private var rawConsumed = 0          // compressed bytes consumed (for error offsets)
     private var inflater: Inflater?      // set for gzip (and zlib) content
+    private var xz: XZDecoder?           // set for xz content
 
     /// Opens `path`.
     /// - Parameters:
     ///   - path: file to read.
     ///   - chunkSize: bytes read from disk at a time (default 1 MiB).
-    /// - Throws: ``RecordingError`` `.unreadable` if the file cannot be opened.
+    /// - Throws: ``RecordingError`` `.unreadable` if the file cannot be opened or is not a
+    ///   regular file.
     public init(path: String, chunkSize: Int = 1 << 20) throws(RecordingError) {
         self.path = path
         self.chunkSize = max(chunkSize, 64)
-        fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw RecordingError(.unreadable, file: path, String(cString: strerror(errno)))
-        }
-        var st = stat()
-        fileSize = fstat(fd, &st) == 0 ? Int(st.st_size) : 0
+        (fd, fileSize) = try RegularFile.open(path)
         raw = [UInt8](repeating: 0, count: self.chunkSize)
         try fillRaw()
         if rawEnd - rawStart >= 2 && raw[rawStart] == 0x1f && raw[rawStart + 1] == 0x8b {
             isCompressed = true
             try startInflate()
         } else if rawEnd - rawStart >= 6 && raw[0..<6] == [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00] {
-            try startXZ()
+            isCompressed = true
+            do {
+                xz = try XZDecoder()
+            } catch {
+                throw RecordingError(.unreadable, file: path, "liblzma could not initialise (\(error.reason))")
+            }
         }
     }
 
     deinit {
         close(fd)
-        if child > 0 {
-            kill(child, SIGTERM)
-            var status: Int32 = 0
-            _ = waitpid(child, &status, 0)
-        }
-    }
-
-    /// Replaces the file descriptor by the read end of a pipe from `xz -dc -- path`.
-    private func startXZ() throws(RecordingError) {
-        var pipeFDs: [Int32] = [0, 0]
-        guard pipe(&pipeFDs) == 0 else {
-            throw RecordingError(.unreadable, file: path, "cannot create a pipe for xz: \(String(cString: strerror(errno)))")
-        }
-        // Close-on-exec, so that an xz started by another thread does not inherit this pipe
-        // (Glibc's module does not export pipe2; the window before fcntl is a few instructions).
-        for p in pipeFDs { _ = fcntl(p, F_SETFD, FD_CLOEXEC) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 1)
-        posix_spawn_file_actions_addclose(&actions, pipeFDs[0])
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv: [String] = ["xz", "-dc", "--", path]
-        var cArgs = argv.map { strdup($0) } + [nil]
-        defer { for p in cArgs { free(p) } }
-        var pid: pid_t = 0
-        let rc = posix_spawnp(&pid, "xz", &actions, nil, &cArgs, environ)
-        close(pipeFDs[1])
-        guard rc == 0 else {
-            close(pipeFDs[0])
-            throw RecordingError(.unreadable, file: path,
-                                 "the file is xz-compressed and `xz` could not be started (install xz-utils)")
-        }
-        close(fd)
-        fd = pipeFDs[0]
-        child = pid
-        isCompressed = true
-        rawStart = 0
-        rawEnd = 0
-        rawEOF = false
-        rawConsumed = 0
-        try fillRaw()
-    }
-
-    /// Reaps the `xz` child at the end of its output and turns a failure into an error.
-    private func finishXZ() throws(RecordingError) {
-        guard child > 0 else { return }
-        var status: Int32 = 0
-        _ = waitpid(child, &status, 0)
-        child = 0
-        let exited = status & 0x7f == 0
-        let code = (status >> 8) & 0xff
-        if !exited || code != 0 {
-            throw RecordingError(.truncated, file: path, byteOffset: rawConsumed,
-                                 "xz could not decompress the file (exit status \(code)): "
-                                 + "truncated or corrupt .xz data")
-        }
     }
 
     private func fillRaw() throws(RecordingError) {
@@ -154,11 +99,12 @@ public final class ByteSource {
     ///   corrupt compressed data, `.unreadable` for I/O errors.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(RecordingError) -> Int {
         guard buffer.count > 0 else { return 0 }
+        if let xz { return try readXZ(xz, into: buffer) }
         guard let inflater else {
             if rawStart == rawEnd {
-                if rawEOF { try finishXZ(); return 0 }
+                if rawEOF { return 0 }
                 try fillRaw()
-                if rawStart == rawEnd { try finishXZ(); return 0 }
+                if rawStart == rawEnd { return 0 }
             }
             let n = min(buffer.count, rawEnd - rawStart)
             raw.withUnsafeBytes { r in
@@ -195,6 +141,30 @@ public final class ByteSource {
                 break
             case .failed(let why):
                 throw RecordingError(.syntax, file: path, byteOffset: rawConsumed, "corrupt gzip data: \(why)")
+            }
+        }
+        offset += produced
+        return produced
+    }
+
+    private func readXZ(_ xz: XZDecoder, into buffer: UnsafeMutableRawBufferPointer) throws(RecordingError) -> Int {
+        var produced = 0
+        while produced == 0 && !xz.hasEnded {
+            if rawStart == rawEnd && !rawEOF { try fillRaw() }
+            let finishing = rawEOF
+            let step = raw.withUnsafeBytes { r in
+                xz.decode(from: UnsafeRawBufferPointer(rebasing: r[rawStart..<rawEnd]), into: buffer, finishing: finishing)
+            }
+            rawStart += step.consumed
+            rawConsumed += step.consumed
+            produced = step.produced
+            switch step.status {
+            case .progressed, .streamEnded: break
+            case .truncated:
+                throw RecordingError(.truncated, file: path, byteOffset: rawConsumed,
+                                     "xz stream ends before its end marker (file truncated?)")
+            case .failed(let why):
+                throw RecordingError(.syntax, file: path, byteOffset: rawConsumed, "xz data cannot be decoded: \(why)")
             }
         }
         offset += produced

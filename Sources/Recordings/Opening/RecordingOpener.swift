@@ -10,6 +10,11 @@ public struct DecodeOptions: Sendable {
     public var csvMapping: CSVMapping?
     /// Explicit MATLAB mapping (overrides ``preset``).
     public var matlabMapping: MATLABChannelMapping?
+    /// Whether an integrity failure fails the recording (default `true`): a WFDB checksum,
+    /// first-value or size mismatch between header and data, a WFDB header with more
+    /// specification lines than signals, a GT3X ZIP entry whose CRC-32 or size differs from the
+    /// ZIP directory. `false` delivers the data and reports each failure as an issue.
+    public var verifiesIntegrity: Bool = true
 
     /// Creates options; every field defaults to automatic behaviour.
     public init(blockCapacity: Int = 65_536, format: RecordingFormat? = nil, preset: RecordingPreset? = nil,
@@ -76,13 +81,15 @@ public enum RecordingOpener {
             return Opened(decoder: try AppleHealthECGDecoder(path: path, blockCapacity: capacity),
                           format: format, preset: nil, presetDetected: false)
         case .wfdb:
-            return Opened(decoder: try WFDBDecoder(path: path, blockCapacity: capacity),
+            return Opened(decoder: try WFDBDecoder(path: path, blockCapacity: capacity,
+                                                   verifiesIntegrity: options.verifiesIntegrity),
                           format: format, preset: nil, presetDetected: false)
         case .butPPG:
             return Opened(decoder: try BUTPPGDecoder(path: path, blockCapacity: capacity),
                           format: format, preset: nil, presetDetected: false)
         case .gt3x:
-            return Opened(decoder: try GT3XDecoder(path: path, blockCapacity: capacity),
+            return Opened(decoder: try GT3XDecoder(path: path, blockCapacity: capacity,
+                                                   verifiesIntegrity: options.verifiesIntegrity),
                           format: format, preset: nil, presetDetected: false)
         case .csv:
             if let mapping = options.csvMapping {
@@ -113,6 +120,9 @@ public enum RecordingOpener {
                              given: RecordingPreset?) throws(RecordingError) -> (RecordingPreset, Bool) {
         if let given { return (given, false) }
         if let found = RecordingPreset.detect(path: path, format: format) { return (found, true) }
+        // A file that cannot be read as its format says why (a truncated MAT-file is truncated,
+        // not of an unknown layout).
+        if format == .matlab { _ = try MATFile(path: path) }
         let names = RecordingPreset.allCases.map(\.rawValue).joined(separator: ", ")
         throw RecordingError(.missingField, file: path,
                              "\(format) file of unknown layout: give a column mapping or a preset (\(names))")

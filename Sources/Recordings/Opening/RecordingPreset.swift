@@ -72,8 +72,12 @@ public enum RecordingPreset: String, Sendable, Hashable, CaseIterable, CustomStr
         switch format {
         case .csv:
             guard let head = try? ByteSource.peek(path: path, count: 4096) else { return nil }
-            let text = String(decoding: head, as: UTF8.self)
-            let first = text.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
+            // The first line by bytes: "\r\n" is one Character in Swift, so splitting a String
+            // on "\n" would not end a CRLF line; a byte-order mark is dropped.
+            var bytes = head.prefix { $0 != 0x0A }
+            if bytes.last == 0x0D { bytes.removeLast() }
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+            let first = String(decoding: bytes, as: UTF8.self)
             if first.trimmingCharacters() == "unix_time_s,x,y,z" { return .actigraphRawCSV }
             let fields = first.split(separator: ",")
             if fields.count == 7, let t = fields.first, t.count >= 10, t.allSatisfy(\.isNumber),

@@ -130,6 +130,8 @@ struct BUTPPGDecoderTests {
             let d = try BUTPPGDecoder(path: dir.appendingPathComponent(name).path)
             _ = try CollectedDecode.decode(d)
             #expect(d.rejectedRows == rows, "\(name)")
+            // Every sample of a rejected row is counted (rows and samples without a stream).
+            #expect(d.rejectedSamplesWithoutStream == (e["rejectedWithoutStream"] as? Int ?? 0), "\(name)")
             checked += 1
         }
         #expect(checked >= 7 && expected.count >= 10)

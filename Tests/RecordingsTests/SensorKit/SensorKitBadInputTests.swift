@@ -43,8 +43,11 @@ struct SensorKitBadInputTests {
         #expect(qc.samplesEmitted == (e["samplesEmitted"] as? NSNumber)?.intValue)
         #expect(qc.rejected == (e["rejected"] as? NSNumber)?.intValue)
         #expect(decoded.accounts.allSatisfy { $0.isBalanced })
+        if let masked = (e["masked"] as? NSNumber)?.intValue { #expect(qc.masked == masked) }
         let decoder = try SensorKitDecoder(path: path)
         while try decoder.next() != nil {}
         #expect(decoder.rejectedRecordCount == (e["rejectedRecords"] as? NSNumber)?.intValue)
+        // Every sample is accounted for: in a stream, or rejected without one.
+        #expect(decoder.rejectedSamplesWithoutStream == ((e["rejectedWithoutStream"] as? NSNumber)?.intValue ?? 0))
     }
 }

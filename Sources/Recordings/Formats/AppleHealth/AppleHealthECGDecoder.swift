@@ -196,6 +196,10 @@ public final class AppleHealthECGDecoder: RecordingDecoder {
             throw RecordingError(.outOfRange, file: path, line: rateField.line, column: rateField.column,
                                  "sample rate must be a positive number of hertz, found '\(Self.excerpt(rateField.value))'")
         }
+        if let why = InputLimits.sampleRateProblem(rate) {
+            throw RecordingError(.outOfRange, file: path, line: rateField.line, column: rateField.column,
+                                 "sample rate '\(Self.excerpt(rateField.value))': \(why)")
+        }
         guard let dateField = fields[.recordedDate] else {
             throw missing("Recorded Date", "Recorded Date,2021-12-17 12:58:58 +0800")
         }
@@ -282,7 +286,7 @@ public final class AppleHealthECGDecoder: RecordingDecoder {
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
         assembler.qc.samplesRead += 1
         sampleIndex += 1
-        if let v = Self.parseValue(bytes, splitter: &splitter) {
+        if let v = Self.parseValue(bytes, splitter: &splitter), !InputLimits.exceedsFloat(v) {
             run.append(Float(v))
             if run.count == runCapacity { flushRun() }
             return

@@ -51,6 +51,11 @@ public final class BUTPPGDecoder: RecordingDecoder {
     /// Rows skipped before their stream could be announced (unsplittable, wrong field count,
     /// repeated record ID); each is reported as an issue.
     public private(set) var rejectedRows = 0
+    /// Samples of the rejected rows (``rejectedRows``), which belong to no announced stream: per
+    /// row, the tokens of its longest quoted list (the Signal and Time lists have one token per
+    /// sample); a row whose only list is unclosed holds both lists run together, so half of the
+    /// tokens to the end of the line (rounded up); at least 1.
+    public private(set) var rejectedSamplesWithoutStream = 0
     /// Column names of the header row.
     public let columnNames: [String]
 
@@ -138,11 +143,32 @@ public final class BUTPPGDecoder: RecordingDecoder {
         pending.append(.issue(RecordingError(code, file: path, line: line, column: column, message)))
     }
 
+    /// Counts a rejected row and its samples (see ``rejectedSamplesWithoutStream``).
+    func rejectRow(_ line: UnsafeBufferPointer<UInt8>) {
+        rejectedRows += 1
+        var most = 0, i = 0, closedLists = 0
+        let n = line.count
+        while i < n {
+            guard line[i] == 0x22 else { i += 1; continue }
+            var j = i + 1
+            while j < n && line[j] != 0x22 { j += 1 }
+            BUTPPGRowSplitter.tokens(of: line, in: (i + 1)..<j, into: &valueTokens)
+            if j < n {
+                closedLists += 1
+                most = max(most, valueTokens.count)
+            } else if closedLists == 0 {
+                most = (valueTokens.count + 1) / 2
+            }
+            i = j + 1
+        }
+        rejectedSamplesWithoutStream += max(most, 1)
+    }
+
     /// Decodes one row.
     func row(_ line: UnsafeBufferPointer<UInt8>, line number: Int) {
         if line.allSatisfy(BUTPPGRowSplitter.isSeparator) { return }
         if let failure = splitter.split(line) {
-            rejectedRows += 1
+            rejectRow(line)
             switch failure {
             case .unterminatedQuote(let c):
                 issue(.syntax, line: number, column: c + 1,
@@ -154,7 +180,7 @@ public final class BUTPPGDecoder: RecordingDecoder {
         }
         let fields = splitter.fields
         guard fields.count == columnNames.count else {
-            rejectedRows += 1
+            rejectRow(line)
             issue(.syntax, line: number, column: 1,
                   "the row has \(fields.count) fields, the header \(columnNames.count); row skipped")
             return
@@ -162,7 +188,7 @@ public final class BUTPPGDecoder: RecordingDecoder {
         func text(_ k: Int) -> String { String(decoding: line[fields[columnIndex[k]]], as: UTF8.self) }
         let id = text(0)
         if let first = firstLineOfID[id] {
-            rejectedRows += 1
+            rejectRow(line)
             issue(.inconsistent, line: number, column: fields[columnIndex[0]].lowerBound + 1,
                   "record ID \(id) already appeared on line \(first); row skipped")
             return

@@ -68,6 +68,11 @@ final class CSVRecordReader {
                                      "quoted field is never closed (RFC 4180 §2.5): the record runs to the end of the file")
             }
             count += 1
+            guard joined.count + 1 + more.count <= InputLimits.csvRecordBytes else {
+                throw RecordingError(.syntax, file: path, line: recordLine, column: column,
+                                     "quoted field makes the record longer than \(InputLimits.csvRecordBytes >> 20) MiB "
+                                     + "(lines \(recordLine)–\(lines.lineNumber); RFC 4180 §2.5)")
+            }
             joined.append(0x0A)
             joined.append(contentsOf: lines.buffer[more])
             result = joined.withUnsafeBufferPointer { splitter.split($0) }

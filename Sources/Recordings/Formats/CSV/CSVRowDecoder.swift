@@ -168,7 +168,14 @@ struct CSVRowDecoder {
                     bad = f
                     break
                 }
-                values[k] = Float(v * factorOf[k])
+                let scaled = v * factorOf[k]
+                if InputLimits.exceedsFloat(scaled) {
+                    // Masked, not ±inf (a value beyond the Float range).
+                    values[k] = .nan
+                    flags |= SampleFlags.missing.rawValue | SampleFlags.saturated.rawValue
+                } else {
+                    values[k] = Float(scaled)
+                }
             }
             if bad >= 0 {
                 issue(.wrongType, line: line, column: columns[bad],

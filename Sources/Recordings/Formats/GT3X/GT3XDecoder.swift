@@ -38,8 +38,9 @@
 ///
 /// **Errors.** Recoverable (an `.issue`, samples counted as rejected): a record whose checksum
 /// does not match (its samples are rejected), an ACTIVITY2 payload that is not whole 6-byte
-/// samples, more samples in a record than the sample rate, an entry whose CRC-32 or size differs
-/// from the ZIP directory. Fatal (thrown, after the samples before the problem): no ZIP end
+/// samples, more samples in a record than the sample rate. An entry whose CRC-32 or size differs
+/// from the ZIP directory fails the recording (`info.txt` at once, `log.bin` after its samples)
+/// unless `verifiesIntegrity` is `false` (then an issue). Fatal (thrown, after the samples before the problem): no ZIP end
 /// record (truncated file), no `log.bin` or `info.txt`, a byte other than `0x1E`/`0x00` where a
 /// record must start, `log.bin` ending inside a record, corrupt deflate data. Byte offsets of
 /// record problems are offsets in `log.bin` (the message says so); those of container problems
@@ -75,6 +76,9 @@ public final class GT3XDecoder: RecordingDecoder {
     var finished = false
     var x: [Float], y: [Float], z: [Float]
 
+    /// Whether a ZIP CRC-32 or size mismatch fails the recording (else it is an issue).
+    let verifiesIntegrity: Bool
+
     /// Largest number of samples one record can hold (65,535 payload bytes of 36-bit samples).
     static let maximumSamplesPerRecord = 65_535 * 8 / 36
 
@@ -87,8 +91,9 @@ public final class GT3XDecoder: RecordingDecoder {
     ///   rate in it), `.unsupported` (NHANES-format file, encryption, other compression methods),
     ///   `.wrongType`/`.outOfRange` (malformed `info.txt` values), `.unreadable`.
     /// - Complexity: O(ZIP directory + `info.txt`).
-    public init(path: String, blockCapacity: Int = 65_536) throws(RecordingError) {
+    public init(path: String, blockCapacity: Int = 65_536, verifiesIntegrity: Bool = true) throws(RecordingError) {
         precondition(blockCapacity > 0, "block capacity must be positive")
+        self.verifiesIntegrity = verifiesIntegrity
         self.path = path
         self.blockCapacity = blockCapacity
         let archive = try ZipArchive(path: path)
@@ -111,8 +116,10 @@ public final class GT3XDecoder: RecordingDecoder {
         let infoReader = try ZipEntryReader(archive: archive, entry: infoEntry)
         let infoBytes = try infoReader.readAll(limit: 1 << 20)
         if let problem = infoReader.verify() {
-            pending.append(.issue(RecordingError(.inconsistent, file: path, byteOffset: infoReader.dataStart,
-                                                 "ZIP entry 'info.txt': \(problem)")))
+            let e = RecordingError(.inconsistent, file: path, byteOffset: infoReader.dataStart,
+                                   "ZIP entry 'info.txt': \(problem)")
+            if verifiesIntegrity { throw e }
+            pending.append(.issue(e))
         }
         info = try GT3XInfo.parse(infoBytes, file: path)
         timeShift = Double(info.utcOffsetSeconds ?? 0)
@@ -199,8 +206,10 @@ public final class GT3XDecoder: RecordingDecoder {
                 if assembler == nil { try announce(requireScale: false) }
                 finishStream()
                 if let problem = logEntry.verify() {
-                    pending.append(.issue(RecordingError(.inconsistent, file: path, byteOffset: logEntry.dataStart,
-                                                         "ZIP entry 'log.bin': \(problem)")))
+                    let e = RecordingError(.inconsistent, file: path, byteOffset: logEntry.dataStart,
+                                           "ZIP entry 'log.bin': \(problem)")
+                    // Verifying, the samples are delivered and then the recording fails.
+                    if verifiesIntegrity { pending.deferError(e) } else { pending.append(.issue(e)) }
                 }
                 finished = true
                 return

@@ -88,8 +88,8 @@ public struct GT3XInfo: Sendable, Hashable {
         guard let rate = try number("Sample Rate") else {
             throw RecordingError(.missingField, file: file, "info.txt has no 'Sample Rate' line")
         }
-        guard rate > 0 && rate <= 100_000 else {
-            throw RecordingError(.outOfRange, file: file, "\(where_("Sample Rate")): Sample Rate \(rate) Hz is not positive")
+        if let why = InputLimits.sampleRateProblem(rate) {
+            throw RecordingError(.outOfRange, file: file, "\(where_("Sample Rate")): Sample Rate \(why)")
         }
         var offset: Int?
         if let tz = fields["TimeZone"] {

@@ -57,12 +57,7 @@ final class ZipArchive {
     /// - Complexity: O(directory size); reads at most 64 KiB + the directory.
     init(path: String) throws(RecordingError) {
         self.path = path
-        fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw RecordingError(.unreadable, file: path, String(cString: strerror(errno)))
-        }
-        var st = stat()
-        fileSize = fstat(fd, &st) == 0 ? Int(st.st_size) : 0
+        (fd, fileSize) = try RegularFile.open(path)
         do {
             try readDirectory()
         } catch {

@@ -70,13 +70,8 @@ final class MATFile {
 
     init(path: String) throws(RecordingError) {
         self.path = path
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let (fd, fileSize) = try RegularFile.open(path)
         self.fd = fd
-        guard fd >= 0 else {
-            throw RecordingError(.unreadable, file: path, String(cString: strerror(errno)))
-        }
-        var st = stat()
-        let fileSize = fstat(fd, &st) == 0 ? Int(st.st_size) : 0
         self.fileSize = fileSize
         var header = [UInt8](repeating: 0, count: 128)
         let got = header.withUnsafeMutableBytes { b in pread(fd, b.baseAddress!, 128, 0) }
@@ -174,10 +169,12 @@ final class MATFile {
 
     /// Reads a data element tag from `c`.
     /// - Returns: type, byte count, and the data when the small data element format is used.
+    /// - Throws: `.syntax` for a small data element declaring more than the 4 bytes it can hold.
     func readTag(_ c: MATDataCursor, what: String) throws(RecordingError) -> (type: UInt32, count: Int, small: [UInt8]?) {
         var t = [UInt8](repeating: 0, count: 8)
+        let at = c.position
         try MATDataCursor.withBytes(of: &t) { b throws(RecordingError) in try c.readExactly(into: b, what: what) }
-        return t.withUnsafeBytes { b in
+        let tag = t.withUnsafeBytes { b -> (type: UInt32, count: Int, small: [UInt8]?) in
             let first = u32(b, 0)
             if first >> 16 != 0 {
                 let n = Int(first >> 16)
@@ -185,10 +182,28 @@ final class MATFile {
             }
             return (first, Int(u32(b, 4)), nil)
         }
+        if tag.small != nil && tag.count > 4 {
+            throw RecordingError(.syntax, file: path, byteOffset: c.compressed ? c.start - 8 : c.start + at,
+                                 "\(what) uses the small data element format but declares \(tag.count) bytes "
+                                 + "(at most 4)" + (c.compressed ? " (decompressed offset \(at))" : ""))
+        }
+        return tag
     }
 
     /// Reads a (non-small) element's `count` bytes and skips its padding.
-    func readPadded(_ c: MATDataCursor, count: Int, what: String) throws(RecordingError) -> [UInt8] {
+    /// - Parameter cap: most bytes accepted (``InputLimits``); `count` is the file's claim and
+    ///   is checked against it, and for a plain element against the bytes that remain, before
+    ///   anything is allocated.
+    func readPadded(_ c: MATDataCursor, count: Int, cap: Int, what: String,
+                    elementOffset: Int) throws(RecordingError) -> [UInt8] {
+        guard count <= cap else {
+            throw RecordingError(.outOfRange, file: path, byteOffset: elementOffset,
+                                 "in the data element at byte \(elementOffset): \(count) bytes declared for \(what), "
+                                 + "more than the \(cap) accepted")
+        }
+        if !c.compressed && count > c.length - c.position {
+            throw c.truncation(at: c.position, needed: count, what: what)
+        }
         var bytes = [UInt8](repeating: 0, count: count)
         try MATDataCursor.withBytes(of: &bytes) { b throws(RecordingError) in try c.readExactly(into: b, what: what) }
         try c.skip((8 - count % 8) % 8, what: "padding after \(what)")
@@ -212,7 +227,7 @@ final class MATFile {
         guard flagsTag.type == MATDataType.uint32.rawValue, flagsTag.count == 8, flagsTag.small == nil else {
             throw bad("expected array flags (miUINT32, 8 bytes), found type \(flagsTag.type) with \(flagsTag.count) bytes")
         }
-        let flagBytes = try readPadded(c, count: 8, what: "the array flags")
+        let flagBytes = try readPadded(c, count: 8, cap: 8, what: "the array flags", elementOffset: elementOffset)
         let flags = flagBytes.withUnsafeBytes { u32($0, 0) }
         let classCode = UInt8(flags & 0xFF)
         let isComplex = flags & 0x0800 != 0
@@ -222,7 +237,8 @@ final class MATFile {
         }
         let dimBytes: [UInt8]
         if let small = dimsTag.small { dimBytes = small } else {
-            dimBytes = try readPadded(c, count: dimsTag.count, what: "the dimensions")
+            dimBytes = try readPadded(c, count: dimsTag.count, cap: InputLimits.matDimensionBytes,
+                                      what: "the dimensions", elementOffset: elementOffset)
         }
         var dimensions = [Int]()
         dimBytes.withUnsafeBytes { b in
@@ -237,7 +253,8 @@ final class MATFile {
         }
         let nameBytes: [UInt8]
         if let small = nameTag.small { nameBytes = small } else {
-            nameBytes = try readPadded(c, count: nameTag.count, what: "the array name")
+            nameBytes = try readPadded(c, count: nameTag.count, cap: InputLimits.matNameBytes,
+                                       what: "the array name", elementOffset: elementOffset)
         }
         var variable = MATVariable(
             name: String(decoding: nameBytes, as: UTF8.self), classCode: classCode, isComplex: isComplex,

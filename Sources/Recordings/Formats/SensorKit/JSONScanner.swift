@@ -35,6 +35,11 @@ struct JSONScanner {
     var keyHadEscapes = false
     /// Deepest nesting accepted when skipping unknown values.
     static let maximumDepth = 256
+    /// Counting mode, for the samples of a line already known to be malformed: strings are not
+    /// validated (invalid UTF-8, control characters, bad escapes pass) and ``skipValue(depth:)``
+    /// follows brackets iteratively, without a depth limit, so that a line's samples can be
+    /// counted (as rejected) even where strict parsing failed.
+    var lenient = false
 
     init(base: UnsafePointer<UInt8>, count: Int) {
         self.base = base
@@ -232,7 +237,9 @@ struct JSONScanner {
                 return (start, i - 1 - start, escaped)
             } else if c == UInt8(ascii: "\\") {
                 escaped = true
-                try scanEscape()
+                if lenient { i += 2 } else { try scanEscape() }
+            } else if lenient {
+                i += 1
             } else if c < 0x20 {
                 throw ScanError(.syntax, at: i, "control character U+00\(c < 16 ? "0" : "")"
                                 + "\(String(c, radix: 16, uppercase: true)) must be escaped in a string")
@@ -572,10 +579,53 @@ struct JSONScanner {
 
     // MARK: - Skipping
 
+    @inline(__always) static func endsToken(_ c: UInt8) -> Bool {
+        c == UInt8(ascii: ",") || c == UInt8(ascii: "]") || c == UInt8(ascii: "}") || c == 0x20 || c == 0x09
+            || c == 0x0A || c == 0x0D
+    }
+
+    /// Skips an object or array at `i` by its brackets (strings stepped over), iteratively: the
+    /// counting mode's skip, for nesting of any depth.
+    mutating func skipNested() throws(ScanError) {
+        var depth = 0
+        while i < count {
+            let c = base[i]
+            if c == UInt8(ascii: "\"") {
+                i += 1
+                while i < count && base[i] != UInt8(ascii: "\"") { i += base[i] == UInt8(ascii: "\\") ? 2 : 1 }
+            } else if c == UInt8(ascii: "{") || c == UInt8(ascii: "[") {
+                depth += 1
+            } else if c == UInt8(ascii: "}") || c == UInt8(ascii: "]") {
+                depth -= 1
+                if depth == 0 {
+                    i += 1
+                    return
+                }
+            }
+            i += 1
+        }
+        throw truncated("the end of a nested value")
+    }
+
     /// Skips (and strictly validates) one JSON value of any type.
     mutating func skipValue(depth: Int = 0) throws(ScanError) {
         skipWhitespace()
         guard i < count else { throw truncated("a JSON value") }
+        if lenient {
+            switch base[i] {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                try skipNested()
+                return
+            case UInt8(ascii: "\""):
+                break
+            default:
+                // Any scalar token (NaN, 1e999, tru): up to the next delimiter.
+                let from = i
+                while i < count, !Self.endsToken(base[i]) { i += 1 }
+                guard i > from else { throw ScanError(.syntax, at: i, "expected a JSON value, found \(found(at: i))") }
+                return
+            }
+        }
         guard depth < JSONScanner.maximumDepth else {
             throw ScanError(.syntax, at: i, "JSON nesting deeper than \(JSONScanner.maximumDepth) levels")
         }

@@ -162,6 +162,7 @@ struct SensorKitRecordParser {
                               }) -> Int {
         var c = s
         c.i = element
+        c.lenient = true
         var first = true
         var n = 0
         while true {
@@ -305,6 +306,7 @@ struct SensorKitRecordParser {
     static func samplesInLine(_ s: JSONScanner, _ perElement: (inout JSONScanner) throws(ScanError) -> Int) -> Int {
         var c = s
         c.i = 0
+        c.lenient = true
         do {
             try c.beginObject("line")
             var first = true
@@ -359,6 +361,7 @@ struct SensorKitRecordParser {
                             let all = Self.countElements(s, from: element, Self.ecgDataCount)
                             var c = s
                             c.i = element
+                            c.lenient = true
                             if ecgBatches.count > batchesBefore, let own = try? Self.ecgDataCount(&c) {
                                 // The failing batch is staged (it has a slot): its own remainder
                                 // goes to its stream, once its session is known.
@@ -461,6 +464,9 @@ struct SensorKitRecordParser {
         if x.isNaN { throw Self.missing("x", in: "'\(field)'", at: at) }
         if y.isNaN { throw Self.missing("y", in: "'\(field)'", at: at) }
         if z.isNaN { throw Self.missing("z", in: "'\(field)'", at: at) }
+        if InputLimits.exceedsFloat(x) || InputLimits.exceedsFloat(y) || InputLimits.exceedsFloat(z) {
+            throw ScanError(.outOfRange, at: at, "'\(field)' has a component beyond the single-precision range (±3.4e38)")
+        }
         return (Float(x), Float(y), Float(z))
     }
 
@@ -472,6 +478,9 @@ struct SensorKitRecordParser {
         let f = try s.readDouble(field)
         guard f > 0 else {
             throw ScanError(.outOfRange, at: at, "'\(field)' must be a positive rate in Hz, found \(f)")
+        }
+        if let why = InputLimits.sampleRateProblem(f) {
+            throw ScanError(.outOfRange, at: at, "'\(field)': \(why)")
         }
         return f
     }
@@ -517,8 +526,11 @@ struct SensorKitRecordParser {
                     if value.isNaN && !valueIsNull {
                         throw Self.missing("value", in: "an electrocardiogram data element", at: elementAt)
                     }
-                    ecgValues.append(Float(value))
-                    ecgFlags.append(UInt8(truncatingIfNeeded: flags & 3) | (valueIsNull ? SampleFlags.missing.rawValue : 0))
+                    // A value beyond the Float range is masked (not delivered as ±inf).
+                    let beyond = InputLimits.exceedsFloat(value)
+                    ecgValues.append(beyond ? .nan : Float(value))
+                    ecgFlags.append(UInt8(truncatingIfNeeded: flags & 3) | (valueIsNull ? SampleFlags.missing.rawValue : 0)
+                                    | (beyond ? SampleFlags.missing.rawValue | SampleFlags.saturated.rawValue : 0))
                 }
             } else if s.keyIs("date") {
                 b.date = try s.readDouble("date")
@@ -707,6 +719,9 @@ struct SensorKitRecordParser {
         if x.isNaN { throw Self.missing("x", in: what, at: at) }
         if y.isNaN { throw Self.missing("y", in: what, at: at) }
         if z.isNaN { throw Self.missing("z", in: what, at: at) }
+        if InputLimits.exceedsFloat(x) || InputLimits.exceedsFloat(y) || InputLimits.exceedsFloat(z) {
+            throw ScanError(.outOfRange, at: at, "\(what) has a component beyond the single-precision range (±3.4e38)")
+        }
         a.x = Float(x); a.y = Float(y); a.z = Float(z)
         ppgAccelerometer.append(a)
     }

@@ -25,12 +25,19 @@ import Glibc
 ///   ``SampleFlags/missing``. A skewed signal (`:skew`) starts `skew` samples into its file;
 ///   samples it lacks at the end of the file are delivered as missing too.
 /// - **Checks.** The first sample and the 16-bit checksum of every signal are compared with the
-///   header (``signalStats``); a mismatch is an `.issue` (`inconsistent`) naming the signal file
-///   and byte offset. A signal file shorter than the header's sample count is a `truncated` error
-///   naming the file and the byte offset where it ends (thrown after the data before it).
+///   header (``signalStats``), bytes beyond the declared frames are counted, and specification
+///   lines beyond the declared signal count are noticed. Each is an integrity failure
+///   (`inconsistent`, naming the file and byte offset or line): with `verifiesIntegrity` (the
+///   default) the first fails the record — thrown after its samples are delivered, or at once
+///   for the header — and the others are issues; without it, all are `.issue`s. A signal file
+///   shorter than the header's sample count is a `truncated` error naming the file and the byte
+///   offset where it ends (thrown after the data before it).
+/// - **Limits.** Rates, samples per frame, signals and the header's size are range-checked
+///   where they are read (``InputLimits``); a byte offset is skipped by reading in bounded
+///   chunks, never allocated; declared sizes that no file could hold are `out-of-range`.
 /// - **Not decoded:** multi-segment records, null signals (format 0) and FLAC formats
-///   (508/516/524): a `.unsupported` error naming the header line. Signal files compressed with
-///   xz must be decompressed first (`xz -dk`).
+///   (508/516/524): a `.unsupported` error naming the header line. Signal files may be plain,
+///   gzip or xz (``ByteSource``).
 ///
 /// Source: PhysioNet WFDB Applications Guide, header(5) and signal(5) (G. B. Moody); Goldberger
 /// A. L. et al., PhysioBank, PhysioToolkit, and PhysioNet, Circulation 101(23):e215–e220, 2000,
@@ -78,6 +85,9 @@ public final class WFDBDecoder: RecordingDecoder {
     let maxSkew: Int
     let sensorOf: [SensorKind?]
     let unitScale: [Double]
+    let verifiesIntegrity: Bool
+    /// The first integrity failure, thrown at the end when ``verifiesIntegrity``.
+    var integrityFailure: RecordingError?
 
     /// The default signal classifier: PPG for descriptions containing `PLETH` or `PPG`; ECG for
     /// voltage units (`mV`, `uV`, `µV`, `V`, `nV`; absent units mean mV) unless the description
@@ -113,20 +123,28 @@ public final class WFDBDecoder: RecordingDecoder {
     ///   - framesPerRead: frames read from the signal files at a time (default 16,380; rounded
     ///     down to a multiple of 6, at least 6). Memory is O(framesPerRead × signals).
     ///   - sensor: classifies each signal; `nil` skips it (default ``defaultSensor(for:)``).
+    ///   - verifiesIntegrity: whether a checksum, first-value or size mismatch between header and
+    ///     data fails the record (default `true`) or is only reported as an issue.
     /// - Throws: ``RecordingError`` for an unreadable or malformed header (file, line, column),
-    ///   a missing signal file, an unsupported format or record kind, or a byte offset beyond
-    ///   the end of its file.
+    ///   a missing signal file, an unsupported format or record kind, a byte offset beyond
+    ///   the end of its file, or (verifying) more specification lines than declared signals.
     /// - Complexity: O(header size + signals).
     public init(path: String, blockCapacity: Int = 65_536, framesPerRead: Int = 16_380,
-                sensor: (WFDBSignalSpec) -> SensorKind? = WFDBDecoder.defaultSensor) throws(RecordingError) {
+                sensor: (WFDBSignalSpec) -> SensorKind? = WFDBDecoder.defaultSensor,
+                verifiesIntegrity: Bool = true) throws(RecordingError) {
         precondition(blockCapacity > 0 && framesPerRead > 0)
+        self.verifiesIntegrity = verifiesIntegrity
         var headerPath = path
         if !Self.exists(path) && Self.exists(path + ".hea") { headerPath = path + ".hea" }
         self.path = path
         self.blockCapacity = blockCapacity
-        self.framesPerRead = max(6, framesPerRead / 6 * 6)
         let h = try WFDBHeader.read(path: headerPath)
         header = h
+        // Memory per read is O(frames × samples per frame summed over the signals): bound it to
+        // about 2^20 samples however many samples per frame the header declares.
+        let samplesPerFrame = h.signals.reduce(0) { $0 + $1.samplesPerFrame }
+        let perRead = max(6, min(framesPerRead, (1 << 20) / max(samplesPerFrame, 1)) / 6 * 6)
+        self.framesPerRead = perRead
         if let n = h.segmentCount {
             throw RecordingError(.unsupported, file: headerPath, line: h.recordLine, column: 1,
                                  "multi-segment records (\(n) segments) are not decoded; decode each "
@@ -137,13 +155,35 @@ public final class WFDBDecoder: RecordingDecoder {
             throw RecordingError(.unsupported, file: headerPath, line: s.line, column: 1,
                                  "signal \(i): \(what) are not decoded")
         }
+        // Sizes no file can have (the byte counts below must not overflow).
+        let limit = 1 << 53
+        for (i, s) in h.signals.enumerated() {
+            let (frames, o1) = (h.samplesPerSignal ?? 0).addingReportingOverflow(s.skew)
+            let (bytes, o2) = frames.multipliedReportingOverflow(by: 4 * max(samplesPerFrame, 1))
+            guard s.byteOffset < limit, s.skew < limit, !o1, !o2, bytes < limit else {
+                throw RecordingError(.outOfRange, file: headerPath, line: s.line, column: 1,
+                                     "signal \(i): the byte offset \(s.byteOffset), skew \(s.skew) or the "
+                                     + "\(h.samplesPerSignal ?? 0) samples declared (line \(h.recordLine)) describe "
+                                     + "more than 2^53 bytes; no signal file is that large")
+            }
+        }
+        var headerIssue: RecordingError?
+        if let first = h.extraSpecificationLines.first {
+            let lines = h.extraSpecificationLines
+            let e = RecordingError(.inconsistent, file: headerPath, line: first, column: 1,
+                                   "the record line (line \(h.recordLine)) declares \(h.signalCount) signal"
+                                   + (h.signalCount == 1 ? "" : "s") + " but \(lines.count) more specification "
+                                   + "line\(lines.count == 1 ? "" : "s") follow (line\(lines.count == 1 ? "" : "s") "
+                                   + lines.map(String.init).joined(separator: ", ") + ")")
+            if verifiesIntegrity { throw e }
+            headerIssue = e
+        }
         startTime = h.startUnixSeconds ?? 0
         maxSkew = h.signals.map(\.skew).max() ?? 0
         signalStats = h.signals.indices.map { WFDBSignalStats(signal: $0) }
         sensorOf = h.signals.map(sensor)
         unitScale = h.signals.map { Self.voltageScale($0.units) ?? 1 }
         streamOfSignal = Array(repeating: nil, count: h.signals.count)
-        let perRead = max(6, framesPerRead / 6 * 6)
         columns = h.signals.map { spec in
             let b = UnsafeMutableBufferPointer<Float>.allocate(capacity: spec.samplesPerFrame * perRead)
             b.initialize(repeating: 0)
@@ -164,13 +204,15 @@ public final class WFDBDecoder: RecordingDecoder {
             while j < h.signals.count && h.signals[j].fileName == h.signals[i].fileName { j += 1 }
             let spec = h.signals[i]
             let file = try Self.signalFile(of: i, in: h, directory: directory, headerPath: headerPath)
-            let source = try ByteSource(path: file)
+            // 64 KiB per signal file: a header may name many files.
+            let source = try ByteSource(path: file, chunkSize: 1 << 16)
             let decoder = WFDBFrameDecoder(signals: Array(h.signals[i..<j]), outputScale: Array(unitScale[i..<j]),
                                            checksumFrames: h.samplesPerSignal)
             var g = Group(signals: i..<j, path: file, source: source, decoder: decoder, dataStart: spec.byteOffset)
             if spec.byteOffset > 0 {
-                g.raw = [UInt8](repeating: 0, count: spec.byteOffset)
-                let got = try Self.fill(&g, count: spec.byteOffset)
+                // Skipped in bounded reads (the offset is the file's claim, not an allocation size).
+                let got = !source.isCompressed && spec.byteOffset > source.fileSize
+                    ? source.fileSize : try Self.skip(&g, count: spec.byteOffset)
                 guard got == spec.byteOffset else {
                     throw RecordingError(.truncated, file: file, byteOffset: got,
                                          "the file ends before the byte offset \(spec.byteOffset) given for "
@@ -180,6 +222,7 @@ public final class WFDBDecoder: RecordingDecoder {
             groups.append(g)
             i = j
         }
+        if let headerIssue { pending.append(.issue(headerIssue)) }
     }
 
     /// The folder of a header path ("" for a bare file name).
@@ -221,6 +264,18 @@ public final class WFDBDecoder: RecordingDecoder {
     }
 
     static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// Reads and discards up to `count` bytes, 64 KiB at a time; returns the bytes skipped
+    /// (fewer only at the end).
+    static func skip(_ g: inout Group, count: Int) throws(RecordingError) -> Int {
+        var skipped = 0
+        while skipped < count {
+            let n = try fill(&g, count: min(count - skipped, 1 << 16))
+            if n == 0 { break }
+            skipped += n
+        }
+        return skipped
+    }
 
     /// Reads up to `count` bytes into `g.raw`; returns the bytes read (fewer only at the end).
     static func fill(_ g: inout Group, count: Int) throws(RecordingError) -> Int {
@@ -396,14 +451,23 @@ public final class WFDBDecoder: RecordingDecoder {
         let start = startTime + Double(emittedFrames[k] * spec.samplesPerFrame) / rate
         assemblers[s].qc.samplesRead += count
         if nan {
-            let v = [Float](repeating: .nan, count: count)
-            let f = [UInt8](repeating: SampleFlags.missing.rawValue, count: count)
-            v.withUnsafeBufferPointer { vb in
-                f.withUnsafeBufferPointer { fb in
-                    pending.withEvents {
-                        assemblers[s].appendRun(start: start, sampleRate: rate, columns: [vb], flags: fb, into: &$0)
+            // In runs of at most one block: the count comes from the header's skew.
+            let run = min(count, blockCapacity)
+            let v = [Float](repeating: .nan, count: run)
+            let f = [UInt8](repeating: SampleFlags.missing.rawValue, count: run)
+            var done = 0
+            while done < count {
+                let n = min(run, count - done)
+                let t = start + Double(done) / rate
+                v.withUnsafeBufferPointer { vb in
+                    f.withUnsafeBufferPointer { fb in
+                        pending.withEvents {
+                            assemblers[s].appendRun(start: t, sampleRate: rate, columns: [UnsafeBufferPointer(rebasing: vb[0..<n])],
+                                                    flags: UnsafeBufferPointer(rebasing: fb[0..<n]), into: &$0)
+                        }
                     }
                 }
+                done += n
             }
             return
         }
@@ -424,10 +488,10 @@ public final class WFDBDecoder: RecordingDecoder {
                 guard spec.hasInitialValue, spec.format != 8, let v else { continue }
                 signalStats[k].firstValueMatches = v == spec.initialValue
                 if v != spec.initialValue {
-                    pending.append(.issue(RecordingError(
+                    integrityProblem(RecordingError(
                         .inconsistent, file: g.path, byteOffset: g.dataStart,
                         "signal \(k) (\(spec.description)): first sample is \(v) adu but the header "
-                        + "(line \(spec.line)) gives the initial value \(spec.initialValue)")))
+                        + "(line \(spec.line)) gives the initial value \(spec.initialValue)"))
                 }
             }
         }
@@ -463,10 +527,10 @@ public final class WFDBDecoder: RecordingDecoder {
                     let ok = Int16(truncatingIfNeeded: expected) == Int16(truncatingIfNeeded: computed)
                     signalStats[k].checksumMatches = ok
                     if !ok {
-                        pending.append(.issue(RecordingError(
+                        integrityProblem(RecordingError(
                             .inconsistent, file: g.path, byteOffset: g.dataStart + g.decoder.byteCount(frames: n),
                             "signal \(k) (\(spec.description)): checksum of the \(n) samples is \(computed) but "
-                            + "the header (line \(spec.line)) gives \(expected)")))
+                            + "the header (line \(spec.line)) gives \(expected)"))
                     }
                 }
             }
@@ -480,14 +544,26 @@ public final class WFDBDecoder: RecordingDecoder {
                 }
                 if extra > 0 {
                     let g = groups[gi]
-                    pending.append(.issue(RecordingError(
+                    integrityProblem(RecordingError(
                         .inconsistent, file: g.path, byteOffset: g.dataStart + g.decoder.byteCount(frames: framesRead),
-                        "\(extra) bytes after the \(n) frames declared by the header; ignored")))
+                        "\(extra) bytes after the \(n) frames declared by the header"
+                        + (verifiesIntegrity ? "" : "; ignored")))
                 }
             }
         }
         finishAssemblers()
         finished = true
+        if let e = integrityFailure { pending.deferError(e) }
+    }
+
+    /// Records a header/data mismatch: the record's error when verifying (the first one; later
+    /// ones become issues), otherwise an issue.
+    func integrityProblem(_ e: RecordingError) {
+        if verifiesIntegrity && integrityFailure == nil {
+            integrityFailure = e
+        } else {
+            pending.append(.issue(e))
+        }
     }
 
     /// Flushes every stream's held and partial blocks.

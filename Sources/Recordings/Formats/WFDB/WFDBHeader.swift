@@ -66,6 +66,9 @@ public struct WFDBHeader: Sendable, Hashable {
     /// Number of samples (frames) per signal; `nil` when absent or 0 (unspecified: checksums are
     /// not verified).
     public var samplesPerSignal: Int?
+    /// Line numbers of specification lines beyond the declared signal (or segment) count: the
+    /// header contradicts itself (the record line says fewer signals than it describes).
+    public var extraSpecificationLines: [Int] = []
     /// Time of day of sample 0 in seconds after midnight, if written.
     public var baseTimeSeconds: Double?
     /// Date of sample 0, if written (a `0/0/0` placeholder is treated as absent).
@@ -107,10 +110,20 @@ public struct WFDBHeader: Sendable, Hashable {
     ///   errors of ``ByteSource``.
     /// - Complexity: O(file size).
     public static func read(path: String) throws(RecordingError) -> WFDBHeader {
-        let reader = LineReader(source: try ByteSource(path: path, chunkSize: 1 << 16), chunkSize: 1 << 16)
+        let reader = LineReader(source: try ByteSource(path: path, chunkSize: 1 << 16), chunkSize: 1 << 16,
+                                maximumLineLength: 1 << 20)
         var lines = [(Int, [UInt8])]()
+        var total = 0
         while let range = try reader.nextLine() {
-            lines.append((reader.lineNumber, Array(reader.buffer[range])))
+            total += range.count + 1
+            guard total <= InputLimits.wfdbHeaderBytes else {
+                throw RecordingError(.outOfRange, file: path, line: reader.lineNumber, column: 1,
+                                     "the header is longer than \(InputLimits.wfdbHeaderBytes >> 20) MiB; not a WFDB header")
+            }
+            var line = Array(reader.buffer[range])
+            // A UTF-8 byte-order mark before the record line (editors on Windows write one).
+            if reader.lineNumber == 1 && line.starts(with: [0xEF, 0xBB, 0xBF]) { line.removeFirst(3) }
+            lines.append((reader.lineNumber, line))
         }
         var parser = WFDBHeaderParser(path: path)
         return try parser.parse(lines)
@@ -129,6 +142,7 @@ public struct WFDBHeader: Sendable, Hashable {
             number += 1
             var bytes = Array(raw)
             if bytes.last == 0x0d { bytes.removeLast() }
+            if number == 1 && bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
             lines.append((number, bytes))
         }
         if lines.last?.1.isEmpty == true { lines.removeLast() }

@@ -100,8 +100,11 @@ struct WFDBHeaderParser {
                 }
             } else if header.signals.count < header.signalCount {
                 header.signals.append(try parseSignalLine(bytes, toks, number, signal: header.signals.count))
+            } else {
+                // header(5) readers ignore extra specification lines; the decoder treats them as a
+                // header that contradicts itself (``WFDBHeader/extraSpecificationLines``).
+                header.extraSpecificationLines.append(number)
             }
-            // Extra specification lines are not read (header(5)).
         }
         guard sawRecord else {
             throw error(.missingField, max(lastLine, 1), 1,
@@ -116,6 +119,13 @@ struct WFDBHeaderParser {
             throw error(.missingField, lastLine + 1, 1,
                         "expected \(header.signalCount) signal specification lines after the record line (line "
                         + "\(header.recordLine)), found \(header.signals.count)")
+        }
+        for (k, s) in header.signals.enumerated() where s.samplesPerFrame > 1 {
+            let rate = header.samplingFrequency * Double(s.samplesPerFrame)
+            if let why = InputLimits.sampleRateProblem(rate) {
+                throw error(.outOfRange, s.line, 1, "signal \(k): \(s.samplesPerFrame) samples per frame at "
+                            + "\(header.samplingFrequency) Hz: \(why)")
+            }
         }
         try checkGroups(header.signals)
         return header
@@ -159,6 +169,10 @@ struct WFDBHeaderParser {
         guard nsig >= 0 else {
             throw error(.outOfRange, line, t[1].start + 1, "number of signals \(nsig) is negative")
         }
+        guard nsig <= InputLimits.wfdbSignals else {
+            throw error(.outOfRange, line, t[1].start + 1,
+                        "number of signals \(nsig) is more than \(InputLimits.wfdbSignals)")
+        }
         h.signalCount = nsig
         guard t.count > 2 else { return }
         // frequency[/counter[(base)]]
@@ -170,6 +184,9 @@ struct WFDBHeaderParser {
         }
         guard fs > 0 else {
             throw error(.outOfRange, line, f.start + 1, "sampling frequency \(Self.text(b, f.start..<fEnd)) is not positive")
+        }
+        if let why = InputLimits.sampleRateProblem(fs) {
+            throw error(.outOfRange, line, f.start + 1, "sampling frequency \(Self.text(b, f.start..<fEnd)): \(why)")
         }
         h.samplingFrequency = fs
         h.hasSamplingFrequency = true
@@ -316,8 +333,9 @@ struct WFDBHeaderParser {
             }
             switch next {
             case 1:
-                guard v >= 1 else {
-                    throw error(.outOfRange, line, i + 2, "signal \(signal): samples per frame must be at least 1")
+                guard v >= 1 && v <= InputLimits.wfdbSamplesPerFrame else {
+                    throw error(.outOfRange, line, i + 2, "signal \(signal): samples per frame must be 1 to "
+                                + "\(InputLimits.wfdbSamplesPerFrame), found \(v)")
                 }
                 s.samplesPerFrame = v
             case 2: s.skew = v

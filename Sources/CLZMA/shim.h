@@ -1,0 +1,4 @@
+#ifndef SENSORPIPE_CLZMA_SHIM_H
+#define SENSORPIPE_CLZMA_SHIM_H
+#include <lzma.h>
+#endif

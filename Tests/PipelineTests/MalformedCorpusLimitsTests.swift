@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+import _TestSupport
+
+/// Bounded memory and time per file as an invariant: every file of the malformed-input corpus
+/// (`Tests/RecordingsTests/Fixtures/bad/*/`) is inspected by the `sensorpipe` executable in a
+/// child process limited to 768 MiB of address space (`ulimit -v`) and 30 s (`timeout`).
+@Suite("Malformed corpus under an address-space and time limit")
+struct MalformedCorpusLimitsTests {
+    static let corpus = Fixtures.url("RecordingsTests", "bad")
+
+    static var files: [String] {
+        let fm = FileManager.default
+        let folders = ((try? fm.contentsOfDirectory(atPath: corpus.path)) ?? []).sorted()
+        return folders.flatMap { folder -> [String] in
+            let names = (try? fm.contentsOfDirectory(atPath: corpus.appendingPathComponent(folder).path)) ?? []
+            return names.filter { $0 != "expected.json" && $0 != "README.md" }.sorted().map { "\(folder)/\($0)" }
+        }
+    }
+
+    @Test("the corpus is found and large")
+    func corpusFound() {
+        #expect(Self.files.count >= 100, "\(Self.files.count) files under \(Self.corpus.path)")
+    }
+
+    @Test("inspect ends with status 0 or 1 (never a crash, an out-of-memory abort or a timeout)",
+          arguments: files)
+    func bounded(file: String) throws {
+        let binary = try #require(SensorPipeProcess.binary, "\(SensorPipeProcess.MissingBinary())")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", "ulimit -v 786432; exec timeout 30 \"$0\" inspect \"$1\" >/dev/null 2>&1",
+                       binary.path, Self.corpus.appendingPathComponent(file).path]
+        try p.run()
+        p.waitUntilExit()
+        // 0: decoded; 1: a clean, located error. 124: timeout; 134/SIGABRT, 137, 139: crash/OOM.
+        #expect(p.terminationReason == .exit && [0, 1].contains(p.terminationStatus),
+                "\(file): status \(p.terminationStatus) (\(p.terminationReason == .exit ? "exit" : "signal"))")
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Pipeline
+import Recordings
+import Testing
+import _TestSupport
+
+@Suite("RecordingDiscovery and ContentHash: manifests with CRLF, BOM, spaces, comments; non-regular files")
+struct RecordingDiscoveryTests {
+    /// Writes `bytes` as `list.manifest` beside two recording files `a.csv`, `b.csv`.
+    func manifest(_ bytes: [UInt8], in dir: TemporaryDirectory) -> String {
+        _ = dir.write("a.csv", "time,x\n0,1\n")
+        _ = dir.write("b.csv", "time,x\n0,1\n")
+        return dir.write("list.manifest", bytes)
+    }
+
+    @Test("CRLF, CR and LF line ends, a BOM, trailing spaces and tabs, comment lines", arguments: [
+        "a.csv\r\nb.csv\r\n",
+        "\u{FEFF}a.csv\nb.csv\n",
+        "\u{FEFF}# recordings\r\na.csv  \r\n\r\n\tb.csv\t\r\n# end\r\n",
+        "a.csv\rb.csv",
+        "  # comment with spaces before\na.csv \nb.csv",
+    ])
+    func lineEnds(text: String) throws {
+        let dir = TemporaryDirectory()
+        let path = manifest(Array(text.utf8), in: dir)
+        let expanded = try RecordingDiscovery.expand([path])
+        #expect(expanded == [dir.url.path + "/a.csv", dir.url.path + "/b.csv"], "\(text.debugDescription)")
+    }
+
+    @Test("a line that is not UTF-8 names the manifest and the line")
+    func invalidUTF8() throws {
+        let dir = TemporaryDirectory()
+        let path = manifest(Array("a.csv\r\n".utf8) + [0x62, 0xff, 0x0a], in: dir)
+        do {
+            _ = try RecordingDiscovery.expand([path])
+            Issue.record("expected a manifest error")
+        } catch let e as RecordingDiscovery.ManifestError {
+            #expect(e.description == "\(path):2: the line is not UTF-8 text")
+        }
+    }
+
+    @Test("a FIFO named like a manifest, or listed as a recording, is refused without blocking")
+    func fifo() throws {
+        let dir = TemporaryDirectory()
+        let list = dir.url.path + "/pipe.list"
+        #expect(mkfifo(list, 0o644) == 0)
+        do {
+            _ = try RecordingDiscovery.expand([list])
+            Issue.record("expected a manifest error")
+        } catch let e as RecordingDiscovery.ManifestError {
+            #expect(e.description.hasPrefix("\(list): the path names a FIFO (named pipe), not a regular file"))
+        }
+        let fifo = dir.url.path + "/rec.csv"
+        #expect(mkfifo(fifo, 0o644) == 0)
+        // A folder scan keeps it (so the batch reports it as a failed recording) …
+        #expect(try RecordingDiscovery.expand([dir.url.path]).contains(fifo))
+        // … and hashing it fails at once with a sentence naming it.
+        do {
+            _ = try ContentHash.file(fifo)
+            Issue.record("expected an error")
+        } catch let e as RecordingError {
+            #expect(e.description == "\(fifo): unreadable: the path names a FIFO (named pipe), not a regular file; "
+                    + "only regular files (or symbolic links to them) are read")
+        }
+        let missing = dir.url.path + "/nothere.csv"
+        do {
+            _ = try ContentHash.file(missing)
+            Issue.record("expected an error")
+        } catch let e as RecordingError {
+            #expect(e.description == "\(missing): unreadable: No such file or directory")
+        }
+    }
+}
