@@ -55,15 +55,19 @@ let package = Package(
 
         // MARK: - Test support and tests
         .target(name: "_TestSupport", path: "Sources/_TestSupport"),
-        .testTarget(name: "DSPTests", dependencies: ["DSP", "_TestSupport"],
-                    exclude: ["Fixtures"]),
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Recordings", "Cardio", "_TestSupport", "CSQLite"],
-                    exclude: ["Fixtures"]),
-        .testTarget(name: "CardioTests", dependencies: ["Cardio", "DSP", "Recordings", "_TestSupport"],
-                    exclude: ["Fixtures"]),
+        .testTarget(
+            name: "DSPTests", dependencies: ["DSP", "_TestSupport"],
+            exclude: ["Fixtures"]),
+        .testTarget(
+            name: "PipelineTests", dependencies: ["Pipeline", "Recordings", "Cardio", "_TestSupport", "CSQLite"],
+            exclude: ["Fixtures"]),
+        .testTarget(
+            name: "CardioTests", dependencies: ["Cardio", "DSP", "Recordings", "_TestSupport"],
+            exclude: ["Fixtures"]),
         .testTarget(name: "SensorPipeTests", dependencies: ["SensorPipe", "_TestSupport"]),
-        .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "_TestSupport", "CZlib"],
-                    exclude: ["Fixtures"]),
+        .testTarget(
+            name: "RecordingsTests", dependencies: ["Recordings", "_TestSupport", "CZlib"],
+            exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -71,9 +75,13 @@ let package = Package(
 // MARK: - Fuzz targets (only with SENSORPIPE_FUZZ set; built by scripts/fuzz.sh with -sanitize=fuzzer,address)
 if Context.environment["SENSORPIPE_FUZZ"] != nil {
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["Recordings"], path: "Fuzz/FuzzSupport"))
-    for name in ["FuzzSensorKit", "FuzzMyDataHelps", "FuzzAppleHealth", "FuzzWFDB", "FuzzMATLAB", "FuzzCSV",
-                 "FuzzBUTPPG", "FuzzGT3X", "FuzzOpener", "FuzzManifest"] {
-        package.targets.append(.executableTarget(name: name, dependencies: ["FuzzSupport", "Recordings", "Pipeline"],
-                                                 path: "Fuzz/\(name)"))
+    for name in [
+        "FuzzSensorKit", "FuzzMyDataHelps", "FuzzAppleHealth", "FuzzWFDB", "FuzzMATLAB", "FuzzCSV",
+        "FuzzBUTPPG", "FuzzGT3X", "FuzzOpener", "FuzzManifest",
+    ] {
+        package.targets.append(
+            .executableTarget(
+                name: name, dependencies: ["FuzzSupport", "Recordings", "Pipeline"],
+                path: "Fuzz/\(name)"))
     }
 }

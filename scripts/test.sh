@@ -4,6 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
+# Formatting is mechanical (.swift-format): the lint fails on any difference.
+swift format lint --strict --recursive Sources Tests Benchmarks Examples Fuzz Package.swift
 swift build -c release 2>&1 | tee /tmp/sensorpipe-build.log
 if grep -q "warning:" /tmp/sensorpipe-build.log; then
   echo "test: the release build printed warnings (see above)" >&2

@@ -57,8 +57,9 @@ struct BatchBenchmark {
             let sub = dir.appendingPathComponent(String(format: "copy-%04d", c))
             try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
             for f in files {
-                try FileManager.default.createSymbolicLink(atPath: sub.appendingPathComponent((f.path as NSString).lastPathComponent).path,
-                                                           withDestinationPath: f.path)
+                try FileManager.default.createSymbolicLink(
+                    atPath: sub.appendingPathComponent((f.path as NSString).lastPathComponent).path,
+                    withDestinationPath: f.path)
             }
         }
         return (copies * perCopy, copies * files.count, copies)
@@ -108,15 +109,18 @@ struct BatchBenchmark {
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - t0) * 1e-9
         let text = (try? String(contentsOf: json, encoding: .utf8)) ?? ""
         guard let obj = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any],
-              let counts = obj["recordings"] as? [String: Int] else {
+            let counts = obj["recordings"] as? [String: Int]
+        else {
             throw BenchError("sensorpipe run --jobs \(jobs) printed no summary (status \(status)): \(text.prefix(300))")
         }
         let hours = (obj["signal_hours"] as? [String: Double])?.values.reduce(0, +) ?? 0
-        let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+        let cpu =
+            Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
             + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6
-        return Run(jobs: jobs, seconds: seconds, peakRSSBytes: Int(usage.ru_maxrss) * 1024, cpuSeconds: cpu,
-                   bytes: obj["bytes_analysed"] as? Int ?? 0, signalHours: hours,
-                   ok: counts["ok"] ?? 0, failed: counts["failed"] ?? 0)
+        return Run(
+            jobs: jobs, seconds: seconds, peakRSSBytes: Int(usage.ru_maxrss) * 1024, cpuSeconds: cpu,
+            bytes: obj["bytes_analysed"] as? Int ?? 0, signalHours: hours,
+            ok: counts["ok"] ?? 0, failed: counts["failed"] ?? 0)
     }
 }
 
@@ -136,7 +140,7 @@ func inflateGzip(_ data: Data, scratch out: inout [UInt8]) -> Int {
                 rc = inflate(&z, Z_NO_FLUSH)
                 produced &+= o.count - Int(z.avail_out)
             }
-            if rc == Z_STREAM_END && z.avail_in > 0 { rc = inflateReset(&z) }   // next member
+            if rc == Z_STREAM_END && z.avail_in > 0 { rc = inflateReset(&z) } // next member
         }
         inflateEnd(&z)
     }
@@ -163,8 +167,9 @@ func runBatchBenchmark(quick: Bool, json: Bool, check: String?, targetMegabytes:
     // The guard (quick + check) takes the median of 5 repetitions of shorter runs: on a shared
     // machine one repetition's scaling can be off by a third (see Benchmarks/README.md).
     let mb = targetMegabytes ?? (quick ? 32 : 1024)
-    let bench = BatchBenchmark(targetBytes: Int(mb * 1_048_576), datasets: root.appendingPathComponent("Datasets"),
-                               binary: binary, repetitions: check == nil ? 2 : quick ? 5 : 3)
+    let bench = BatchBenchmark(
+        targetBytes: Int(mb * 1_048_576), datasets: root.appendingPathComponent("Datasets"),
+        binary: binary, repetitions: check == nil ? 2 : quick ? 5 : 3)
     let scratch = benchmarkScratch.appendingPathComponent("batch")
     defer { try? FileManager.default.removeItem(at: scratch) }
     do {
@@ -237,21 +242,30 @@ func runBatchBenchmark(quick: Bool, json: Bool, check: String?, targetMegabytes:
             let data = try JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys])
             print(String(decoding: data, as: UTF8.self))
         } else {
-            print(String(format: "batch: %d recordings, %.1f MB of input (%.1f h of signal), Datasets/ linked %@",
-                         made.recordings, Double(made.bytes) / 1e6, one.signalHours, quick ? "(quick)" : ""))
+            print(
+                String(
+                    format: "batch: %d recordings, %.1f MB of input (%.1f h of signal), Datasets/ linked %@",
+                    made.recordings, Double(made.bytes) / 1e6, one.signalHours, quick ? "(quick)" : ""))
             for r in [one, two] {
-                print(String(format: "  --jobs %d: %7.2f s (CPU %6.2f s)  %7.1f MB/s  %8.1f h of signal/s  peak RSS %6.1f MB",
-                             r.jobs, r.seconds, r.cpuSeconds, mbps(r), r.signalHours / r.seconds, Double(r.peakRSSBytes) / 1_048_576))
+                print(
+                    String(
+                        format: "  --jobs %d: %7.2f s (CPU %6.2f s)  %7.1f MB/s  %8.1f h of signal/s  peak RSS %6.1f MB",
+                        r.jobs, r.seconds, r.cpuSeconds, mbps(r), r.signalHours / r.seconds, Double(r.peakRSSBytes) / 1_048_576))
             }
-            print(String(format: "  scaling jobs 2 / jobs 1: %.2f× (median of %d); inflate on 2 / 1 threads: %.2f×; efficiency %.3f (%@)",
-                         scaling, scalings.count, referenceScaling, efficiency,
-                         efficiencies.map { String(format: "%.3f", $0) }.joined(separator: ", ")))
-            print(String(format: "  zlib inflate of the same bytes: %.1f MB/s (pipeline, 1 job, is %.1f× slower)",
-                         inflateMBps, inflateMBps / mbps(one)))
+            print(
+                String(
+                    format: "  scaling jobs 2 / jobs 1: %.2f× (median of %d); inflate on 2 / 1 threads: %.2f×; efficiency %.3f (%@)",
+                    scaling, scalings.count, referenceScaling, efficiency,
+                    efficiencies.map { String(format: "%.3f", $0) }.joined(separator: ", ")))
+            print(
+                String(
+                    format: "  zlib inflate of the same bytes: %.1f MB/s (pipeline, 1 job, is %.1f× slower)",
+                    inflateMBps, inflateMBps / mbps(one)))
         }
         guard let check else { return 0 }
         guard let data = FileManager.default.contents(atPath: check),
-              let limits = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+            let limits = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        else {
             FileHandle.standardError.write(Data("sensorpipe-bench: cannot read thresholds '\(check)'\n".utf8))
             return 64
         }
@@ -259,17 +273,25 @@ func runBatchBenchmark(quick: Bool, json: Bool, check: String?, targetMegabytes:
         if let minEfficiency = (limits["batch/min_scaling_efficiency_jobs2"] as? NSNumber)?.doubleValue {
             let ok = efficiency >= minEfficiency
             failed = failed || !ok
-            FileHandle.standardError.write(Data(String(format: "guard: batch scaling efficiency %.3f (min %.3f; scaling %.2f ÷ inflate scaling %.2f, median of %d repetitions) %@\n",
-                                                        efficiency, minEfficiency, scaling, referenceScaling, efficiencies.count, ok ? "ok" : "REGRESSED").utf8))
+            FileHandle.standardError.write(
+                Data(
+                    String(
+                        format:
+                            "guard: batch scaling efficiency %.3f (min %.3f; scaling %.2f ÷ inflate scaling %.2f, median of %d repetitions) %@\n",
+                        efficiency, minEfficiency, scaling, referenceScaling, efficiencies.count, ok ? "ok" : "REGRESSED"
+                    ).utf8))
         }
         if let maxRSS = (limits["batch/max_peak_rss_mb"] as? NSNumber)?.doubleValue {
             let peak = Double(peakRSS) / 1_048_576
             let ok = peak <= maxRSS
             failed = failed || !ok
-            FileHandle.standardError.write(Data(String(format: "guard: batch peak RSS %.1f MB (max %.0f) %@\n", peak, maxRSS, ok ? "ok" : "REGRESSED").utf8))
+            FileHandle.standardError.write(
+                Data(String(format: "guard: batch peak RSS %.1f MB (max %.0f) %@\n", peak, maxRSS, ok ? "ok" : "REGRESSED").utf8))
         }
-        for key in limits.keys.sorted() where key.hasPrefix("batch/")
-            && !["batch/min_scaling_efficiency_jobs2", "batch/max_peak_rss_mb"].contains(key) {
+        for key in limits.keys.sorted()
+        where key.hasPrefix("batch/")
+            && !["batch/min_scaling_efficiency_jobs2", "batch/max_peak_rss_mb"].contains(key)
+        {
             FileHandle.standardError.write(Data("guard: unknown batch limit '\(key)'\n".utf8))
             failed = true
         }

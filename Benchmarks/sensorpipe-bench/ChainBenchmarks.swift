@@ -24,8 +24,10 @@ func chainBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
     let count = scale.dayAt512Hz
     let reference = sosReferenceName
     return [
-        BenchmarkCase(name: "ecg/analyze-chain/day512/wfdb16", samples: count, bytes: count * 2, reference: reference,
-                      info: [memcpyDayName]) {
+        BenchmarkCase(
+            name: "ecg/analyze-chain/day512/wfdb16", samples: count, bytes: count * 2, reference: reference,
+            info: [memcpyDayName]
+        ) {
             let signal = ecgDay(count: count)
             let dir = benchmarkScratch.appendingPathComponent("chain-\(count)")
             try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -44,11 +46,12 @@ func chainBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
             try! Data(header.utf8).write(to: hea)
             return {
                 let sink = DiscardingSink()
-                let summary = try! RecordingAnalysis.run(path: hea.path, analysis: AnalysisConfiguration(),
-                                                         sink: sink)
+                let summary = try! RecordingAnalysis.run(
+                    path: hea.path, analysis: AnalysisConfiguration(),
+                    sink: sink)
                 precondition(summary.beats > count / 512 / 2, "chain benchmark: \(summary.beats) beats")
                 blackHole(sink.rows)
             }
-        },
+        }
     ]
 }

@@ -17,8 +17,10 @@ func ecgBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
     let count = scale.dayAt512Hz
     let reference = sosReferenceName
     return [
-        BenchmarkCase(name: "ecg/rpeaks/day512/float", samples: count, bytes: count * 4, reference: reference,
-                      info: [memcpyDayName]) {
+        BenchmarkCase(
+            name: "ecg/rpeaks/day512/float", samples: count, bytes: count * 4, reference: reference,
+            info: [memcpyDayName]
+        ) {
             let signal = ecgDay(count: count)
             let block = 512 * 60
             var peaks = [Int]()
@@ -36,15 +38,18 @@ func ecgBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
                 }
                 detector.finish(into: &peaks)
                 // 36 beats per 30 s tile (32 annotated beats at ~64–72 bpm): sanity bound only.
-                precondition(peaks.count > count / 512 / 2 && peaks.count < count / 512 * 3,
-                             "ecg benchmark: \(peaks.count) beats in \(count) samples")
+                precondition(
+                    peaks.count > count / 512 / 2 && peaks.count < count / 512 * 3,
+                    "ecg benchmark: \(peaks.count) beats in \(count) samples")
                 blackHole(peaks)
             }
         },
         // Beat classification alone on the detector's peaks (found in set-up), as a ratio to the
         // R-peak detection above: the classifier's own cost.
-        BenchmarkCase(name: "ecg/beats/day512/float", samples: count, bytes: count * 4,
-                      reference: "ecg/rpeaks/day512/float") {
+        BenchmarkCase(
+            name: "ecg/beats/day512/float", samples: count, bytes: count * 4,
+            reference: "ecg/rpeaks/day512/float"
+        ) {
             let signal = ecgDay(count: count)
             let peaks = RPeakDetector.detect(signal, sampleRate: 512)
             var beats = [ClassifiedBeat]()
@@ -60,8 +65,9 @@ func ecgBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
                         let k = min(block, count - start)
                         var end = next
                         while end < peaks.count && peaks[end] < start + k { end += 1 }
-                        classifier.process(UnsafeBufferPointer(rebasing: x[start..<start + k]), flags: nil,
-                                           peaks: Array(peaks[next..<end]), into: &beats)
+                        classifier.process(
+                            UnsafeBufferPointer(rebasing: x[start..<start + k]), flags: nil,
+                            peaks: Array(peaks[next..<end]), into: &beats)
                         next = end
                         start += k
                     }
@@ -93,7 +99,7 @@ func ecgDay(count: Int) -> [Float] {
     var state: UInt64 = 0x1234_5678
     for i in 0..<count {
         state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        let noise = Float(Int64(bitPattern: state) >> 40) / Float(1 << 23)  // uniform in [−1, 1)
+        let noise = Float(Int64(bitPattern: state) >> 40) / Float(1 << 23) // uniform in [−1, 1)
         let t = Double(i) / 512
         let gain = Float(1 + 0.4 * sin(2 * Double.pi * t / 600))
         let wander = Float(0.3 * sin(2 * Double.pi * 0.2 * t))

@@ -15,8 +15,9 @@ func syntheticSignal(count: Int, sampleRate: Double = 512, seed: UInt64 = 1) -> 
         z = z ^ (z >> 31)
         let noise = Double(z >> 11) / 9_007_199_254_740_992.0 * 2 - 1
         let t = Double(i) / sampleRate
-        out[i] = Float(0.6 * sin(2 * .pi * 1.2 * t) + 0.3 * sin(2 * .pi * 17 * t)
-                       + 0.2 * sin(2 * .pi * 0.15 * t) + 0.1 * noise)
+        out[i] = Float(
+            0.6 * sin(2 * .pi * 1.2 * t) + 0.3 * sin(2 * .pi * 17 * t)
+                + 0.2 * sin(2 * .pi * 0.15 * t) + 0.1 * noise)
     }
     return out
 }
@@ -64,42 +65,45 @@ func fftBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
             let p = float ? "float" : "double"
             let ref = "fftw/r2c+c2r/\(n)/\(p)"
             cases.append(fftwReferenceCase(n: n, blocks: blocks, float: float, name: ref))
-            cases.append(BenchmarkCase(name: "fft/real-forward-inverse/\(n)/\(p)", samples: n * blocks,
-                                       bytes: n * blocks * (float ? 4 : 8), reference: ref) {
-                if float {
-                    let fft = RealFFT<Float>(count: n)
-                    var x = [Float](repeating: 0, count: n)
-                    for i in 0..<n { x[i] = Float(i % 7) }
-                    var spec = [Float](repeating: 0, count: fft.spectrumCount)
-                    return {
-                        x.withUnsafeMutableBufferPointer { xb in
-                            spec.withUnsafeMutableBufferPointer { sb in
-                                for _ in 0..<blocks {
-                                    fft.forward(xb.baseAddress!, into: sb.baseAddress!)
-                                    fft.inverse(destroying: sb.baseAddress!, into: xb.baseAddress!)
+            cases.append(
+                BenchmarkCase(
+                    name: "fft/real-forward-inverse/\(n)/\(p)", samples: n * blocks,
+                    bytes: n * blocks * (float ? 4 : 8), reference: ref
+                ) {
+                    if float {
+                        let fft = RealFFT<Float>(count: n)
+                        var x = [Float](repeating: 0, count: n)
+                        for i in 0..<n { x[i] = Float(i % 7) }
+                        var spec = [Float](repeating: 0, count: fft.spectrumCount)
+                        return {
+                            x.withUnsafeMutableBufferPointer { xb in
+                                spec.withUnsafeMutableBufferPointer { sb in
+                                    for _ in 0..<blocks {
+                                        fft.forward(xb.baseAddress!, into: sb.baseAddress!)
+                                        fft.inverse(destroying: sb.baseAddress!, into: xb.baseAddress!)
+                                    }
                                 }
                             }
+                            blackHole(x)
                         }
-                        blackHole(x)
-                    }
-                } else {
-                    let fft = RealFFT<Double>(count: n)
-                    var x = [Double](repeating: 0, count: n)
-                    for i in 0..<n { x[i] = Double(i % 7) }
-                    var spec = [Double](repeating: 0, count: fft.spectrumCount)
-                    return {
-                        x.withUnsafeMutableBufferPointer { xb in
-                            spec.withUnsafeMutableBufferPointer { sb in
-                                for _ in 0..<blocks {
-                                    fft.forward(xb.baseAddress!, into: sb.baseAddress!)
-                                    fft.inverse(destroying: sb.baseAddress!, into: xb.baseAddress!)
+                    } else {
+                        let fft = RealFFT<Double>(count: n)
+                        var x = [Double](repeating: 0, count: n)
+                        for i in 0..<n { x[i] = Double(i % 7) }
+                        var spec = [Double](repeating: 0, count: fft.spectrumCount)
+                        return {
+                            x.withUnsafeMutableBufferPointer { xb in
+                                spec.withUnsafeMutableBufferPointer { sb in
+                                    for _ in 0..<blocks {
+                                        fft.forward(xb.baseAddress!, into: sb.baseAddress!)
+                                        fft.inverse(destroying: sb.baseAddress!, into: xb.baseAddress!)
+                                    }
                                 }
                             }
+                            blackHole(x)
                         }
-                        blackHole(x)
                     }
-                }
-            })
+                })
         }
     }
     return cases

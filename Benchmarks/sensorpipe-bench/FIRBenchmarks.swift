@@ -12,8 +12,10 @@ func firBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
     let ref = "fftw/r2c+c2r/\(n)/float/fir"
     return [
         fftwReferenceCase(n: n, blocks: frames, float: true, name: ref),
-        BenchmarkCase(name: "fir/bandpass-1025/day512/float", samples: count, bytes: count * 4,
-                      reference: ref) {
+        BenchmarkCase(
+            name: "fir/bandpass-1025/day512/float", samples: count, bytes: count * 4,
+            reference: ref
+        ) {
             let signal = syntheticSignal(count: count, sampleRate: 512)
             var filter = OverlapSaveFilter<Float>(taps: design.taps)
             // The pipeline hands stages blocks of about a minute; the output block is reused.

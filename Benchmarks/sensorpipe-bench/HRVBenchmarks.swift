@@ -20,7 +20,8 @@ func syntheticDayNN(hours: Double) -> [Double] {
     while t < end {
         let circadian = 850 + 150 * cos(2 * Double.pi * t / 86_400)
         walk = 0.995 * walk + 3 * normal()
-        let value = circadian + 30 * sin(2 * Double.pi * 0.1 * t) + 20 * sin(2 * Double.pi * 0.27 * t)
+        let value =
+            circadian + 30 * sin(2 * Double.pi * 0.1 * t) + 20 * sin(2 * Double.pi * 0.27 * t)
             + walk + 8 * normal()
         nn.append(value)
         t += value / 1000
@@ -48,8 +49,9 @@ func hrvBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
         BenchmarkCase(name: info[0], samples: resampledCount, bytes: resampledCount * 8, reference: nil) {
             var x = [Double](repeating: 0, count: resampledCount)
             for i in x.indices { x[i] = nn[i % nn.count] }
-            let welch = Welch(segmentLength: half, window: .hann, detrend: .none, fftLength: 2 * half,
-                              sampleRate: 100)
+            let welch = Welch(
+                segmentLength: half, window: .hann, detrend: .none, fftLength: 2 * half,
+                sampleRate: 100)
             return { blackHole(try! welch.estimate(x)) }
         },
         BenchmarkCase(name: "hrv/all/day", samples: nn.count, bytes: nn.count * 8, reference: ref, info: info) {

@@ -36,8 +36,9 @@ struct Stopwatch {
     static func now() -> Stopwatch {
         var ts = timespec()
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
-        return Stopwatch(wall: DispatchTime.now().uptimeNanoseconds,
-                         cpu: UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec))
+        return Stopwatch(
+            wall: DispatchTime.now().uptimeNanoseconds,
+            cpu: UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec))
     }
 
     /// (wall, CPU) seconds from `self` to `later`.
@@ -105,7 +106,8 @@ let injectedSlowdown: (regex: NSRegularExpression, factor: Int)? = {
 /// How many times the slowdown self-test repeats the named case's work per run (1 normally).
 func slowdownFactor(for name: String) -> Int {
     guard let s = injectedSlowdown,
-          s.regex.firstMatch(in: name, range: NSRange(name.startIndex..., in: name)) != nil else { return 1 }
+        s.regex.firstMatch(in: name, range: NSRange(name.startIndex..., in: name)) != nil
+    else { return 1 }
     return s.factor
 }
 
@@ -180,9 +182,10 @@ func measure(_ t: TimedBody, policy p: MeasurementPolicy) -> Measurement {
         let total = Double(DispatchTime.now().uptimeNanoseconds - started) * 1e-9
         if wall.count >= p.minPairs && total >= p.minSeconds { break }
     }
-    return Measurement(name: t.benchmark.name, samples: t.benchmark.samples, bytes: t.benchmark.bytes,
-                       runs: wall, cpuRuns: cpu, iterations: wall.count * t.iterations,
-                       reference: t.benchmark.reference)
+    return Measurement(
+        name: t.benchmark.name, samples: t.benchmark.samples, bytes: t.benchmark.bytes,
+        runs: wall, cpuRuns: cpu, iterations: wall.count * t.iterations,
+        reference: t.benchmark.reference)
 }
 
 /// Times a case interleaved with its reference: A B, B A, A B, … (the order alternates so that
@@ -191,8 +194,10 @@ func measure(_ t: TimedBody, policy p: MeasurementPolicy) -> Measurement {
 /// guarded one (time-sharing with other processes drops out of it). What remains, a change of
 /// clock speed, cache or memory-bandwidth contention from neighbours, lasts longer than a pair, so
 /// it slows both sides of the pairs it hits and the median of the pair ratios stays put.
-func measurePairs(_ target: TimedBody, _ reference: TimedBody, policy p: MeasurementPolicy,
-                  pairs: Int? = nil) -> PairedMeasurement {
+func measurePairs(
+    _ target: TimedBody, _ reference: TimedBody, policy p: MeasurementPolicy,
+    pairs: Int? = nil
+) -> PairedMeasurement {
     reference.calibrate(minSideSeconds: p.minSideSeconds)
     target.calibrate(minSideSeconds: p.minSideSeconds)
     var tw = [Double](), tc = [Double](), rw = [Double](), rc = [Double]()
@@ -210,11 +215,13 @@ func measurePairs(_ target: TimedBody, _ reference: TimedBody, policy p: Measure
         if tw.count >= wanted && (pairs != nil || total >= p.minSeconds) { break }
     }
     func m(_ b: TimedBody, _ w: [Double], _ c: [Double]) -> Measurement {
-        Measurement(name: b.benchmark.name, samples: b.benchmark.samples, bytes: b.benchmark.bytes,
-                    runs: w, cpuRuns: c, iterations: w.count * b.iterations, reference: b.benchmark.reference)
+        Measurement(
+            name: b.benchmark.name, samples: b.benchmark.samples, bytes: b.benchmark.bytes,
+            runs: w, cpuRuns: c, iterations: w.count * b.iterations, reference: b.benchmark.reference)
     }
-    return PairedMeasurement(target: m(target, tw, tc), reference: m(reference, rw, rc),
-                             ratios: zip(tc, rc).map { $0 / $1 }, wallRatios: zip(tw, rw).map { $0 / $1 })
+    return PairedMeasurement(
+        target: m(target, tw, tc), reference: m(reference, rw, rc),
+        ratios: zip(tc, rc).map { $0 / $1 }, wallRatios: zip(tw, rw).map { $0 / $1 })
 }
 
 /// Keeps a value alive and opaque to the optimiser so timed work is not removed.
@@ -229,8 +236,9 @@ let benchmarkScratch: URL = {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("sensorpipe-bench-\(getpid())")
     try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     atexit {
-        try? FileManager.default.removeItem(at: FileManager.default.temporaryDirectory
-            .appendingPathComponent("sensorpipe-bench-\(getpid())"))
+        try? FileManager.default.removeItem(
+            at: FileManager.default.temporaryDirectory
+                .appendingPathComponent("sensorpipe-bench-\(getpid())"))
     }
     return url
 }()

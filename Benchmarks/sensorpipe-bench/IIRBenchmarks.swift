@@ -10,8 +10,10 @@ func iirBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
     let reference = sosReferenceName
     let sos = try! ButterworthDesign(order: 4, band: .bandPass(low: 0.5, high: 40), sampleRate: 512).sos
     return [
-        BenchmarkCase(name: "iir/sosfiltfilt-bandpass-4/day512/float", samples: n, bytes: n * 4,
-                      reference: reference, info: [memcpyDayName]) {
+        BenchmarkCase(
+            name: "iir/sosfiltfilt-bandpass-4/day512/float", samples: n, bytes: n * 4,
+            reference: reference, info: [memcpyDayName]
+        ) {
             let x = syntheticSignal(count: n)
             var y = [Float](repeating: 0, count: n)
             let filter = ZeroPhaseSOSFilter(sos)
@@ -22,8 +24,10 @@ func iirBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
                 blackHole(y)
             }
         },
-        BenchmarkCase(name: "iir/sosfilt-bandpass-4/day512/float", samples: n, bytes: n * 4,
-                      reference: reference, info: [memcpyDayName]) {
+        BenchmarkCase(
+            name: "iir/sosfilt-bandpass-4/day512/float", samples: n, bytes: n * 4,
+            reference: reference, info: [memcpyDayName]
+        ) {
             let x = syntheticSignal(count: n)
             var y = [Float](repeating: 0, count: n)
             return {

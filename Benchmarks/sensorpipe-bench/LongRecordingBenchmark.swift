@@ -18,27 +18,32 @@ func runLongECGBenchmark(days: Double, compare: String?, json: Bool) -> Int32 {
         let checksums = try writeLongECG(frames: frames, to: dat)
         for (dir, names) in [(one, ["a"]), (two, ["a", "b"])] {
             for name in names {
-                let header = "\(name) 2 360 \(frames)\n"
+                let header =
+                    "\(name) 2 360 \(frames)\n"
                     + "../long.dat 16 200/mV 16 0 0 \(checksums.0) 0 MLII\n../long.dat 16 200/mV 16 0 0 \(checksums.1) 0 V5\n"
                 try Data(header.utf8).write(to: dir.appendingPathComponent("\(name).hea"))
             }
         }
-        print(String(format: "long ECG: %.1f days, 2 leads at 360 Hz, %d frames, %.0f MB", days, frames,
-                     Double(frames * 4) / 1e6))
+        print(
+            String(
+                format: "long ECG: %.1f days, 2 leads at 360 Hz, %d frames, %.0f MB", days, frames,
+                Double(frames * 4) / 1e6))
         var lines = [String]()
         for (label, exe) in [("new", binary.path)] + (compare.map { [("old", $0)] } ?? []) {
             let bench = BatchBenchmark(targetBytes: 0, datasets: scratch, binary: URL(fileURLWithPath: exe), repetitions: 1)
             for (jobs, dir) in [(1, one), (2, two)] {
                 let r = try bench.runPipeline(input: dir, jobs: jobs, scratch: scratch)
                 let mb = Double(r.bytes) / 1e6
-                let line = String(format: "%@ --jobs %d: %d ok, %d failed, %.1f s wall, %.1f s CPU, peak RSS %.0f MB, %.1f MB/s, %.0f h of signal/s",
-                                  label, jobs, r.ok, r.failed, r.seconds, r.cpuSeconds, Double(r.peakRSSBytes) / 1e6,
-                                  mb / r.seconds, r.signalHours / r.seconds)
+                let line = String(
+                    format: "%@ --jobs %d: %d ok, %d failed, %.1f s wall, %.1f s CPU, peak RSS %.0f MB, %.1f MB/s, %.0f h of signal/s",
+                    label, jobs, r.ok, r.failed, r.seconds, r.cpuSeconds, Double(r.peakRSSBytes) / 1e6,
+                    mb / r.seconds, r.signalHours / r.seconds)
                 print(line)
                 lines.append(line)
                 if json {
-                    print("{\"binary\":\"\(label)\",\"jobs\":\(jobs),\"seconds\":\(r.seconds),\"cpu_seconds\":\(r.cpuSeconds),"
-                          + "\"peak_rss_bytes\":\(r.peakRSSBytes),\"bytes\":\(r.bytes),\"signal_hours\":\(r.signalHours),\"ok\":\(r.ok)}")
+                    print(
+                        "{\"binary\":\"\(label)\",\"jobs\":\(jobs),\"seconds\":\(r.seconds),\"cpu_seconds\":\(r.cpuSeconds),"
+                            + "\"peak_rss_bytes\":\(r.peakRSSBytes),\"bytes\":\(r.bytes),\"signal_hours\":\(r.signalHours),\"ok\":\(r.ok)}")
                 }
             }
         }

@@ -66,8 +66,10 @@ func sosReferenceCase(count: Int, name: String) -> BenchmarkCase {
 
 /// The reference of in-memory byte decoders (the WFDB frame decoder): zlib's `crc32` over the
 /// same bytes (table-driven, compute-bound, reads every input byte once as the decoder must).
-func crc32ReferenceCase(name: String, samples: Int, byteCount: Int,
-                        bytes: @escaping () -> [UInt8]) -> BenchmarkCase {
+func crc32ReferenceCase(
+    name: String, samples: Int, byteCount: Int,
+    bytes: @escaping () -> [UInt8]
+) -> BenchmarkCase {
     BenchmarkCase(name: name, samples: samples, bytes: byteCount, reference: nil) {
         let data = bytes()
         return {
@@ -103,8 +105,10 @@ final class SharedBenchmarkFile {
 /// the same system calls and page-cache copies as the decoder, then compute-bound work on a
 /// cache-resident buffer. An in-memory CRC alone left the decoders' file reading unmatched, and
 /// the ratio swung by 2× with load.
-func fileCRC32ReferenceCase(name: String, samples: Int, file: SharedBenchmarkFile,
-                            byteCount: Int = 0) -> BenchmarkCase {
+func fileCRC32ReferenceCase(
+    name: String, samples: Int, file: SharedBenchmarkFile,
+    byteCount: Int = 0
+) -> BenchmarkCase {
     BenchmarkCase(name: name, samples: samples, bytes: byteCount, reference: nil) {
         let path = file.path
         let chunk = 1 << 20

@@ -7,8 +7,10 @@ func resampleBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
     let n = scale.dayAt512Hz
     let reference = sosReferenceName
     return [
-        BenchmarkCase(name: "resample/poly-512-to-128/day512/float", samples: n, bytes: n * 4,
-                      reference: reference, info: [memcpyDayName]) {
+        BenchmarkCase(
+            name: "resample/poly-512-to-128/day512/float", samples: n, bytes: n * 4,
+            reference: reference, info: [memcpyDayName]
+        ) {
             let resampler = PolyphaseResampler<Float>(up: 128, down: 512)
             let x = syntheticSignal(count: n, sampleRate: 512)
             var y = [Float](repeating: 0, count: resampler.outputCount(forInputCount: n))
@@ -18,6 +20,6 @@ func resampleBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
                 }
                 blackHole(y)
             }
-        },
+        }
     ]
 }

@@ -25,8 +25,10 @@ func spectralBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
     let ref = "fftw/r2c/4096/double/welch"
     return [
         fftwForwardReferenceCase(n: nperseg, count: segments, name: ref),
-        BenchmarkCase(name: "spectral/welch-4096/day512/float", samples: count, bytes: count * 4,
-                      reference: ref) {
+        BenchmarkCase(
+            name: "spectral/welch-4096/day512/float", samples: count, bytes: count * 4,
+            reference: ref
+        ) {
             let signal = syntheticSignal(count: count, sampleRate: 512)
             return {
                 var welch = Welch(segmentLength: nperseg, sampleRate: 512)

@@ -105,19 +105,22 @@ let all = allBenchmarks(scale)
 
 if options.list {
     for c in all {
-        print(c.name + (c.reference.map { "  (reference: \($0))" } ?? "")
-              + (c.info.isEmpty ? "" : "  (information: \(c.info.joined(separator: ", ")))"))
+        print(
+            c.name + (c.reference.map { "  (reference: \($0))" } ?? "")
+                + (c.info.isEmpty ? "" : "  (information: \(c.info.joined(separator: ", ")))"))
     }
     exit(0)
 }
 
 var selected = all
 if options.filter == nil, let path = options.check,
-   let data = FileManager.default.contents(atPath: path),
-   let limits = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] {
+    let data = FileManager.default.contents(atPath: path),
+    let limits = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+{
     // The guard measures what it guards (each case with its reference and information figures).
-    let wanted = Set(all.filter { limits[$0.name] is NSNumber }
-        .flatMap { [$0.name] + ($0.reference.map { [$0] } ?? []) + $0.info })
+    let wanted = Set(
+        all.filter { limits[$0.name] is NSNumber }
+            .flatMap { [$0.name] + ($0.reference.map { [$0] } ?? []) + $0.info })
     selected = all.filter { wanted.contains($0.name) }
 }
 if let f = options.filter {
@@ -125,9 +128,10 @@ if let f = options.filter {
         FileHandle.standardError.write(Data("sensorpipe-bench: invalid --filter regex '\(f)'\n".utf8))
         exit(64)
     }
-    let wanted = Set(all.filter {
-        regex.firstMatch(in: $0.name, range: NSRange($0.name.startIndex..., in: $0.name)) != nil
-    }.flatMap { [$0.name] + ($0.reference.map { [$0] } ?? []) + $0.info })
+    let wanted = Set(
+        all.filter {
+            regex.firstMatch(in: $0.name, range: NSRange($0.name.startIndex..., in: $0.name)) != nil
+        }.flatMap { [$0.name] + ($0.reference.map { [$0] } ?? []) + $0.info })
     selected = all.filter { wanted.contains($0.name) }
 }
 if selected.isEmpty {
@@ -173,14 +177,17 @@ var bodies: [String: TimedBody] = [:]
     } else {
         var ratioText = "(reference)"
         if let p = pairs, let r = reference {
-            ratioText = String(format: "%8.3f× %@ (CPU time, median of %d pairs, %.3f … %.3f; wall %.3f×)",
-                               p.ratio, r, p.ratios.count, p.ratios.min()!, p.ratios.max()!, p.wallRatio)
+            ratioText = String(
+                format: "%8.3f× %@ (CPU time, median of %d pairs, %.3f … %.3f; wall %.3f×)",
+                p.ratio, r, p.ratios.count, p.ratios.min()!, p.ratios.max()!, p.wallRatio)
         }
         for (name, ratio) in info.sorted(by: { $0.key < $1.key }) {
             ratioText += String(format: "; %.3f× %@", ratio, name)
         }
-        print(String(format: "%-48@ median %9.4f s  [%9.4f … %9.4f]  %9.3e samples/s  %@",
-                     m.name, m.median, m.min, m.max, sps, ratioText))
+        print(
+            String(
+                format: "%-48@ median %9.4f s  [%9.4f … %9.4f]  %9.3e samples/s  %@",
+                m.name, m.median, m.min, m.max, sps, ratioText))
     }
     fflush(nil)
 }
@@ -213,13 +220,14 @@ for c in selected {
 
 if let path = options.check {
     guard let data = FileManager.default.contents(atPath: path),
-          let limits = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+        let limits = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+    else {
         FileHandle.standardError.write(Data("sensorpipe-bench: cannot read thresholds '\(path)'\n".utf8))
         exit(64)
     }
     var failed = false
     for (name, value) in limits.sorted(by: { $0.key < $1.key }) {
-        guard let maxRatio = (value as? NSNumber)?.doubleValue else { continue }  // e.g. "_rule"
+        guard let maxRatio = (value as? NSNumber)?.doubleValue else { continue } // e.g. "_rule"
         guard let p = paired[name], let r = byName[name]?.reference else {
             if options.filter == nil {
                 FileHandle.standardError.write(Data("guard: \(name) was not measured\n".utf8))
@@ -236,8 +244,12 @@ if let path = options.check {
         }
         let ratio = medianOf(ratios)
         let ok = ratio <= maxRatio
-        FileHandle.standardError.write(Data(String(format: "guard: %@ ratio %.3f (max %.3f, median of %d pairs against %@) %@\n",
-                                                    name, ratio, maxRatio, ratios.count, r, ok ? "ok" : "REGRESSED").utf8))
+        FileHandle.standardError.write(
+            Data(
+                String(
+                    format: "guard: %@ ratio %.3f (max %.3f, median of %d pairs against %@) %@\n",
+                    name, ratio, maxRatio, ratios.count, r, ok ? "ok" : "REGRESSED"
+                ).utf8))
         if !ok { failed = true }
     }
     if failed {

@@ -39,18 +39,18 @@ do {
 }
 print("\(path) (\(opened.format))")
 
-var analyzers: [Int: ECGAnalyzer] = [:]   // ECG analyses by stream index
+var analyzers: [Int: ECGAnalyzer] = [:] // ECG analyses by stream index
 do {
     while let event = try opened.decoder.next() {
         switch event {
-        case .stream(let index, let info):   // the index every block of the stream carries
+        case .stream(let index, let info): // the index every block of the stream carries
             let rate = info.nominalSampleRate.map { "\(format($0, $0 == $0.rounded() ? 0 : 3)) Hz" } ?? "irregular timestamps"
             print("  stream \(index): \(info.key.sensor), \(rate), \(info.key)")
             if info.key.sensor == .electrocardiogram {
                 analyzers[index] = ECGAnalyzer(streamName: info.key.description)
             }
         case .block(let block):
-            analyzers[block.stream]?.consume(block)   // blocks of other sensors are skipped here
+            analyzers[block.stream]?.consume(block) // blocks of other sensors are skipped here
         case .issue(let issue):
             print("  warning: \(issue)")
         case .device, .deletion:
@@ -70,12 +70,14 @@ for index in analyzers.keys.sorted() {
     let inserted = results.beats.count { $0.corrections.contains(.inserted) }
     let removed = results.beats.count { $0.isRemovedExtra }
     print("ECG \(results.streamName)")
-    print("  beats: \(results.beats.count - removed) (artefacts found at \(flagged); "
-          + "correction inserted \(inserted), removed \(removed) detected as extra)")
+    print(
+        "  beats: \(results.beats.count - removed) (artefacts found at \(flagged); "
+            + "correction inserted \(inserted), removed \(removed) detected as extra)")
     print("  mean heart rate: \(format(results.meanHeartRateBPM)) bpm")
     if let hrv = results.recordingHRV {
-        print("  HRV over \(hrv.intervalCount) NN intervals: SDNN \(format(hrv.metrics[.sdnn])) ms, "
-              + "RMSSD \(format(hrv.metrics[.rmssd])) ms")
+        print(
+            "  HRV over \(hrv.intervalCount) NN intervals: SDNN \(format(hrv.metrics[.sdnn])) ms, "
+                + "RMSSD \(format(hrv.metrics[.rmssd])) ms")
     } else {
         print("  HRV: fewer than two NN intervals")
     }

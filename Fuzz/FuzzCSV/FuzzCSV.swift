@@ -3,10 +3,15 @@ import Recordings
 
 let mapping = CSVMapping(
     deviceID: "d", time: .column(.name("time"), unit: .seconds, origin: .unixEpoch),
-    streams: [.init(sensor: .accelerometer, channel: "acceleration", columns: [
-        .init(.name("x"), name: "x", unit: .standardGravity),
-        .init(.name("y"), name: "y", unit: .standardGravity),
-        .init(.name("z"), name: "z", unit: .standardGravity)])])
+    streams: [
+        .init(
+            sensor: .accelerometer, channel: "acceleration",
+            columns: [
+                .init(.name("x"), name: "x", unit: .standardGravity),
+                .init(.name("y"), name: "y", unit: .standardGravity),
+                .init(.name("z"), name: "z", unit: .standardGravity),
+            ])
+    ])
 
 func fuzzCSV(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let path = FuzzSupport.write(FuzzSupport.buffer(data, size), name: "input.csv")

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Recordings
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Shared by the libFuzzer targets (`scripts/fuzz.sh`): decoders read paths, so each input is
 /// written to a file in a per-process folder (in /dev/shm when present), then decoded to the end.
@@ -63,6 +64,8 @@ public enum FuzzSupport {
 
 /// `int LLVMFuzzerRunDriver(int *argc, char ***argv, int (*cb)(const uint8_t *, size_t))` (libFuzzer).
 @_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<Int32>,
-                         _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
-                         _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32) -> Int32
+func LLVMFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<Int32>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+) -> Int32

@@ -14,7 +14,9 @@
 /// - Returns: the typed results of every family (``RecordingResults``).
 /// - Throws: ``RecordingError`` naming the file and place when it cannot be decoded.
 /// - Complexity: one pass over the samples.
-public func analyze(path: String, alsoReading: [String] = [],
-                    configuration: AnalysisConfiguration = AnalysisConfiguration()) throws -> RecordingResults {
+public func analyze(
+    path: String, alsoReading: [String] = [],
+    configuration: AnalysisConfiguration = AnalysisConfiguration()
+) throws -> RecordingResults {
     try RecordingAnalysis.results(of: RecordingInput(path: path, files: [path] + alsoReading), analysis: configuration)
 }

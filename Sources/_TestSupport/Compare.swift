@@ -2,8 +2,10 @@
 public enum Compare {
     /// Largest |a − b| / max(|b|, floor), with `floor` = `relativeFloor · max|b|` so that values
     /// near zero are judged against the signal's scale rather than against themselves.
-    public static func maxRelativeError(_ a: [Double], _ b: [Double],
-                                        relativeFloor: Double = 1e-12) -> Double {
+    public static func maxRelativeError(
+        _ a: [Double], _ b: [Double],
+        relativeFloor: Double = 1e-12
+    ) -> Double {
         precondition(a.count == b.count, "length mismatch \(a.count) vs \(b.count)")
         let scale = b.reduce(0) { max($0, abs($1)) }
         let floor = max(scale * relativeFloor, .leastNormalMagnitude)

@@ -69,8 +69,9 @@ enum ExactJSON {
         default:
             let start = i
             while i < b.count, let c = Optional(b[i]),
-                  (c >= 0x30 && c <= 0x39) || c == UInt8(ascii: "-") || c == UInt8(ascii: "+")
-                    || c == UInt8(ascii: ".") || c == UInt8(ascii: "e") || c == UInt8(ascii: "E") { i += 1 }
+                (c >= 0x30 && c <= 0x39) || c == UInt8(ascii: "-") || c == UInt8(ascii: "+")
+                    || c == UInt8(ascii: ".") || c == UInt8(ascii: "e") || c == UInt8(ascii: "E")
+            { i += 1 }
             let text = String(decoding: b[start..<i], as: UTF8.self)
             if !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }), let n = Int(text) {
                 return NSNumber(value: n)

@@ -5,9 +5,9 @@ import Foundation
 public enum Fixtures {
     /// The repository root, found from this file's compile-time path.
     public static let repositoryRoot: URL = {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent()  // _TestSupport
-            .deletingLastPathComponent()  // Sources
-            .deletingLastPathComponent()  // root
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent() // _TestSupport
+            .deletingLastPathComponent() // Sources
+            .deletingLastPathComponent() // root
     }()
 
     /// URL of `Tests/<target>/Fixtures/<relativePath>`.

@@ -19,4 +19,3 @@ public final class TemporaryDirectory {
 
     public func write(_ name: String, _ text: String) -> String { write(name, Array(text.utf8)) }
 }
-

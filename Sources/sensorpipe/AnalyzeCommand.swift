@@ -55,10 +55,12 @@ enum AnalyzeCommand {
             return 1
         }
         do {
-            let summary = try RecordingAnalysis.run(recording: RecordingInput(path: input, files: inputs),
-                                                    analysis: analysis, sink: sink)
-            print("\(input): \(summary.streams) stream(s), \(summary.beats) beats → \(out)/"
-                  + summary.tables.map { "\($0).csv" }.joined(separator: ", "))
+            let summary = try RecordingAnalysis.run(
+                recording: RecordingInput(path: input, files: inputs),
+                analysis: analysis, sink: sink)
+            print(
+                "\(input): \(summary.streams) stream(s), \(summary.beats) beats → \(out)/"
+                    + summary.tables.map { "\($0).csv" }.joined(separator: ", "))
             for issue in summary.issues { CLI.error("warning: \(issue)") }
             for line in summary.unanalysedStreams { CLI.error("warning: not analysed: \(line)") }
             return 0

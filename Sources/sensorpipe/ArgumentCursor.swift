@@ -67,7 +67,7 @@ struct ArgumentCursor {
         }
         switch option {
         case "--preset": analysis.decode.preset = CLI.preset(value(option), usage: usage)
-        case "--config": _ = value(option)   // read up front by configuration()
+        case "--config": _ = value(option) // read up front by configuration()
         default: return false
         }
         return true
@@ -85,8 +85,9 @@ struct ArgumentCursor {
                 case .flag: range = ", true|false"
                 case .choice(let w): range = ", " + w.joined(separator: "|")
                 }
-                lines.append("  \(o.flag) V".padding(toLength: 32, withPad: " ", startingAt: 0)
-                             + "\(o.summary) (default \(o.defaultValue)\(unit)\(range))")
+                lines.append(
+                    "  \(o.flag) V".padding(toLength: 32, withPad: " ", startingAt: 0)
+                        + "\(o.summary) (default \(o.defaultValue)\(unit)\(range))")
             }
         }
         lines.append("  --hr-window S, --hr-step S      aliases of --ecg-heart-rate-window-s, --ecg-heart-rate-step-s")

@@ -60,11 +60,13 @@ enum ConvertCommand {
                 return 1
             }
             let samples = opened.decoder.accounts.reduce(0) { $0 + $1.samplesEmitted }
-            print("\(input) → \(output): \(opened.decoder.streams.count) stream(s), \(samples) samples"
-                  + (issues > 0 ? ", \(issues) issue(s)" : ""))
+            print(
+                "\(input) → \(output): \(opened.decoder.streams.count) stream(s), \(samples) samples"
+                    + (issues > 0 ? ", \(issues) issue(s)" : ""))
             for info in opened.decoder.streams where info.timeOrigin != .unix {
-                print("  \(info.key): times are \(info.timeOrigin == .streamStart ? "seconds from the stream start" : "device-local")"
-                      + " (timeOrigin \(info.timeOrigin.rawValue) in its stream line), not Unix time")
+                print(
+                    "  \(info.key): times are \(info.timeOrigin == .streamStart ? "seconds from the stream start" : "device-local")"
+                        + " (timeOrigin \(info.timeOrigin.rawValue) in its stream line), not Unix time")
             }
             return 0
         } catch {

@@ -159,29 +159,36 @@ enum InspectCommand {
 
     static func printTable(_ r: FileReport) {
         var head = "\(r.path)"
-        if let f = r.format { head += "  [\(f)" + (r.preset.map { ", preset \($0)\(r.presetDetected == true ? " (detected)" : "")" } ?? "") + "]" }
+        if let f = r.format {
+            head += "  [\(f)" + (r.preset.map { ", preset \($0)\(r.presetDetected == true ? " (detected)" : "")" } ?? "") + "]"
+        }
         print(head)
         if let e = r.error {
             print("  ERROR \(e)")
             print("")
             return
         }
-        let header = ["stream", "origin", "start", "end", "nominal Hz", "measured Hz", "segments", "gaps",
-                      "deleted", "duplicates", "masked", "rejected", "samples"]
+        let header = [
+            "stream", "origin", "start", "end", "nominal Hz", "measured Hz", "segments", "gaps",
+            "deleted", "duplicates", "masked", "rejected", "samples",
+        ]
         var rows = [header]
         for s in r.streams {
-            rows.append([s.key, s.timeOrigin, s.startUTC, s.endUTC,
-                         s.nominalSampleRateHz.map { String(format: "%.3f", $0) } ?? "-",
-                         s.measuredSampleRateHz.map { String(format: "%.3f", $0) } ?? "-",
-                         "\(s.segments)", "\(s.gaps)",
-                         s.deletedSpans == 0 ? "0" : String(format: "%d (%.0f s)", s.deletedSpans, s.deletedSeconds),
-                         "\(s.duplicatesDropped)", "\(s.masked)", "\(s.rejected)", "\(s.samplesEmitted)"])
+            rows.append([
+                s.key, s.timeOrigin, s.startUTC, s.endUTC,
+                s.nominalSampleRateHz.map { String(format: "%.3f", $0) } ?? "-",
+                s.measuredSampleRateHz.map { String(format: "%.3f", $0) } ?? "-",
+                "\(s.segments)", "\(s.gaps)",
+                s.deletedSpans == 0 ? "0" : String(format: "%d (%.0f s)", s.deletedSpans, s.deletedSeconds),
+                "\(s.duplicatesDropped)", "\(s.masked)", "\(s.rejected)", "\(s.samplesEmitted)",
+            ])
         }
         let widths = header.indices.map { c in rows.map { $0[c].count }.max() ?? 0 }
         for row in rows {
             let cells = row.enumerated().map { c, v in
-                c == 0 ? v.padding(toLength: widths[c], withPad: " ", startingAt: 0)
-                       : String(repeating: " ", count: widths[c] - v.count) + v
+                c == 0
+                    ? v.padding(toLength: widths[c], withPad: " ", startingAt: 0)
+                    : String(repeating: " ", count: widths[c] - v.count) + v
             }
             print("  " + cells.joined(separator: "  "))
         }

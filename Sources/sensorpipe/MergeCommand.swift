@@ -39,8 +39,9 @@ enum MergeCommand {
         }
         do {
             let summary = try ShardMerge.merge(shards: shards, into: out)
-            print("\(shards.count) shard(s) → \(out): \(summary.recordings) recording(s) merged, "
-                  + "\(summary.duplicates) already present")
+            print(
+                "\(shards.count) shard(s) → \(out): \(summary.recordings) recording(s) merged, "
+                    + "\(summary.duplicates) already present")
             return 0
         } catch {
             CLI.error("\(error)")

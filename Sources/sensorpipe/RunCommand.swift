@@ -101,8 +101,9 @@ enum RunCommand {
             return 2
         }
         guard found > 0 else {
-            CLI.error("no recordings found in " + inputs.joined(separator: ", ")
-                      + " (looked for .ndjson, .jsonl, .json, .csv, .hea, .mat, .gt3x and .group files, optionally .gz/.xz)")
+            CLI.error(
+                "no recordings found in " + inputs.joined(separator: ", ")
+                    + " (looked for .ndjson, .jsonl, .json, .csv, .hea, .mat, .gt3x and .group files, optionally .gz/.xz)")
             return 1
         }
         let store: BatchStore
@@ -134,8 +135,10 @@ enum RunCommand {
 
     /// The one-screen summary.
     static func render(_ s: BatchSummary, output: String, shard: Shard?) -> String {
-        var lines = ["\(s.total) recording(s)\(shard.map { " in shard \($0)" } ?? ""): \(s.ok) ok, \(s.failed) failed, "
-                     + "\(s.skipped) skipped (already done) → \(output)"]
+        var lines = [
+            "\(s.total) recording(s)\(shard.map { " in shard \($0)" } ?? ""): \(s.ok) ok, \(s.failed) failed, "
+                + "\(s.skipped) skipped (already done) → \(output)"
+        ]
         if !s.signalSecondsBySensor.isEmpty {
             let parts = s.signalSecondsBySensor.sorted { $0.key.rawValue < $1.key.rawValue }.map { k, v in
                 "\(k.rawValue) \(String(format: "%.2f", v / 3600)) h decoded, "
@@ -144,12 +147,15 @@ enum RunCommand {
             lines.append("signal: " + parts.joined(separator: "; "))
         }
         if s.unanalysedStreams > 0 {
-            lines.append("warning: \(s.unanalysedStreams) stream(s) had no analysis in this version "
-                         + "(decoded and accounted for only; streams.analysis says why)")
+            lines.append(
+                "warning: \(s.unanalysedStreams) stream(s) had no analysis in this version "
+                    + "(decoded and accounted for only; streams.analysis says why)")
         }
         let mb = Double(s.bytesAnalysed) / 1e6
-        lines.append(String(format: "input %.1f MB read in %.1f s (%.1f MB/s); %d beats", mb, s.elapsedSeconds,
-                            s.elapsedSeconds > 0 ? mb / s.elapsedSeconds : 0, s.beats))
+        lines.append(
+            String(
+                format: "input %.1f MB read in %.1f s (%.1f MB/s); %d beats", mb, s.elapsedSeconds,
+                s.elapsedSeconds > 0 ? mb / s.elapsedSeconds : 0, s.beats))
         if !s.failures.isEmpty {
             lines.append("failed:")
             for f in s.failures.prefix(10) { lines.append("  \(f.error)") }
@@ -168,7 +174,8 @@ enum RunCommand {
         let count = Atomic<Int>(0)
         return { path in
             guard count.add(1, ordering: .relaxed).newValue == n else { return }
-            FileHandle.standardError.write(Data("sensorpipe: stalling before the commit of \(path) (SENSORPIPE_STALL_BEFORE_COMMIT)\n".utf8))
+            FileHandle.standardError.write(
+                Data("sensorpipe: stalling before the commit of \(path) (SENSORPIPE_STALL_BEFORE_COMMIT)\n".utf8))
             while true { sleep(60) }
         }
     }
@@ -190,7 +197,8 @@ final class ProgressReporter {
         switch o.status {
         case .ok:
             let unanalysed = o.summary?.unanalysedStreams.count ?? 0
-            line = "ok      \(o.path): \(o.summary?.streams ?? 0) stream(s), \(o.summary?.beats ?? 0) beats"
+            line =
+                "ok      \(o.path): \(o.summary?.streams ?? 0) stream(s), \(o.summary?.beats ?? 0) beats"
                 + (unanalysed > 0 ? " (warning: \(unanalysed) stream(s) not analysed)" : "")
         case .skipped:
             line = "skipped \(o.path) (already done)"
@@ -211,8 +219,9 @@ final class ProgressReporter {
             let filled = p.total > 0 ? width * p.done / p.total : width
             let rate = p.elapsedSeconds > 0 ? Double(p.bytesDone) / 1e6 / p.elapsedSeconds : 0
             let eta = p.etaSeconds.map { String(format: "ETA %d:%02d", Int($0) / 60, Int($0) % 60) } ?? "ETA -"
-            write("\r\u{1B}[K[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-                  + "] \(p.done)/\(p.total) recordings  " + String(format: "%.1f MB/s  ", rate) + eta)
+            write(
+                "\r\u{1B}[K[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+                    + "] \(p.done)/\(p.total) recordings  " + String(format: "%.1f MB/s  ", rate) + eta)
             drawn = true
         }
     }

@@ -69,8 +69,9 @@ enum CLI {
     /// Parses `--preset NAME`.
     static func preset(_ name: String, usage: String) -> RecordingPreset {
         guard let p = RecordingPreset(rawValue: name) else {
-            usageError("unknown preset '\(name)' (known: \(RecordingPreset.allCases.map(\.rawValue).joined(separator: ", ")))",
-                       usage: usage)
+            usageError(
+                "unknown preset '\(name)' (known: \(RecordingPreset.allCases.map(\.rawValue).joined(separator: ", ")))",
+                usage: usage)
         }
         return p
     }
@@ -93,7 +94,8 @@ enum CLI {
         var tm = tm()
         gmtime_r(&seconds, &tm)
         let ms = Int(((t - t.rounded(.down)) * 1000).rounded(.down))
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
-                      tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ms)
+        return String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
+            tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ms)
     }
 }

@@ -10,10 +10,12 @@ enum ProbeFamily: AnalysisFamily {
     struct Options: Sendable { var sensors: [SensorKind] = [.accelerometer, .rotationRate] }
     static let name = "probe"
     static let summary = "records what it receives"
-    static let table = TableSchema<Streamed<Int>>(name: "probe_blocks", summary: "samples per block", columns: [
-        .init("stream", .text, "stream key") { .text($0.stream) },
-        .init("samples", .integer, "samples in the block") { .integer($0.value) },
-    ])
+    static let table = TableSchema<Streamed<Int>>(
+        name: "probe_blocks", summary: "samples per block",
+        columns: [
+            .init("stream", .text, "stream key") { .text($0.stream) },
+            .init("samples", .integer, "samples in the block") { .integer($0.value) },
+        ])
     static var tables: [ResultTable] { [table.table] }
     static var options: [AnalysisOption<Options>] { [] }
     static var defaultOptions: Options { Options() }
@@ -69,7 +71,7 @@ struct AnalysisCoreTests {
         let group = dir.write("both.group", "# one device\np01_rotationRate.ndjson\n\np01_session.ndjson\n")
         let withGroup = try RecordingDiscovery.recordings([dir.url.path])
         #expect(withGroup.contains(RecordingInput(path: group, files: [rot, ecg])))
-        #expect(withGroup.contains(RecordingInput(path: acc)))   // its partner is taken by the group
+        #expect(withGroup.contains(RecordingInput(path: acc))) // its partner is taken by the group
         #expect(withGroup.count == 2)
     }
 
@@ -80,9 +82,10 @@ struct AnalysisCoreTests {
         let (acc, rot) = (folder.acc, folder.rot)
         let probe = AnalysisFamilyEntry(ProbeFamily.self)
         let sink = MemorySink()
-        let s = try RecordingAnalysis.run(recording: RecordingInput(path: acc, files: [acc, rot]),
-                                          analysis: AnalysisConfiguration(decode: DecodeOptions(blockCapacity: 50)),
-                                          families: [probe], sink: sink)
+        let s = try RecordingAnalysis.run(
+            recording: RecordingInput(path: acc, files: [acc, rot]),
+            analysis: AnalysisConfiguration(decode: DecodeOptions(blockCapacity: 50)),
+            families: [probe], sink: sink)
         #expect(s.streams == 2)
         #expect(s.streamSummaries.map(\.file) == [acc, rot])
         #expect(s.streamSummaries.allSatisfy { $0.analyses == ["probe"] })
@@ -112,11 +115,14 @@ struct AnalysisCoreTests {
         let recording = RecordingInput(path: acc, files: [acc, rot])
         func run(_ capacity: Int) throws -> (RecordingAnalysis.Summary, [String: Int]) {
             let sink = MemorySink()
-            let s = try RecordingAnalysis.run(recording: recording, analysis: AnalysisConfiguration(decode: DecodeOptions(blockCapacity: capacity)),
-                                              families: [AnalysisFamilyEntry(ProbeFamily.self), AnalysisFamilyEntry(ProbeFamily.self)],
-                                              sink: sink)
+            let s = try RecordingAnalysis.run(
+                recording: recording, analysis: AnalysisConfiguration(decode: DecodeOptions(blockCapacity: capacity)),
+                families: [AnalysisFamilyEntry(ProbeFamily.self), AnalysisFamilyEntry(ProbeFamily.self)],
+                sink: sink)
             var perStream = [String: Int]()
-            for r in sink.named("probe_blocks") { perStream[ECGResultsTests.text(r["stream"])!, default: 0] += ECGResultsTests.integer(r["samples"])! }
+            for r in sink.named("probe_blocks") {
+                perStream[ECGResultsTests.text(r["stream"])!, default: 0] += ECGResultsTests.integer(r["samples"])!
+            }
             return (s, perStream)
         }
         let (s, whole) = try run(1 << 16)
@@ -129,14 +135,15 @@ struct AnalysisCoreTests {
     @Test("StreamAligner releases blocks in time order within its bound, and every block exactly once")
     func aligner() {
         func block(_ stream: Int, _ start: Double, _ n: Int) -> SampleBlock {
-            SampleBlock(stream: stream, segment: 0, firstSample: 0, time: .uniform(segmentStart: start, sampleRate: 1),
-                        columns: [Array(repeating: 0, count: n)], flags: Array(repeating: 0, count: n), endsSegment: false)
+            SampleBlock(
+                stream: stream, segment: 0, firstSample: 0, time: .uniform(segmentStart: start, sampleRate: 1),
+                columns: [Array(repeating: 0, count: n)], flags: Array(repeating: 0, count: n), endsSegment: false)
         }
         // Stream 0 arrives whole first, then stream 1 (file order): 10 blocks of 10 s each.
         var a = StreamAligner(streams: [0, 1], maxLagSeconds: 1000, maxBufferedSamples: 1000)
         var out = [SampleBlock]()
         for k in 0..<10 { a.push(block(0, Double(10 * k), 10), into: &out) }
-        #expect(out.isEmpty)   // waiting for stream 1
+        #expect(out.isEmpty) // waiting for stream 1
         for k in 0..<10 { a.push(block(1, Double(10 * k) + 5, 10), into: &out) }
         a.finish(into: &out)
         #expect(out.count == 20)
@@ -154,16 +161,22 @@ struct AnalysisCoreTests {
 
     @Test("RowSpool: rows come back in order and bit for bit, also after spilling to its file")
     func spool() throws {
-        let t1 = ResultTable(name: "a", summary: "", columns: [ResultColumn("x", .real, ""), ResultColumn("s", .text, ""),
-                                                                ResultColumn("n", .integer, "")])
+        let t1 = ResultTable(
+            name: "a", summary: "",
+            columns: [
+                ResultColumn("x", .real, ""), ResultColumn("s", .text, ""),
+                ResultColumn("n", .integer, ""),
+            ])
         let t2 = ResultTable(name: "b", summary: "", columns: [ResultColumn("y", .real, "")])
         let spool = RowSpool(memoryBudget: 64)
         var expected = [(String, [ResultValue])]()
         var rng = SystemRandomNumberGenerator()
         for i in 0..<5000 {
-            let row: [ResultValue] = [.real(Double.random(in: -1e9...1e9, using: &rng)),
-                                      i % 7 == 0 ? .null : .text("é,\"\(i)\"\n" + String(repeating: "x", count: i % 13)),
-                                      .integer(Int.random(in: Int.min...Int.max, using: &rng))]
+            let row: [ResultValue] = [
+                .real(Double.random(in: -1e9...1e9, using: &rng)),
+                i % 7 == 0 ? .null : .text("é,\"\(i)\"\n" + String(repeating: "x", count: i % 13)),
+                .integer(Int.random(in: Int.min...Int.max, using: &rng)),
+            ]
             try spool.append(t1, values: row)
             expected.append(("a", row))
             if i % 3 == 0 {
@@ -180,7 +193,9 @@ struct AnalysisCoreTests {
         if case .real(let z) = got.first(where: { $0.0 == "b" })!.1[0] { #expect(z.sign == .minus) }
     }
 
-    @Test("SQLite store: a table whose columns differ from the declaration is refused, naming table and column; missing trailing columns are added")
+    @Test(
+        "SQLite store: a table whose columns differ from the declaration is refused, naming table and column; missing trailing columns are added"
+    )
     func signatures() throws {
         let dir = TemporaryDirectory()
         let path = dir.url.appendingPathComponent("r.sqlite").path
@@ -193,11 +208,16 @@ struct AnalysisCoreTests {
         try sink.write(v2, values: [.text("s"), .real(1), .integer(2)])
         try sink.commit()
         #expect(try sqliteScalar(path, "SELECT y FROM demo") == "2")
-        #expect(try sqliteScalar(path, "SELECT signature FROM table_signatures WHERE name = 'demo'")
+        #expect(
+            try sqliteScalar(path, "SELECT signature FROM table_signatures WHERE name = 'demo'")
                 == "recording_id INTEGER, stream TEXT, x REAL, y INTEGER")
         // A column whose type changed: refused with the table and column named.
-        let v3 = ResultTable(name: "demo", summary: "", columns: [ResultColumn("stream", .text, ""), ResultColumn("x", .text, ""),
-                                                                   ResultColumn("y", .integer, "")])
+        let v3 = ResultTable(
+            name: "demo", summary: "",
+            columns: [
+                ResultColumn("stream", .text, ""), ResultColumn("x", .text, ""),
+                ResultColumn("y", .integer, ""),
+            ])
         do {
             _ = try SQLiteResultSink(path: path, tables: [v3])
             Issue.record("a changed column type was accepted")

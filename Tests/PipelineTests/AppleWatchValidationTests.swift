@@ -10,8 +10,9 @@ import _TestSupport
 /// and "Heart Rate Below 50" below 50 bpm (Apple, "Taking an ECG with the ECG app on Apple Watch",
 /// Instructions for Use, ECG app 1.0), an independent reference for the whole chain
 /// decode → R-peaks → correction → NN intervals.
-@Suite("Apple Watch exports: heart rate agrees with Apple's classification",
-       .enabled(if: Fixtures.sharedDatasets != nil, "../shared/datasets is absent: Apple Watch validation skipped"))
+@Suite(
+    "Apple Watch exports: heart rate agrees with Apple's classification",
+    .enabled(if: Fixtures.sharedDatasets != nil, "../shared/datasets is absent: Apple Watch validation skipped"))
 struct AppleWatchValidationTests {
     @Test("mean heart rate per export")
     func heartRates() throws {
@@ -22,7 +23,8 @@ struct AppleWatchValidationTests {
         for file in files {
             let path = folder.appendingPathComponent(file).path
             let text = try String(contentsOfFile: path, encoding: .utf8)
-            let classification = text.split(separator: "\n").first { $0.hasPrefix("Classification,") }
+            let classification =
+                text.split(separator: "\n").first { $0.hasPrefix("Classification,") }
                 .map { String($0.dropFirst("Classification,".count)) } ?? ""
             let sink = MemorySink()
             _ = try RecordingAnalysis.run(path: path, analysis: AnalysisConfiguration(), sink: sink)

@@ -30,9 +30,10 @@ struct BatchDatabaseTests {
         let hash = try ContentHash.file(ecg)
         #expect(try !batch.isDone(path: ecg, contentHash: hash))
         let size = try FileManager.default.attributesOfItem(atPath: ecg)[.size] as! Int
-        let summary = try batch.analyze(recording: RecordingInput(path: ecg), size: size, contentHash: hash,
-                                        analysis: AnalysisConfiguration())
-        #expect(summary.beats > 50)  // about a minute of MIT-BIH record 100
+        let summary = try batch.analyze(
+            recording: RecordingInput(path: ecg), size: size, contentHash: hash,
+            analysis: AnalysisConfiguration())
+        #expect(summary.beats > 50) // about a minute of MIT-BIH record 100
         #expect(try batch.isDone(path: ecg, contentHash: hash))
 
         let badHash = try ContentHash.file(corrupt)
@@ -48,7 +49,9 @@ struct BatchDatabaseTests {
         #expect(try sqliteScalar(path, "SELECT count(*) FROM recordings WHERE status = 'failed'") == "1")
         #expect(try sqliteScalar(path, "SELECT error FROM recordings WHERE status = 'failed'") == "corrupt again")
         #expect(try sqliteScalar(path, "SELECT count(*) FROM streams") == String(summary.accounts.count))
-        #expect(try sqliteScalar(path, "SELECT samples_read - samples_emitted - duplicates_dropped - rejected FROM recordings WHERE status = 'ok'") == "0")
+        #expect(
+            try sqliteScalar(
+                path, "SELECT samples_read - samples_emitted - duplicates_dropped - rejected FROM recordings WHERE status = 'ok'") == "0")
         #expect(try sqliteScalar(path, "SELECT count(*) FROM runs WHERE ended_at IS NOT NULL") == "1")
 
         // A new configuration does not count as done; the same one does after reopening.

@@ -50,8 +50,9 @@ struct BatchFixture {
     func run(_ files: [String], into name: String, jobs: Int) throws -> (path: String, summary: BatchSummary) {
         let path = dir.url.appendingPathComponent(name).path
         let store = try BatchDatabase(path: path)
-        let summary = try BatchRunner.run(recordings: files, store: store,
-                                          options: BatchOptions(jobs: jobs, softwareVersion: "test"))
+        let summary = try BatchRunner.run(
+            recordings: files, store: store,
+            options: BatchOptions(jobs: jobs, softwareVersion: "test"))
         return (path, summary)
     }
 }
@@ -103,8 +104,10 @@ struct BatchRunnerTests {
             // Drop the recording_id column (second field) before comparing.
             func strip(_ rows: [String]) -> [String] {
                 q.contains("s.*") || q.contains("b.*") || q.contains("h.*") || q.contains("q.*")
-                    ? rows.map { $0.split(separator: "|", omittingEmptySubsequences: false).enumerated()
-                        .filter { $0.offset != 1 }.map(\.element).joined(separator: "|") }
+                    ? rows.map {
+                        $0.split(separator: "|", omittingEmptySubsequences: false).enumerated()
+                            .filter { $0.offset != 1 }.map(\.element).joined(separator: "|")
+                    }
                     : rows
             }
             let a = strip(SQLiteDump.rows(clean.path, q)), b = strip(SQLiteDump.rows(mixed.path, q))
@@ -125,7 +128,7 @@ struct BatchRunnerTests {
         }
         // A rotation-rate export with one malformed sample line: its samples are rejected, not lost.
         let text = try String(contentsOf: fixtures.appendingPathComponent("rotation.ndjson"), encoding: .utf8)
-        let value = "\"x\":0.02687"   // the 7th of the 50 samples of the third line: all 50 are rejected
+        let value = "\"x\":0.02687" // the 7th of the 50 samples of the third line: all 50 are rejected
         #expect(text.components(separatedBy: value).count == 2)
         let damaged = f.dir.url.appendingPathComponent("rotation-damaged.ndjson")
         try Data(text.replacingOccurrences(of: value, with: "\"x\":\"oops\"").utf8).write(to: damaged)
@@ -142,9 +145,10 @@ struct BatchRunnerTests {
         let ppgLines = try String(contentsOf: fixtures.appendingPathComponent("ppg.ndjson"), encoding: .utf8)
             .components(separatedBy: "\n").map { $0.hasSuffix("\r") ? String($0.dropLast()) : $0 }
         guard let k = ppgLines.firstIndex(where: { $0.contains("\"photoplethysmogram\"") && $0.contains("\"sample\"") }),
-              var line = try JSONSerialization.jsonObject(with: Data(ppgLines[k].utf8)) as? [String: Any],
-              var samples = line["sample"] as? [[String: Any]], var optical = samples[0]["opticalSamples"] as? [[String: Any]],
-              optical.count > 2 else { Issue.record("ppg fixture changed"); return }
+            var line = try JSONSerialization.jsonObject(with: Data(ppgLines[k].utf8)) as? [String: Any],
+            var samples = line["sample"] as? [[String: Any]], var optical = samples[0]["opticalSamples"] as? [[String: Any]],
+            optical.count > 2
+        else { Issue.record("ppg fixture changed"); return }
         let ppgLineSamples = samples.reduce(0) { n, e in
             n + ((e["opticalSamples"] as? [Any])?.count ?? 0) + ((e["accelerometerSamples"] as? [Any])?.count ?? 0)
                 + (e["temperature"] != nil ? 1 : 0)
@@ -160,15 +164,24 @@ struct BatchRunnerTests {
         let run = try f.run(files, into: "qc.sqlite", jobs: 2)
         #expect(run.summary.ok == files.count && run.summary.failed == 0)
         for table in ["recordings", "streams"] {
-            let unbalanced = SQLiteDump.rows(run.path, "SELECT COUNT(*) FROM \(table) WHERE samples_read != samples_used + masked + duplicates_dropped + rejected OR samples_read IS NULL")
+            let unbalanced = SQLiteDump.rows(
+                run.path,
+                "SELECT COUNT(*) FROM \(table) WHERE samples_read != samples_used + masked + duplicates_dropped + rejected OR samples_read IS NULL"
+            )
             #expect(unbalanced == ["0"], "\(table)")
         }
         // The fixtures exercise every term: masked samples, dropped duplicates and rejected samples.
-        let totals = SQLiteDump.rows(run.path, "SELECT SUM(masked) > 0, SUM(duplicates_dropped) > 0, SUM(rejected) > 0, SUM(samples_used) > 0 FROM streams")
+        let totals = SQLiteDump.rows(
+            run.path, "SELECT SUM(masked) > 0, SUM(duplicates_dropped) > 0, SUM(rejected) > 0, SUM(samples_used) > 0 FROM streams")
         #expect(totals == ["1|1|1|1"])
-        let damagedRows = SQLiteDump.rows(run.path, "SELECT s.rejected FROM streams s JOIN recordings r ON r.id = s.recording_id WHERE r.path LIKE '%rotation-damaged.ndjson'")
+        let damagedRows = SQLiteDump.rows(
+            run.path,
+            "SELECT s.rejected FROM streams s JOIN recordings r ON r.id = s.recording_id WHERE r.path LIKE '%rotation-damaged.ndjson'")
         #expect(damagedRows == ["50"])
-        let ecgRows = SQLiteDump.rows(run.path, "SELECT rejected_unattributed, rejected, samples_read - (SELECT SUM(samples_read) FROM streams WHERE recording_id = r.id) FROM recordings r WHERE path LIKE '%ecg-damaged.ndjson'")
+        let ecgRows = SQLiteDump.rows(
+            run.path,
+            "SELECT rejected_unattributed, rejected, samples_read - (SELECT SUM(samples_read) FROM streams WHERE recording_id = r.id) FROM recordings r WHERE path LIKE '%ecg-damaged.ndjson'"
+        )
         #expect(ecgRows == ["256|256|256"])
         let ppgRows = SQLiteDump.rows(run.path, "SELECT rejected FROM recordings WHERE path LIKE '%ppg-damaged.ndjson'")
         #expect(ppgRows == [String(ppgLineSamples)] && ppgLineSamples > 90, "\(ppgRows) vs \(ppgLineSamples)")
@@ -180,8 +193,9 @@ struct BatchRunnerTests {
         let f = BatchFixture()
         let files = try f.make("in", count: 8, corruptAt: [2])
         let out = f.dir.url.appendingPathComponent("csv")
-        let first = try BatchRunner.run(recordings: files, store: try CSVBatchFolder(directory: out),
-                                        options: BatchOptions(jobs: 2, softwareVersion: "test"))
+        let first = try BatchRunner.run(
+            recordings: files, store: try CSVBatchFolder(directory: out),
+            options: BatchOptions(jobs: 2, softwareVersion: "test"))
         #expect(first.ok == 7 && first.failed == 1)
         // The same recording through `analyze`'s sink gives the same CSV bytes.
         let ecg = files[3]
@@ -193,13 +207,15 @@ struct BatchRunnerTests {
             let b = try Data(contentsOf: folder.appendingPathComponent("\(table).csv"))
             #expect(a == b && a.count > 100, "\(table).csv")
         }
-        let record = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("recording.json"))) as? [String: Any]
+        let record =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("recording.json"))) as? [String: Any]
         #expect(record?["status"] as? String == "ok")
         let index = try String(contentsOf: out.appendingPathComponent("recordings.csv"), encoding: .utf8)
         #expect(index.split(separator: "\n").count == 9)
         #expect(index.contains(",failed,"))
-        let second = try BatchRunner.run(recordings: files, store: try CSVBatchFolder(directory: out),
-                                         options: BatchOptions(jobs: 2, softwareVersion: "test"))
+        let second = try BatchRunner.run(
+            recordings: files, store: try CSVBatchFolder(directory: out),
+            options: BatchOptions(jobs: 2, softwareVersion: "test"))
         #expect(second.skipped == 7 && second.failed == 1 && second.ok == 0)
         let partials = try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("recordings").path)
             .filter { $0.hasPrefix(".") }

@@ -4,10 +4,12 @@ import Testing
 
 @Suite("CSVResultSink: atomic CSV tables")
 struct CSVResultSinkTests {
-    let table = ResultTable(name: "demo", summary: "test", columns: [
-        ResultColumn("stream", .text, "stream"), ResultColumn("time", .real, unit: "s", "time"),
-        ResultColumn("n", .integer, "count"),
-    ])
+    let table = ResultTable(
+        name: "demo", summary: "test",
+        columns: [
+            ResultColumn("stream", .text, "stream"), ResultColumn("time", .real, unit: "s", "time"),
+            ResultColumn("n", .integer, "count"),
+        ])
 
     func temporaryDirectory() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("sink-\(UUID().uuidString)")
@@ -19,8 +21,12 @@ struct CSVResultSinkTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let sink = try CSVResultSink(directory: dir)
         try sink.begin(recording: "r")
-        try sink.write(table, rows: [[.text("a,b"), .real(1.5), .integer(3)],
-                                     [.text("say \"hi\""), .finite(.nan), .null]])
+        try sink.write(
+            table,
+            rows: [
+                [.text("a,b"), .real(1.5), .integer(3)],
+                [.text("say \"hi\""), .finite(.nan), .null],
+            ])
         let final = dir.appendingPathComponent("demo.csv")
         #expect(!FileManager.default.fileExists(atPath: final.path))
         try sink.commit()

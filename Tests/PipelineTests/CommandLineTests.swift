@@ -11,7 +11,7 @@ struct SensorPipeProcess {
         var candidates = [URL]()
         let argv0 = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         var dir = argv0.deletingLastPathComponent()
-        for _ in 0..<4 {   // …/release/SensorPipePackageTests.xctest[/Contents/MacOS]
+        for _ in 0..<4 { // …/release/SensorPipePackageTests.xctest[/Contents/MacOS]
             candidates.append(dir.appendingPathComponent("sensorpipe"))
             dir = dir.deletingLastPathComponent()
         }
@@ -48,8 +48,9 @@ struct SensorPipeProcess {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         done.wait()
         p.waitUntilExit()
-        return Output(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData.withLock { $0 }, as: UTF8.self))
+        return Output(
+            status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData.withLock { $0 }, as: UTF8.self))
     }
 
     struct MissingBinary: Error, CustomStringConvertible {
@@ -69,8 +70,10 @@ struct CommandLineTests {
         }
         let top = try SensorPipeProcess.run(["--help"])
         #expect(top.status == 0 && top.stdout.contains("COMMANDS:"))
-        for args in [["run"], ["run", "x", "--jobs", "0"], ["run", "x", "--shard", "3/2"], ["run", "x", "--format", "xml"],
-                     ["run", "x", "--bogus"], ["frobnicate"]] {
+        for args in [
+            ["run"], ["run", "x", "--jobs", "0"], ["run", "x", "--shard", "3/2"], ["run", "x", "--format", "xml"],
+            ["run", "x", "--bogus"], ["frobnicate"],
+        ] {
             let r = try SensorPipeProcess.run(args)
             #expect(r.status == 64 && r.stderr.contains("sensorpipe:"), "\(args): \(r.status) \(r.stderr.prefix(200))")
         }
@@ -106,7 +109,7 @@ struct CommandLineTests {
         let input = f.dir.url.appendingPathComponent("in").path
         let reference = f.dir.url.appendingPathComponent("reference.sqlite").path
         let ref = try SensorPipeProcess.run(["run", input, "--out", reference, "--jobs", "2"])
-        #expect(ref.status == 1)   // the corrupt file
+        #expect(ref.status == 1) // the corrupt file
 
         // Stall inside the 6th stored recording's transaction (its rows written, not committed), then kill.
         let killed = f.dir.url.appendingPathComponent("killed.sqlite").path
@@ -133,7 +136,8 @@ struct CommandLineTests {
         // After the crash: exactly the five recordings committed before, no half-written rows.
         #expect(SQLiteDump.rows(killed, "SELECT status, COUNT(*) FROM recordings GROUP BY status ORDER BY status") == ["ok|5"])
         for table in ["beats", "heart_rate", "hrv", "ecg_quality", "streams"] {
-            let orphans = SQLiteDump.rows(killed, "SELECT COUNT(*) FROM \(table) WHERE recording_id NOT IN (SELECT id FROM recordings WHERE status = 'ok')")
+            let orphans = SQLiteDump.rows(
+                killed, "SELECT COUNT(*) FROM \(table) WHERE recording_id NOT IN (SELECT id FROM recordings WHERE status = 'ok')")
             #expect(orphans == ["0"], "\(table)")
         }
 

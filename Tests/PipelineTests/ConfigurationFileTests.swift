@@ -1,8 +1,9 @@
 import Foundation
-@testable import Pipeline
 import Recordings
 import Testing
 import _TestSupport
+
+@testable import Pipeline
 
 @Suite("Configuration files (--config)")
 struct ConfigurationFileTests {
@@ -25,16 +26,18 @@ struct ConfigurationFileTests {
         #expect(try load("{}").canonicalJSON(softwareVersion: "1") == AnalysisConfiguration().canonicalJSON(softwareVersion: "1"))
     }
 
-    @Test("errors name the file and the key", arguments: [
-        ("{\"ecg\": {\"hr_window\": 3}}", "unknown key 'ecg.hr_window'"),
-        ("{\"ecgs\": {}}", "unknown key 'ecgs'"),
-        ("{\"ecg\": {\"heart_rate_window_s\": -1}}", "'ecg.heart_rate_window_s' must be a number from 1"),
-        ("{\"ecg\": {\"heart_rate_window_s\": true}}", "'ecg.heart_rate_window_s' must be a number, got true"),
-        ("{\"decode\": {\"preset\": \"nope\"}}", "'decode.preset' must be auto or one of"),
-        ("{\"ecg\": [1]}", "'ecg' must be an object"),
-        ("[1, 2]", "expected a JSON object"),
-        ("{\"ecg\": ", "not valid JSON"),
-    ])
+    @Test(
+        "errors name the file and the key",
+        arguments: [
+            ("{\"ecg\": {\"hr_window\": 3}}", "unknown key 'ecg.hr_window'"),
+            ("{\"ecgs\": {}}", "unknown key 'ecgs'"),
+            ("{\"ecg\": {\"heart_rate_window_s\": -1}}", "'ecg.heart_rate_window_s' must be a number from 1"),
+            ("{\"ecg\": {\"heart_rate_window_s\": true}}", "'ecg.heart_rate_window_s' must be a number, got true"),
+            ("{\"decode\": {\"preset\": \"nope\"}}", "'decode.preset' must be auto or one of"),
+            ("{\"ecg\": [1]}", "'ecg' must be an object"),
+            ("[1, 2]", "expected a JSON object"),
+            ("{\"ecg\": ", "not valid JSON"),
+        ])
     func errors(text: String, expected: String) {
         do {
             _ = try load(text)
@@ -56,16 +59,17 @@ struct SignalHoursTests {
             qc.firstTime = first
             qc.lastTime = last
             qc.coveredSeconds = covered
-            s.streamSummaries.append(RecordingAnalysis.StreamSummary(
-                key: StreamKey(deviceID: device, sensor: sensor, channel: channel), file: "f", timeOrigin: .unix,
-                attributes: [:], analyses: sensor == .electrocardiogram ? ["ecg"] : [], account: qc))
+            s.streamSummaries.append(
+                RecordingAnalysis.StreamSummary(
+                    key: StreamKey(deviceID: device, sensor: sensor, channel: channel), file: "f", timeOrigin: .unix,
+                    attributes: [:], analyses: sensor == .electrocardiogram ? ["ecg"] : [], account: qc))
         }
         add("w", .photoplethysmogram, "optical/green", 0, 100, 100)
         add("w", .photoplethysmogram, "optical/ir", 0, 100, 98)
         add("w", .photoplethysmogram, "optical/green", 200, 260, 60)
         add("w", .photoplethysmogram, "temperature", 0, 3600, 3600)
         add("w", .electrocardiogram, "lead", 10, 40, 30)
-        add("p", .photoplethysmogram, "optical/green", 0, 50, 50)   // another device
+        add("p", .photoplethysmogram, "optical/green", 0, 50, 50) // another device
         let h = s.signalSecondsBySensor
         #expect(h[.photoplethysmogram] == 210)
         #expect(h[.electrocardiogram] == 30)

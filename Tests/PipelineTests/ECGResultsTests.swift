@@ -61,42 +61,46 @@ struct ECGResultsTests {
         let name = results.streamName
         let r = Self.self
         let beats = sink.named("beats").filter { r.text($0["stream"]) == name }
-        #expect(r.firstMismatch(results.beats, beats) { b, row in
-            let corrections = Set((r.text(row["correction"]) ?? "?").split(separator: "+").map(String.init))
-            var expected = Set<String>()
-            if b.corrections.contains(.ectopic) { expected.insert("ectopic") }
-            if b.corrections.contains(.longShort) { expected.insert("longShort") }
-            if b.corrections.contains(.inserted) { expected.insert("inserted") }
-            if b.corrections.contains(.followsRemovedExtra) { expected.insert("followsRemovedExtra") }
-            if b.isRemovedExtra { expected.insert("removedExtra") }
-            return r.text(row["source"]) == "ecg" && r.real(row["time"]) == b.detectionTimeSeconds
-                && r.real(row["nn_time"]) == b.nnTimeSeconds && r.integer(row["sample"]) == b.sampleIndex
-                && r.integer(row["segment"]) == b.segment && r.real(row["rr_ms"]) == b.rrMilliseconds
-                && r.real(row["nn_ms"]) == b.nnMilliseconds && r.real(row["hr_bpm"]) == b.heartRateBPM
-                && r.text(row["artefact"]) == (b.artefact?.rawValue ?? "") && corrections == expected
-                && r.text(row["quality"]) == b.qualityLabel?.rawValue
-        } == nil)
-        #expect(r.firstMismatch(results.heartRate, sink.named("heart_rate").filter { r.text($0["stream"]) == name }) { w, row in
-            r.text(row["source"]) == "ecg" && r.real(row["window_start"]) == w.startSeconds
-                && r.real(row["window_end"]) == w.endSeconds && r.real(row["bpm"]) == w.heartRateBPM
-                && r.integer(row["beats"]) == w.intervalCount
-        } == nil)
-        #expect(r.firstMismatch(results.hrv, sink.named("hrv").filter { r.text($0["stream"]) == name }) { h, row in
-            let values = HRVAnalysis.metricNames.map { r.real(row[$0]) ?? .nan }
-            return r.real(row["window_start"]) == h.startSeconds && r.real(row["window_end"]) == h.endSeconds
-                && h.metrics.names == HRVAnalysis.metricNames && values.count == h.metrics.count
-                && zip(values, h.metrics.values).allSatisfy { $0 == $1 || ($0.isNaN && !$1.isFinite) }
-                && r.text(row["scope"]) == h.scope.rawValue
-        } == nil)
-        #expect(r.firstMismatch(results.quality, sink.named("ecg_quality").filter { r.text($0["stream"]) == name }) { q, row in
-            let reals = ["kSQI", "sSQI", "pSQI", "basSQI", "bSQI", "template_correlation", "fuzzy_score", "masked_fraction"]
-                .map { r.real(row[$0]) ?? .nan }
-            let typed = [q.kurtosis, q.skewness, q.pSQI, q.basSQI, q.bSQI, q.templateCorrelation, q.fuzzyScore, q.maskedFraction]
-            return r.real(row["window_start"]) == q.startSeconds && r.real(row["window_end"]) == q.endSeconds
-                && r.text(row["label"]) == q.label.rawValue && r.integer(row["template_acceptable"]) == (q.isTemplateAcceptable ? 1 : 0)
-                && r.text(row["fuzzy_label"]) == q.fuzzyLabel.rawValue && r.integer(row["beats"]) == q.beatCount
-                && zip(reals, typed).allSatisfy { $0 == $1 || ($0.isNaN && !$1.isFinite) }
-        } == nil)
+        #expect(
+            r.firstMismatch(results.beats, beats) { b, row in
+                let corrections = Set((r.text(row["correction"]) ?? "?").split(separator: "+").map(String.init))
+                var expected = Set<String>()
+                if b.corrections.contains(.ectopic) { expected.insert("ectopic") }
+                if b.corrections.contains(.longShort) { expected.insert("longShort") }
+                if b.corrections.contains(.inserted) { expected.insert("inserted") }
+                if b.corrections.contains(.followsRemovedExtra) { expected.insert("followsRemovedExtra") }
+                if b.isRemovedExtra { expected.insert("removedExtra") }
+                return r.text(row["source"]) == "ecg" && r.real(row["time"]) == b.detectionTimeSeconds
+                    && r.real(row["nn_time"]) == b.nnTimeSeconds && r.integer(row["sample"]) == b.sampleIndex
+                    && r.integer(row["segment"]) == b.segment && r.real(row["rr_ms"]) == b.rrMilliseconds
+                    && r.real(row["nn_ms"]) == b.nnMilliseconds && r.real(row["hr_bpm"]) == b.heartRateBPM
+                    && r.text(row["artefact"]) == (b.artefact?.rawValue ?? "") && corrections == expected
+                    && r.text(row["quality"]) == b.qualityLabel?.rawValue
+            } == nil)
+        #expect(
+            r.firstMismatch(results.heartRate, sink.named("heart_rate").filter { r.text($0["stream"]) == name }) { w, row in
+                r.text(row["source"]) == "ecg" && r.real(row["window_start"]) == w.startSeconds
+                    && r.real(row["window_end"]) == w.endSeconds && r.real(row["bpm"]) == w.heartRateBPM
+                    && r.integer(row["beats"]) == w.intervalCount
+            } == nil)
+        #expect(
+            r.firstMismatch(results.hrv, sink.named("hrv").filter { r.text($0["stream"]) == name }) { h, row in
+                let values = HRVAnalysis.metricNames.map { r.real(row[$0]) ?? .nan }
+                return r.real(row["window_start"]) == h.startSeconds && r.real(row["window_end"]) == h.endSeconds
+                    && h.metrics.names == HRVAnalysis.metricNames && values.count == h.metrics.count
+                    && zip(values, h.metrics.values).allSatisfy { $0 == $1 || ($0.isNaN && !$1.isFinite) }
+                    && r.text(row["scope"]) == h.scope.rawValue
+            } == nil)
+        #expect(
+            r.firstMismatch(results.quality, sink.named("ecg_quality").filter { r.text($0["stream"]) == name }) { q, row in
+                let reals = ["kSQI", "sSQI", "pSQI", "basSQI", "bSQI", "template_correlation", "fuzzy_score", "masked_fraction"]
+                    .map { r.real(row[$0]) ?? .nan }
+                let typed = [q.kurtosis, q.skewness, q.pSQI, q.basSQI, q.bSQI, q.templateCorrelation, q.fuzzyScore, q.maskedFraction]
+                return r.real(row["window_start"]) == q.startSeconds && r.real(row["window_end"]) == q.endSeconds
+                    && r.text(row["label"]) == q.label.rawValue && r.integer(row["template_acceptable"]) == (q.isTemplateAcceptable ? 1 : 0)
+                    && r.text(row["fuzzy_label"]) == q.fuzzyLabel.rawValue && r.integer(row["beats"]) == q.beatCount
+                    && zip(reals, typed).allSatisfy { $0 == $1 || ($0.isNaN && !$1.isFinite) }
+            } == nil)
         // Only the last HRV result covers the whole stream.
         #expect(results.hrv.dropLast().allSatisfy { $0.scope == .window })
         #expect(results.hrv.isEmpty || results.recordingHRV != nil)
@@ -121,10 +125,10 @@ struct ECGResultsTests {
         let parts = try analyze(Self.demo, blockCapacity: 97)[0]
         #expect(whole.beats.count == parts.beats.count)
         #expect(zip(whole.beats, parts.beats).enumerated().first { $0.element.0 != $0.element.1 }?.offset == nil)
-        #expect(whole.heartRate == parts.heartRate)   // 6 windows
+        #expect(whole.heartRate == parts.heartRate) // 6 windows
         // HRV and quality hold NaN where not computable (NaN ≠ NaN): compare bit patterns.
-        #expect(whole.hrv.map(Self.bits) == parts.hrv.map(Self.bits))             // 1 result
-        #expect(whole.quality.map(Self.bits) == parts.quality.map(Self.bits))     // 6 windows
+        #expect(whole.hrv.map(Self.bits) == parts.hrv.map(Self.bits)) // 1 result
+        #expect(whole.quality.map(Self.bits) == parts.quality.map(Self.bits)) // 6 windows
     }
 
     static func bits(_ h: HRVResult) -> [UInt64] {
@@ -133,10 +137,14 @@ struct ECGResultsTests {
     }
 
     static func bits(_ q: ECGQualityResult) -> [UInt64] {
-        [q.startSeconds, q.endSeconds, q.kurtosis, q.skewness, q.pSQI, q.basSQI, q.bSQI, q.templateCorrelation,
-         q.fuzzyScore, q.maskedFraction, Double(q.beatCount)].map(\.bitPattern)
-            + [q.isTemplateAcceptable ? 1 : 0, UInt64(ECGQualityLabel.allCases.firstIndex(of: q.label)!),
-               UInt64(ECGQualityLabel.allCases.firstIndex(of: q.fuzzyLabel)!)]
+        [
+            q.startSeconds, q.endSeconds, q.kurtosis, q.skewness, q.pSQI, q.basSQI, q.bSQI, q.templateCorrelation,
+            q.fuzzyScore, q.maskedFraction, Double(q.beatCount),
+        ].map(\.bitPattern)
+            + [
+                q.isTemplateAcceptable ? 1 : 0, UInt64(ECGQualityLabel.allCases.firstIndex(of: q.label)!),
+                UInt64(ECGQualityLabel.allCases.firstIndex(of: q.fuzzyLabel)!),
+            ]
     }
 
     /// MIT-BIH 100, first minute: 74 annotated beats (demo-beats.json, from the record's `.atr`),
@@ -145,8 +153,9 @@ struct ECGResultsTests {
     @Test("physiology of the demo: MIT-BIH 100, first minute")
     func demoPhysiology() throws {
         let results = try analyze(Self.demo)[0]
-        let reference = try #require(try Fixtures.json("PipelineTests", "demo-beats.json")[
-            "watch-1/electrocardiogram/ecg/session=mitdb-100"] as? [Double])
+        let reference = try #require(
+            try Fixtures.json("PipelineTests", "demo-beats.json")[
+                "watch-1/electrocardiogram/ecg/session=mitdb-100"] as? [Double])
         let referenceBPM = 60 * Double(reference.count - 1) / (reference[reference.count - 1] - reference[0])
 
         #expect(results.beats.count == 74)
@@ -159,9 +168,10 @@ struct ECGResultsTests {
         #expect(touched.allSatisfy { $0.listedTimeSeconds - streamStart > 5.5 && $0.listedTimeSeconds - streamStart < 8 })
         #expect(zip(results.beats, results.beats.dropFirst()).allSatisfy { $0.listedTimeSeconds < $1.listedTimeSeconds })
         // Detection times are never moved: they are the sample's time.
-        #expect(results.beats.allSatisfy { b in
-            b.detectionTimeSeconds.map { abs($0 - streamStart - Double(b.sampleIndex!) / 512) < 1e-9 } ?? false
-        })
+        #expect(
+            results.beats.allSatisfy { b in
+                b.detectionTimeSeconds.map { abs($0 - streamStart - Double(b.sampleIndex!) / 512) < 1e-9 } ?? false
+            })
         #expect(results.beats.first?.nnMilliseconds == nil && results.beats.dropFirst().allSatisfy { $0.nnMilliseconds != nil })
 
         let bpm = try #require(results.meanHeartRateBPM)
@@ -175,7 +185,7 @@ struct ECGResultsTests {
         let meanNN = try #require(hrv.metrics[.meanNN]), sdnn = try #require(hrv.metrics[.sdnn])
         let rmssd = try #require(hrv.metrics[.rmssd])
         #expect(abs(60000 / meanNN - bpm) < 1e-9 * bpm)
-        #expect(sdnn > 10 && sdnn < 60, "SDNN \(sdnn) ms")     // resting sinus rhythm, 1 minute
+        #expect(sdnn > 10 && sdnn < 60, "SDNN \(sdnn) ms") // resting sinus rhythm, 1 minute
         #expect(rmssd > 10 && rmssd < 60, "RMSSD \(rmssd) ms")
 
         #expect(results.quality.count == 6)
@@ -185,8 +195,9 @@ struct ECGResultsTests {
 
     /// A full record with ectopy (MIT-BIH 203: inserted beats and beats removed as extra, two
     /// streams) exercises every kind of beat row.
-    @Test("typed results equal the rows on MIT-BIH 203 (artefacts, two streams)",
-          .enabled(if: Fixtures.sharedDatasets != nil, "../shared/datasets is absent"))
+    @Test(
+        "typed results equal the rows on MIT-BIH 203 (artefacts, two streams)",
+        .enabled(if: Fixtures.sharedDatasets != nil, "../shared/datasets is absent"))
     func fullRecordMatchesRows() throws {
         let path = try #require(Fixtures.sharedDatasets).appendingPathComponent("mitdb/203.hea").path
         let streams = try analyze(path)
@@ -196,7 +207,7 @@ struct ECGResultsTests {
             checkAgainstRows(results, sink)
             #expect(results.beats.contains { $0.isRemovedExtra && $0.nnMilliseconds == nil && $0.sampleIndex != nil })
             #expect(results.beats.contains { $0.corrections.contains(.inserted) && $0.sampleIndex == nil })
-            #expect(results.hrv.count > 2)   // 5-minute windows, then the whole record
+            #expect(results.hrv.count > 2) // 5-minute windows, then the whole record
         }
     }
 }

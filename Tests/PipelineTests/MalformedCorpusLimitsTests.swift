@@ -23,18 +23,22 @@ struct MalformedCorpusLimitsTests {
         #expect(Self.files.count >= 100, "\(Self.files.count) files under \(Self.corpus.path)")
     }
 
-    @Test("inspect ends with status 0 or 1 (never a crash, an out-of-memory abort or a timeout)",
-          arguments: files)
+    @Test(
+        "inspect ends with status 0 or 1 (never a crash, an out-of-memory abort or a timeout)",
+        arguments: files)
     func bounded(file: String) throws {
         let binary = try #require(SensorPipeProcess.binary, "\(SensorPipeProcess.MissingBinary())")
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", "ulimit -v 786432; exec timeout 30 \"$0\" inspect \"$1\" >/dev/null 2>&1",
-                       binary.path, Self.corpus.appendingPathComponent(file).path]
+        p.arguments = [
+            "-c", "ulimit -v 786432; exec timeout 30 \"$0\" inspect \"$1\" >/dev/null 2>&1",
+            binary.path, Self.corpus.appendingPathComponent(file).path,
+        ]
         try p.run()
         p.waitUntilExit()
         // 0: decoded; 1: a clean, located error. 124: timeout; 134/SIGABRT, 137, 139: crash/OOM.
-        #expect(p.terminationReason == .exit && [0, 1].contains(p.terminationStatus),
-                "\(file): status \(p.terminationStatus) (\(p.terminationReason == .exit ? "exit" : "signal"))")
+        #expect(
+            p.terminationReason == .exit && [0, 1].contains(p.terminationStatus),
+            "\(file): status \(p.terminationStatus) (\(p.terminationReason == .exit ? "exit" : "signal"))")
     }
 }

@@ -10,15 +10,16 @@ import _TestSupport
 /// must rise as the SNR falls, and R-peak Se/+P is reported overall and inside the windows not
 /// labelled `unacceptable` (EC57 matching, 150 ms, scored from 5:00 as the database intends).
 /// Run from a release build: `swift test -c release --filter NSTDBQuality`.
-@Suite("NSTDB: quality labels against SNR, and detection inside acceptable windows",
-       .enabled(if: Fixtures.sharedDatasets != nil, "../shared/datasets is absent: NSTDB validation skipped"))
+@Suite(
+    "NSTDB: quality labels against SNR, and detection inside acceptable windows",
+    .enabled(if: Fixtures.sharedDatasets != nil, "../shared/datasets is absent: NSTDB validation skipped"))
 struct NSTDBQualityValidationTests {
     static let levels = ["24", "18", "12", "06", "00", "_6"]
 
     struct Row {
         var record: String
-        var windows = 0, unacceptable = 0            // windows inside the noisy spans
-        var cleanWindows = 0, cleanUnacceptable = 0  // windows inside the clean spans after 5:00
+        var windows = 0, unacceptable = 0 // windows inside the noisy spans
+        var cleanWindows = 0, cleanUnacceptable = 0 // windows inside the clean spans after 5:00
         var all: DetectionScore
         var acceptable: DetectionScore
     }
@@ -70,7 +71,9 @@ struct NSTDBQualityValidationTests {
 
     @Test("unacceptable share rises as SNR falls; Se/+P overall and in acceptable windows")
     func labelsAgainstSNR() throws {
-        print("| record | SNR dB | unacceptable % (noisy spans) | unacceptable % (clean spans) | Se % | +P % | Se % (not unacceptable) | +P % (not unacceptable) | beats scored there |")
+        print(
+            "| record | SNR dB | unacceptable % (noisy spans) | unacceptable % (clean spans) | Se % | +P % | Se % (not unacceptable) | +P % (not unacceptable) | beats scored there |"
+        )
         print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
         var shareByLevel = [Double]()
         for level in Self.levels {
@@ -80,16 +83,19 @@ struct NSTDBQualityValidationTests {
                 windows += r.windows
                 bad += r.unacceptable
                 func pct(_ x: Double) -> String { x.isNaN ? "–" : String(format: "%.2f", 100 * x) }
-                print("| \(r.record) | \(level.replacingOccurrences(of: "_", with: "-")) | "
-                      + String(format: "%.1f (%d)", 100 * Double(r.unacceptable) / Double(max(r.windows, 1)), r.windows)
-                      + String(format: " | %.1f (%d)", 100 * Double(r.cleanUnacceptable) / Double(max(r.cleanWindows, 1)), r.cleanWindows)
-                      + " | \(pct(r.all.sensitivity)) | \(pct(r.all.positivePredictivity)) | "
-                      + "\(pct(r.acceptable.sensitivity)) | \(pct(r.acceptable.positivePredictivity)) | "
-                      + "\(r.acceptable.truePositives + r.acceptable.falseNegatives) |")
+                print(
+                    "| \(r.record) | \(level.replacingOccurrences(of: "_", with: "-")) | "
+                        + String(format: "%.1f (%d)", 100 * Double(r.unacceptable) / Double(max(r.windows, 1)), r.windows)
+                        + String(format: " | %.1f (%d)", 100 * Double(r.cleanUnacceptable) / Double(max(r.cleanWindows, 1)), r.cleanWindows)
+                        + " | \(pct(r.all.sensitivity)) | \(pct(r.all.positivePredictivity)) | "
+                        + "\(pct(r.acceptable.sensitivity)) | \(pct(r.acceptable.positivePredictivity)) | "
+                        + "\(r.acceptable.truePositives + r.acceptable.falseNegatives) |")
             }
             shareByLevel.append(Double(bad) / Double(max(windows, 1)))
         }
-        print("unacceptable share in the noisy spans by SNR (24 → −6 dB): " + shareByLevel.map { String(format: "%.3f", $0) }.joined(separator: ", "))
+        print(
+            "unacceptable share in the noisy spans by SNR (24 → −6 dB): "
+                + shareByLevel.map { String(format: "%.3f", $0) }.joined(separator: ", "))
         // Rises from 24 to 0 dB; at 0 and −6 dB it is saturated (≥ 90 % of the noisy windows), where
         // a few −6 dB windows in which this detector's own beats agree with the second detector on
         // noise escape the label (4 of 156 windows in this run; documented in docs/VALIDATION.md).

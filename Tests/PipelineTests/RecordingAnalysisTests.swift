@@ -40,8 +40,9 @@ struct RecordingAnalysisTests {
     func analyzeSink(_ name: String, blockCapacity: Int) throws -> MemorySink {
         let path = Fixtures.repositoryRoot.appendingPathComponent("Datasets/ecg/\(name).ndjson.gz").path
         let sink = MemorySink()
-        _ = try RecordingAnalysis.run(path: path, analysis: AnalysisConfiguration(decode: DecodeOptions(blockCapacity: blockCapacity)),
-                                      sink: sink)
+        _ = try RecordingAnalysis.run(
+            path: path, analysis: AnalysisConfiguration(decode: DecodeOptions(blockCapacity: blockCapacity)),
+            sink: sink)
         return sink
     }
 
@@ -73,10 +74,12 @@ struct RecordingAnalysisTests {
             return t
         }
         let fs = 512.0, t0 = expected[0] - 1
-        let score = BeatMatching.match(reference: expected.map { Int((($0 - t0) * fs).rounded()) },
-                                       detections: detected.map { Int((($0 - t0) * fs).rounded()) }, sampleRate: fs)
-        #expect(score.sensitivity >= 0.99 && score.positivePredictivity >= 0.99,
-                "Se \(score.sensitivity) +P \(score.positivePredictivity) on \(name)")
+        let score = BeatMatching.match(
+            reference: expected.map { Int((($0 - t0) * fs).rounded()) },
+            detections: detected.map { Int((($0 - t0) * fs).rounded()) }, sampleRate: fs)
+        #expect(
+            score.sensitivity >= 0.99 && score.positivePredictivity >= 0.99,
+            "Se \(score.sensitivity) +P \(score.positivePredictivity) on \(name)")
     }
 
     @Test("every lead of a multi-signal WFDB record is analysed (regression: leads shared one analyzer slot)")
@@ -105,6 +108,6 @@ struct RecordingAnalysisTests {
         let perStream = Dictionary(grouping: beats) { row -> String in if case .text(let s) = row[0] { return s } else { return "" } }
         #expect(perStream.count == 2, "\(perStream.keys.sorted())")
         let counts = perStream.values.map(\.count)
-        #expect(counts.allSatisfy { $0 >= 70 && $0 <= 78 }, "\(counts)")   // 74 beats in the first minute of record 100
+        #expect(counts.allSatisfy { $0 >= 70 && $0 <= 78 }, "\(counts)") // 74 beats in the first minute of record 100
     }
 }

@@ -13,13 +13,15 @@ struct RecordingDiscoveryTests {
         return dir.write("list.manifest", bytes)
     }
 
-    @Test("CRLF, CR and LF line ends, a BOM, trailing spaces and tabs, comment lines", arguments: [
-        "a.csv\r\nb.csv\r\n",
-        "\u{FEFF}a.csv\nb.csv\n",
-        "\u{FEFF}# recordings\r\na.csv  \r\n\r\n\tb.csv\t\r\n# end\r\n",
-        "a.csv\rb.csv",
-        "  # comment with spaces before\na.csv \nb.csv",
-    ])
+    @Test(
+        "CRLF, CR and LF line ends, a BOM, trailing spaces and tabs, comment lines",
+        arguments: [
+            "a.csv\r\nb.csv\r\n",
+            "\u{FEFF}a.csv\nb.csv\n",
+            "\u{FEFF}# recordings\r\na.csv  \r\n\r\n\tb.csv\t\r\n# end\r\n",
+            "a.csv\rb.csv",
+            "  # comment with spaces before\na.csv \nb.csv",
+        ])
     func lineEnds(text: String) throws {
         let dir = TemporaryDirectory()
         let path = manifest(Array(text.utf8), in: dir)
@@ -59,7 +61,8 @@ struct RecordingDiscoveryTests {
             _ = try ContentHash.file(fifo)
             Issue.record("expected an error")
         } catch let e as RecordingError {
-            #expect(e.description == "\(fifo): unreadable: the path names a FIFO (named pipe), not a regular file; "
+            #expect(
+                e.description == "\(fifo): unreadable: the path names a FIFO (named pipe), not a regular file; "
                     + "only regular files (or symbolic links to them) are read")
         }
         let missing = dir.url.path + "/nothere.csv"

@@ -15,9 +15,10 @@ enum SQLiteDump {
         defer { sqlite3_finalize(stmt) }
         var out = [String]()
         while sqlite3_step(stmt) == SQLITE_ROW {
-            out.append((0..<sqlite3_column_count(stmt)).map { c -> String in
-                sqlite3_column_text(stmt, c).map { String(cString: $0) } ?? "NULL"
-            }.joined(separator: "|"))
+            out.append(
+                (0..<sqlite3_column_count(stmt)).map { c -> String in
+                    sqlite3_column_text(stmt, c).map { String(cString: $0) } ?? "NULL"
+                }.joined(separator: "|"))
         }
         return out
     }

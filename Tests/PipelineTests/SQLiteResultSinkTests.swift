@@ -20,10 +20,12 @@ func sqliteScalar(_ path: String, _ sql: String) throws -> String? {
 
 @Suite("SQLiteResultSink: transactional SQLite tables")
 struct SQLiteResultSinkTests {
-    let table = ResultTable(name: "demo", summary: "test", columns: [
-        ResultColumn("stream", .text, "stream"), ResultColumn("time", .real, unit: "s", "time"),
-        ResultColumn("n", .integer, "count"),
-    ])
+    let table = ResultTable(
+        name: "demo", summary: "test",
+        columns: [
+            ResultColumn("stream", .text, "stream"), ResultColumn("time", .real, unit: "s", "time"),
+            ResultColumn("n", .integer, "count"),
+        ])
 
     func temporaryPath() -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("sink-\(UUID().uuidString).sqlite").path
@@ -87,8 +89,12 @@ struct SQLiteResultSinkTests {
         defer { remove(path) }
         let sink = try SQLiteResultSink(path: path, tables: [table])
         try sink.begin(recording: "r")
-        try sink.write(table, rows: [[.text("a"), .real(.nan), .integer(1)], [.text("b"), .real(.infinity), .integer(2)],
-                                     [.text("c"), .real(-.infinity), .integer(3)], [.text("d"), .finite(.nan), .integer(4)]])
+        try sink.write(
+            table,
+            rows: [
+                [.text("a"), .real(.nan), .integer(1)], [.text("b"), .real(.infinity), .integer(2)],
+                [.text("c"), .real(-.infinity), .integer(3)], [.text("d"), .finite(.nan), .integer(4)],
+            ])
         try sink.commit()
         #expect(try sqliteScalar(path, "SELECT count(*) FROM demo WHERE time IS NULL") == "4")
     }

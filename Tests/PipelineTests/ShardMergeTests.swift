@@ -17,8 +17,9 @@ struct ShardMergeTests {
         let batch = try BatchDatabase(path: path)
         try batch.startRun(softwareVersion: "test", configJSON: "{}")
         for f in files {
-            _ = try batch.analyze(recording: RecordingInput(path: f), size: 0, contentHash: try ContentHash.file(f),
-                                  analysis: AnalysisConfiguration())
+            _ = try batch.analyze(
+                recording: RecordingInput(path: f), size: 0, contentHash: try ContentHash.file(f),
+                analysis: AnalysisConfiguration())
         }
         try batch.finishRun(ok: files.count, failed: 0, skipped: 0)
     }

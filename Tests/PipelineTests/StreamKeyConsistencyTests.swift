@@ -13,7 +13,7 @@ struct StreamKeyConsistencyTests {
         var adu = [Int16](repeating: 0, count: n)
         for k in 0..<n {
             let t = Double(k) / rate
-            let phase = (t + 0.4).truncatingRemainder(dividingBy: 0.8) - 0.4      // beats at 0.4 s, 1.2 s, …
+            let phase = (t + 0.4).truncatingRemainder(dividingBy: 0.8) - 0.4 // beats at 0.4 s, 1.2 s, …
             let mV = 1.2 * exp(-phase * phase / (2 * 0.012 * 0.012)) + 0.05 * sin(2 * .pi * 0.3 * t)
             adu[k] = Int16((mV * 200).rounded())
         }

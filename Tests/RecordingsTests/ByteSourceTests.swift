@@ -62,8 +62,9 @@ struct ByteSourceTests {
         #expect(throws: RecordingError.self) { try ByteSource(path: "/nonexistent/x.ndjson") }
     }
 
-    @Test("lines split the same for every chunk size; CRLF and a missing final newline handled",
-          arguments: [1, 2, 3, 5, 64, 4096])
+    @Test(
+        "lines split the same for every chunk size; CRLF and a missing final newline handled",
+        arguments: [1, 2, 3, 5, 64, 4096])
     func lineSplitting(chunk: Int) throws {
         let dir = TemporaryDirectory()
         let text = "first\r\nsecond\n\nthird line is longer than a few bytes\nlast"
@@ -138,7 +139,8 @@ struct ByteSourceTests {
             _ = try ByteSource(path: fifo)
             Issue.record("expected an error for a FIFO")
         } catch {
-            #expect(error.description == "\(fifo): unreadable: the path names a FIFO (named pipe), not a regular file; "
+            #expect(
+                error.description == "\(fifo): unreadable: the path names a FIFO (named pipe), not a regular file; "
                     + "only regular files (or symbolic links to them) are read")
         }
         do {

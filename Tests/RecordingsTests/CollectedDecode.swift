@@ -26,7 +26,7 @@ struct CollectedDecode {
     /// Pulls every event from `decoder`, checking structure against `blockCapacity`.
     static func decode(_ decoder: some RecordingDecoder, blockCapacity: Int = 65_536) throws -> CollectedDecode {
         var c = CollectedDecode()
-        var nextFirst = [Int: Int]()     // stream → expected firstSample of its next block
+        var nextFirst = [Int: Int]() // stream → expected firstSample of its next block
         var lastSegment = [Int: Int]()
         while let event = try decoder.next() {
             switch event {
@@ -70,12 +70,14 @@ struct CollectedDecode {
     /// -1 if their shapes differ.
     static func differences(_ a: CollectedDecode, _ b: CollectedDecode) -> Int {
         guard a.streams.count == b.streams.count, a.issues.map(\.description) == b.issues.map(\.description),
-              a.accounts == b.accounts else { return -1 }
+            a.accounts == b.accounts
+        else { return -1 }
         var n = 0
         for (x, y) in zip(a.streams, b.streams) {
             guard x.info == y.info, x.times.count == y.times.count, x.columns.count == y.columns.count else { return -1 }
             for i in x.times.indices {
-                var same = x.times[i].bitPattern == y.times[i].bitPattern && x.flags[i] == y.flags[i]
+                var same =
+                    x.times[i].bitPattern == y.times[i].bitPattern && x.flags[i] == y.flags[i]
                     && x.segments[i] == y.segments[i]
                 for k in x.columns.indices where x.columns[k][i].bitPattern != y.columns[k][i].bitPattern { same = false }
                 if !same { n += 1 }
@@ -140,10 +142,12 @@ enum BadInputCorpus {
             if let qcs = entry["qc"] as? [[String: Int]] {
                 #expect(qcs.count == c.accounts.count, "\(folder)/\(name): streams")
                 for (qc, got) in zip(qcs, c.accounts) {
-                    let actual = ["samplesRead": got.samplesRead, "samplesEmitted": got.samplesEmitted,
-                                  "rejected": got.rejected, "duplicatesDropped": got.duplicatesDropped,
-                                  "segments": got.segments, "gaps": got.gaps, "backwardSteps": got.backwardSteps,
-                                  "masked": got.masked]
+                    let actual = [
+                        "samplesRead": got.samplesRead, "samplesEmitted": got.samplesEmitted,
+                        "rejected": got.rejected, "duplicatesDropped": got.duplicatesDropped,
+                        "segments": got.segments, "gaps": got.gaps, "backwardSteps": got.backwardSteps,
+                        "masked": got.masked,
+                    ]
                     for (k, v) in qc { #expect(actual[k] == v, "\(folder)/\(name): \(k)") }
                 }
             }

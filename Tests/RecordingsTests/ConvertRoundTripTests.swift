@@ -16,8 +16,10 @@ struct ConvertRoundTripTests {
         var deletions: [DeletionRecord] = []
     }
 
-    func decode(_ path: String, options: DecodeOptions = DecodeOptions(),
-                writeTo output: String? = nil) throws -> Decoded {
+    func decode(
+        _ path: String, options: DecodeOptions = DecodeOptions(),
+        writeTo output: String? = nil
+    ) throws -> Decoded {
         let opened = try RecordingOpener.open(path: path, options: options)
         let writer = try output.map { try SensorKitWriter(path: $0) }
         var d = Decoded()
@@ -70,29 +72,39 @@ struct ConvertRoundTripTests {
                 let bitsB = b.columns[y].prefix(shared).map { $0.map(\.bitPattern) }
                 #expect(b.columns[y].dropFirst(shared).allSatisfy { $0.allSatisfy(\.isNaN) })
                 let differing = zip(bitsA, bitsB).reduce(0) { n, p in n + zip(p.0, p.1).filter { $0 != $1 }.count }
-                #expect(bitsA.map(\.count) == bitsB.map(\.count) && differing == 0,
-                        "columns of \(a.streams[x].key) in \(path): \(differing) values differ")
+                #expect(
+                    bitsA.map(\.count) == bitsB.map(\.count) && differing == 0,
+                    "columns of \(a.streams[x].key) in \(path): \(differing) values differ")
                 let flagDiffs = zip(a.flags[x], b.flags[y]).filter { $0 != $1 }.count
-                #expect(a.flags[x].count == b.flags[y].count && flagDiffs == 0,
-                        "flags of \(a.streams[x].key): \(flagDiffs) differ")
+                #expect(
+                    a.flags[x].count == b.flags[y].count && flagDiffs == 0,
+                    "flags of \(a.streams[x].key): \(flagDiffs) differ")
                 #expect(a.segmentStarts[x] == b.segmentStarts[y], "segments of \(a.streams[x].key)")
                 let worst = zip(a.times[x], b.times[y]).map { abs($0 - $1) }.max() ?? 0
-                #expect(a.times[x].count == b.times[y].count && worst <= 1e-6,
-                        "times of \(a.streams[x].key): worst difference \(worst) s")
+                #expect(
+                    a.times[x].count == b.times[y].count && worst <= 1e-6,
+                    "times of \(a.streams[x].key): worst difference \(worst) s")
             }
         }
         #expect(a.deletions == b.deletions)
     }
 
     /// `sig` (4 × 300) of the synthetic MAT fixture as one PPG row and a 3-axis accelerometer.
-    static let fourRowMapping = MATLABChannelMapping(deviceID: "mat", streams: [
-        .init(sensor: .photoplethysmogram, channel: "ppg",
-              columns: [.init(.row(variable: "sig", index: 0), name: "ppg", unit: .adcUnits)], sampleRate: 125),
-        .init(sensor: .accelerometer, channel: "acceleration",
-              columns: (1...3).map { .init(.row(variable: "sig", index: $0), name: "xyz".map(String.init)[$0 - 1],
-                                           unit: .standardGravity) },
-              sampleRate: 125),
-    ])
+    static let fourRowMapping = MATLABChannelMapping(
+        deviceID: "mat",
+        streams: [
+            .init(
+                sensor: .photoplethysmogram, channel: "ppg",
+                columns: [.init(.row(variable: "sig", index: 0), name: "ppg", unit: .adcUnits)], sampleRate: 125),
+            .init(
+                sensor: .accelerometer, channel: "acceleration",
+                columns: (1...3).map {
+                    .init(
+                        .row(variable: "sig", index: $0), name: "xyz".map(String.init)[$0 - 1],
+                        unit: .standardGravity)
+                },
+                sampleRate: 125),
+        ])
 
     static let root = Fixtures.repositoryRoot.appendingPathComponent("Tests/RecordingsTests/Fixtures")
 
@@ -117,10 +129,12 @@ struct ConvertRoundTripTests {
     func others() throws {
         try roundTrip(Self.root.appendingPathComponent("health/synthetic-english-quoted.csv").path)
         try roundTrip(Self.root.appendingPathComponent("health/synthetic-unknown-keys.csv").path)
-        try roundTrip(Self.root.appendingPathComponent("matlab/scipy-compressed.mat").path,
-                      options: DecodeOptions(matlabMapping: Self.fourRowMapping))
-        try roundTrip(Self.root.appendingPathComponent("csv/oxford-user1-neckpouch-first2000.csv").path,
-                      options: DecodeOptions(preset: .oxfordSteps))
+        try roundTrip(
+            Self.root.appendingPathComponent("matlab/scipy-compressed.mat").path,
+            options: DecodeOptions(matlabMapping: Self.fourRowMapping))
+        try roundTrip(
+            Self.root.appendingPathComponent("csv/oxford-user1-neckpouch-first2000.csv").path,
+            options: DecodeOptions(preset: .oxfordSteps))
         try roundTrip(Self.root.appendingPathComponent("gt3x/example.gt3x").path)
         try roundTrip(Self.root.appendingPathComponent("gt3x/synthetic-zip64.gt3x").path)
     }
@@ -139,15 +153,21 @@ struct ConvertRoundTripTests {
 
     @Test("a PPG stream with several columns from another source comes back as one stream per column, keyed channel/column")
     func multiColumnPPG() throws {
-        let mapping = MATLABChannelMapping(deviceID: "mat", streams: [
-            .init(sensor: .photoplethysmogram, channel: "ppg",
-                  columns: [.init(.row(variable: "sig", index: 0), name: "ppg1", unit: .adcUnits),
-                            .init(.row(variable: "sig", index: 1), name: "ppg2", unit: .adcUnits)], sampleRate: 125),
-        ])
+        let mapping = MATLABChannelMapping(
+            deviceID: "mat",
+            streams: [
+                .init(
+                    sensor: .photoplethysmogram, channel: "ppg",
+                    columns: [
+                        .init(.row(variable: "sig", index: 0), name: "ppg1", unit: .adcUnits),
+                        .init(.row(variable: "sig", index: 1), name: "ppg2", unit: .adcUnits),
+                    ], sampleRate: 125)
+            ])
         let dir = TemporaryDirectory()
         let out = dir.url.appendingPathComponent("m.ndjson").path
-        let a = try decode(Self.root.appendingPathComponent("matlab/scipy-plain.mat").path,
-                           options: DecodeOptions(matlabMapping: mapping), writeTo: out)
+        let a = try decode(
+            Self.root.appendingPathComponent("matlab/scipy-plain.mat").path,
+            options: DecodeOptions(matlabMapping: mapping), writeTo: out)
         let b = try decode(out)
         #expect(a.streams.map(\.key.description) == ["mat/photoplethysmogram/ppg"])
         #expect(b.streams.map(\.key.description) == ["mat/photoplethysmogram/ppg/ppg1", "mat/photoplethysmogram/ppg/ppg2"])

@@ -1,5 +1,6 @@
-@testable import Recordings
 import Testing
+
+@testable import Recordings
 
 @Suite("EventQueue: decoders' undelivered events and deferred error")
 struct EventQueueTests {

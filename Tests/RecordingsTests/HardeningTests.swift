@@ -64,9 +64,13 @@ struct HardeningTests {
         let dir = TemporaryDirectory()
         let line = String(repeating: "a", count: 40 << 20)
         let path = dir.write("long.csv", "time,x\n0,\"" + line + "\n" + line + "\n" + line + "\"\n")
-        let mapping = CSVMapping(deviceID: "d", time: .column(.name("time"), unit: .seconds, origin: .unixEpoch),
-                                 streams: [.init(sensor: .accelerometer, channel: "a",
-                                                 columns: [.init(.name("x"), name: "x", unit: .standardGravity)])])
+        let mapping = CSVMapping(
+            deviceID: "d", time: .column(.name("time"), unit: .seconds, origin: .unixEpoch),
+            streams: [
+                .init(
+                    sensor: .accelerometer, channel: "a",
+                    columns: [.init(.name("x"), name: "x", unit: .standardGravity)])
+            ])
         #expect {
             _ = try CollectedDecode.decode(try CSVDecoder(path: path, mapping: mapping))
         } throws: { error in
@@ -78,9 +82,11 @@ struct HardeningTests {
     @Test("an Apple Health ECG value beyond the Float range is rejected and counted, not ±inf")
     func healthBeyondFloat() throws {
         let dir = TemporaryDirectory()
-        let path = dir.write("ecg.csv", "Name,x\nDate of Birth,1980-01-01\nRecorded Date,2021-12-17 12:58:58 +0800\n"
-                             + "Classification,Sinus Rhythm\nSymptoms,\nSoftware Version,1.90\nDevice,Watch6\n"
-                             + "Sample Rate,512 hertz\n\nLead,Lead I\nUnit,µV\n\n1.5\n1e39\n2.5\n")
+        let path = dir.write(
+            "ecg.csv",
+            "Name,x\nDate of Birth,1980-01-01\nRecorded Date,2021-12-17 12:58:58 +0800\n"
+                + "Classification,Sinus Rhythm\nSymptoms,\nSoftware Version,1.90\nDevice,Watch6\n"
+                + "Sample Rate,512 hertz\n\nLead,Lead I\nUnit,µV\n\n1.5\n1e39\n2.5\n")
         let c = try CollectedDecode.decode(try AppleHealthECGDecoder(path: path))
         let qc = try #require(c.accounts.first)
         #expect(qc.samplesRead == 3 && qc.rejected == 1 && qc.samplesEmitted == 2)

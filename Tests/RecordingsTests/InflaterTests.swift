@@ -1,6 +1,7 @@
-@testable import Recordings
 import Testing
 import _TestSupport
+
+@testable import Recordings
 
 @Suite("Inflater: one zlib inflate stream for gzip, zlib and raw deflate")
 struct InflaterTests {
@@ -15,7 +16,8 @@ struct InflaterTests {
     /// Inflates `compressed` through `inflate(into:refill:)`, delivering at most `chunk` bytes a
     /// refill and taking at most `room` bytes a call.
     func inflateAll(_ compressed: [UInt8], _ format: Inflater.Format, chunk: Int, room: Int) throws
-        -> (bytes: [UInt8], delivered: Int, inflater: Inflater) {
+        -> (bytes: [UInt8], delivered: Int, inflater: Inflater)
+    {
         let inflater = try Inflater(format, inputBufferSize: chunk)
         var delivered = 0
         var out = [UInt8]()
@@ -42,8 +44,10 @@ struct InflaterTests {
 
     @Test("zlib, raw deflate and gzip inflate back to the original, whatever the chunk sizes")
     func roundTrip() throws {
-        let formats: [(Inflater.Format, windowBits: Int32)] = [(.zlib, 15), (.rawDeflate, -15), (.gzipOrZlib, 15 + 16),
-                                                               (.gzipOrZlib, 15)]
+        let formats: [(Inflater.Format, windowBits: Int32)] = [
+            (.zlib, 15), (.rawDeflate, -15), (.gzipOrZlib, 15 + 16),
+            (.gzipOrZlib, 15),
+        ]
         for (format, windowBits) in formats {
             let compressed = deflated(Self.content, windowBits: windowBits)
             for (chunk, room) in [(1, 1), (7, 1000), (1 << 16, 1 << 16)] {

@@ -7,10 +7,10 @@ import _TestSupport
 @Suite("Every decoder: random block capacities give the same samples, times, flags and segments")
 struct RandomBlockSizeTests {
     struct Flat: Equatable {
-        var bits: [[[UInt32]]] = []     // per stream, per column: Float bit patterns
-        var times: [[UInt64]] = []      // per stream: Double bit patterns
+        var bits: [[[UInt32]]] = [] // per stream, per column: Float bit patterns
+        var times: [[UInt64]] = [] // per stream: Double bit patterns
         var flags: [[UInt8]] = []
-        var segments: [[Int]] = []      // per stream: segment number of each sample
+        var segments: [[Int]] = [] // per stream: segment number of each sample
     }
 
     static func decode(_ path: String, capacity: Int, options: DecodeOptions = DecodeOptions()) throws -> Flat {

@@ -12,7 +12,7 @@ struct RegularizerTests {
         var t = 100.0
         for i in 0..<500 {
             t += 0.02 + Double.random(in: -0.005...0.005, using: &rng)
-            if i == 250 { t += 1.0 }  // a gap: two segments
+            if i == 250 { t += 1.0 } // a gap: two segments
             let v: [Float] = [Float(3 * t - 300), Float(sin(2 * .pi * 0.5 * t))]
             let flags: SampleFlags = i == 100 ? .signalInvalid : []
             v.withUnsafeBufferPointer { a.append(time: t, values: $0, flags: flags, into: &events) }
@@ -57,8 +57,8 @@ struct RegularizerTests {
                     n += 1
                 }
             }
-            #expect(worst < 1e-3)        // Float rounding of values ~100
-            #expect(n > 200 && n < 260)  // ~5 s per segment at 50 Hz
+            #expect(worst < 1e-3) // Float rounding of values ~100
+            #expect(n > 200 && n < 260) // ~5 s per segment at 50 Hz
         }
         // Segment 1 starts after the gap: its first grid time is its own first timestamp.
         let first1 = out.first { $0.segment == 1 }!

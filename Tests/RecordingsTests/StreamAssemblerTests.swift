@@ -33,12 +33,12 @@ struct StreamAssemblerTests {
                 }
             }
         }
-        run(1000, 100, 0)                                   // segment 0
-        run(1000 + 100 / fs, 50, 100, flags: [UInt8](repeating: 1, count: 50))  // continues: 150 samples
-        run(1000 + 150 / fs + 0.3e-3, 10, 150)              // jitter < 1 period: continues
-        run(1000 + 160 / fs + 3 / fs, 20, 1000)             // gap of 3 periods: segment 1
-        run(1000 + 170 / fs, 30, 2000)                      // backwards: segment 2
-        run(1000 + 200 / fs, 40, 3000, rate: 256)           // rate change: segment 3
+        run(1000, 100, 0) // segment 0
+        run(1000 + 100 / fs, 50, 100, flags: [UInt8](repeating: 1, count: 50)) // continues: 150 samples
+        run(1000 + 150 / fs + 0.3e-3, 10, 150) // jitter < 1 period: continues
+        run(1000 + 160 / fs + 3 / fs, 20, 1000) // gap of 3 periods: segment 1
+        run(1000 + 170 / fs, 30, 2000) // backwards: segment 2
+        run(1000 + 200 / fs, 40, 3000, rate: 256) // rate change: segment 3
         a.finish(into: &events)
         return (events, a.qc)
     }
@@ -63,16 +63,17 @@ struct StreamAssemblerTests {
         return true
     }
 
-    @Test("explicit times: a jittery 50 Hz stream splits only at real gaps and backward steps",
-          arguments: [1, 5, 33, 4096])
+    @Test(
+        "explicit times: a jittery 50 Hz stream splits only at real gaps and backward steps",
+        arguments: [1, 5, 33, 4096])
     func explicit(capacity: Int) {
         var rng = SeededGenerator(seed: 3)
         var times = [Double]()
         var t = 1_700_000_000.0
         for i in 0..<600 {
             t += 0.02 + Double.random(in: -0.004...0.004, using: &rng)
-            if i == 200 { t += 0.5 }       // gap (25 periods)
-            if i == 400 { t -= 1.0 }       // clock stepped back
+            if i == 200 { t += 0.5 } // gap (25 periods)
+            if i == 400 { t -= 1.0 } // clock stepped back
             times.append(t)
         }
         var a = StreamAssembler(stream: 2, columnCount: 3, uniform: false, blockCapacity: capacity)

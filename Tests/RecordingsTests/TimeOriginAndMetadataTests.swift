@@ -22,7 +22,7 @@ struct TimeOriginAndMetadataTests {
 
     @Test("WFDB: stream_start without a base date, unix with base time and date")
     func wfdb() throws {
-        let relative = try Self.decode(Self.fixture("wfdb/records/fmt16.hea"))   // "fmt16 3 360 1001"
+        let relative = try Self.decode(Self.fixture("wfdb/records/fmt16.hea")) // "fmt16 3 360 1001"
         #expect(relative.streams.count == 3)
         for s in relative.streams {
             #expect(s.info.timeOrigin == .streamStart, "\(s.info.key)")
@@ -68,17 +68,20 @@ struct TimeOriginAndMetadataTests {
         #expect(a[StreamAttribute.symptoms] == "Dizziness, \"light\" headache")
         #expect(a[StreamAttribute.deviceModel] == "Watch7,3")
         #expect(a[StreamAttribute.deviceSoftware] == "2.0")
-        #expect(a[StreamAttribute.utcOffsetSeconds] == "-27000")          // -0730
+        #expect(a[StreamAttribute.utcOffsetSeconds] == "-27000") // -0730
     }
 
-    @Test("Apple Health real exports (../shared/datasets/apple-watch-ecg): Apple's classification and +0800 kept",
-          .enabled(if: Fixtures.sharedDatasets != nil, "../shared/datasets is absent: real Apple Health exports skipped"))
+    @Test(
+        "Apple Health real exports (../shared/datasets/apple-watch-ecg): Apple's classification and +0800 kept",
+        .enabled(if: Fixtures.sharedDatasets != nil, "../shared/datasets is absent: real Apple Health exports skipped"))
     func appleHealthReal() throws {
         let dir = try #require(Fixtures.sharedDatasets).appendingPathComponent("apple-watch-ecg")
         // Header lines of the six files ("Classification,…", "Recorded Date,… +0800").
-        let expected = ["ecg_2021-12-17.csv": "Sinus Rhythm", "ecg_2023-07-04.csv": "Sinus Rhythm",
-                        "ecg_2023-09-26.csv": "Sinus Rhythm", "ecg_2023-09-28.csv": "Sinus Rhythm",
-                        "ecg_2023-10-03.csv": "Sinus Rhythm", "ecg_2024-01-24.csv": "Heart Rate Below 50"]
+        let expected = [
+            "ecg_2021-12-17.csv": "Sinus Rhythm", "ecg_2023-07-04.csv": "Sinus Rhythm",
+            "ecg_2023-09-26.csv": "Sinus Rhythm", "ecg_2023-09-28.csv": "Sinus Rhythm",
+            "ecg_2023-10-03.csv": "Sinus Rhythm", "ecg_2024-01-24.csv": "Heart Rate Below 50",
+        ]
         for (file, classification) in expected.sorted(by: { $0.key < $1.key }) {
             let c = try Self.decode(dir.appendingPathComponent(file).path)
             let a = try #require(c.streams.first).info.attributes
@@ -108,11 +111,18 @@ struct TimeOriginAndMetadataTests {
     @Test("MATLAB: stream_start unless the mapping gives a start time")
     func matlab() throws {
         func mapping(start: Double?) -> MATLABChannelMapping {
-            MATLABChannelMapping(deviceID: "mat", streams: [
-                .init(sensor: .accelerometer, channel: "acceleration",
-                      columns: (0..<3).map { .init(.row(variable: "sig", index: $0), name: "xyz".map(String.init)[$0],
-                                                   unit: .standardGravity) },
-                      sampleRate: 125, startUnix: start)])
+            MATLABChannelMapping(
+                deviceID: "mat",
+                streams: [
+                    .init(
+                        sensor: .accelerometer, channel: "acceleration",
+                        columns: (0..<3).map {
+                            .init(
+                                .row(variable: "sig", index: $0), name: "xyz".map(String.init)[$0],
+                                unit: .standardGravity)
+                        },
+                        sampleRate: 125, startUnix: start)
+                ])
         }
         let path = Self.fixture("matlab/scipy-plain.mat")
         let relative = try Self.decode(path, DecodeOptions(matlabMapping: mapping(start: nil)))
@@ -125,14 +135,20 @@ struct TimeOriginAndMetadataTests {
         #expect(RecordingPreset.cpsc2019.matlabMapping!.streams.allSatisfy { $0.startUnix == nil })
     }
 
-    @Test("CSV: unix for Unix and anchored clocks, stream_start for relative columns and rates without a start, device_local for local clocks")
+    @Test(
+        "CSV: unix for Unix and anchored clocks, stream_start for relative columns and rates without a start, device_local for local clocks"
+    )
     func csv() throws {
         let dir = TemporaryDirectory()
         let uniformFile = Self.fixture("csv/synthetic-tab-uniform.csv")
         func uniform(_ start: Double?) -> CSVMapping {
-            CSVMapping(deviceID: "phone", time: .sampleRate(30, startUnix: start), streams: [
-                .init(sensor: .photoplethysmogram, channel: "ppg",
-                      columns: [.init(.name("red"), name: "red", unit: .dimensionless)])])
+            CSVMapping(
+                deviceID: "phone", time: .sampleRate(30, startUnix: start),
+                streams: [
+                    .init(
+                        sensor: .photoplethysmogram, channel: "ppg",
+                        columns: [.init(.name("red"), name: "red", unit: .dimensionless)])
+                ])
         }
         let noStart = try Self.decode(uniformFile, DecodeOptions(csvMapping: uniform(nil)))
         #expect(noStart.streams[0].info.timeOrigin == .streamStart && noStart.streams[0].times.first == 0)
@@ -141,9 +157,13 @@ struct TimeOriginAndMetadataTests {
 
         let relativeFile = dir.write("relative.csv", "t,v\n0.5,1\n1.0,2\n1.5,3\n")
         func column(_ origin: CSVMapping.TimeOrigin) -> CSVMapping {
-            CSVMapping(deviceID: "d", time: .column(.name("t"), unit: .seconds, origin: origin), streams: [
-                .init(sensor: .accelerometer, channel: "acceleration",
-                      columns: [.init(.name("v"), name: "x", unit: .standardGravity)])])
+            CSVMapping(
+                deviceID: "d", time: .column(.name("t"), unit: .seconds, origin: origin),
+                streams: [
+                    .init(
+                        sensor: .accelerometer, channel: "acceleration",
+                        columns: [.init(.name("v"), name: "x", unit: .standardGravity)])
+                ])
         }
         let cases: [(CSVMapping.TimeOrigin, TimeOrigin, [Double])] = [
             (.recordingStart, .streamStart, [0.5, 1.0, 1.5]),

@@ -9,13 +9,13 @@ import _TestSupport
 func readmeSnippet1() throws {
     // snippet:begin
     let results = try SensorPipe.analyze(path: "Datasets/ecg/watch-1_mitdb100_1716282000.ndjson.gz")
-    for ecg in results.ecg {                                          // one per ECG stream
+    for ecg in results.ecg { // one per ECG stream
         print(ecg.streamName, ecg.beats.count, ecg.meanHeartRateBPM ?? .nan, ecg.recordingHRV?.metrics[.rmssd] ?? .nan)
     }
-    for stream in results.summary.streamSummaries {                   // what analysed each stream
+    for stream in results.summary.streamSummaries { // what analysed each stream
         print(stream.key, stream.timeOrigin, stream.analysisDescription)
     }
-    let beats = results.rows(BeatSeriesTables.beats)                  // any table, typed by its schema
+    let beats = results.rows(BeatSeriesTables.beats) // any table, typed by its schema
     print(beats.filter { $0.value.beat.isRemovedExtra }.count, "beats removed as extra")
     // snippet:end
 }
@@ -23,7 +23,7 @@ func readmeSnippet1() throws {
 func readmeSnippet2() throws {
     // snippet:begin
     let opened = try RecordingOpener.open(path: "Datasets/ecg/watch-1_mitdb105_1716285600.ndjson.gz")
-    var ecg: [Int: ECGAnalyzer] = [:]                                 // by stream index
+    var ecg: [Int: ECGAnalyzer] = [:] // by stream index
     while let event = try opened.decoder.next() {
         switch event {
         case .stream(let index, let info) where info.key.sensor == .electrocardiogram:
@@ -34,7 +34,7 @@ func readmeSnippet2() throws {
     }
     for k in ecg.keys.sorted() {
         var analyzer = ecg[k]!
-        let r = analyzer.finishResults()                              // beats, heartRate, hrv, quality
+        let r = analyzer.finishResults() // beats, heartRate, hrv, quality
         print(r.beats.count, r.recordingHRV?.metrics[.sdnn] ?? .nan)
     }
     // snippet:end
@@ -42,9 +42,10 @@ func readmeSnippet2() throws {
 
 func readmeSnippet3() throws {
     // snippet:begin
-    let recordings = try RecordingDiscovery.recordings(["Datasets"])  // files, folders, manifests, groups
-    let summary = try BatchRunner.run(inputs: recordings, store: try BatchDatabase(path: "results.sqlite"),
-                                      options: BatchOptions(jobs: 2, label: "my-study-1"))
+    let recordings = try RecordingDiscovery.recordings(["Datasets"]) // files, folders, manifests, groups
+    let summary = try BatchRunner.run(
+        inputs: recordings, store: try BatchDatabase(path: "results.sqlite"),
+        options: BatchOptions(jobs: 2, label: "my-study-1"))
     print(summary.ok, summary.failed, summary.analysedSecondsBySensor) // also summary.json
     // snippet:end
 }
@@ -83,7 +84,7 @@ struct ReadmeSnippetTests {
         let path = Fixtures.repositoryRoot.appendingPathComponent("Datasets/ecg/watch-1_mitdb100_1716282000.ndjson.gz").path
         let results = try SensorPipe.analyze(path: path)
         #expect(results.ecg.count == 1)
-        #expect(results.ecg[0].beats.count == 74)    // demo-beats.json: 74 annotated beats in the first minute
+        #expect(results.ecg[0].beats.count == 74) // demo-beats.json: 74 annotated beats in the first minute
         #expect(results.summary.streamSummaries.allSatisfy { $0.analyses == ["ecg"] })
         #expect(results.rows(BeatSeriesTables.beats).count == 74)
     }

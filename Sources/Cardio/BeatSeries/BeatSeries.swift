@@ -46,8 +46,9 @@ public struct BeatSeries: Sendable {
     /// Creates an empty series.
     /// - Parameter options: window lengths.
     public init(options: Options = Options()) {
-        precondition(options.heartRateWindowSeconds > 0 && options.heartRateStepSeconds > 0
-                     && options.hrvWindowSeconds > 0, "window lengths must be positive")
+        precondition(
+            options.heartRateWindowSeconds > 0 && options.heartRateStepSeconds > 0
+                && options.hrvWindowSeconds > 0, "window lengths must be positive")
         self.options = options
     }
 
@@ -81,8 +82,10 @@ public struct BeatSeries: Sendable {
     ///   - heartRate: receives each heart-rate window.
     ///   - hrv: receives each HRV result.
     /// - Complexity: O(beats · w) for the correction (w = 91-beat window), plus the HRV analyses.
-    public mutating func finish(beat: (SeriesBeat) throws -> Void, heartRate: (HeartRateWindow) throws -> Void,
-                                hrv: (HRVResult) throws -> Void) rethrows {
+    public mutating func finish(
+        beat: (SeriesBeat) throws -> Void, heartRate: (HeartRateWindow) throws -> Void,
+        hrv: (HRVResult) throws -> Void
+    ) rethrows {
         let correction = LipponenTarvainenCorrection()
         var nn: [Double] = []
         var nnTimes: [Double] = []
@@ -106,27 +109,35 @@ public struct BeatSeries: Sendable {
                 var hi = lo, sum = 0.0
                 while hi < nnTimes.count && nnTimes[hi] < we { sum += nn[hi]; hi += 1 }
                 let n = hi - lo
-                try heartRate(HeartRateWindow(startSeconds: ws, endSeconds: we,
-                                              heartRateBPM: n >= 2 ? Self.finite(60000 / (sum / Double(n))) : nil,
-                                              intervalCount: n))
+                try heartRate(
+                    HeartRateWindow(
+                        startSeconds: ws, endSeconds: we,
+                        heartRateBPM: n >= 2 ? Self.finite(60000 / (sum / Double(n))) : nil,
+                        intervalCount: n))
                 ws += step
             }
         }
         if nn.count >= 2, let series = try? NNIntervalSeries(intervalsMilliseconds: nn, closingBeatTimesSeconds: nnTimes) {
             let analysis = HRVAnalysis(windowSeconds: options.hrvWindowSeconds)
             for w in analysis.windows(series) {
-                try hrv(HRVResult(startSeconds: w.startSeconds, endSeconds: w.endSeconds, scope: .window,
-                                  metrics: w.metrics, intervalCount: w.intervals.count))
+                try hrv(
+                    HRVResult(
+                        startSeconds: w.startSeconds, endSeconds: w.endSeconds, scope: .window,
+                        metrics: w.metrics, intervalCount: w.intervals.count))
             }
-            try hrv(HRVResult(startSeconds: nnTimes[0] - nn[0] / 1000, endSeconds: nnTimes[nnTimes.count - 1],
-                              scope: .recording, metrics: analysis.metrics(series), intervalCount: nn.count))
+            try hrv(
+                HRVResult(
+                    startSeconds: nnTimes[0] - nn[0] / 1000, endSeconds: nnTimes[nnTimes.count - 1],
+                    scope: .recording, metrics: analysis.metrics(series), intervalCount: nn.count))
         }
     }
 
     /// Corrects one segment's beats and emits them in time order (corrected beats and removed
     /// extra beats merged by their listed time).
-    private func correctSegment(_ range: Range<Int>, correction: LipponenTarvainenCorrection, nn: inout [Double],
-                                nnTimes: inout [Double], beat: (SeriesBeat) throws -> Void) rethrows {
+    private func correctSegment(
+        _ range: Range<Int>, correction: LipponenTarvainenCorrection, nn: inout [Double],
+        nnTimes: inout [Double], beat: (SeriesBeat) throws -> Void
+    ) rethrows {
         let detected = Array(times[range])
         let segment = Int(segments[range.lowerBound])
         let base = range.lowerBound
@@ -156,9 +167,11 @@ public struct BeatSeries: Sendable {
         func emitRemoved(before t: Double?) throws {
             while r < removed.count, t.map({ detected[removed[r]] < $0 }) ?? true {
                 let k = removed[r]
-                try beat(SeriesBeat(detectionTimeSeconds: detected[k], nnTimeSeconds: nil, sampleIndex: samples[base + k],
-                                    segment: segment, rrMilliseconds: rr(k), nnMilliseconds: nil, heartRateBPM: nil,
-                                    artefact: artefactAt[k], corrections: [], isRemovedExtra: true))
+                try beat(
+                    SeriesBeat(
+                        detectionTimeSeconds: detected[k], nnTimeSeconds: nil, sampleIndex: samples[base + k],
+                        segment: segment, rrMilliseconds: rr(k), nnMilliseconds: nil, heartRateBPM: nil,
+                        artefact: artefactAt[k], corrections: [], isRemovedExtra: true))
                 r += 1
             }
         }
@@ -167,11 +180,13 @@ public struct BeatSeries: Sendable {
             let d = detectedIndexOf[i] >= 0 ? detectedIndexOf[i] : nil
             let nnValue: Double? = i > 0 ? 1000 * (t - cTimes[i - 1]) : nil
             if let v = nnValue { nn.append(v); nnTimes.append(t) }
-            try beat(SeriesBeat(detectionTimeSeconds: d.map { detected[$0] }, nnTimeSeconds: t,
-                                sampleIndex: d.map { samples[base + $0] }, segment: segment,
-                                rrMilliseconds: d.flatMap(rr), nnMilliseconds: Self.finite(nnValue),
-                                heartRateBPM: Self.finite(nnValue.map { 60000 / $0 }), artefact: d.flatMap { artefactAt[$0] },
-                                corrections: cFlags[i], isRemovedExtra: false))
+            try beat(
+                SeriesBeat(
+                    detectionTimeSeconds: d.map { detected[$0] }, nnTimeSeconds: t,
+                    sampleIndex: d.map { samples[base + $0] }, segment: segment,
+                    rrMilliseconds: d.flatMap(rr), nnMilliseconds: Self.finite(nnValue),
+                    heartRateBPM: Self.finite(nnValue.map { 60000 / $0 }), artefact: d.flatMap { artefactAt[$0] },
+                    corrections: cFlags[i], isRemovedExtra: false))
         }
         try emitRemoved(before: nil)
     }

@@ -49,12 +49,16 @@ public enum BeatSeriesTables {
         columns: [
             .init("stream", .text, "stream key (device/sensor/channel[/session])") { .text($0.stream) },
             .init("source", .text, "signal the beats come from: ecg (ppg next)") { .text($0.source.rawValue) },
-            .init("time", .real, unit: "s",
-                  "where the detector put the beat (ECG: the refined R apex), never moved by correction; empty for a beat inserted by correction; Unix seconds or seconds from the stream start (streams.time_origin)") {
+            .init(
+                "time", .real, unit: "s",
+                "where the detector put the beat (ECG: the refined R apex), never moved by correction; empty for a beat inserted by correction; Unix seconds or seconds from the stream start (streams.time_origin)"
+            ) {
                 .finite($0.value.beat.detectionTimeSeconds)
             },
-            .init("nn_time", .real, unit: "s",
-                  "the beat's time in the corrected (NN) series (moved to the middle of its neighbours for an ectopic or long/short beat); empty for a beat removed as extra") {
+            .init(
+                "nn_time", .real, unit: "s",
+                "the beat's time in the corrected (NN) series (moved to the middle of its neighbours for an ectopic or long/short beat); empty for a beat removed as extra"
+            ) {
                 .finite($0.value.beat.nnTimeSeconds)
             },
             .init("sample", .integer, "sample index of the detected beat within its segment (empty for an inserted beat)") {
@@ -64,17 +68,27 @@ public enum BeatSeriesTables {
             .init("rr_ms", .real, unit: "ms", "interval from the previous detected beat of the same segment") {
                 .finite($0.value.beat.rrMilliseconds)
             },
-            .init("nn_ms", .real, unit: "ms", "interval from the previous beat of the corrected series, nn_time − previous nn_time (empty for a removed beat)") {
+            .init(
+                "nn_ms", .real, unit: "ms",
+                "interval from the previous beat of the corrected series, nn_time − previous nn_time (empty for a removed beat)"
+            ) {
                 .finite($0.value.beat.nnMilliseconds)
             },
             .init("hr_bpm", .real, unit: "bpm", "instantaneous heart rate 60000 / nn_ms") { .finite($0.value.beat.heartRateBPM) },
-            .init("artefact", .text, "artefact found at this beat (Lipponen & Tarvainen 2019): ectopic, missed, extra, longShort, or empty") {
+            .init("artefact", .text, "artefact found at this beat (Lipponen & Tarvainen 2019): ectopic, missed, extra, longShort, or empty")
+            {
                 .text($0.value.beat.artefact?.rawValue ?? "")
             },
-            .init("correction", .text, "what correction did: ectopic, longShort, inserted, followsRemovedExtra (combined with '+'), removedExtra, or empty") {
+            .init(
+                "correction", .text,
+                "what correction did: ectopic, longShort, inserted, followsRemovedExtra (combined with '+'), removedExtra, or empty"
+            ) {
                 .text($0.value.beat.correctionDescription)
             },
-            .init("quality", .text, "label of the quality window holding the beat (ECG: excellent, barely_acceptable, unacceptable), empty outside assessed windows") {
+            .init(
+                "quality", .text,
+                "label of the quality window holding the beat (ECG: excellent, barely_acceptable, unacceptable), empty outside assessed windows"
+            ) {
                 .optional($0.value.qualityLabel)
             },
         ])
@@ -101,13 +115,14 @@ public enum BeatSeriesTables {
             .init("source", .text, "signal the intervals come from: ecg (ppg next)") { .text($0.source.rawValue) },
             .init("window_start", .real, unit: "s", "window start") { .real($0.value.startSeconds) },
             .init("window_end", .real, unit: "s", "window end") { .real($0.value.endSeconds) },
-        ] + HRVMetric.allCases.enumerated().map { k, metric in
-            .init(metric.rawValue, .real, unit: metric.unit, "NeuroKit2 hrv_* metric \(metric.rawValue)") { row in
-                .finite(k < row.value.metrics.values.count ? row.value.metrics.values[k] : nil)
-            }
-        } + [
-            .init("scope", .text, "window (one HRV window) or recording (the whole stream)") { .text($0.value.scope.rawValue) },
-        ])
+        ]
+            + HRVMetric.allCases.enumerated().map { k, metric in
+                .init(metric.rawValue, .real, unit: metric.unit, "NeuroKit2 hrv_* metric \(metric.rawValue)") { row in
+                    .finite(k < row.value.metrics.values.count ? row.value.metrics.values[k] : nil)
+                }
+            } + [
+                .init("scope", .text, "window (one HRV window) or recording (the whole stream)") { .text($0.value.scope.rawValue) }
+            ])
 
     /// Every beat-series table.
     public static var all: [ResultTable] { [beats.table, heartRate.table, hrv.table] }

@@ -14,8 +14,14 @@ extension BeatClassifier {
     /// Weight of each new RR interval in the running RR average.
     static let normalRRWeight = 1.0 / 10
     static let normalShiftSeconds = 0.040
-    static let stage1Weights: [Double] = [12.5559, -4.3109, 6.5409, 5.7741, 5.7861, 3.3634, -30.6577, 16.9217, -2.3594, -19.4208, -0.8163, -1.6063, -1.2941, 6.0150, -2.4575, -3.1717, 8.5198, -0.6904, -4.0798, 18.7560, -6.5995, -7.2435, -2.3445]
-    static let stage2Weights: [Double] = [4.7966, -2.0554, 1.6536, 1.9925, 2.8392, 1.9704, -19.9533, 12.0606, -1.4960, 28.6244, 0.3228, -0.5299, 0.5105, 3.1430, -1.7468, -1.6214, 5.2787, -0.2928, -2.9324, -29.4711, -3.6792, -5.5821, -1.4958, 0.0778, 15.9806, -2.6078, -6.6584]
+    static let stage1Weights: [Double] = [
+        12.5559, -4.3109, 6.5409, 5.7741, 5.7861, 3.3634, -30.6577, 16.9217, -2.3594, -19.4208, -0.8163, -1.6063, -1.2941, 6.0150, -2.4575,
+        -3.1717, 8.5198, -0.6904, -4.0798, 18.7560, -6.5995, -7.2435, -2.3445,
+    ]
+    static let stage2Weights: [Double] = [
+        4.7966, -2.0554, 1.6536, 1.9925, 2.8392, 1.9704, -19.9533, 12.0606, -1.4960, 28.6244, 0.3228, -0.5299, 0.5105, 3.1430, -1.7468,
+        -1.6214, 5.2787, -0.2928, -2.9324, -29.4711, -3.6792, -5.5821, -1.4958, 0.0778, 15.9806, -2.6078, -6.6584,
+    ]
 }
 
 extension BeatClassifier {
@@ -71,8 +77,9 @@ extension BeatClassifier {
     }
 
     mutating func makeCluster(_ template: [Float]) -> Cluster {
-        var c = Cluster(template: template, unit: [], norm: 0, weight: 1, count: 1, widthSeconds: 0, polarity: true,
-                        meanPrematurity: nil, serial: clusterSerial, ventricularScore: 0.5)
+        var c = Cluster(
+            template: template, unit: [], norm: 0, weight: 1, count: 1, widthSeconds: 0, polarity: true,
+            meanPrematurity: nil, serial: clusterSerial, ventricularScore: 0.5)
         clusterSerial += 1
         refresh(&c)
         return c
@@ -140,7 +147,7 @@ extension BeatClassifier {
                 c.weight += 1
                 let a = 1 / Float(min(c.count, 8))
                 let o = margin + bestShift
-                clusters[ci].template = []  // keep `c.template` uniquely referenced (no copy)
+                clusters[ci].template = [] // keep `c.template` uniquely referenced (no copy)
                 c.template.withUnsafeMutableBufferPointer { t in
                     for j in 0..<t.count { t[j] += a * (v[o + j] - t[j]) }
                 }
@@ -207,10 +214,12 @@ extension BeatClassifier {
         let inn: Double = f.inNormalCluster ? 1 : 0
         let w = f.qrsWidthSeconds ?? 0.1
         let d = min(max(10 * dw, -1.5), 1.5)
-        return [1, corr, 1 - corr * corr, d, abs(amp), amp, prem, pause, pol, inn, 10 * w,
-                (1 - corr) * (1 - prem), (1 - corr) * d,
-                corr * corr, d * d, amp * amp, prem * prem, pause * pause, prem * pause, inn * corr, inn * d,
-                pause / prem, (1 - pol) * (1 - corr)]
+        return [
+            1, corr, 1 - corr * corr, d, abs(amp), amp, prem, pause, pol, inn, 10 * w,
+            (1 - corr) * (1 - prem), (1 - corr) * d,
+            corr * corr, d * d, amp * amp, prem * prem, pause * pause, prem * pause, inn * corr, inn * d,
+            pause / prem, (1 - pol) * (1 - corr),
+        ]
     }
 
     static func logistic(_ w: [Double], _ x: [Double]) -> Double {
@@ -241,7 +250,8 @@ extension BeatClassifier {
             }
         }
         if let cur = normalCluster, cur < clusters.count, clusters[cur].weight >= 0.5 * heaviest, let p = pick,
-           (clusters[p].meanPrematurity ?? 1) < (clusters[cur].meanPrematurity ?? 1) + 0.05 {
+            (clusters[p].meanPrematurity ?? 1) < (clusters[cur].meanPrematurity ?? 1) + 0.05
+        {
             return
         }
         normalCluster = pick

@@ -166,8 +166,10 @@ public struct BeatClassifier: Sendable {
     ///   - flags: optional per-sample flags (bit 0 `signalInvalid`, bit 4 `missing` mask a sample).
     /// - Returns: one classified beat per peak, in order.
     /// - Complexity: O(n + b) for n samples and b beats.
-    public static func classify(_ samples: [Float], sampleRate: Double, peaks: [Int],
-                                flags: [UInt8]? = nil) -> [ClassifiedBeat] {
+    public static func classify(
+        _ samples: [Float], sampleRate: Double, peaks: [Int],
+        flags: [UInt8]? = nil
+    ) -> [ClassifiedBeat] {
         var c = BeatClassifier(sampleRate: sampleRate)
         var out = [ClassifiedBeat]()
         out.reserveCapacity(peaks.count)
@@ -193,8 +195,10 @@ public struct BeatClassifier: Sendable {
     ///     ``maximumPeakLatencySeconds`` back) or ahead.
     ///   - beats: receives the classified beats, in peak order.
     /// - Complexity: O(samples.count + peaks.count).
-    public mutating func process(_ samples: UnsafeBufferPointer<Float>, flags: UnsafeBufferPointer<UInt8>?,
-                                 peaks: [Int], into beats: inout [ClassifiedBeat]) {
+    public mutating func process(
+        _ samples: UnsafeBufferPointer<Float>, flags: UnsafeBufferPointer<UInt8>?,
+        peaks: [Int], into beats: inout [ClassifiedBeat]
+    ) {
         precondition(flags == nil || flags!.count == samples.count, "\(flags!.count) flags for \(samples.count) samples")
         for p in peaks {
             precondition(p > lastPeak, "peak \(p) not after the previous peak \(lastPeak)")
@@ -229,8 +233,10 @@ public struct BeatClassifier: Sendable {
     /// Averages, filters and stores samples from `start` until the end of `samples` or until
     /// `workIndex` reaches `stop`; returns the index of the first sample not consumed. The state
     /// lives in locals for the loop (stored-property access in the loop was the cost).
-    mutating func ingest(_ samples: UnsafeBufferPointer<Float>, _ flags: UnsafeBufferPointer<UInt8>?,
-                         from start: Int, untilWorkIndex stop: Int) -> Int {
+    mutating func ingest(
+        _ samples: UnsafeBufferPointer<Float>, _ flags: UnsafeBufferPointer<UInt8>?,
+        from start: Int, untilWorkIndex stop: Int
+    ) -> Int {
         let mask = RPeakDetector.maskingFlagBits
         let d = decimation, rm = ringMask
         let fp = flags?.baseAddress

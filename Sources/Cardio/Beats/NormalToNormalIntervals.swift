@@ -32,8 +32,10 @@ public struct NormalToNormalIntervals: Sendable, Equatable {
     ///   - sampleRate: Hz of the sample indices in `beats`.
     ///   - rangeMilliseconds: accepted interval range, ms (default 300…2000).
     /// - Complexity: O(beats.count).
-    public init(_ beats: [ClassifiedBeat], sampleRate: Double,
-                rangeMilliseconds: ClosedRange<Double> = defaultRangeMilliseconds) {
+    public init(
+        _ beats: [ClassifiedBeat], sampleRate: Double,
+        rangeMilliseconds: ClosedRange<Double> = defaultRangeMilliseconds
+    ) {
         precondition(sampleRate > 0, "sample rate \(sampleRate)")
         guard beats.count >= 2 else { return }
         totalIntervals = beats.count - 1

@@ -63,8 +63,8 @@ public struct ECGAnalyzer {
     var windowLength = 0
     var windowSamples: [Float] = []
     var windowMasked: [Bool] = []
-    var windowStart = 0                 // sample index (in segment) of the window being filled
-    var fed = 0                         // samples fed to the detector in this segment
+    var windowStart = 0 // sample index (in segment) of the window being filled
+    var fed = 0 // samples fed to the detector in this segment
     var latencySamples = 0
     var pendingWindows: [(start: Int, samples: [Float], masked: [Bool])] = []
     /// Assessed quality windows, reduced to what beat labels need (17 bytes each).
@@ -228,13 +228,16 @@ public struct ECGAnalyzer {
     ///   - heartRate: receives each heart-rate window.
     ///   - hrv: receives each HRV result (windows, then the whole stream).
     /// - Complexity: that of ``BeatSeries/finish(beat:heartRate:hrv:)``.
-    public mutating func finish(quality: (ECGQualityResult) throws -> Void, beat: (ECGBeat) throws -> Void,
-                                heartRate: (HeartRateWindow) throws -> Void, hrv: (HRVResult) throws -> Void) rethrows {
+    public mutating func finish(
+        quality: (ECGQualityResult) throws -> Void, beat: (ECGBeat) throws -> Void,
+        heartRate: (HeartRateWindow) throws -> Void, hrv: (HRVResult) throws -> Void
+    ) rethrows {
         closeSegment()
         for q in takeQualityResults() { try quality(q) }
         let labels = qualityLabels
-        try series.finish(beat: { b in try beat(ECGBeat(beat: b, qualityLabel: Self.label(at: b.listedTimeSeconds, in: labels))) },
-                          heartRate: heartRate, hrv: hrv)
+        try series.finish(
+            beat: { b in try beat(ECGBeat(beat: b, qualityLabel: Self.label(at: b.listedTimeSeconds, in: labels))) },
+            heartRate: heartRate, hrv: hrv)
     }
 
     /// Ends the stream and returns every result: the quality windows not yet handed out by
@@ -244,8 +247,9 @@ public struct ECGAnalyzer {
     /// - Complexity: O(beats · log beats) plus the HRV analysis; memory O(beats) for the arrays.
     public mutating func finishResults() -> ECGResults {
         var results = ECGResults(streamName: streamName, beats: [], heartRate: [], hrv: [], quality: [], issues: [])
-        finish(quality: { results.quality.append($0) }, beat: { results.beats.append($0) },
-               heartRate: { results.heartRate.append($0) }, hrv: { results.hrv.append($0) })
+        finish(
+            quality: { results.quality.append($0) }, beat: { results.beats.append($0) },
+            heartRate: { results.heartRate.append($0) }, hrv: { results.hrv.append($0) })
         results.issues = issues
         return results
     }

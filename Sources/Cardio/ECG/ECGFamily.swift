@@ -11,14 +11,18 @@ public enum ECGFamily: AnalysisFamily {
     public static var defaultOptions: ECGAnalyzer.Options { ECGAnalyzer.Options() }
     public static var options: [AnalysisOption<ECGAnalyzer.Options>] {
         [
-            .number("heart_rate_window_s", unit: "s", "heart-rate window length", range: 1...86_400,
-                    get: { $0.heartRateWindowSeconds }, set: { $0.heartRateWindowSeconds = $1 }),
-            .number("heart_rate_step_s", unit: "s", "heart-rate window step", range: 1...86_400,
-                    get: { $0.heartRateStepSeconds }, set: { $0.heartRateStepSeconds = $1 }),
-            .number("hrv_window_s", unit: "s", "HRV window length (Task Force 1996: 300 s short-term)", range: 10...86_400,
-                    get: { $0.hrvWindowSeconds }, set: { $0.hrvWindowSeconds = $1 }),
-            .number("quality_window_s", unit: "s", "ECG signal-quality window length (Zhao & Zhang 2018: 10 s)",
-                    range: 2...600, get: { $0.qualityWindowSeconds }, set: { $0.qualityWindowSeconds = $1 }),
+            .number(
+                "heart_rate_window_s", unit: "s", "heart-rate window length", range: 1...86_400,
+                get: { $0.heartRateWindowSeconds }, set: { $0.heartRateWindowSeconds = $1 }),
+            .number(
+                "heart_rate_step_s", unit: "s", "heart-rate window step", range: 1...86_400,
+                get: { $0.heartRateStepSeconds }, set: { $0.heartRateStepSeconds = $1 }),
+            .number(
+                "hrv_window_s", unit: "s", "HRV window length (Task Force 1996: 300 s short-term)", range: 10...86_400,
+                get: { $0.hrvWindowSeconds }, set: { $0.hrvWindowSeconds = $1 }),
+            .number(
+                "quality_window_s", unit: "s", "ECG signal-quality window length (Zhao & Zhang 2018: 10 s)",
+                range: 2...600, get: { $0.qualityWindowSeconds }, set: { $0.qualityWindowSeconds = $1 }),
         ]
     }
 
@@ -56,8 +60,10 @@ public enum ECGFamily: AnalysisFamily {
                 try a.finish(
                     quality: { try output.emit(ECGTables.quality, Streamed(stream: name, value: $0)) },
                     beat: {
-                        try output.emit(BeatSeriesTables.beats, SeriesRow(
-                            stream: name, source: .ecg, value: LabelledBeat(beat: $0.beat, qualityLabel: $0.qualityLabel?.rawValue)))
+                        try output.emit(
+                            BeatSeriesTables.beats,
+                            SeriesRow(
+                                stream: name, source: .ecg, value: LabelledBeat(beat: $0.beat, qualityLabel: $0.qualityLabel?.rawValue)))
                     },
                     heartRate: { try output.emit(BeatSeriesTables.heartRate, SeriesRow(stream: name, source: .ecg, value: $0)) },
                     hrv: { try output.emit(BeatSeriesTables.hrv, SeriesRow(stream: name, source: .ecg, value: $0)) })

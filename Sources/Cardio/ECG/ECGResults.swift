@@ -33,8 +33,10 @@ public struct ECGResults: Sendable, Equatable {
     public var issues: [String]
 
     /// Creates results from their parts.
-    public init(streamName: String, beats: [ECGBeat], heartRate: [HeartRateWindow], hrv: [HRVResult],
-                quality: [ECGQualityResult], issues: [String]) {
+    public init(
+        streamName: String, beats: [ECGBeat], heartRate: [HeartRateWindow], hrv: [HRVResult],
+        quality: [ECGQualityResult], issues: [String]
+    ) {
         self.streamName = streamName
         self.beats = beats
         self.heartRate = heartRate

@@ -1,6 +1,7 @@
 import DSP
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Detrended fluctuation analysis (DFA) of an interval series, as NeuroKit2's `fractal_dfa`
@@ -44,7 +45,7 @@ struct DetrendedFluctuation {
         var y = 0.0
         var a = DoubleDouble.zero, b = DoubleDouble.zero, c = DoubleDouble.zero
         for j in 0..<n {
-            y += x[j] - mean                 // np.cumsum(signal − mean)
+            y += x[j] - mean // np.cumsum(signal − mean)
             a = a + y
             b = b + DoubleDouble.product(Double(j), y)
             c = c + DoubleDouble.product(y, y)

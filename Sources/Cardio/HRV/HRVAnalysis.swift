@@ -27,7 +27,8 @@ public struct HRVAnalysis: Sendable, Equatable {
     public var windowSeconds: Double
 
     /// Every metric name, in table order: time domain, frequency domain, non-linear.
-    public static let metricNames = HRVTimeDomain.metricNames + HRVFrequencyDomain.metricNames
+    public static let metricNames =
+        HRVTimeDomain.metricNames + HRVFrequencyDomain.metricNames
         + HRVNonlinear.metricNames
 
     /// Creates an analysis.
@@ -36,8 +37,10 @@ public struct HRVAnalysis: Sendable, Equatable {
     ///   - nonlinear: non-linear options (default: NeuroKit2's).
     ///   - windowSeconds: window length in seconds (default 300), > 0.
     /// - Complexity: O(1).
-    public init(frequency: HRVFrequencyOptions = HRVFrequencyOptions(),
-                nonlinear: HRVNonlinearOptions = HRVNonlinearOptions(), windowSeconds: Double = 300) {
+    public init(
+        frequency: HRVFrequencyOptions = HRVFrequencyOptions(),
+        nonlinear: HRVNonlinearOptions = HRVNonlinearOptions(), windowSeconds: Double = 300
+    ) {
         precondition(windowSeconds > 0 && windowSeconds.isFinite, "HRV window length must be positive")
         self.frequency = frequency
         self.nonlinear = nonlinear
@@ -68,8 +71,9 @@ public struct HRVAnalysis: Sendable, Equatable {
                 metrics = Self.undefinedMetrics
                 failure = error
             }
-            return HRVWindowResult(startSeconds: window.start, endSeconds: window.start + windowSeconds,
-                                   intervals: window.intervals, metrics: metrics, failure: failure)
+            return HRVWindowResult(
+                startSeconds: window.start, endSeconds: window.start + windowSeconds,
+                intervals: window.intervals, metrics: metrics, failure: failure)
         }
     }
 

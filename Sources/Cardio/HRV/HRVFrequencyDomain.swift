@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import DSP
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Frequency-domain HRV: power of the NN series in the ULF, VLF, LF, HF and VHF bands (ms²),
 /// named and computed as NeuroKit2's `hrv_frequency` (0.2.13) with `normalize=False`.
@@ -87,8 +88,9 @@ public struct HRVFrequencyDomain: Sendable, Equatable {
         let spectrum: (frequencies: [Double], power: [Double], minimum: Double)
         switch options.method {
         case .welch:
-            spectrum = try Self.welchSpectrum(series, rate: options.interpolationRate,
-                                              maximumFrequency: maximumFrequency)
+            spectrum = try Self.welchSpectrum(
+                series, rate: options.interpolationRate,
+                maximumFrequency: maximumFrequency)
         case .lombScargle:
             spectrum = try Self.lombSpectrum(series, maximumFrequency: maximumFrequency)
         }
@@ -96,8 +98,10 @@ public struct HRVFrequencyDomain: Sendable, Equatable {
     }
 
     /// The measures of a one-sided PSD (ms²/Hz) at ascending frequencies (Hz) from `minimum`.
-    init(spectrum: (frequencies: [Double], power: [Double], minimum: Double),
-         bands: [HRVFrequencyOptions.Band]) {
+    init(
+        spectrum: (frequencies: [Double], power: [Double], minimum: Double),
+        bands: [HRVFrequencyOptions.Band]
+    ) {
         var powers = [Double]()
         for band in bands {
             powers.append(Self.bandPower(spectrum.frequencies, spectrum.power, band))
@@ -116,8 +120,10 @@ public struct HRVFrequencyDomain: Sendable, Equatable {
     /// The measures as a table with NeuroKit2's names, in ``metricNames`` order.
     /// - Complexity: O(1).
     public var metrics: HRVMetrics {
-        HRVMetrics([("ULF", ulf), ("VLF", vlf), ("LF", lf), ("HF", hf), ("VHF", vhf), ("TP", tp),
-                    ("LFHF", lfhf), ("LFn", lfn), ("HFn", hfn), ("LnHF", lnhf)])
+        HRVMetrics([
+            ("ULF", ulf), ("VLF", vlf), ("LF", lf), ("HF", hf), ("VHF", vhf), ("TP", tp),
+            ("LFHF", lfhf), ("LFn", lfn), ("HFn", hfn), ("LnHF", lnhf),
+        ])
     }
 
     // MARK: - Internals
@@ -176,9 +182,12 @@ public struct HRVFrequencyDomain: Sendable, Equatable {
         }
     }
 
-    static func welchSpectrum(_ series: NNIntervalSeries, rate: Double, maximumFrequency: Double,
-                              chunkLength: Int? = nil)
-        throws(HRVError) -> (frequencies: [Double], power: [Double], minimum: Double) {
+    static func welchSpectrum(
+        _ series: NNIntervalSeries, rate: Double, maximumFrequency: Double,
+        chunkLength: Int? = nil
+    )
+        throws(HRVError) -> (frequencies: [Double], power: [Double], minimum: Double)
+    {
         let resampled = Resampled(series, rate: rate)
         let n = resampled.count
         guard n >= 8 else { throw HRVError("HRV frequency domain: \(n) resampled points, need at least 8") }
@@ -189,8 +198,10 @@ public struct HRVFrequencyDomain: Sendable, Equatable {
         let minimum = (2 * rate) / half
         var segment = Int((2 / minimum) * rate)
         if Double(segment) > half { segment = Int(half) }
-        let psd = ChirpZWelch.psd(count: n, segmentLength: segment, fftLength: 2 * segment, sampleRate: rate,
-                                  maximumFrequency: maximumFrequency, chunkLength: chunkLength) { first, count, out in
+        let psd = ChirpZWelch.psd(
+            count: n, segmentLength: segment, fftLength: 2 * segment, sampleRate: rate,
+            maximumFrequency: maximumFrequency, chunkLength: chunkLength
+        ) { first, count, out in
             resampled.values(first, count, into: out)
             for i in 0..<count { out[i] -= mean }
         }
@@ -203,7 +214,8 @@ public struct HRVFrequencyDomain: Sendable, Equatable {
     }
 
     static func lombSpectrum(_ series: NNIntervalSeries, maximumFrequency: Double)
-        throws(HRVError) -> (frequencies: [Double], power: [Double], minimum: Double) {
+        throws(HRVError) -> (frequencies: [Double], power: [Double], minimum: Double)
+    {
         let t = series.closingBeatTimesSeconds
         let n = t.count
         var gaps = [Double](repeating: 0, count: n - 1)
@@ -219,8 +231,9 @@ public struct HRVFrequencyDomain: Sendable, Equatable {
         guard count >= 2 else { throw HRVError("HRV frequency domain: series too short for Lomb–Scargle") }
         let periodogram: LombScargle
         do {
-            periodogram = try LombScargle(timesSeconds: t, values: series.intervalsMilliseconds,
-                                          floatingMean: true)
+            periodogram = try LombScargle(
+                timesSeconds: t, values: series.intervalsMilliseconds,
+                floatingMean: true)
         } catch { throw HRVError("HRV frequency domain: \(error.message)") }
         let p = periodogram.power(startHz: minimum, stepHz: step, count: count, normalization: .psd)
         let f = (0..<count).map { minimum + step * Double($0) }

@@ -58,12 +58,15 @@ public struct HRVFrequencyOptions: Sendable, Equatable {
     ///   - hf: HF band (default 0.15–0.4 Hz).
     ///   - vhf: VHF band (default 0.4–0.5 Hz).
     /// - Complexity: O(1).
-    public init(method: Method = .welch, interpolationRate: Double = 100,
-                ulf: Band = Band(0, 0.0033), vlf: Band = Band(0.0033, 0.04),
-                lf: Band = Band(0.04, 0.15), hf: Band = Band(0.15, 0.4),
-                vhf: Band = Band(0.4, 0.5)) {
-        precondition(interpolationRate > 0 && interpolationRate.isFinite,
-                     "HRV interpolation rate must be positive")
+    public init(
+        method: Method = .welch, interpolationRate: Double = 100,
+        ulf: Band = Band(0, 0.0033), vlf: Band = Band(0.0033, 0.04),
+        lf: Band = Band(0.04, 0.15), hf: Band = Band(0.15, 0.4),
+        vhf: Band = Band(0.4, 0.5)
+    ) {
+        precondition(
+            interpolationRate > 0 && interpolationRate.isFinite,
+            "HRV interpolation rate must be positive")
         self.method = method
         self.interpolationRate = interpolationRate
         self.ulf = ulf

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Non-linear HRV: Poincaré-plot descriptors, sample and approximate entropy, and detrended
@@ -62,8 +62,10 @@ public struct HRVNonlinear: Sendable, Equatable {
     public var dfaAlpha2: Double
 
     /// NeuroKit2's column names, in its order (the subset computed here).
-    public static let metricNames = ["SD1", "SD2", "SD1SD2", "S", "CSI", "CVI", "CSI_Modified",
-                                     "DFA_alpha1", "DFA_alpha2", "ApEn", "SampEn"]
+    public static let metricNames = [
+        "SD1", "SD2", "SD1SD2", "S", "CSI", "CVI", "CSI_Modified",
+        "DFA_alpha1", "DFA_alpha2", "ApEn", "SampEn",
+    ]
 
     /// Computes the non-linear measures of a series.
     /// - Parameters:
@@ -102,9 +104,11 @@ public struct HRVNonlinear: Sendable, Equatable {
     /// The measures as a table with NeuroKit2's names, in ``metricNames`` order.
     /// - Complexity: O(1).
     public var metrics: HRVMetrics {
-        HRVMetrics([("SD1", sd1), ("SD2", sd2), ("SD1SD2", sd1sd2), ("S", s), ("CSI", csi),
-                    ("CVI", cvi), ("CSI_Modified", csiModified), ("DFA_alpha1", dfaAlpha1),
-                    ("DFA_alpha2", dfaAlpha2), ("ApEn", apEn), ("SampEn", sampEn)])
+        HRVMetrics([
+            ("SD1", sd1), ("SD2", sd2), ("SD1SD2", sd1sd2), ("S", s), ("CSI", csi),
+            ("CVI", cvi), ("CSI_Modified", csiModified), ("DFA_alpha1", dfaAlpha1),
+            ("DFA_alpha2", dfaAlpha2), ("ApEn", apEn), ("SampEn", sampEn),
+        ])
     }
 
     // MARK: - Internals
@@ -148,9 +152,7 @@ public struct HRVNonlinear: Sendable, Equatable {
         let a = Double(total3 - (n - 2)) / (m * (m - 1))
         // NeuroKit2's _phi_divide (np.isclose(·, 0) with atol 1e-8).
         let sampEn: Double
-        if abs(b) <= 1e-8 { sampEn = -.infinity }
-        else if abs(a / b) <= 1e-8 { sampEn = .infinity }
-        else { sampEn = -log(a / b) }
+        if abs(b) <= 1e-8 { sampEn = -.infinity } else if abs(a / b) <= 1e-8 { sampEn = .infinity } else { sampEn = -log(a / b) }
         return (apEn, sampEn)
     }
 

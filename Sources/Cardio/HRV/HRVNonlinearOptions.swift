@@ -15,8 +15,10 @@ public struct HRVNonlinearOptions: Sendable, Equatable {
     ///   - dfaShortScales: α1 window lengths in beats (default 4…11), lower bound ≥ 3.
     ///   - dfaLongScales: α2 window lengths in beats, or `nil` (default) for 12 … ⌊(n+1)/10⌋.
     /// - Complexity: O(1).
-    public init(toleranceFactor: Double = 0.2, dfaShortScales: ClosedRange<Int> = 4...11,
-                dfaLongScales: ClosedRange<Int>? = nil) {
+    public init(
+        toleranceFactor: Double = 0.2, dfaShortScales: ClosedRange<Int> = 4...11,
+        dfaLongScales: ClosedRange<Int>? = nil
+    ) {
         precondition(toleranceFactor > 0, "HRV entropy tolerance factor must be positive")
         precondition(dfaShortScales.lowerBound >= 3, "DFA scales must be at least 3 beats")
         precondition((dfaLongScales?.lowerBound ?? 3) >= 3, "DFA scales must be at least 3 beats")

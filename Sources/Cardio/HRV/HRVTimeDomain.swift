@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Time-domain HRV: statistics of the NN intervals and of their successive differences, named
@@ -198,7 +198,7 @@ public struct HRVTimeDomain: Sendable, Equatable {
     static func tinn(histogram d: [Int], peak: Int) -> Double {
         let w = histogramBinMilliseconds
         let bins = d.count
-        let x = (0...bins).map { Double($0) * w }   // left edges, plus the last right edge
+        let x = (0...bins).map { Double($0) * w } // left edges, plus the last right edge
         let peakX = x[peak], peakY = Double(d[peak])
         var bestLeft = Double.infinity, bestN = peakX
         if peak > 0 {

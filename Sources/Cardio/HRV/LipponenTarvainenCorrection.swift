@@ -1,4 +1,5 @@
 import DSP
+
 /// Detection and correction of ectopic beats and beat-detection errors in a beat series, after
 /// Lipponen & Tarvainen (2019), as implemented in NeuroKit2's `signal_fixpeaks(method="Kubios")`.
 ///
@@ -60,8 +61,10 @@ public struct LipponenTarvainenCorrection: Sendable, Equatable {
     ///   - medianWindowBeats: median window in beats (default 11), odd, ≥ 3.
     ///   - iterative: repeat while fewer artefacts are found (default `true`).
     /// - Complexity: O(1).
-    public init(alpha: Double = 5.2, c1: Double = 0.13, c2: Double = 0.17,
-                thresholdWindowBeats: Int = 91, medianWindowBeats: Int = 11, iterative: Bool = true) {
+    public init(
+        alpha: Double = 5.2, c1: Double = 0.13, c2: Double = 0.17,
+        thresholdWindowBeats: Int = 91, medianWindowBeats: Int = 11, iterative: Bool = true
+    ) {
         precondition(alpha > 0, "alpha must be positive")
         precondition(thresholdWindowBeats >= 3 && thresholdWindowBeats % 2 == 1, "threshold window must be odd and ≥ 3")
         precondition(medianWindowBeats >= 3 && medianWindowBeats % 2 == 1, "median window must be odd and ≥ 3")
@@ -101,7 +104,11 @@ public struct LipponenTarvainenCorrection: Sendable, Equatable {
         for i in 0..<n {
             let d = drr[i]
             if d > 0 { s12[i] = Swift.max(padded(i - 1), padded(i + 1)) } else if d < 0 { s12[i] = Swift.min(padded(i - 1), padded(i + 1)) }
-            if d >= 0 { s22[i] = Swift.min(padded(i + 1), padded(i + 2)) } else if d < 0 { s22[i] = Swift.max(padded(i + 1), padded(i + 2)) }
+            if d >= 0 {
+                s22[i] = Swift.min(padded(i + 1), padded(i + 2))
+            } else if d < 0 {
+                s22[i] = Swift.max(padded(i + 1), padded(i + 2))
+            }
         }
         let medrr = RollingWindow.median(rr, width: medianWindowBeats)
         var mrr = [Double](repeating: 0, count: n)

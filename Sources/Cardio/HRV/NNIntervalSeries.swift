@@ -77,8 +77,9 @@ public struct NNIntervalSeries: Sendable, Equatable {
         for i in 1..<beatTimesSeconds.count {
             intervals[i - 1] = (beatTimesSeconds[i] - beatTimesSeconds[i - 1]) * 1000
         }
-        try self.init(intervalsMilliseconds: intervals,
-                      closingBeatTimesSeconds: Array(beatTimesSeconds.dropFirst()))
+        try self.init(
+            intervalsMilliseconds: intervals,
+            closingBeatTimesSeconds: Array(beatTimesSeconds.dropFirst()))
     }
 
     /// Number of intervals.
@@ -96,7 +97,8 @@ public struct NNIntervalSeries: Sendable, Equatable {
     /// - Complexity: O(range.count).
     public func slice(_ range: Range<Int>) throws(HRVError) -> NNIntervalSeries {
         precondition(range.lowerBound >= 0 && range.upperBound <= count, "NN series: range out of bounds")
-        return try NNIntervalSeries(intervalsMilliseconds: Array(intervalsMilliseconds[range]),
-                                    closingBeatTimesSeconds: Array(closingBeatTimesSeconds[range]))
+        return try NNIntervalSeries(
+            intervalsMilliseconds: Array(intervalsMilliseconds[range]),
+            closingBeatTimesSeconds: Array(closingBeatTimesSeconds[range]))
     }
 }

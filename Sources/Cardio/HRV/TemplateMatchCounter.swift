@@ -37,7 +37,7 @@ enum TemplateMatchCounter {
             var tree = [Int32](repeating: 0, count: n + 1)
             tree.withUnsafeMutableBufferPointer { t in
                 sortedB.withUnsafeBufferPointer { sb in
-                    var lo = 0, hi = 0   // window byA[lo ..< hi]
+                    var lo = 0, hi = 0 // window byA[lo ..< hi]
                     for p in byA {
                         let a = xs[p]
                         while hi < n && xs[byA[hi]] - a <= r { fenwickAdd(t, Int(rankB[byA[hi]]) + 1, 1); hi += 1 }
@@ -79,7 +79,7 @@ enum TemplateMatchCounter {
         // Each point's inner-tree position in every node on its update path, in path order.
         var positions = [Int32](repeating: 0, count: pathLength[n])
         var fill = offsets
-        for i in byC {   // ascending C-rank, so each list comes out sorted
+        for i in byC { // ascending C-rank, so each list comes out sorted
             var k = Int(rankB[i]) + 1
             var slot = pathLength[i]
             while k <= n {
@@ -92,55 +92,67 @@ enum TemplateMatchCounter {
         }
         var inner = [Int32](repeating: 0, count: total + n + 1)
         x.withUnsafeBufferPointer { xs in
-        byA.withUnsafeBufferPointer { order in
-        rankB.withUnsafeBufferPointer { rb in
-        offsets.withUnsafeBufferPointer { off in
-        pathLength.withUnsafeBufferPointer { path in
-        positions.withUnsafeBufferPointer { pos in
-        lists.withUnsafeBufferPointer { ls in
-        inner.withUnsafeMutableBufferPointer { fw in
-        sortedB.withUnsafeBufferPointer { sb in
-        sortedC.withUnsafeBufferPointer { sc in
-        result.withUnsafeMutableBufferPointer { out in
-            @inline(__always) func update(_ point: Int, _ delta: Int32) {
-                var k = Int(rb[point]) + 1
-                var slot = path[point]
-                while k <= n {
-                    let start = off[k], size = off[k + 1] - start, base = start + k
-                    var p = Int(pos[slot])
-                    while p <= size { fw[base + p] &+= delta; p += p & -p }
-                    slot += 1
-                    k += k & -k
+            byA.withUnsafeBufferPointer { order in
+                rankB.withUnsafeBufferPointer { rb in
+                    offsets.withUnsafeBufferPointer { off in
+                        pathLength.withUnsafeBufferPointer { path in
+                            positions.withUnsafeBufferPointer { pos in
+                                lists.withUnsafeBufferPointer { ls in
+                                    inner.withUnsafeMutableBufferPointer { fw in
+                                        sortedB.withUnsafeBufferPointer { sb in
+                                            sortedC.withUnsafeBufferPointer { sc in
+                                                result.withUnsafeMutableBufferPointer { out in
+                                                    @inline(__always) func update(_ point: Int, _ delta: Int32) {
+                                                        var k = Int(rb[point]) + 1
+                                                        var slot = path[point]
+                                                        while k <= n {
+                                                            let start = off[k], size = off[k + 1] - start, base = start + k
+                                                            var p = Int(pos[slot])
+                                                            while p <= size { fw[base + p] &+= delta; p += p & -p }
+                                                            slot += 1
+                                                            k += k & -k
+                                                        }
+                                                    }
+                                                    /// Active points in node k with C-rank in [cFirst, cEnd).
+                                                    @inline(__always) func nodeCount(_ k: Int, _ cFirst: Int32, _ cEnd: Int32) -> Int32 {
+                                                        let start = off[k], end = off[k + 1], base = start + k
+                                                        var p1 = lowerBound(ls, start, end, cEnd) - start
+                                                        var p0 = lowerBound(ls, start, start + p1, cFirst) - start
+                                                        var s: Int32 = 0
+                                                        while p1 > p0 { s &+= fw[base + p1]; p1 -= p1 & -p1 }
+                                                        while p0 > p1 { s &-= fw[base + p0]; p0 -= p0 & -p0 }
+                                                        return s
+                                                    }
+                                                    /// Active points with B-rank in [bFirst, bEnd) and C-rank in [cFirst, cEnd): the two
+                                                    /// prefix paths of the outer tree stop where they meet.
+                                                    @inline(__always) func boxCount(
+                                                        _ bFirst: Int, _ bEnd: Int, _ cFirst: Int32, _ cEnd: Int32
+                                                    ) -> Int32 {
+                                                        var hiK = bEnd, loK = bFirst, s: Int32 = 0
+                                                        while hiK > loK { s &+= nodeCount(hiK, cFirst, cEnd); hiK -= hiK & -hiK }
+                                                        while loK > hiK { s &-= nodeCount(loK, cFirst, cEnd); loK -= loK & -loK }
+                                                        return s
+                                                    }
+                                                    var lo = 0, hi = 0
+                                                    for p in order {
+                                                        let a = xs[p]
+                                                        while hi < n && xs[order[hi]] - a <= r { update(order[hi], 1); hi += 1 }
+                                                        while a - xs[order[lo]] > r { update(order[lo], -1); lo += 1 }
+                                                        let (bFirst, bEnd) = rankRange(sb, around: xs[p + 1], r)
+                                                        let (cFirst, cEnd) = rankRange(sc, around: xs[p + 2], r)
+                                                        out[p] = boxCount(bFirst, bEnd, Int32(cFirst), Int32(cEnd))
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
             }
-            /// Active points in node k with C-rank in [cFirst, cEnd).
-            @inline(__always) func nodeCount(_ k: Int, _ cFirst: Int32, _ cEnd: Int32) -> Int32 {
-                let start = off[k], end = off[k + 1], base = start + k
-                var p1 = lowerBound(ls, start, end, cEnd) - start
-                var p0 = lowerBound(ls, start, start + p1, cFirst) - start
-                var s: Int32 = 0
-                while p1 > p0 { s &+= fw[base + p1]; p1 -= p1 & -p1 }
-                while p0 > p1 { s &-= fw[base + p0]; p0 -= p0 & -p0 }
-                return s
-            }
-            /// Active points with B-rank in [bFirst, bEnd) and C-rank in [cFirst, cEnd): the two
-            /// prefix paths of the outer tree stop where they meet.
-            @inline(__always) func boxCount(_ bFirst: Int, _ bEnd: Int, _ cFirst: Int32, _ cEnd: Int32) -> Int32 {
-                var hiK = bEnd, loK = bFirst, s: Int32 = 0
-                while hiK > loK { s &+= nodeCount(hiK, cFirst, cEnd); hiK -= hiK & -hiK }
-                while loK > hiK { s &-= nodeCount(loK, cFirst, cEnd); loK -= loK & -loK }
-                return s
-            }
-            var lo = 0, hi = 0
-            for p in order {
-                let a = xs[p]
-                while hi < n && xs[order[hi]] - a <= r { update(order[hi], 1); hi += 1 }
-                while a - xs[order[lo]] > r { update(order[lo], -1); lo += 1 }
-                let (bFirst, bEnd) = rankRange(sb, around: xs[p + 1], r)
-                let (cFirst, cEnd) = rankRange(sc, around: xs[p + 2], r)
-                out[p] = boxCount(bFirst, bEnd, Int32(cFirst), Int32(cEnd))
-            }
-        }}}}}}}}}}}
+        }
         return result
     }
 

@@ -63,8 +63,10 @@ public struct ECGQuality: Sendable {
     ///   - maximumMaskedFraction: share of masked samples above which a window is unacceptable,
     ///     0…1 (default 0.1).
     /// - Complexity: O(1).
-    public init(sampleRate: Double, windowDurationSeconds: Double = 10, matchToleranceSeconds: Double = 0.15,
-                maximumMaskedFraction: Double = 0.1) {
+    public init(
+        sampleRate: Double, windowDurationSeconds: Double = 10, matchToleranceSeconds: Double = 0.15,
+        maximumMaskedFraction: Double = 0.1
+    ) {
         precondition(sampleRate >= 125 && sampleRate <= 1000, "ECGQuality supports 125…1000 Hz, got \(sampleRate)")
         precondition(windowDurationSeconds >= 2, "ECGQuality windows must be at least 2 s")
         precondition(matchToleranceSeconds >= 0, "matchToleranceSeconds must be ≥ 0")
@@ -129,15 +131,18 @@ public struct ECGQuality: Sendable {
         defer { scratch.deallocate() }
         return window.withUnsafeBufferPointer { s in
             withOptionalBuffer(masked) { m in
-                evaluate(s, masked: m, rPeaks: rPeaks.filter { $0 >= 0 && $0 < window.count }.sorted(),
-                         welch: &welch, scratch: scratch)
+                evaluate(
+                    s, masked: m, rPeaks: rPeaks.filter { $0 >= 0 && $0 < window.count }.sorted(),
+                    welch: &welch, scratch: scratch)
             }
         }
     }
 
     /// The indices and labels of one window; `rPeaks` sorted, relative to the window.
-    func evaluate(_ x: UnsafeBufferPointer<Float>, masked: UnsafeBufferPointer<Bool>?, rPeaks: [Int],
-                  welch: inout Welch, scratch: UnsafeMutableBufferPointer<Double>) -> ECGQualityWindow {
+    func evaluate(
+        _ x: UnsafeBufferPointer<Float>, masked: UnsafeBufferPointer<Bool>?, rPeaks: [Int],
+        welch: inout Welch, scratch: UnsafeMutableBufferPointer<Double>
+    ) -> ECGQualityWindow {
         let n = x.count
         let moments = SampleMoments(x, masked: masked)
         let maskedCount = n - moments.count
@@ -157,8 +162,9 @@ public struct ECGQuality: Sendable {
         } else {
             secondary = detector.detect(x)
         }
-        let bSQI = ECGSignalQualityIndex.bSQI(primary, secondary, toleranceSamples: matchToleranceSamples,
-                                              sampleCount: n)
+        let bSQI = ECGSignalQualityIndex.bSQI(
+            primary, secondary, toleranceSamples: matchToleranceSamples,
+            sampleCount: n)
         let template = OrphanidouTemplateMatch(samples: x, rPeaks: primary, sampleRate: sampleRate)
         var shortestRR = Int.max
         if primary.count >= 2 {
@@ -167,8 +173,9 @@ public struct ECGQuality: Sendable {
         let maxHR = shortestRR == Int.max || shortestRR == 0 ? 0 : 60 * sampleRate / Double(shortestRR)
         let fuzzy = ZhaoZhangFuzzyEvaluation(qSQI: bSQI, pSQI: pSQI, kSQI: moments.kurtosis, basSQI: basSQI)
         // Both labels are defined on the indices alone; too many masked samples overrides them.
-        let heuristic = ZhaoZhangHeuristicFusion(qSQI: bSQI, pSQI: pSQI, kSQI: moments.kurtosis, basSQI: basSQI,
-                                                 maximumHeartRateBeatsPerMinute: maxHR)
+        let heuristic = ZhaoZhangHeuristicFusion(
+            qSQI: bSQI, pSQI: pSQI, kSQI: moments.kurtosis, basSQI: basSQI,
+            maximumHeartRateBeatsPerMinute: maxHR)
         let maskedFraction = Double(maskedCount) / Double(n)
         let tooMasked = maskedFraction > maximumMaskedFraction
         return ECGQualityWindow(

@@ -80,8 +80,9 @@ public enum ECGSignalQualityIndex {
     /// - Returns: the ratio (0…1); NaN when the window has no power in 5–40 Hz.
     /// - Complexity: O(n log n).
     public static func pSQI(_ samples: [Float], sampleRate: Double, masked: [Bool]? = nil) -> Double {
-        bandPowerRatio(samples, sampleRate: sampleRate, numeratorHz: 5..<15, denominatorHz: 5..<40,
-                       masked: masked)
+        bandPowerRatio(
+            samples, sampleRate: sampleRate, numeratorHz: 5..<15, denominatorHz: 5..<40,
+            masked: masked)
     }
 
     /// basSQI: `1 −` power in 0–1 Hz over power in 0–40 Hz (Li et al. 2008; Zhao & Zhang 2018,
@@ -94,8 +95,10 @@ public enum ECGSignalQualityIndex {
     ///   0–40 Hz.
     /// - Complexity: O(n log n).
     public static func basSQI(_ samples: [Float], sampleRate: Double, masked: [Bool]? = nil) -> Double {
-        1 - bandPowerRatio(samples, sampleRate: sampleRate, numeratorHz: 0..<1, denominatorHz: 0..<40,
-                           masked: masked)
+        1
+            - bandPowerRatio(
+                samples, sampleRate: sampleRate, numeratorHz: 0..<1, denominatorHz: 0..<40,
+                masked: masked)
     }
 
     /// The power in one band over the power in another, from the PSD described in the type's
@@ -109,8 +112,10 @@ public enum ECGSignalQualityIndex {
     /// - Returns: the ratio of the two band powers (dimensionless); NaN when the reference band
     ///   has no power.
     /// - Complexity: O(n log n).
-    public static func bandPowerRatio(_ samples: [Float], sampleRate: Double, numeratorHz: Range<Double>,
-                                      denominatorHz: Range<Double>, masked: [Bool]? = nil) -> Double {
+    public static func bandPowerRatio(
+        _ samples: [Float], sampleRate: Double, numeratorHz: Range<Double>,
+        denominatorHz: Range<Double>, masked: [Bool]? = nil
+    ) -> Double {
         precondition(masked == nil || masked!.count == samples.count, "masked must have one flag per sample")
         precondition(samples.count >= 2, "a band-power ratio needs at least 2 samples")
         let spectrum = samples.withUnsafeBufferPointer { s in

@@ -40,11 +40,14 @@ public struct ElgendiQRSDetector: Sendable {
     ///   - beatWindowSeconds: W2, seconds (default 0.611, Elgendi 2013).
     ///   - offsetFactor: β (default 0.08, Elgendi 2013).
     /// - Complexity: O(1).
-    public init(sampleRate: Double, qrsWindowSeconds: Double = 0.097, beatWindowSeconds: Double = 0.611,
-                offsetFactor: Double = 0.08) {
+    public init(
+        sampleRate: Double, qrsWindowSeconds: Double = 0.097, beatWindowSeconds: Double = 0.611,
+        offsetFactor: Double = 0.08
+    ) {
         precondition(sampleRate.isFinite && sampleRate >= 50, "ElgendiQRSDetector needs sampleRate ≥ 50 Hz")
-        precondition(qrsWindowSeconds > 0 && beatWindowSeconds > qrsWindowSeconds,
-                     "need 0 < qrsWindowSeconds < beatWindowSeconds")
+        precondition(
+            qrsWindowSeconds > 0 && beatWindowSeconds > qrsWindowSeconds,
+            "need 0 < qrsWindowSeconds < beatWindowSeconds")
         self.sampleRate = sampleRate
         qrsWindowSamples = max(1, Int((qrsWindowSeconds * sampleRate).rounded(.toNearestOrEven)))
         beatWindowSamples = max(1, Int((beatWindowSeconds * sampleRate).rounded(.toNearestOrEven)))
@@ -115,7 +118,7 @@ public struct ElgendiQRSDetector: Sendable {
                 }
                 // Where both windows lie inside the signal the counts are W1 and W2 (same
                 // division as at the edges, so results do not depend on this shortcut).
-                let interior = h2 ..< max(h2, n - (w2 - h2) + 1)
+                let interior = h2..<max(h2, n - (w2 - h2) + 1)
                 let dw1 = Double(w1), dw2 = Double(w2)
                 var start = -1
                 for k in 0...n {

@@ -85,14 +85,17 @@ public struct OrphanidouTemplateMatch: Sendable, Equatable {
         let gap = max(longest, peaks[0], n - peaks[peaks.count - 1])
         maximumGapSeconds = Double(gap) / sampleRate
         rrRatio = shortest > 0 ? Double(longest) / Double(shortest) : .infinity
-        isFeasible = heartRateBeatsPerMinute >= Self.minimumHeartRate
+        isFeasible =
+            heartRateBeatsPerMinute >= Self.minimumHeartRate
             && heartRateBeatsPerMinute <= Self.maximumHeartRate
             && maximumGapSeconds <= Self.maximumGapSeconds
             && rrRatio <= Self.maximumRRRatio
         let sortedRR = rr.sorted()
         let mid = sortedRR.count / 2
-        let median = sortedRR.count % 2 == 1 ? Double(sortedRR[mid])
-                                             : Double(sortedRR[mid - 1] + sortedRR[mid]) / 2
+        let median =
+            sortedRR.count % 2 == 1
+            ? Double(sortedRR[mid])
+            : Double(sortedRR[mid - 1] + sortedRR[mid]) / 2
         let w = Int(median.rounded(.toNearestOrEven))
         templateCorrelation = Self.meanTemplateCorrelation(samples, peaks: peaks, width: w)
     }

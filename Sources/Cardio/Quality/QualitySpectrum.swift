@@ -12,8 +12,9 @@ struct QualitySpectrum {
     /// The Welch estimator for windows of `count` samples.
     static func estimator(count: Int, sampleRate: Double) -> Welch {
         let segment = count / 2
-        return Welch(segmentLength: segment, overlap: segment / 2, window: .hann, detrend: .none,
-                     scaling: .density, average: .mean, fftLength: 2 * segment, sampleRate: sampleRate)
+        return Welch(
+            segmentLength: segment, overlap: segment / 2, window: .hann, detrend: .none,
+            scaling: .density, average: .mean, fftLength: 2 * segment, sampleRate: sampleRate)
     }
 
     init(_ x: UnsafeBufferPointer<Float>, masked: UnsafeBufferPointer<Bool>?, sampleRate: Double) {
@@ -26,8 +27,10 @@ struct QualitySpectrum {
     ///   - mean: the unmasked samples' mean (subtracted; masked samples become 0).
     ///   - welch: an estimator from ``estimator(count:sampleRate:)`` for this count; reset here.
     ///   - scratch: a reusable `Double` buffer of at least `x.count` (or `nil` to allocate).
-    init(_ x: UnsafeBufferPointer<Float>, masked: UnsafeBufferPointer<Bool>?, mean: Double,
-         welch: inout Welch, scratch: UnsafeMutableBufferPointer<Double>?) {
+    init(
+        _ x: UnsafeBufferPointer<Float>, masked: UnsafeBufferPointer<Bool>?, mean: Double,
+        welch: inout Welch, scratch: UnsafeMutableBufferPointer<Double>?
+    ) {
         precondition(x.count >= 2, "a spectrum needs at least 2 samples")
         let n = x.count
         let mu = mean.isFinite ? mean : 0

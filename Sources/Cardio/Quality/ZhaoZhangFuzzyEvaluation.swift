@@ -63,8 +63,10 @@ public struct ZhaoZhangFuzzyEvaluation: Sendable, Equatable {
     ///   - basSQI: 1 − baseline power share, 0…1.
     /// - Complexity: O(1).
     public init(qSQI: Double, pSQI: Double, kSQI: Double, basSQI: Double) {
-        let r = [Self.qMembership(100 * qSQI), Self.pMembership(pSQI), Self.kMembership(kSQI),
-                 Self.basMembership(100 * basSQI)]
+        let r = [
+            Self.qMembership(100 * qSQI), Self.pMembership(pSQI), Self.kMembership(kSQI),
+            Self.basMembership(100 * basSQI),
+        ]
         memberships = r
         var b = [0.0, 0.0, 0.0]
         for j in 0..<3 {
@@ -84,7 +86,11 @@ public struct ZhaoZhangFuzzyEvaluation: Sendable, Equatable {
     static func qMembership(_ x: Double) -> [Double] {
         guard x.isFinite else { return worst }
         let h: Double
-        if x <= 80 { h = 0 } else if x >= 90 { h = x / 100 } else {
+        if x <= 80 {
+            h = 0
+        } else if x >= 90 {
+            h = x / 100
+        } else {
             let a = 0.3 * (x - 80)
             h = 1 / (1 + 1 / (a * a))
         }
@@ -99,7 +105,13 @@ public struct ZhaoZhangFuzzyEvaluation: Sendable, Equatable {
         guard p.isFinite else { return worst }
         let h: Double = p <= 0.25 ? 0 : (p >= 0.35 ? 1 : (p - 0.25) / 0.1)
         let i: Double
-        if p < 0.18 || p >= 0.32 { i = 0 } else if p < 0.22 { i = 25 * (p - 0.18) } else if p < 0.28 { i = 1 } else {
+        if p < 0.18 || p >= 0.32 {
+            i = 0
+        } else if p < 0.22 {
+            i = 25 * (p - 0.18)
+        } else if p < 0.28 {
+            i = 1
+        } else {
             i = 25 * (0.32 - p)
         }
         let j: Double = p < 0.15 ? 1 : (p > 0.25 ? 0 : (0.25 - p) / 0.1)
@@ -115,7 +127,11 @@ public struct ZhaoZhangFuzzyEvaluation: Sendable, Equatable {
     static func basMembership(_ x: Double) -> [Double] {
         guard x.isFinite else { return worst }
         let h: Double
-        if x <= 90 { h = 0 } else if x >= 95 { h = x / 100 } else {
+        if x <= 90 {
+            h = 0
+        } else if x >= 95 {
+            h = x / 100
+        } else {
             let a = 0.8718 * (x - 90)
             h = 1 / (1 + 1 / (a * a))
         }

@@ -48,8 +48,10 @@ public struct ZhaoZhangHeuristicFusion: Sendable, Equatable {
     ///   - maximumHeartRateBeatsPerMinute: 60 s over the window's shortest RR interval, bpm (any
     ///     value below 130, e.g. 0, when the window has fewer than 2 beats).
     /// - Complexity: O(1).
-    public init(qSQI: Double, pSQI: Double, kSQI: Double, basSQI: Double,
-                maximumHeartRateBeatsPerMinute: Double) {
+    public init(
+        qSQI: Double, pSQI: Double, kSQI: Double, basSQI: Double,
+        maximumHeartRateBeatsPerMinute: Double
+    ) {
         let q: Rating = qSQI > 0.90 ? .optimal : (qSQI >= 0.60 ? .suspicious : .unqualified)
         let (l1, l2, l3) = maximumHeartRateBeatsPerMinute < 130 ? (0.5, 0.8, 0.4) : (0.4, 0.7, 0.3)
         let p: Rating = (pSQI > l1 && pSQI < l2) ? .optimal : ((pSQI > l3 && pSQI < l1) ? .suspicious : .unqualified)

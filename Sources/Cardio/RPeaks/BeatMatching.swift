@@ -28,10 +28,12 @@ public enum BeatMatching {
     ///   - windowSeconds: match window, seconds (default 0.150).
     /// - Returns: counts and detection − reference offsets of the matched pairs.
     /// - Complexity: O((n + m) log(n + m)) for n reference beats and m detections.
-    public static func match(reference: [Int], detections: [Int], sampleRate: Double,
-                             scoredRange: Range<Int> = Int.min..<Int.max,
-                             excluded: [ClosedRange<Int>] = [],
-                             windowSeconds: Double = windowSeconds) -> DetectionScore {
+    public static func match(
+        reference: [Int], detections: [Int], sampleRate: Double,
+        scoredRange: Range<Int> = Int.min..<Int.max,
+        excluded: [ClosedRange<Int>] = [],
+        windowSeconds: Double = windowSeconds
+    ) -> DetectionScore {
         precondition(sampleRate > 0, "sample rate \(sampleRate)")
         let w = Int((windowSeconds * sampleRate).rounded())
         func keep(_ x: [Int]) -> [Int] {

@@ -60,10 +60,11 @@ extension RPeakDetector {
 
     var levels: Levels {
         get {
-            Levels(qrsLevels: decision.qrsLevels, qrsNext: decision.qrsNext, intervals: decision.intervals,
-                   intervalCount: decision.intervalCount, intervalNext: decision.intervalNext,
-                   haveQRS: decision.haveQRS, lastQRS: decision.lastQRS, lastSlope: decision.lastSlope,
-                   intervalValid: decision.intervalValid)
+            Levels(
+                qrsLevels: decision.qrsLevels, qrsNext: decision.qrsNext, intervals: decision.intervals,
+                intervalCount: decision.intervalCount, intervalNext: decision.intervalNext,
+                haveQRS: decision.haveQRS, lastQRS: decision.lastQRS, lastSlope: decision.lastSlope,
+                intervalValid: decision.intervalValid)
         }
         set {
             decision.qrsLevels = newValue.qrsLevels; decision.qrsNext = newValue.qrsNext
@@ -125,13 +126,16 @@ extension RPeakDetector {
     /// the highest candidate since the last QRS above the search-back threshold is a QRS.
     mutating func searchBackIfDue(at k: Int, _ peaks: inout [Int]) {
         while decision.haveQRS && !decision.searchBackFailed
-                && Double(k - decision.lastQRS) > Self.searchBackFactor * Double(meanRR) {
+            && Double(k - decision.lastQRS) > Self.searchBackFactor * Double(meanRR)
+        {
             let th = searchBackThreshold
             var best: Candidate?
             // Bounded look-back keeps the latency bound (after a long silence the list is old).
             let oldest = k - searchBackLimit
-            for c in decision.noiseCandidates where c.work >= oldest && c.work - decision.lastQRS >= refractory
-                && c.height > th && !isTWave(c) {
+            for c in decision.noiseCandidates
+            where c.work >= oldest && c.work - decision.lastQRS >= refractory
+                && c.height > th && !isTWave(c)
+            {
                 if best == nil || c.height > best!.height { best = c }
             }
             if let best { accept(best, &peaks) } else { decision.searchBackFailed = true }

@@ -7,8 +7,10 @@ extension RPeakDetector {
     ///     (`signalInvalid`) or bit 4 (`missing`) set is masked. Non-finite samples are masked too.
     ///   - peaks: receives absolute R-apex sample indices (from the start of the stream), increasing.
     /// - Complexity: O(n) for n samples; no allocation except when `peaks` grows.
-    public mutating func process(_ samples: UnsafeBufferPointer<Float>, flags: UnsafeBufferPointer<UInt8>?,
-                                 into peaks: inout [Int]) {
+    public mutating func process(
+        _ samples: UnsafeBufferPointer<Float>, flags: UnsafeBufferPointer<UInt8>?,
+        into peaks: inout [Int]
+    ) {
         if let flags { precondition(flags.count == samples.count, "flags: \(flags.count) for \(samples.count) samples") }
         guard samples.count > 0 else { return }
         withRings { me, rp, bp, sp, qp in
@@ -53,8 +55,12 @@ extension RPeakDetector {
     /// Moves the rings out of `self` for the duration of `body` (no exclusivity overlap, no
     /// copy-on-write checks in the hot loop).
     @inline(__always)
-    mutating func withRings(_ body: (inout RPeakDetector, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>,
-                                     UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>) -> Void) {
+    mutating func withRings(
+        _ body: (
+            inout RPeakDetector, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>,
+            UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>
+        ) -> Void
+    ) {
         var r = raw, b = band, s = slope, q = slopeSquared
         raw = []; band = []; slope = []; slopeSquared = []
         Self.withPointers(&r, &b, &s, &q) { rp, bp, sp, qp in body(&self, rp, bp, sp, qp) }
@@ -62,9 +68,13 @@ extension RPeakDetector {
     }
 
     @inline(__always)
-    static func withPointers(_ r: inout [Float], _ b: inout [Float], _ s: inout [Float], _ q: inout [Float],
-                             _ body: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>,
-                                      UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>) -> Void) {
+    static func withPointers(
+        _ r: inout [Float], _ b: inout [Float], _ s: inout [Float], _ q: inout [Float],
+        _ body: (
+            UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>,
+            UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>
+        ) -> Void
+    ) {
         r.withUnsafeMutableBufferPointer { rp in
             b.withUnsafeMutableBufferPointer { bp in
                 s.withUnsafeMutableBufferPointer { sp in
@@ -78,10 +88,12 @@ extension RPeakDetector {
 
     /// Processes `count` samples from `start` (at most a quarter of the raw ring).
     @inline(__always)
-    mutating func run(_ x: UnsafeBufferPointer<Float>, _ flags: UnsafeBufferPointer<UInt8>?, start: Int, count: Int,
-                      raw rp: UnsafeMutablePointer<Float>, band bp: UnsafeMutablePointer<Float>,
-                      slope sp: UnsafeMutablePointer<Float>, squared qp: UnsafeMutablePointer<Float>,
-                      peaks: inout [Int]) {
+    mutating func run(
+        _ x: UnsafeBufferPointer<Float>, _ flags: UnsafeBufferPointer<UInt8>?, start: Int, count: Int,
+        raw rp: UnsafeMutablePointer<Float>, band bp: UnsafeMutablePointer<Float>,
+        slope sp: UnsafeMutablePointer<Float>, squared qp: UnsafeMutablePointer<Float>,
+        peaks: inout [Int]
+    ) {
         var st = filter
         let mask = rawMask
         let base = st.inputIndex - start
@@ -134,10 +146,12 @@ extension RPeakDetector {
 
     /// One working-rate sample: filters, slope, integrator, candidate tracking, decisions.
     @inline(__always)
-    mutating func step(_ value: Float, valid: Bool, newest: Int, _ st: inout FilterState,
-                       _ rp: UnsafeMutablePointer<Float>, _ bp: UnsafeMutablePointer<Float>,
-                       _ sp: UnsafeMutablePointer<Float>, _ qp: UnsafeMutablePointer<Float>,
-                       _ peaks: inout [Int]) {
+    mutating func step(
+        _ value: Float, valid: Bool, newest: Int, _ st: inout FilterState,
+        _ rp: UnsafeMutablePointer<Float>, _ bp: UnsafeMutablePointer<Float>,
+        _ sp: UnsafeMutablePointer<Float>, _ qp: UnsafeMutablePointer<Float>,
+        _ peaks: inout [Int]
+    ) {
         let k = st.workIndex
         st.workIndex = k + 1
         let wm = workMask
@@ -191,9 +205,11 @@ extension RPeakDetector {
 
     /// Confirms the pending candidate, runs search-back, learning and decay when due.
     @inline(never)
-    mutating func slowPath(at k: Int, newest: Int, _ rp: UnsafeMutablePointer<Float>,
-                           _ bp: UnsafeMutablePointer<Float>, _ sp: UnsafeMutablePointer<Float>,
-                           _ peaks: inout [Int]) {
+    mutating func slowPath(
+        at k: Int, newest: Int, _ rp: UnsafeMutablePointer<Float>,
+        _ bp: UnsafeMutablePointer<Float>, _ sp: UnsafeMutablePointer<Float>,
+        _ peaks: inout [Int]
+    ) {
         if let p = decision.pending, k >= p.work + candidateSpacing {
             decision.pending = nil
             confirm(p.work, value: decision.pendingValue, at: k, newest: newest, rp, bp, sp, &peaks)
@@ -209,9 +225,11 @@ extension RPeakDetector {
     }
 
     /// Builds the candidate at working index `t` (integrator value `value`) and classifies it.
-    mutating func confirm(_ t: Int, value: Double, at k: Int, newest: Int, _ rp: UnsafeMutablePointer<Float>,
-                          _ bp: UnsafeMutablePointer<Float>, _ sp: UnsafeMutablePointer<Float>,
-                          _ peaks: inout [Int]) {
+    mutating func confirm(
+        _ t: Int, value: Double, at k: Int, newest: Int, _ rp: UnsafeMutablePointer<Float>,
+        _ bp: UnsafeMutablePointer<Float>, _ sp: UnsafeMutablePointer<Float>,
+        _ peaks: inout [Int]
+    ) {
         let wm = workMask
         let n = integratorLength
         var maxSlope: Float = -1

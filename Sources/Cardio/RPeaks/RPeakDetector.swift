@@ -137,7 +137,8 @@ public struct RPeakDetector: Sendable {
         while workCount < Int(1.0 * fw) { workCount <<= 1 }
         workMask = workCount - 1
         // Search-back look-back, the candidate spacing, the integrator and the 360 ms hold.
-        maximumLatencyWorking = Int((1.5 * Double(work(2.0))).rounded()) + candidateSpacing + integratorLength
+        maximumLatencyWorking =
+            Int((1.5 * Double(work(2.0))).rounded()) + candidateSpacing + integratorLength
             + tWaveWindow
         raw = [Float](repeating: .nan, count: rawCount)
         band = [Float](repeating: 0, count: workCount)

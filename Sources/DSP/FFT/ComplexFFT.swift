@@ -7,18 +7,23 @@
 public struct ComplexFFT<Scalar: FFTScalar>: @unchecked Sendable {
     /// Number of complex points transformed.
     public let count: Int
-    @usableFromInline let plans: (forward: OpaquePointer, inverse: OpaquePointer,
-                                  forwardUnaligned: OpaquePointer, inverseUnaligned: OpaquePointer)
+    @usableFromInline let plans:
+        (
+            forward: OpaquePointer, inverse: OpaquePointer,
+            forwardUnaligned: OpaquePointer, inverseUnaligned: OpaquePointer
+        )
 
     /// Creates (or fetches from the cache) the plans for `count`-point complex transforms.
     /// - Complexity: O(1) when cached; planning cost otherwise.
     public init(count: Int) {
         precondition(count >= 1, "ComplexFFT count must be ≥ 1")
         self.count = count
-        plans = (FFTPlanner.plan(Scalar.self, count: count, kind: .c2cForward, aligned: true),
-                 FFTPlanner.plan(Scalar.self, count: count, kind: .c2cBackward, aligned: true),
-                 FFTPlanner.plan(Scalar.self, count: count, kind: .c2cForward, aligned: false),
-                 FFTPlanner.plan(Scalar.self, count: count, kind: .c2cBackward, aligned: false))
+        plans = (
+            FFTPlanner.plan(Scalar.self, count: count, kind: .c2cForward, aligned: true),
+            FFTPlanner.plan(Scalar.self, count: count, kind: .c2cBackward, aligned: true),
+            FFTPlanner.plan(Scalar.self, count: count, kind: .c2cForward, aligned: false),
+            FFTPlanner.plan(Scalar.self, count: count, kind: .c2cBackward, aligned: false)
+        )
     }
 
     /// Transforms `2 * count` interleaved values from `input` into `output` (may be equal only
@@ -26,12 +31,16 @@ public struct ComplexFFT<Scalar: FFTScalar>: @unchecked Sendable {
     /// - Parameter inverse: `true` for the unnormalised inverse transform.
     /// - Complexity: O(n log n).
     @inlinable
-    public func transform(_ input: UnsafeMutablePointer<Scalar>,
-                          into output: UnsafeMutablePointer<Scalar>, inverse: Bool = false) {
+    public func transform(
+        _ input: UnsafeMutablePointer<Scalar>,
+        into output: UnsafeMutablePointer<Scalar>, inverse: Bool = false
+    ) {
         precondition(input != output, "ComplexFFT runs out of place")
         let aligned = Scalar._alignmentOf(input) == 0 && Scalar._alignmentOf(output) == 0
-        let plan = inverse ? (aligned ? plans.inverse : plans.inverseUnaligned)
-                           : (aligned ? plans.forward : plans.forwardUnaligned)
+        let plan =
+            inverse
+            ? (aligned ? plans.inverse : plans.inverseUnaligned)
+            : (aligned ? plans.forward : plans.forwardUnaligned)
         Scalar._executeC2C(plan, input, output)
     }
 

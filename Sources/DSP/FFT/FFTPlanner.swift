@@ -69,11 +69,14 @@ public enum FFTPlanner {
     }
 
     /// Returns the cached plan for `key`, planning it under the lock on first use.
-    static func plan<Scalar: FFTScalar>(_ type: Scalar.Type, count: Int, kind: Kind,
-                                       aligned: Bool) -> OpaquePointer {
+    static func plan<Scalar: FFTScalar>(
+        _ type: Scalar.Type, count: Int, kind: Kind,
+        aligned: Bool
+    ) -> OpaquePointer {
         precondition(count > 0 && count <= Int(Int32.max), "FFT size must be in 1...Int32.max")
-        let key = Key(count: count, kind: kind, isDouble: Scalar.self == Double.self,
-                      aligned: aligned)
+        let key = Key(
+            count: count, kind: kind, isDouble: Scalar.self == Double.self,
+            aligned: aligned)
         return state.withLock { st -> OpaquePointer in
             if let cached = st.plans[key] { return OpaquePointer(bitPattern: cached)! }
             // Plan on scratch arrays so the caller's data is never touched by FFTW_MEASURE.

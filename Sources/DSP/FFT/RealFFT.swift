@@ -58,8 +58,10 @@ public struct RealFFT<Scalar: FFTScalar>: @unchecked Sendable {
     ///   - output: room for `count` samples; must not overlap `spectrum`.
     /// - Complexity: O(n log n).
     @inlinable
-    public func inverse(destroying spectrum: UnsafeMutablePointer<Scalar>,
-                        into output: UnsafeMutablePointer<Scalar>) {
+    public func inverse(
+        destroying spectrum: UnsafeMutablePointer<Scalar>,
+        into output: UnsafeMutablePointer<Scalar>
+    ) {
         let aligned = Scalar._alignmentOf(spectrum) == 0 && Scalar._alignmentOf(output) == 0
         Scalar._executeC2R(aligned ? inverseAligned : inverseUnaligned, spectrum, output)
     }
@@ -92,8 +94,9 @@ public struct RealFFT<Scalar: FFTScalar>: @unchecked Sendable {
     /// - Complexity: O(n log n); allocates one scratch spectrum.
     @inlinable
     public func inverse(_ spectrum: [Scalar], into output: inout [Scalar]) {
-        precondition(spectrum.count == spectrumCount,
-                     "RealFFT.inverse: spectrum must have \(spectrumCount) values")
+        precondition(
+            spectrum.count == spectrumCount,
+            "RealFFT.inverse: spectrum must have \(spectrumCount) values")
         var scratch = spectrum
         if output.count != count { output = [Scalar](repeating: 0, count: count) }
         scratch.withUnsafeMutableBufferPointer { s in

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A linear-phase FIR filter designed by the windowed-sinc method, identical to
@@ -72,8 +72,10 @@ public struct FIRDesign: Sendable, Hashable {
     /// - Throws: ``FIRDesignError`` with code `invalidTapCount`, `invalidSampleRate`,
     ///   `invalidCutoff`, `evenTapCountPassesNyquist` or `invalidWindow`.
     /// - Complexity: O(M·B) for B bands (plus O(M·β) for a Kaiser window).
-    public init(tapCount: Int, response: Response, sampleRate: Double, window: Window = .hamming,
-                scale: Bool = true) throws(FIRDesignError) {
+    public init(
+        tapCount: Int, response: Response, sampleRate: Double, window: Window = .hamming,
+        scale: Bool = true
+    ) throws(FIRDesignError) {
         guard tapCount >= 1 else {
             throw FIRDesignError(.invalidTapCount, "tapCount is \(tapCount); it must be ≥ 1")
         }
@@ -98,18 +100,22 @@ public struct FIRDesign: Sendable, Hashable {
         }
         for (i, f) in hz.enumerated() {
             guard f > 0 && f < nyquist else {
-                throw FIRDesignError(.invalidCutoff,
+                throw FIRDesignError(
+                    .invalidCutoff,
                     "cutoff \(i) is \(f) Hz; it must be in (0, \(nyquist)) Hz (half the sample rate \(sampleRate) Hz)")
             }
             if i > 0 && !(f > hz[i - 1]) {
-                throw FIRDesignError(.invalidCutoff,
+                throw FIRDesignError(
+                    .invalidCutoff,
                     "cutoffs must be strictly increasing; cutoff \(i) (\(f) Hz) follows \(hz[i - 1]) Hz")
             }
         }
         let passNyquist = (hz.count % 2 == 0) == passZero
         if passNyquist && tapCount % 2 == 0 {
-            throw FIRDesignError(.evenTapCountPassesNyquist,
-                "tapCount is \(tapCount) but the response passes the Nyquist frequency, where a symmetric even-length filter is zero; use an odd tap count")
+            throw FIRDesignError(
+                .evenTapCountPassesNyquist,
+                "tapCount is \(tapCount) but the response passes the Nyquist frequency, where a symmetric even-length filter is zero; use an odd tap count"
+            )
         }
         // Band edges as fractions of Nyquist, padded with 0 and/or 1 so that each pair
         // (edges[2j], edges[2j+1]) is one pass band.
@@ -159,19 +165,23 @@ public struct FIRDesign: Sendable, Hashable {
     /// - Returns: the tap count and Kaiser β for ``Window/kaiser(beta:)``.
     /// - Throws: ``FIRDesignError`` with code `invalidSpecification` or `invalidSampleRate`.
     /// - Complexity: O(1).
-    public static func kaiserOrder(rippleDecibels: Double, transitionWidth: Double,
-                                   sampleRate: Double) throws(FIRDesignError) -> (tapCount: Int, beta: Double) {
+    public static func kaiserOrder(
+        rippleDecibels: Double, transitionWidth: Double,
+        sampleRate: Double
+    ) throws(FIRDesignError) -> (tapCount: Int, beta: Double) {
         guard sampleRate.isFinite && sampleRate > 0 else {
             throw FIRDesignError(.invalidSampleRate, "sampleRate is \(sampleRate) Hz; it must be finite and > 0")
         }
         let a = abs(rippleDecibels)
         guard a >= 8 && a.isFinite else {
-            throw FIRDesignError(.invalidSpecification,
+            throw FIRDesignError(
+                .invalidSpecification,
                 "rippleDecibels is \(rippleDecibels) dB; Kaiser's formula needs an attenuation ≥ 8 dB")
         }
         let width = transitionWidth / (0.5 * sampleRate)
         guard width > 0 && width <= 1 else {
-            throw FIRDesignError(.invalidSpecification,
+            throw FIRDesignError(
+                .invalidSpecification,
                 "transitionWidth is \(transitionWidth) Hz; it must be in (0, \(0.5 * sampleRate)] Hz")
         }
         let n = (a - 7.95) / 2.285 / (Double.pi * width) + 1
@@ -198,8 +208,10 @@ public struct FIRDesign: Sendable, Hashable {
     ///   - sampleRate: sampling rate in Hz (> 0).
     /// - Returns: attenuation in dB.
     /// - Complexity: O(1).
-    public static func kaiserAttenuation(tapCount: Int, transitionWidth: Double,
-                                         sampleRate: Double) -> Double {
+    public static func kaiserAttenuation(
+        tapCount: Int, transitionWidth: Double,
+        sampleRate: Double
+    ) -> Double {
         let width = transitionWidth / (0.5 * sampleRate)
         return 2.285 * Double(tapCount - 1) * Double.pi * width + 7.95
     }

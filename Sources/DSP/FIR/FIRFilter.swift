@@ -92,8 +92,10 @@ public struct FIRFilter<Scalar: FFTScalar>: StreamingProcessor, Sendable {
     /// Pushes `count` samples (zeros when `source` is nil) through the line and appends the
     /// full-convolution outputs with index in `[delay, limit)`.
     @inlinable
-    mutating func run(_ source: UnsafePointer<Scalar>?, count: Int, limit: Int,
-                      into output: inout [Scalar]) {
+    mutating func run(
+        _ source: UnsafePointer<Scalar>?, count: Int, limit: Int,
+        into output: inout [Scalar]
+    ) {
         let m = tapCount, history = m - 1, d = delay
         var done = 0
         var produced = self.produced
@@ -116,8 +118,9 @@ public struct FIRFilter<Scalar: FFTScalar>: StreamingProcessor, Sendable {
                         output.withUnsafeMutableBufferPointer { ob in
                             // Full-convolution index first + j uses line[p ..< p + m] with
                             // p = first + j − produced.
-                            Self.convolve(tb.baseAddress!, m, w + (first - produced),
-                                          into: ob.baseAddress! + start, count: keep)
+                            Self.convolve(
+                                tb.baseAddress!, m, w + (first - produced),
+                                into: ob.baseAddress! + start, count: keep)
                         }
                     }
                 }
@@ -134,8 +137,10 @@ public struct FIRFilter<Scalar: FFTScalar>: StreamingProcessor, Sendable {
     /// its own accumulator summed in tap order, so every output is rounded identically whether
     /// it falls in a group of eight or in the tail (chunking cannot change a bit).
     @inlinable
-    static func convolve(_ t: UnsafePointer<Scalar>, _ m: Int, _ x: UnsafePointer<Scalar>,
-                         into y: UnsafeMutablePointer<Scalar>, count: Int) {
+    static func convolve(
+        _ t: UnsafePointer<Scalar>, _ m: Int, _ x: UnsafePointer<Scalar>,
+        into y: UnsafeMutablePointer<Scalar>, count: Int
+    ) {
         var i = 0
         while i + 8 <= count {
             var a0: Scalar = 0, a1: Scalar = 0, a2: Scalar = 0, a3: Scalar = 0

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A linear-phase FIR filter by streaming FFT **overlap-save** convolution, with its group delay
@@ -200,8 +200,10 @@ public struct OverlapSaveFilter<Scalar: FFTScalar>: StreamingProcessor, @uncheck
         let produced = s.produced
         let first = max(produced, delay), last = min(produced + l, limit)
         if last > first {
-            output.append(contentsOf: UnsafeBufferPointer(start: result + history + (first - produced),
-                                                          count: last - first))
+            output.append(
+                contentsOf: UnsafeBufferPointer(
+                    start: result + history + (first - produced),
+                    count: last - first))
         }
         s.produced = produced + l
         if history > 0 {
@@ -211,8 +213,10 @@ public struct OverlapSaveFilter<Scalar: FFTScalar>: StreamingProcessor, @uncheck
 
     /// `spectrum[k] *= filter[k]` for interleaved complex `spectrum` and split `filter`.
     @inlinable
-    static func multiply(_ s: UnsafeMutablePointer<Scalar>, _ re: UnsafePointer<Scalar>,
-                         _ im: UnsafePointer<Scalar>, _ bins: Int) {
+    static func multiply(
+        _ s: UnsafeMutablePointer<Scalar>, _ re: UnsafePointer<Scalar>,
+        _ im: UnsafePointer<Scalar>, _ bins: Int
+    ) {
         for k in 0..<bins {
             let a = s[2 * k], b = s[2 * k + 1]
             let c = re[k], d = im[k]

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A digital Butterworth filter (Butterworth 1930), designed as second-order sections.
@@ -50,8 +50,9 @@ public struct ButterworthDesign: Sendable, Equatable {
     /// - Complexity: O(N²) (pole/zero pairing), negligible next to filtering.
     public init(order: Int, band: FilterBand, sampleRate: Double) throws(IIRError) {
         guard (1...Self.maximumOrder).contains(order) else {
-            throw IIRError(.invalidOrder,
-                           "Butterworth order must be in 1...\(Self.maximumOrder), got \(order)")
+            throw IIRError(
+                .invalidOrder,
+                "Butterworth order must be in 1...\(Self.maximumOrder), got \(order)")
         }
         guard sampleRate.isFinite && sampleRate > 0 else {
             throw IIRError(.invalidSampleRate, "sampleRate must be positive and finite, got \(sampleRate) Hz")
@@ -59,23 +60,28 @@ public struct ButterworthDesign: Sendable, Equatable {
         let nyquist = sampleRate / 2
         let edges = band.edges
         for f in edges where !(f > 0 && f < nyquist) {
-            throw IIRError(.invalidFrequency,
-                           "critical frequency \(f) Hz must lie in (0, \(nyquist)) Hz for sampleRate \(sampleRate) Hz")
+            throw IIRError(
+                .invalidFrequency,
+                "critical frequency \(f) Hz must lie in (0, \(nyquist)) Hz for sampleRate \(sampleRate) Hz")
         }
         if edges.count == 2 && !(edges[0] < edges[1]) {
-            throw IIRError(.invalidFrequency,
-                           "band edges must satisfy low < high, got \(edges[0]) Hz and \(edges[1]) Hz")
+            throw IIRError(
+                .invalidFrequency,
+                "band edges must satisfy low < high, got \(edges[0]) Hz and \(edges[1]) Hz")
         }
         self.order = order
         self.band = band
         self.sampleRate = sampleRate
-        self.sos = SOS(rows: Self.digitalZeroPoleGain(order: order, band: band,
-                                                      sampleRate: sampleRate).secondOrderSections())
+        self.sos = SOS(
+            rows: Self.digitalZeroPoleGain(
+                order: order, band: band,
+                sampleRate: sampleRate
+            ).secondOrderSections())
     }
 
     /// Zeros, poles and gain of the digital filter (`butter(..., output='zpk')`).
     static func digitalZeroPoleGain(order: Int, band: FilterBand, sampleRate: Double) -> IIRZeroPoleGain {
-        let fs = 2.0  // SciPy designs on normalised frequencies with fs = 2
+        let fs = 2.0 // SciPy designs on normalised frequencies with fs = 2
         let warped = band.edges.map { f -> Double in
             let wn = f / (sampleRate / 2)
             return 2 * fs * tan(Double.pi * wn / fs)
@@ -88,11 +94,13 @@ public struct ButterworthDesign: Sendable, Equatable {
         case .highPass:
             analog = prototype.lowPassToHighPass(warped[0])
         case .bandPass:
-            analog = prototype.lowPassToBandPass((warped[0] * warped[1]).squareRoot(),
-                                                 bandwidth: warped[1] - warped[0])
+            analog = prototype.lowPassToBandPass(
+                (warped[0] * warped[1]).squareRoot(),
+                bandwidth: warped[1] - warped[0])
         case .bandStop:
-            analog = prototype.lowPassToBandStop((warped[0] * warped[1]).squareRoot(),
-                                                 bandwidth: warped[1] - warped[0])
+            analog = prototype.lowPassToBandStop(
+                (warped[0] * warped[1]).squareRoot(),
+                bandwidth: warped[1] - warped[0])
         }
         return analog.bilinear(sampleRate: fs)
     }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A minimal complex number for filter design (internal).
@@ -64,7 +64,8 @@ struct IIRComplex: Equatable, Sendable {
             return IIRComplex(abs(sqrt(re)), copysign(0, im))
         }
         if re == 0 {
-            let r = abs(im) >= 2 * Double.leastNormalMagnitude
+            let r =
+                abs(im) >= 2 * Double.leastNormalMagnitude
                 ? sqrt(0.5 * abs(im)) : 0.5 * sqrt(2 * abs(im))
             return IIRComplex(r, copysign(r, im))
         }

@@ -54,7 +54,8 @@ extension IIRZeroPoleGain {
                 let z1 = z.remove(at: nearestIndex(z, to: p1, .real))
                 sections[si] = Self.section(zeros: [z1, .zero], poles: [p1, .zero])
             } else if p.count + 1 == z.count && !p1.isReal && realPolesLeft == 1
-                        && z.filter(\.isReal).count == 1 {
+                && z.filter(\.isReal).count == 1
+            {
                 // Special case 2: one real pole and one real zero left; pair with a complex zero.
                 let z1 = z.remove(at: nearestIndex(z, to: p1, .complex))
                 sections[si] = Self.section(zeros: [z1, z1.conjugate], poles: [p1, p1.conjugate])
@@ -135,7 +136,8 @@ extension IIRZeroPoleGain {
             while start < upper.count {
                 var stop = start
                 while stop + 1 < upper.count
-                        && upper[stop + 1].re - upper[stop].re <= tol * upper[stop].magnitude {
+                    && upper[stop + 1].re - upper[stop].re <= tol * upper[stop].magnitude
+                {
                     stop += 1
                 }
                 if stop > start {
@@ -145,8 +147,11 @@ extension IIRZeroPoleGain {
                             abs(x.element.im) != abs(y.element.im)
                                 ? abs(x.element.im) < abs(y.element.im) : x.offset < y.offset
                         }.map(\.element)
-                        if k == 0 { upper.replaceSubrange(start...stop, with: chunk) }
-                        else { lower.replaceSubrange(start...stop, with: chunk) }
+                        if k == 0 {
+                            upper.replaceSubrange(start...stop, with: chunk)
+                        } else {
+                            lower.replaceSubrange(start...stop, with: chunk)
+                        }
                     }
                 }
                 start = stop + 1
@@ -154,8 +159,9 @@ extension IIRZeroPoleGain {
         }
         var pairs = [IIRComplex]()
         for (u, l) in zip(upper, lower) {
-            precondition((u - l.conjugate).magnitude <= tol * l.magnitude,
-                         "complex value with no matching conjugate")
+            precondition(
+                (u - l.conjugate).magnitude <= tol * l.magnitude,
+                "complex value with no matching conjugate")
             pairs.append((u + l.conjugate) / 2)
         }
         return pairs + reals

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Zeros, poles and gain of a rational transfer function (internal design representation).
@@ -35,8 +35,9 @@ struct IIRZeroPoleGain: Sendable {
 
     /// Low-pass → low-pass with cutoff `wo` rad/s (`lp2lp_zpk`).
     func lowPassToLowPass(_ wo: Double) -> IIRZeroPoleGain {
-        IIRZeroPoleGain(zeros: zeros.map { wo * $0 }, poles: poles.map { wo * $0 },
-                        gain: gain * pow(wo, Double(relativeDegree)))
+        IIRZeroPoleGain(
+            zeros: zeros.map { wo * $0 }, poles: poles.map { wo * $0 },
+            gain: gain * pow(wo, Double(relativeDegree)))
     }
 
     /// Low-pass → high-pass with cutoff `wo` rad/s (`lp2hp_zpk`).
@@ -57,8 +58,9 @@ struct IIRZeroPoleGain: Sendable {
             return zip(scaled, roots).map { $0 + $1 } + zip(scaled, roots).map { $0 - $1 }
         }
         let z = shift(zeros) + Array(repeating: .zero, count: relativeDegree)
-        return IIRZeroPoleGain(zeros: z, poles: shift(poles),
-                               gain: gain * pow(bw, Double(relativeDegree)))
+        return IIRZeroPoleGain(
+            zeros: z, poles: shift(poles),
+            gain: gain * pow(bw, Double(relativeDegree)))
     }
 
     /// Low-pass → band-stop centred on `wo` rad/s with bandwidth `bw` rad/s (`lp2bs_zpk`).
@@ -71,7 +73,8 @@ struct IIRZeroPoleGain: Sendable {
             return zip(inverted, roots).map { $0 + $1 } + zip(inverted, roots).map { $0 - $1 }
         }
         let d = relativeDegree
-        let z = shift(zeros) + Array(repeating: IIRComplex(0, wo), count: d)
+        let z =
+            shift(zeros) + Array(repeating: IIRComplex(0, wo), count: d)
             + Array(repeating: IIRComplex(0, -wo), count: d)
         let k = gain * (IIRComplex.product(zeros.map { -$0 }) / IIRComplex.product(poles.map { -$0 })).re
         return IIRZeroPoleGain(zeros: z, poles: shift(poles), gain: k)
@@ -83,8 +86,10 @@ struct IIRZeroPoleGain: Sendable {
         let fs2 = IIRComplex(2.0 * fs)
         let z = zeros.map { (fs2 + $0) / (fs2 - $0) } + Array(repeating: IIRComplex(-1), count: relativeDegree)
         let p = poles.map { (fs2 + $0) / (fs2 - $0) }
-        let k = gain * (IIRComplex.product(zeros.map { fs2 - $0 })
-                        / IIRComplex.product(poles.map { fs2 - $0 })).re
+        let k =
+            gain
+            * (IIRComplex.product(zeros.map { fs2 - $0 })
+            / IIRComplex.product(poles.map { fs2 - $0 })).re
         return IIRZeroPoleGain(zeros: z, poles: p, gain: k)
     }
 }

@@ -124,7 +124,7 @@ struct SOSCascade: Sendable {
         var gain = 1.0
         var coefficients = [Double](repeating: 0, count: groupCount * 20)
         for k in 0..<(groupCount * 4) {
-            var row: [Double] = [1, 0, 0, 0, 0]  // identity for padding sections
+            var row: [Double] = [1, 0, 0, 0, 0] // identity for padding sections
             if k < sections.count {
                 let s = sections[k]
                 if unitLeading {
@@ -235,15 +235,19 @@ struct SOSCascade: Sendable {
     /// pointers address the first sample processed, the highest address), as for the backward
     /// pass of zero-phase filtering. `input` and `output` may be the same memory.
     @usableFromInline
-    mutating func filter(_ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>,
-                         count: Int, reversed: Bool = false) {
+    mutating func filter(
+        _ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>,
+        count: Int, reversed: Bool = false
+    ) {
         drive(input, output, count, reversed)
     }
 
     /// `Double` variant of ``filter(_:_:count:reversed:)-(UnsafePointer<Float>,_,_,_)``.
     @usableFromInline
-    mutating func filter(_ input: UnsafePointer<Double>, _ output: UnsafeMutablePointer<Double>,
-                         count: Int, reversed: Bool = false) {
+    mutating func filter(
+        _ input: UnsafePointer<Double>, _ output: UnsafeMutablePointer<Double>,
+        count: Int, reversed: Bool = false
+    ) {
         drive(input, output, count, reversed)
     }
 
@@ -277,9 +281,11 @@ struct SOSCascade: Sendable {
     ) {
         let groups = groupCount, gain = inputGain, d = D.stride
         let lastIsPair = sectionCount - 4 * (groups - 1) <= 2
-        @inline(__always) func last<T: IIRSample>(_ c: UnsafePointer<Double>, _ s: UnsafeMutablePointer<Double>,
-                                                   _ i: UnsafePointer<T>, _ o: UnsafeMutablePointer<O>,
-                                                   _ n: Int, _ g: Double) {
+        @inline(__always) func last<T: IIRSample>(
+            _ c: UnsafePointer<Double>, _ s: UnsafeMutablePointer<Double>,
+            _ i: UnsafePointer<T>, _ o: UnsafeMutablePointer<O>,
+            _ n: Int, _ g: Double
+        ) {
             if lastIsPair {
                 Self.runGroup(form, IIRTwoSections.self, direction, c, s, i, o, n, g)
             } else {
@@ -302,8 +308,9 @@ struct SOSCascade: Sendable {
                         let w = d > 0 ? wb.baseAddress! : wb.baseAddress! + (n - 1)
                         Self.runGroup(form, IIRFourSections.self, direction, c, s, input + start * d, w, n, gain)
                         for g in 1..<(groups - 1) {
-                            Self.runGroup(form, IIRFourSections.self, direction, c + 20 * g, s + 16 * g,
-                                          UnsafePointer(w), w, n, 1)
+                            Self.runGroup(
+                                form, IIRFourSections.self, direction, c + 20 * g, s + 16 * g,
+                                UnsafePointer(w), w, n, 1)
                         }
                         last(c + 20 * (groups - 1), s + 16 * (groups - 1), UnsafePointer(w), output + start * d, n, 1)
                         start += n
@@ -458,7 +465,7 @@ struct SOSCascade: Sendable {
             step(form, x, b30, b31, b32, a31, a32, &v31, &v32, &y31, &y32)
         }
 
-        let skew = W.four ? 6 : 2  // samples by which the last section lags the first
+        let skew = W.four ? 6 : 2 // samples by which the last section lags the first
         if count < 16 {
             // Plain cascade order.
             for i in 0..<count {
@@ -485,11 +492,11 @@ struct SOSCascade: Sendable {
             y31 = s[8]; y21 = s[9]; y11 = s[10]; y01 = s[11]
             y32 = s[12]; y22 = s[13]; y12 = s[14]; y02 = s[15]
             // Ramp-out: finish the later sections on their last 2, 4, 6 samples in cascade order.
-            let t0 = y02, t1 = y01                  // section 0 outputs at count−2, count−1
+            let t0 = y02, t1 = y01 // section 0 outputs at count−2, count−1
             if W.four {
-                let u0 = y12, u1 = y11              // section 1 outputs at count−4, count−3
+                let u0 = y12, u1 = y11 // section 1 outputs at count−4, count−3
                 let u2 = lane1(t0), u3 = lane1(t1)
-                let w0 = y22, w1 = y21              // section 2 outputs at count−6, count−5
+                let w0 = y22, w1 = y21 // section 2 outputs at count−6, count−5
                 let w2 = lane2(u0), w3 = lane2(u1), w4 = lane2(u2), w5 = lane2(u3)
                 let base = count - 6
                 output[base * outputStride] = O.fromIIRDouble(lane3(w0))

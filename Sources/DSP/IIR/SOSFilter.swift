@@ -72,20 +72,24 @@ public struct SOSFilter<Scalar: FFTScalar>: StreamingProcessor, Sendable {
     ///   - count: number of samples, ≥ 0.
     /// - Complexity: O(count · sections).
     @inlinable
-    public mutating func process(_ input: UnsafePointer<Scalar>, into output: UnsafeMutablePointer<Scalar>,
-                                 count: Int) {
+    public mutating func process(
+        _ input: UnsafePointer<Scalar>, into output: UnsafeMutablePointer<Scalar>,
+        count: Int
+    ) {
         precondition(count >= 0, "count must be ≥ 0")
         guard count > 0 else { return }
         if !started {
             startSegment(firstSample: Double(input[0]))
         }
         if Scalar.self == Float.self {
-            cascade.filter(UnsafeRawPointer(input).assumingMemoryBound(to: Float.self),
-                           UnsafeMutableRawPointer(output).assumingMemoryBound(to: Float.self), count: count)
+            cascade.filter(
+                UnsafeRawPointer(input).assumingMemoryBound(to: Float.self),
+                UnsafeMutableRawPointer(output).assumingMemoryBound(to: Float.self), count: count)
         } else {
             precondition(Scalar.self == Double.self, "SOSFilter supports Float and Double")
-            cascade.filter(UnsafeRawPointer(input).assumingMemoryBound(to: Double.self),
-                           UnsafeMutableRawPointer(output).assumingMemoryBound(to: Double.self), count: count)
+            cascade.filter(
+                UnsafeRawPointer(input).assumingMemoryBound(to: Double.self),
+                UnsafeMutableRawPointer(output).assumingMemoryBound(to: Double.self), count: count)
         }
     }
 

@@ -81,8 +81,10 @@ public struct ZeroPhaseSOSFilter: Sendable {
     ///   - output: same count as `input`; may be the same memory (in place).
     /// - Throws: ``IIRError`` `.signalTooShort` when `input.count ≤ padLength`.
     /// - Complexity: O(n · sections); allocates only `2 · padLength` doubles.
-    public func apply(_ input: UnsafeBufferPointer<Float>,
-                      into output: UnsafeMutableBufferPointer<Float>) throws(IIRError) {
+    public func apply(
+        _ input: UnsafeBufferPointer<Float>,
+        into output: UnsafeMutableBufferPointer<Float>
+    ) throws(IIRError) {
         try run(input, output)
     }
 
@@ -92,18 +94,23 @@ public struct ZeroPhaseSOSFilter: Sendable {
     ///   - output: same count as `input`; may be the same memory (in place).
     /// - Throws: ``IIRError`` `.signalTooShort` when `input.count ≤ padLength`.
     /// - Complexity: O(n · sections); allocates only `2 · padLength` doubles.
-    public func apply(_ input: UnsafeBufferPointer<Double>,
-                      into output: UnsafeMutableBufferPointer<Double>) throws(IIRError) {
+    public func apply(
+        _ input: UnsafeBufferPointer<Double>,
+        into output: UnsafeMutableBufferPointer<Double>
+    ) throws(IIRError) {
         try run(input, output)
     }
 
-    private func run<T: IIRSample>(_ input: UnsafeBufferPointer<T>,
-                                   _ output: UnsafeMutableBufferPointer<T>) throws(IIRError) {
+    private func run<T: IIRSample>(
+        _ input: UnsafeBufferPointer<T>,
+        _ output: UnsafeMutableBufferPointer<T>
+    ) throws(IIRError) {
         precondition(output.count == input.count, "output must have the input's count")
         let n = input.count, p = padLength
         guard n > p else {
-            throw IIRError(.signalTooShort,
-                           "zero-phase filtering needs more than padLength = \(p) samples, got \(n)")
+            throw IIRError(
+                .signalTooShort,
+                "zero-phase filtering needs more than padLength = \(p) samples, got \(n)")
         }
         let x = input.baseAddress!, y = output.baseAddress!
         var cascade = prototype
@@ -124,24 +131,29 @@ public struct ZeroPhaseSOSFilter: Sendable {
                 // Backward from the end of the right pad; the pads' outputs are dropped.
                 cascade.setSteadyState(inputLevel: p > 0 ? rb[p - 1] : y[n - 1].iirDouble)
                 if p > 0 {
-                    cascade.filter(UnsafePointer(rb.baseAddress! + (p - 1)), rb.baseAddress! + (p - 1),
-                                   count: p, reversed: true)
+                    cascade.filter(
+                        UnsafePointer(rb.baseAddress! + (p - 1)), rb.baseAddress! + (p - 1),
+                        count: p, reversed: true)
                 }
                 Self.filter(&cascade, UnsafePointer(y + (n - 1)), y + (n - 1), n, reversed: true)
             }
         }
     }
 
-    private static func filter<T: IIRSample>(_ cascade: inout SOSCascade, _ input: UnsafePointer<T>,
-                                             _ output: UnsafeMutablePointer<T>, _ count: Int, reversed: Bool) {
+    private static func filter<T: IIRSample>(
+        _ cascade: inout SOSCascade, _ input: UnsafePointer<T>,
+        _ output: UnsafeMutablePointer<T>, _ count: Int, reversed: Bool
+    ) {
         if T.self == Float.self {
-            cascade.filter(UnsafeRawPointer(input).assumingMemoryBound(to: Float.self),
-                           UnsafeMutableRawPointer(output).assumingMemoryBound(to: Float.self),
-                           count: count, reversed: reversed)
+            cascade.filter(
+                UnsafeRawPointer(input).assumingMemoryBound(to: Float.self),
+                UnsafeMutableRawPointer(output).assumingMemoryBound(to: Float.self),
+                count: count, reversed: reversed)
         } else {
-            cascade.filter(UnsafeRawPointer(input).assumingMemoryBound(to: Double.self),
-                           UnsafeMutableRawPointer(output).assumingMemoryBound(to: Double.self),
-                           count: count, reversed: reversed)
+            cascade.filter(
+                UnsafeRawPointer(input).assumingMemoryBound(to: Double.self),
+                UnsafeMutableRawPointer(output).assumingMemoryBound(to: Double.self),
+                count: count, reversed: reversed)
         }
     }
 }

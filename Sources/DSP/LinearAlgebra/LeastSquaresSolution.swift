@@ -50,8 +50,9 @@ public struct LeastSquaresSolution: Sendable, Hashable {
         var rank: Int32 = 0
         let cutoff = relativeCutoff ?? Double.ulpOfOne * Double(max(m, n))
         LAPACKRuntime.prepare()
-        let info = LAPACKE_dgelsd(Int32(LAPACK_ROW_MAJOR), Int32(m), Int32(n), Int32(k),
-                                  &aWork, Int32(n), &bWork, Int32(k), &s, cutoff, &rank)
+        let info = LAPACKE_dgelsd(
+            Int32(LAPACK_ROW_MAJOR), Int32(m), Int32(n), Int32(k),
+            &aWork, Int32(n), &bWork, Int32(k), &s, cutoff, &rank)
         try LinearAlgebraError.check(info, routine: "dgelsd", input: "A (\(m)×\(n)), B (\(m)×\(k))")
         solution = Matrix(rows: n, columns: k, elements: Array(bWork[0..<n * k]))
         self.rank = Int(rank)

@@ -42,21 +42,24 @@ public struct LinearAlgebraError: Error, Sendable, Hashable, CustomStringConvert
     static func check(_ info: Int32, routine: String, input: String) throws(LinearAlgebraError) {
         guard info != 0 else { return }
         if info > 0 {
-            throw LinearAlgebraError(code: .noConvergence,
-                                     message: "\(routine) did not converge for \(input) (info = \(info))",
-                                     info: Int(info))
+            throw LinearAlgebraError(
+                code: .noConvergence,
+                message: "\(routine) did not converge for \(input) (info = \(info))",
+                info: Int(info))
         }
-        throw LinearAlgebraError(code: .invalidArgument,
-                                 message: "\(routine) rejected argument \(-info) for \(input) (info = \(info))",
-                                 info: Int(info))
+        throw LinearAlgebraError(
+            code: .invalidArgument,
+            message: "\(routine) rejected argument \(-info) for \(input) (info = \(info))",
+            info: Int(info))
     }
 
     /// Throws `nonFiniteInput` if any value is NaN or infinite (LAPACK's behaviour on such input
     /// is undefined; it may loop or return garbage).
     static func requireFinite(_ values: [Double], routine: String, input: String) throws(LinearAlgebraError) {
         for (i, v) in values.enumerated() where !v.isFinite {
-            throw LinearAlgebraError(code: .nonFiniteInput,
-                                     message: "\(routine): \(input) has a non-finite value (\(v)) at flat index \(i)")
+            throw LinearAlgebraError(
+                code: .nonFiniteInput,
+                message: "\(routine): \(input) has a non-finite value (\(v)) at flat index \(i)")
         }
     }
 }

@@ -24,8 +24,9 @@ public struct Matrix: Sendable, Hashable {
     /// - Complexity: O(1) (the array is not copied).
     public init(rows: Int, columns: Int, elements: [Double]) {
         precondition(rows >= 0 && columns >= 0, "Matrix: negative dimension")
-        precondition(elements.count == rows * columns,
-                     "Matrix: \(elements.count) elements for a \(rows)×\(columns) matrix")
+        precondition(
+            elements.count == rows * columns,
+            "Matrix: \(elements.count) elements for a \(rows)×\(columns) matrix")
         self.rows = rows
         self.columns = columns
         self.elements = elements
@@ -38,8 +39,9 @@ public struct Matrix: Sendable, Hashable {
     ///   - value: the entry value; default 0.
     /// - Complexity: O(rows · columns).
     public init(rows: Int, columns: Int, repeating value: Double = 0) {
-        self.init(rows: rows, columns: columns,
-                  elements: [Double](repeating: value, count: rows * columns))
+        self.init(
+            rows: rows, columns: columns,
+            elements: [Double](repeating: value, count: rows * columns))
     }
 
     /// Creates a column vector (`count × 1`).
@@ -90,6 +92,6 @@ public struct Matrix: Sendable, Hashable {
     /// - Complexity: O(columns).
     public func row(_ row: Int) -> [Double] {
         precondition(row >= 0 && row < rows, "Matrix row out of range")
-        return Array(elements[row * columns ..< (row + 1) * columns])
+        return Array(elements[row * columns..<(row + 1) * columns])
     }
 }

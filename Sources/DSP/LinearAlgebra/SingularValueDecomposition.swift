@@ -38,8 +38,9 @@ public struct SingularValueDecomposition: Sendable, Hashable {
         var uWork = [Double](repeating: 0, count: m * k)
         var vtWork = [Double](repeating: 0, count: k * n)
         LAPACKRuntime.prepare()
-        let info = LAPACKE_dgesdd(Int32(LAPACK_ROW_MAJOR), CChar(UInt8(ascii: "S")), Int32(m), Int32(n),
-                                  &work, Int32(n), &s, &uWork, Int32(k), &vtWork, Int32(n))
+        let info = LAPACKE_dgesdd(
+            Int32(LAPACK_ROW_MAJOR), CChar(UInt8(ascii: "S")), Int32(m), Int32(n),
+            &work, Int32(n), &s, &uWork, Int32(k), &vtWork, Int32(n))
         try LinearAlgebraError.check(info, routine: "dgesdd", input: "A (\(m)×\(n))")
         u = Matrix(rows: m, columns: k, elements: uWork)
         singularValues = s

@@ -26,8 +26,9 @@ public struct SymmetricEigendecomposition: Sendable, Hashable {
     ///   `.noConvergence` if the algorithm fails to converge.
     /// - Complexity: O(n³) time, O(n²) memory.
     public init(_ a: Matrix) throws(LinearAlgebraError) {
-        precondition(a.rows == a.columns && a.rows >= 1,
-                     "SymmetricEigendecomposition: A must be square and non-empty, is \(a.rows)×\(a.columns)")
+        precondition(
+            a.rows == a.columns && a.rows >= 1,
+            "SymmetricEigendecomposition: A must be square and non-empty, is \(a.rows)×\(a.columns)")
         let n = a.rows
         var work = a.elements
         // Only the lower triangle is read; clear the upper one so stray NaNs there are harmless.
@@ -37,8 +38,9 @@ public struct SymmetricEigendecomposition: Sendable, Hashable {
         try LinearAlgebraError.requireFinite(work, routine: "dsyevd", input: "A (lower triangle)")
         var w = [Double](repeating: 0, count: n)
         LAPACKRuntime.prepare()
-        let info = LAPACKE_dsyevd(Int32(LAPACK_ROW_MAJOR), CChar(UInt8(ascii: "V")),
-                                  CChar(UInt8(ascii: "L")), Int32(n), &work, Int32(n), &w)
+        let info = LAPACKE_dsyevd(
+            Int32(LAPACK_ROW_MAJOR), CChar(UInt8(ascii: "V")),
+            CChar(UInt8(ascii: "L")), Int32(n), &work, Int32(n), &w)
         try LinearAlgebraError.check(info, routine: "dsyevd", input: "A (\(n)×\(n))")
         eigenvalues = w
         eigenvectors = Matrix(rows: n, columns: n, elements: work)

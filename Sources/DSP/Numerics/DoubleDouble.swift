@@ -26,7 +26,7 @@
 
     @inlinable
     package static func split(_ a: Double) -> (Double, Double) {
-        let t = 134_217_729.0 * a            // 2^27 + 1
+        let t = 134_217_729.0 * a // 2^27 + 1
         let hi = t - (t - a)
         return (hi, a - hi)
     }

@@ -125,8 +125,10 @@ package struct QuadraticInterpolatingSpline {
     /// (a window of the grid of ``evaluate(start:step:count:into:)``, bit for bit the same values),
     /// writing into `output`. Lets a long resampled series be produced piece by piece.
     /// - Complexity: O(count + log pieces) for `step > 0` (binary search for the first piece).
-    package func evaluate(start: Double, step: Double, firstIndex: Int, count: Int,
-                  into output: UnsafeMutablePointer<Double>) {
+    package func evaluate(
+        start: Double, step: Double, firstIndex: Int, count: Int,
+        into output: UnsafeMutablePointer<Double>
+    ) {
         starts.withUnsafeBufferPointer { s in
             a.withUnsafeBufferPointer { pa in
                 b.withUnsafeBufferPointer { pb in

@@ -125,9 +125,11 @@ public struct PeakFinder: Sendable {
     ///   - windowLength: prominence search window in samples (> 1), or `nil` for the whole signal.
     ///   - relativeHeight: relative height for widths, ≥ 0; default 0.5.
     /// - Complexity: O(1).
-    public init(height: Limits? = nil, threshold: Limits? = nil, distance: Double? = nil,
-                prominence: Limits? = nil, width: Limits? = nil, plateauSize: Limits? = nil,
-                windowLength: Int? = nil, relativeHeight: Double = 0.5) {
+    public init(
+        height: Limits? = nil, threshold: Limits? = nil, distance: Double? = nil,
+        prominence: Limits? = nil, width: Limits? = nil, plateauSize: Limits? = nil,
+        windowLength: Int? = nil, relativeHeight: Double = 0.5
+    ) {
         if let distance { precondition(distance >= 1, "PeakFinder: distance must be ≥ 1") }
         if let windowLength { precondition(windowLength > 1, "PeakFinder: windowLength must be > 1") }
         precondition(relativeHeight >= 0, "PeakFinder: relativeHeight must be ≥ 0")
@@ -204,9 +206,10 @@ public struct PeakFinder: Sendable {
             r.keep { prominence.accepts(p[$0]) }
         }
         if let width {
-            let w = PeakSearch.widths(x, peaks: r.indices, relativeHeight: relativeHeight,
-                                      prominences: r.prominences!, leftBases: r.leftBases!,
-                                      rightBases: r.rightBases!)
+            let w = PeakSearch.widths(
+                x, peaks: r.indices, relativeHeight: relativeHeight,
+                prominences: r.prominences!, leftBases: r.leftBases!,
+                rightBases: r.rightBases!)
             r.widths = w.widths
             r.widthHeights = w.heights
             r.leftIntersections = w.left

@@ -55,7 +55,8 @@ enum PeakSearch {
     /// SciPy's `_peak_prominences`: walks out from each peak while samples are not higher than
     /// it, tracking the lowest sample (the base) on each side, within `windowLength` if ≥ 2.
     static func prominences(_ x: UnsafeBufferPointer<Double>, peaks: [Int], windowLength: Int)
-        -> ([Double], [Int], [Int]) {
+        -> ([Double], [Int], [Int])
+    {
         var prominences = [Double](repeating: 0, count: peaks.count)
         var leftBases = [Int](repeating: 0, count: peaks.count)
         var rightBases = [Int](repeating: 0, count: peaks.count)
@@ -93,9 +94,12 @@ enum PeakSearch {
 
     /// SciPy's `_peak_widths`: from the peak outwards to the first sample not above
     /// `x[p] − relativeHeight·prominence` (not past the bases), then linear interpolation.
-    static func widths(_ x: UnsafeBufferPointer<Double>, peaks: [Int], relativeHeight: Double,
-                       prominences: [Double], leftBases: [Int], rightBases: [Int])
-        -> (widths: [Double], heights: [Double], left: [Double], right: [Double]) {
+    static func widths(
+        _ x: UnsafeBufferPointer<Double>, peaks: [Int], relativeHeight: Double,
+        prominences: [Double], leftBases: [Int], rightBases: [Int]
+    )
+        -> (widths: [Double], heights: [Double], left: [Double], right: [Double])
+    {
         let count = peaks.count
         var widths = [Double](repeating: 0, count: count)
         var heights = widths, lefts = widths, rights = widths

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The anti-aliasing filter of a rational resampler, laid out as polyphase sub-filters.
@@ -52,9 +52,11 @@ struct ResamplingKernel<Scalar: FFTScalar & SIMDScalar>: Sendable {
             prototype = [Double](repeating: 0, count: 2 * halfLength + 1)
         } else {
             do {
-                prototype = try FIRDesign(tapCount: 2 * halfLength + 1,
-                                          response: .lowPass(cutoff: 1 / Double(maxRate)),
-                                          sampleRate: 2, window: .kaiser(beta: kaiserBeta)).taps
+                prototype = try FIRDesign(
+                    tapCount: 2 * halfLength + 1,
+                    response: .lowPass(cutoff: 1 / Double(maxRate)),
+                    sampleRate: 2, window: .kaiser(beta: kaiserBeta)
+                ).taps
             } catch {
                 preconditionFailure("resampling filter design failed: \(error)")
             }
@@ -98,8 +100,10 @@ struct ResamplingKernel<Scalar: FFTScalar & SIMDScalar>: Sendable {
     /// `source[0]` is input sample `sourceStart`; the caller guarantees that every sample from
     /// `firstInput(ofOutput: lowerBound)` to `lastInput(ofOutput: upperBound − 1)` is in `source`.
     @inlinable
-    func compute(_ source: UnsafePointer<Scalar>, sourceStart: Int, outputs: Range<Int>,
-                 into out: UnsafeMutablePointer<Scalar>) {
+    func compute(
+        _ source: UnsafePointer<Scalar>, sourceStart: Int, outputs: Range<Int>,
+        into out: UnsafeMutablePointer<Scalar>
+    ) {
         if outputs.isEmpty { return }
         let up = self.up, down = self.down, length = tapsPerPhase
         let downWhole = down / up, downRemainder = down % up
@@ -173,8 +177,10 @@ struct ResamplingKernel<Scalar: FFTScalar & SIMDScalar>: Sendable {
     /// Two dot products `Σ a[i]·b[i]` and `Σ a[i]·c[i]` sharing the loads of `a`; each result is
     /// bit-identical to ``dot(_:_:_:)`` (same accumulators, same order).
     @inlinable @inline(__always)
-    static func dot2(_ a: UnsafePointer<Scalar>, _ b: UnsafePointer<Scalar>, _ c: UnsafePointer<Scalar>,
-                     _ count: Int) -> (Scalar, Scalar) {
+    static func dot2(
+        _ a: UnsafePointer<Scalar>, _ b: UnsafePointer<Scalar>, _ c: UnsafePointer<Scalar>,
+        _ count: Int
+    ) -> (Scalar, Scalar) {
         typealias V = SIMD8<Scalar>
         @inline(__always) func load(_ p: UnsafePointer<Scalar>) -> V {
             UnsafeRawPointer(p).loadUnaligned(as: V.self)

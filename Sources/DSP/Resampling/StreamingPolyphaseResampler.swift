@@ -115,8 +115,9 @@ public struct StreamingPolyphaseResampler<Scalar: FFTScalar & SIMDScalar>: Strea
         let bufferStart = self.bufferStart
         buffer.withUnsafeBufferPointer { b in
             output.withUnsafeMutableBufferPointer { o in
-                k.compute(b.baseAddress!, sourceStart: bufferStart, outputs: start..<end,
-                          into: o.baseAddress! + base)
+                k.compute(
+                    b.baseAddress!, sourceStart: bufferStart, outputs: start..<end,
+                    into: o.baseAddress! + base)
             }
         }
         nextOutput = end

@@ -1,7 +1,6 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
-
 
 /// Welch's PSD (periodic Hann, 50 % overlap, no detrending, density scaling, zero-padding to
 /// `fftLength`), exactly as `scipy.signal.welch`, but evaluated only at the bins up to a maximum
@@ -26,11 +25,15 @@ package enum ChirpZWelch {
     /// PSD at `k·fs/fftLength` for the `k` with that frequency ≤ `maximumFrequency`, of a
     /// series held in an array.
     /// - Precondition: `4 ≤ segmentLength ≤ x.count`, `fftLength == 2·segmentLength`.
-    package static func psd(_ x: [Double], segmentLength l: Int, fftLength f: Int, sampleRate fs: Double,
-                    maximumFrequency: Double, chunkLength: Int? = nil) -> (frequencies: [Double], power: [Double]) {
+    package static func psd(
+        _ x: [Double], segmentLength l: Int, fftLength f: Int, sampleRate fs: Double,
+        maximumFrequency: Double, chunkLength: Int? = nil
+    ) -> (frequencies: [Double], power: [Double]) {
         x.withUnsafeBufferPointer { xs in
-            psd(count: xs.count, segmentLength: l, fftLength: f, sampleRate: fs,
-                maximumFrequency: maximumFrequency, chunkLength: chunkLength) { first, count, out in
+            psd(
+                count: xs.count, segmentLength: l, fftLength: f, sampleRate: fs,
+                maximumFrequency: maximumFrequency, chunkLength: chunkLength
+            ) { first, count, out in
                 out.update(from: xs.baseAddress! + first, count: count)
             }
         }
@@ -50,10 +53,13 @@ package enum ChirpZWelch {
     /// - Precondition: `4 ≤ segmentLength ≤ count`, `fftLength == 2·segmentLength`.
     /// - Complexity: O(N/C · M log M) time for `M ≈ C + 2K` (K bins), O(M + blocks·K) memory:
     ///   independent of `count` apart from the bins.
-    package static func psd(count n: Int, segmentLength l: Int, fftLength f: Int, sampleRate fs: Double,
-                    maximumFrequency: Double, chunkLength: Int? = nil,
-                    values: (_ first: Int, _ count: Int, _ into: UnsafeMutablePointer<Double>) -> Void)
-        -> (frequencies: [Double], power: [Double]) {
+    package static func psd(
+        count n: Int, segmentLength l: Int, fftLength f: Int, sampleRate fs: Double,
+        maximumFrequency: Double, chunkLength: Int? = nil,
+        values: (_ first: Int, _ count: Int, _ into: UnsafeMutablePointer<Double>) -> Void
+    )
+        -> (frequencies: [Double], power: [Double])
+    {
         precondition(l >= 4 && l <= n && f == 2 * l)
         precondition(chunkLength.map { $0 >= 1 } ?? true, "chirp-z Welch: chunk length must be ≥ 1")
         // rfftfreq(f, 1/fs), as NumPy evaluates it.
@@ -63,11 +69,11 @@ package enum ChirpZWelch {
         let frequencies = (0..<bins).map { Double($0) * binWidth }
         guard bins > 0 else { return ([], []) }
 
-        let h = l - l / 2                       // hop = half-block length
+        let h = l - l / 2 // hop = half-block length
         let segments = (n - l) / h + 1
         let blockCount = segments + 1
-        let needed = bins + 2                   // A_j[k], k ∈ [0, K+2)
-        let k0 = -(needed - 1)                  // chirp-z outputs k ∈ [k0, needed − 1]
+        let needed = bins + 2 // A_j[k], k ∈ [0, K+2)
+        let k0 = -(needed - 1) // chirp-z outputs k ∈ [k0, needed − 1]
         let outputs = 2 * needed - 1
         let chunk: Int, m: Int
         if let chunkLength {
@@ -157,7 +163,7 @@ package enum ChirpZWelch {
             }
             for k in 0..<needed {
                 let zr = zSumRe[k - k0], zi = zSumIm[k - k0]
-                let wr = zSumRe[-k - k0], wi = zSumIm[-k - k0]      // conj(Z[−k]) = (wr, −wi)
+                let wr = zSumRe[-k - k0], wi = zSumIm[-k - k0] // conj(Z[−k]) = (wr, −wi)
                 blockRe[p * needed + k] = 0.5 * (zr + wr)
                 blockIm[p * needed + k] = 0.5 * (zi - wi)
                 if q >= 0 {
@@ -176,7 +182,7 @@ package enum ChirpZWelch {
         let odd = l % 2 == 1
         for s in 0..<segments {
             let next = s + 1
-            let lastIndex = s * h + l          // sample dropped from block s+1 when L is odd
+            let lastIndex = s * h + l // sample dropped from block s+1 when L is odd
             var dropped = 0.0
             if odd && lastIndex < n { values(lastIndex, 1, valuesP); dropped = valuesP[0] }
             for k in 0..<needed {
@@ -255,7 +261,7 @@ package enum ChirpZWelch {
             let (c0r, c0i) = exact(q0)
             let phase = -2 * Double.pi * Double(q0 % f) / Double(f)
             let gr = cos(phase), gi = sin(phase)
-            var pr = 1.0, pi = 0.0              // g^j
+            var pr = 1.0, pi = 0.0 // g^j
             for j in 0..<min(block, count - q0) {
                 // c(q₀)·e(j)
                 let ar = c0r * smallRe[j] - c0i * smallIm[j]

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The generalised Lomb–Scargle periodogram of unevenly sampled data, matching
@@ -69,11 +69,11 @@ public struct LombScargle: Sendable {
     /// Time subtracted from every sample time before computing (midpoint of the span), seconds.
     public let referenceTime: Double
 
-    let times: [Double]          // shifted by referenceTime
-    let weights: [Double]        // normalised to sum 1
+    let times: [Double] // shifted by referenceTime
+    let weights: [Double] // normalised to sum 1
     let weightedValues: [Double] // weights · values
-    let weightedMean: Double     // Y  = Σ w·y
-    let sumOfSquares: Double     // YY = Σ w·y² (− Y² with a floating mean)
+    let weightedMean: Double // Y  = Σ w·y
+    let sumOfSquares: Double // YY = Σ w·y² (− Y² with a floating mean)
 
     /// Prepares a periodogram of `values` sampled at `timesSeconds`.
     /// - Parameters:
@@ -87,13 +87,17 @@ public struct LombScargle: Sendable {
     /// - Throws: ``SpectralError`` if fewer than two samples, all times equal, a non-finite time,
     ///   value or weight, a negative weight, or weights summing to zero.
     /// - Complexity: O(N).
-    public init(timesSeconds: [Double], values: [Double], weights: [Double]? = nil,
-                floatingMean: Bool = true) throws(SpectralError) {
-        precondition(timesSeconds.count == values.count,
-                     "LombScargle: \(timesSeconds.count) times but \(values.count) values")
+    public init(
+        timesSeconds: [Double], values: [Double], weights: [Double]? = nil,
+        floatingMean: Bool = true
+    ) throws(SpectralError) {
+        precondition(
+            timesSeconds.count == values.count,
+            "LombScargle: \(timesSeconds.count) times but \(values.count) values")
         if let weights {
-            precondition(weights.count == values.count,
-                         "LombScargle: \(weights.count) weights for \(values.count) values")
+            precondition(
+                weights.count == values.count,
+                "LombScargle: \(weights.count) weights for \(values.count) values")
         }
         let n = values.count
         guard n >= 2 else { throw SpectralError("LombScargle: need at least 2 samples, got \(n)") }
@@ -149,10 +153,13 @@ public struct LombScargle: Sendable {
     ///   - floatingMean: fit an offset at each frequency; default `true`.
     /// - Throws: as ``init(timesSeconds:values:weights:floatingMean:)-(_,[Double],_,_)``.
     /// - Complexity: O(N).
-    public init(timesSeconds: [Double], values: [Float], weights: [Double]? = nil,
-                floatingMean: Bool = true) throws(SpectralError) {
-        try self.init(timesSeconds: timesSeconds, values: values.map(Double.init),
-                      weights: weights, floatingMean: floatingMean)
+    public init(
+        timesSeconds: [Double], values: [Float], weights: [Double]? = nil,
+        floatingMean: Bool = true
+    ) throws(SpectralError) {
+        try self.init(
+            timesSeconds: timesSeconds, values: values.map(Double.init),
+            weights: weights, floatingMean: floatingMean)
     }
 
     /// The periodogram at arbitrary frequencies.
@@ -182,8 +189,10 @@ public struct LombScargle: Sendable {
     ///   - normalization: output units; default ``Normalization/power``.
     /// - Returns: `count` values.
     /// - Complexity: O(N · M) multiply-adds plus O(N · M / 32) `cos`/`sin` pairs.
-    public func power(startHz: Double, stepHz: Double, count: Int,
-                      normalization: Normalization = .power) -> [Double] {
+    public func power(
+        startHz: Double, stepHz: Double, count: Int,
+        normalization: Normalization = .power
+    ) -> [Double] {
         precondition(count >= 0, "LombScargle: count must be ≥ 0")
         var out = [Double](repeating: 0, count: count)
         gridSums(startHz: startHz, stepHz: stepHz, count: count) { j, sums in
@@ -219,8 +228,9 @@ public struct LombScargle: Sendable {
         var c = 0.0, s = 0.0, c2 = 0.0, s2 = 0.0, yc = 0.0, ys = 0.0
         @inline(__always)
         static func + (l: Sums, r: Sums) -> Sums {
-            Sums(c: l.c + r.c, s: l.s + r.s, c2: l.c2 + r.c2, s2: l.s2 + r.s2,
-                 yc: l.yc + r.yc, ys: l.ys + r.ys)
+            Sums(
+                c: l.c + r.c, s: l.s + r.s, c2: l.c2 + r.c2, s2: l.s2 + r.s2,
+                yc: l.yc + r.yc, ys: l.ys + r.ys)
         }
     }
 

@@ -18,13 +18,16 @@
 /// - Returns: `fftLength / 2 + 1` frequencies (Hz) and powers.
 /// - Throws: ``SpectralError`` if `signal` is empty.
 /// - Complexity: O(N log N) with N = `fftLength`.
-public func periodogram(_ signal: [Double], sampleRate: Double = 1,
-                        window: SpectralWindow = .boxcar, fftLength: Int? = nil,
-                        detrend: SpectralDetrend = .constant,
-                        scaling: SpectralScaling = .density) throws(SpectralError) -> PowerSpectrum {
+public func periodogram(
+    _ signal: [Double], sampleRate: Double = 1,
+    window: SpectralWindow = .boxcar, fftLength: Int? = nil,
+    detrend: SpectralDetrend = .constant,
+    scaling: SpectralScaling = .density
+) throws(SpectralError) -> PowerSpectrum {
     try signal.withUnsafeBufferPointer { (p) throws(SpectralError) -> PowerSpectrum in
-        try periodogramImpl(p, sampleRate: sampleRate, window: window, fftLength: fftLength,
-                            detrend: detrend, scaling: scaling)
+        try periodogramImpl(
+            p, sampleRate: sampleRate, window: window, fftLength: fftLength,
+            detrend: detrend, scaling: scaling)
     }
 }
 
@@ -42,27 +45,33 @@ public func periodogram(_ signal: [Double], sampleRate: Double = 1,
 /// - Returns: `fftLength / 2 + 1` frequencies (Hz) and powers.
 /// - Throws: ``SpectralError`` if `signal` is empty.
 /// - Complexity: O(N log N) with N = `fftLength`.
-public func periodogram(_ signal: [Float], sampleRate: Double = 1,
-                        window: SpectralWindow = .boxcar, fftLength: Int? = nil,
-                        detrend: SpectralDetrend = .constant,
-                        scaling: SpectralScaling = .density) throws(SpectralError) -> PowerSpectrum {
+public func periodogram(
+    _ signal: [Float], sampleRate: Double = 1,
+    window: SpectralWindow = .boxcar, fftLength: Int? = nil,
+    detrend: SpectralDetrend = .constant,
+    scaling: SpectralScaling = .density
+) throws(SpectralError) -> PowerSpectrum {
     try signal.withUnsafeBufferPointer { (p) throws(SpectralError) -> PowerSpectrum in
-        try periodogramImpl(p, sampleRate: sampleRate, window: window, fftLength: fftLength,
-                            detrend: detrend, scaling: scaling)
+        try periodogramImpl(
+            p, sampleRate: sampleRate, window: window, fftLength: fftLength,
+            detrend: detrend, scaling: scaling)
     }
 }
 
-func periodogramImpl<S: SpectralSample>(_ signal: UnsafeBufferPointer<S>, sampleRate: Double,
-                                        window: SpectralWindow, fftLength: Int?,
-                                        detrend: SpectralDetrend,
-                                        scaling: SpectralScaling) throws(SpectralError) -> PowerSpectrum {
+func periodogramImpl<S: SpectralSample>(
+    _ signal: UnsafeBufferPointer<S>, sampleRate: Double,
+    window: SpectralWindow, fftLength: Int?,
+    detrend: SpectralDetrend,
+    scaling: SpectralScaling
+) throws(SpectralError) -> PowerSpectrum {
     let n = signal.count
     guard n > 0 else { throw SpectralError("periodogram: the signal is empty") }
     if let f = fftLength { precondition(f >= 1, "periodogram fftLength must be ≥ 1") }
     let nfft = fftLength ?? n
     let used = min(n, nfft)
-    var welch = Welch(segmentLength: used, overlap: 0, window: window, detrend: detrend,
-                      scaling: scaling, average: .mean, fftLength: nfft, sampleRate: sampleRate)
+    var welch = Welch(
+        segmentLength: used, overlap: 0, window: window, detrend: detrend,
+        scaling: scaling, average: .mean, fftLength: nfft, sampleRate: sampleRate)
     welch.consume(UnsafeBufferPointer(rebasing: signal[..<used]))
     return try welch.estimate()
 }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The taper applied to each segment before its Fourier transform in ``periodogram(_:sampleRate:window:fftLength:detrend:scaling:)``
@@ -32,8 +32,9 @@ public enum SpectralWindow: Sendable, Equatable {
         case .hann:
             return Window.hann.coefficients(count: count, periodic: true)
         case .custom(let w):
-            precondition(w.count == count,
-                         "custom window has \(w.count) values; the segment length is \(count)")
+            precondition(
+                w.count == count,
+                "custom window has \(w.count) values; the segment length is \(count)")
             return w
         }
     }

@@ -75,13 +75,16 @@ public struct Welch: Sendable {
     ///   - fftLength: FFT length ≥ `segmentLength`; default `segmentLength` (SciPy `nfft`).
     ///   - sampleRate: sample rate in Hz (default 1, as SciPy's `fs`).
     /// - Complexity: O(fftLength) to allocate scratch and plan (plans are cached).
-    public init(segmentLength: Int, overlap: Int? = nil, window: SpectralWindow = .hann,
-                detrend: SpectralDetrend = .constant, scaling: SpectralScaling = .density,
-                average: Average = .mean, fftLength: Int? = nil, sampleRate: Double = 1) {
+    public init(
+        segmentLength: Int, overlap: Int? = nil, window: SpectralWindow = .hann,
+        detrend: SpectralDetrend = .constant, scaling: SpectralScaling = .density,
+        average: Average = .mean, fftLength: Int? = nil, sampleRate: Double = 1
+    ) {
         precondition(segmentLength >= 1, "Welch segmentLength must be ≥ 1")
         let overlap = overlap ?? segmentLength / 2
-        precondition(overlap >= 0 && overlap < segmentLength,
-                     "Welch overlap must be in 0..<segmentLength (\(segmentLength)), got \(overlap)")
+        precondition(
+            overlap >= 0 && overlap < segmentLength,
+            "Welch overlap must be in 0..<segmentLength (\(segmentLength)), got \(overlap)")
         let resolvedFFTLength = fftLength ?? segmentLength
         precondition(resolvedFFTLength >= segmentLength, "Welch fftLength must be ≥ segmentLength")
         precondition(sampleRate > 0 && sampleRate.isFinite, "Welch sampleRate must be positive")
@@ -94,10 +97,11 @@ public struct Welch: Sendable {
         self.average = average
         self.sampleRate = sampleRate
         requestedFFTLength = fftLength
-        workspace = WelchWorkspace(segmentLength: segmentLength, hop: segmentLength - overlap,
-                                   fftLength: resolvedFFTLength,
-                                   window: window.values(count: segmentLength),
-                                   detrend: detrend, keepSegments: average == .median)
+        workspace = WelchWorkspace(
+            segmentLength: segmentLength, hop: segmentLength - overlap,
+            fftLength: resolvedFFTLength,
+            window: window.values(count: segmentLength),
+            detrend: detrend, keepSegments: average == .median)
     }
 
     /// Number of complete segments analysed so far.
@@ -172,19 +176,24 @@ public struct Welch: Sendable {
                 for k in 0..<bins {
                     for s in 0..<nseg { column[s] = p[s * bins + k] }
                     column.sort()
-                    power[k] = nseg % 2 == 1 ? column[nseg / 2]
-                                             : 0.5 * (column[nseg / 2 - 1] + column[nseg / 2])
+                    power[k] =
+                        nseg % 2 == 1
+                        ? column[nseg / 2]
+                        : 0.5 * (column[nseg / 2 - 1] + column[nseg / 2])
                 }
             }
             let bias = nseg > 1 ? Welch.medianBias(nseg) : 1
             for k in 0..<bins { power[k] /= bias }
         }
         let w = window.values(count: segmentLength)
-        Welch.scaleOneSided(&power, window: w, fftLength: fftLength, sampleRate: sampleRate,
-                            scaling: scaling)
-        return PowerSpectrum(frequencies: Welch.frequencies(fftLength: fftLength,
-                                                            sampleRate: sampleRate),
-                             power: power, segmentCount: nseg)
+        Welch.scaleOneSided(
+            &power, window: w, fftLength: fftLength, sampleRate: sampleRate,
+            scaling: scaling)
+        return PowerSpectrum(
+            frequencies: Welch.frequencies(
+                fftLength: fftLength,
+                sampleRate: sampleRate),
+            power: power, segmentCount: nseg)
     }
 
     /// Estimates the spectrum of a whole signal with this configuration (state is not used or
@@ -223,9 +232,10 @@ public struct Welch: Sendable {
     }
 
     func freshCopy() -> Welch {
-        Welch(segmentLength: segmentLength, overlap: overlap, window: window, detrend: detrend,
-              scaling: scaling, average: average, fftLength: requestedFFTLength,
-              sampleRate: sampleRate)
+        Welch(
+            segmentLength: segmentLength, overlap: overlap, window: window, detrend: detrend,
+            scaling: scaling, average: average, fftLength: requestedFFTLength,
+            sampleRate: sampleRate)
     }
 
     /// SciPy: when the signal is shorter than `nperseg`, `nperseg` becomes the signal length
@@ -238,16 +248,19 @@ public struct Welch: Sendable {
             throw SpectralError("Welch: \(n) samples fed, fewer than the custom window's \(w.count)")
         }
         let fft = requestedFFTLength ?? n
-        var single = Welch(segmentLength: n, overlap: 0, window: window, detrend: detrend,
-                           scaling: scaling, average: .mean, fftLength: fft, sampleRate: sampleRate)
+        var single = Welch(
+            segmentLength: n, overlap: 0, window: window, detrend: detrend,
+            scaling: scaling, average: .mean, fftLength: fft, sampleRate: sampleRate)
         single.process(UnsafeBufferPointer(start: ws.carry, count: n))
         return try single.estimate()
     }
 
     /// Applies the density/spectrum scale and the one-sided doubling (all bins but 0 and, for
     /// even FFT lengths, the Nyquist bin), as SciPy.
-    static func scaleOneSided(_ power: inout [Double], window: [Double], fftLength: Int,
-                              sampleRate: Double, scaling: SpectralScaling) {
+    static func scaleOneSided(
+        _ power: inout [Double], window: [Double], fftLength: Int,
+        sampleRate: Double, scaling: SpectralScaling
+    ) {
         var sumW = 0.0, sumW2 = 0.0
         for v in window { sumW += v; sumW2 += v * v }
         let scale: Double

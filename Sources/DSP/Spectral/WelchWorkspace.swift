@@ -23,12 +23,12 @@ final class WelchWorkspace: @unchecked Sendable {
     /// 1 / Σ(k − indexCentre)², for the linear detrend slope.
     let inverseIndexVariance: Double
 
-    let window: UnsafeMutablePointer<Double>      // segmentLength
-    let fftInput: UnsafeMutablePointer<Double>    // fftLength, zero beyond segmentLength
-    let spectrum: UnsafeMutablePointer<Double>    // 2 * binCount, interleaved
-    let powerSum: UnsafeMutablePointer<Double>    // binCount
-    let carry: UnsafeMutablePointer<Double>       // < segmentLength look-back samples
-    let assembly: UnsafeMutablePointer<Double>    // one straddling segment
+    let window: UnsafeMutablePointer<Double> // segmentLength
+    let fftInput: UnsafeMutablePointer<Double> // fftLength, zero beyond segmentLength
+    let spectrum: UnsafeMutablePointer<Double> // 2 * binCount, interleaved
+    let powerSum: UnsafeMutablePointer<Double> // binCount
+    let carry: UnsafeMutablePointer<Double> // < segmentLength look-back samples
+    let assembly: UnsafeMutablePointer<Double> // one straddling segment
 
     var carryCount = 0
     var segmentCount = 0
@@ -36,8 +36,10 @@ final class WelchWorkspace: @unchecked Sendable {
     /// Per-segment `|X[k]|²` (segment-major), only for the median average.
     var segmentPowers: [Double] = []
 
-    init(segmentLength: Int, hop: Int, fftLength: Int, window: [Double],
-         detrend: SpectralDetrend, keepSegments: Bool) {
+    init(
+        segmentLength: Int, hop: Int, fftLength: Int, window: [Double],
+        detrend: SpectralDetrend, keepSegments: Bool
+    ) {
         precondition(window.count == segmentLength)
         self.segmentLength = segmentLength
         self.hop = hop
@@ -77,9 +79,10 @@ final class WelchWorkspace: @unchecked Sendable {
 
     /// A deep copy (for copy-on-write in ``Welch``).
     func copy() -> WelchWorkspace {
-        let c = WelchWorkspace(segmentLength: segmentLength, hop: hop, fftLength: fftLength,
-                               window: Array(UnsafeBufferPointer(start: window, count: segmentLength)),
-                               detrend: detrend, keepSegments: keepSegments)
+        let c = WelchWorkspace(
+            segmentLength: segmentLength, hop: hop, fftLength: fftLength,
+            window: Array(UnsafeBufferPointer(start: window, count: segmentLength)),
+            detrend: detrend, keepSegments: keepSegments)
         c.powerSum.update(from: powerSum, count: binCount)
         c.carry.update(from: carry, count: carryCount)
         c.carryCount = carryCount

@@ -14,7 +14,7 @@ package enum RollingWindow {
         let half = width / 2
         var window = [Double]()
         window.reserveCapacity(width)
-        var lo = 0, hi = 0                      // window = values[lo ..< hi]
+        var lo = 0, hi = 0 // window = values[lo ..< hi]
         for i in 0..<n {
             let newLo = Swift.max(0, i - half), newHi = Swift.min(n, i + half + 1)
             while hi < newHi { insert(values[hi], into: &window); hi += 1 }

@@ -1,6 +1,6 @@
-import Signals
 import Foundation
 import Recordings
+import Signals
 
 /// A configuration file that cannot be used.
 public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
@@ -37,8 +37,9 @@ extension AnalysisConfiguration {
         }
         let sections = ["decode"] + AnalysisRegistry.families.map(\.name)
         for key in top.keys.sorted() where !sections.contains(key) && key != "software_version" {
-            throw ConfigurationError(description: "\(path): unknown key '\(key)' (known: "
-                                     + sections.joined(separator: ", ") + ")")
+            throw ConfigurationError(
+                description: "\(path): unknown key '\(key)' (known: "
+                    + sections.joined(separator: ", ") + ")")
         }
         for family in AnalysisRegistry.families {
             guard let value = top[family.name] else { continue }
@@ -69,8 +70,9 @@ extension AnalysisConfiguration {
             }
             if let v = dict["preset"] {
                 guard let name = v as? String, name == "auto" || RecordingPreset(rawValue: name) != nil else {
-                    throw ConfigurationError(description: "\(path): 'decode.preset' must be auto or one of "
-                                             + RecordingPreset.allCases.map(\.rawValue).joined(separator: ", ") + ", got \(v)")
+                    throw ConfigurationError(
+                        description: "\(path): 'decode.preset' must be auto or one of "
+                            + RecordingPreset.allCases.map(\.rawValue).joined(separator: ", ") + ", got \(v)")
                 }
                 decode.preset = RecordingPreset(rawValue: name)
             }

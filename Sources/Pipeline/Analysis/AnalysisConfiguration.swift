@@ -54,12 +54,14 @@ public struct AnalysisConfiguration: Sendable {
     ///   not accept, naming `origin` (a file or a flag).
     public mutating func set(family: String, key: String, value: OptionValue, origin: String) throws(ConfigurationError) {
         guard let entry = AnalysisRegistry.family(named: family) else {
-            throw ConfigurationError(description: "\(origin): unknown analysis '\(family)' (known: "
-                                     + AnalysisRegistry.families.map(\.name).joined(separator: ", ") + ")")
+            throw ConfigurationError(
+                description: "\(origin): unknown analysis '\(family)' (known: "
+                    + AnalysisRegistry.families.map(\.name).joined(separator: ", ") + ")")
         }
         guard let option = entry.options.first(where: { $0.key == key }) else {
-            throw ConfigurationError(description: "\(origin): unknown key '\(family).\(key)' (known: "
-                                     + entry.options.map { "\(family).\($0.key)" }.joined(separator: ", ") + ")")
+            throw ConfigurationError(
+                description: "\(origin): unknown key '\(family).\(key)' (known: "
+                    + entry.options.map { "\(family).\($0.key)" }.joined(separator: ", ") + ")")
         }
         if let problem = AnalysisOption<Void>.check(value, option.kind) {
             throw ConfigurationError(description: "\(origin): '\(family).\(key)' \(problem)")

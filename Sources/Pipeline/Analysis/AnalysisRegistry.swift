@@ -40,8 +40,9 @@ public struct AnalysisFamilyEntry: Sendable {
         tables = F.tables
         let defaults = F.defaultOptions
         options = F.options.map { o in
-            OptionDescriptor(family: F.name, key: o.key, summary: o.summary, unit: o.unit, kind: o.kind,
-                                    defaultValue: o.value(in: defaults))
+            OptionDescriptor(
+                family: F.name, key: o.key, summary: o.summary, unit: o.unit, kind: o.kind,
+                defaultValue: o.value(in: defaults))
         }
         make = { values in
             var options = F.defaultOptions
@@ -60,7 +61,7 @@ public struct AnalysisFamilyEntry: Sendable {
 public enum AnalysisRegistry {
     /// Every family, in the order analyses run and their tables are listed.
     public static let families: [AnalysisFamilyEntry] = [
-        AnalysisFamilyEntry(ECGFamily.self),
+        AnalysisFamilyEntry(ECGFamily.self)
     ]
 
     /// Every result table of every family, once each (families that share a stage, such as the

@@ -93,7 +93,7 @@ public enum RecordingAnalysis {
                 let sorted = list.sorted { $0.first < $1.first }
                 var end = -Double.infinity, best = 0.0
                 for s in sorted {
-                    if s.first > end {            // a new period: close the previous one
+                    if s.first > end { // a new period: close the previous one
                         out[s.sensor, default: 0] += best
                         best = 0
                     }
@@ -126,8 +126,10 @@ public enum RecordingAnalysis {
     ///     commit; its error rolls back.
     /// - Returns: a summary.
     /// - Throws: ``RecordingError`` from decoding, or the sink's errors.
-    public static func run(path: String, analysis: AnalysisConfiguration, sink: any ResultSink,
-                           beforeCommit: (Summary) throws -> Void = { _ in }) throws -> Summary {
+    public static func run(
+        path: String, analysis: AnalysisConfiguration, sink: any ResultSink,
+        beforeCommit: (Summary) throws -> Void = { _ in }
+    ) throws -> Summary {
         try run(recording: RecordingInput(path: path), analysis: analysis, sink: sink, beforeCommit: beforeCommit)
     }
 
@@ -144,9 +146,11 @@ public enum RecordingAnalysis {
     /// - Throws: ``RecordingError`` from decoding, or the sink's errors.
     /// - Complexity: one pass over the samples; memory bounded by the block size and the
     ///   analyses' look-ahead (the beat series keeps 20 bytes per beat until the end).
-    public static func run(recording: RecordingInput, analysis: AnalysisConfiguration,
-                           families: [AnalysisFamilyEntry] = AnalysisRegistry.families, sink: any ResultSink,
-                           beforeCommit: (Summary) throws -> Void = { _ in }) throws -> Summary {
+    public static func run(
+        recording: RecordingInput, analysis: AnalysisConfiguration,
+        families: [AnalysisFamilyEntry] = AnalysisRegistry.families, sink: any ResultSink,
+        beforeCommit: (Summary) throws -> Void = { _ in }
+    ) throws -> Summary {
         try sink.begin(recording: recording.path)
         do {
             let counting = CountingOutput(sink)
@@ -186,17 +190,19 @@ public enum RecordingAnalysis {
         }
     }
 
-    static func analyse(_ recording: RecordingInput, analysis: AnalysisConfiguration,
-                        families entries: [AnalysisFamilyEntry], output: CountingOutput) throws -> Summary {
+    static func analyse(
+        _ recording: RecordingInput, analysis: AnalysisConfiguration,
+        families entries: [AnalysisFamilyEntry], output: CountingOutput
+    ) throws -> Summary {
         let sources = try recording.files.map { file in
             Source(file: file, decoder: try RecordingOpener.open(path: file, options: analysis.decode).decoder)
         }
         var families = entries.map { ($0.name, $0.makeAnalyzer(values: analysis.values[$0.name] ?? [:])) }
-        var claimedBy: [[Int]] = []                  // global stream index → family indices
+        var claimedBy: [[Int]] = [] // global stream index → family indices
         var summary = Summary()
         summary.files = recording.files
-        var owner: [(source: Int, local: Int)] = []  // global stream index → (file, local index)
-        var used = Set<Int>()                         // families that claimed a stream
+        var owner: [(source: Int, local: Int)] = [] // global stream index → (file, local index)
+        var used = Set<Int>() // families that claimed a stream
         while true {
             // Non-block events first (announcements must precede their blocks); then the block
             // that starts earliest across files (ties: the earlier file).
@@ -219,8 +225,9 @@ public enum RecordingAnalysis {
                 let index = owner.count
                 owner.append((chosen, local))
                 source.globalIndex[local] = index
-                let announced = AnnouncedStream(index: index, info: info, device: source.devices[info.key.deviceID],
-                                                file: source.file)
+                let announced = AnnouncedStream(
+                    index: index, info: info, device: source.devices[info.key.deviceID],
+                    file: source.file)
                 var claimers = [Int]()
                 for f in families.indices where families[f].1.claim(announced) {
                     claimers.append(f)
@@ -228,9 +235,10 @@ public enum RecordingAnalysis {
                 }
                 claimedBy.append(claimers)
                 let attributes = storedAttributes(info, device: announced.device)
-                summary.streamSummaries.append(StreamSummary(
-                    key: info.key, file: source.file, timeOrigin: info.timeOrigin, attributes: attributes,
-                    analyses: claimers.map { families[$0].0 }, account: StreamQC()))
+                summary.streamSummaries.append(
+                    StreamSummary(
+                        key: info.key, file: source.file, timeOrigin: info.timeOrigin, attributes: attributes,
+                        analyses: claimers.map { families[$0].0 }, account: StreamQC()))
             case .block(var b):
                 guard let index = source.globalIndex[b.stream] else { continue }
                 b.stream = index
@@ -255,10 +263,11 @@ public enum RecordingAnalysis {
                 let info = source.decoder.streams[local]
                 source.globalIndex[local] = owner.count
                 owner.append((s, local))
-                summary.streamSummaries.append(StreamSummary(
-                    key: info.key, file: source.file, timeOrigin: info.timeOrigin,
-                    attributes: storedAttributes(info, device: source.devices[info.key.deviceID]),
-                    analyses: [], account: StreamQC()))
+                summary.streamSummaries.append(
+                    StreamSummary(
+                        key: info.key, file: source.file, timeOrigin: info.timeOrigin,
+                        attributes: storedAttributes(info, device: source.devices[info.key.deviceID]),
+                        analyses: [], account: StreamQC()))
             }
         }
         for (index, o) in owner.enumerated() {

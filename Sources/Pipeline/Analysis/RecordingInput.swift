@@ -1,4 +1,5 @@
 import Signals
+
 /// One recording of a batch: its identity and the files it is decoded from.
 ///
 /// Most recordings are one file (a WFDB record is opened by its `.hea`, which names its signal

@@ -1,6 +1,6 @@
-import Signals
 import Foundation
 import Recordings
+import Signals
 
 /// Options of a batch run.
 public struct BatchOptions: Sendable {
@@ -18,9 +18,11 @@ public struct BatchOptions: Sendable {
     public var beforeCommit: (@Sendable (String) -> Void)?
 
     /// Creates options.
-    public init(jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
-                softwareVersion: String = SensorPipeVersion.current, label: String? = nil,
-                analysis: AnalysisConfiguration = AnalysisConfiguration()) {
+    public init(
+        jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+        softwareVersion: String = SensorPipeVersion.current, label: String? = nil,
+        analysis: AnalysisConfiguration = AnalysisConfiguration()
+    ) {
         precondition(jobs >= 1 && jobs <= BatchOptions.maximumJobs, "jobs must be 1…\(BatchOptions.maximumJobs)")
         self.jobs = jobs
         self.softwareVersion = softwareVersion
@@ -153,8 +155,10 @@ public enum BatchRunner {
     /// - Returns: the counts, bytes and hours of signal.
     /// - Throws: ``BatchStoreError``.
     /// - Complexity: the analyses' cost over all recordings, divided across `jobs` threads.
-    public static func run(recordings: [String], store: BatchStore, options: BatchOptions,
-                           progress: (BatchProgress) -> Void = { _ in }) throws -> BatchSummary {
+    public static func run(
+        recordings: [String], store: BatchStore, options: BatchOptions,
+        progress: (BatchProgress) -> Void = { _ in }
+    ) throws -> BatchSummary {
         try run(inputs: recordings.map(RecordingInput.init(path:)), store: store, options: options, progress: progress)
     }
 
@@ -167,8 +171,10 @@ public enum BatchRunner {
     ///   - progress: called on the caller's thread after each recording.
     /// - Returns: the counts, bytes and hours of signal.
     /// - Throws: ``BatchStoreError``.
-    public static func run(inputs: [RecordingInput], store: BatchStore, options: BatchOptions,
-                           progress: (BatchProgress) -> Void = { _ in }) throws -> BatchSummary {
+    public static func run(
+        inputs: [RecordingInput], store: BatchStore, options: BatchOptions,
+        progress: (BatchProgress) -> Void = { _ in }
+    ) throws -> BatchSummary {
         let start = Date()
         let absolute = { (p: String) in URL(fileURLWithPath: p).standardizedFileURL.path }
         let recordings = inputs.map { RecordingInput(path: absolute($0.path), files: $0.files.map(absolute)) }
@@ -179,9 +185,10 @@ public enum BatchRunner {
         summary.bytesTotal = sizes.reduce(0, +)
         let done: Set<CompletedRecording>
         do {
-            try store.startRun(softwareVersion: options.softwareVersion,
-                               configJSON: options.analysis.canonicalJSON(softwareVersion: options.softwareVersion),
-                               label: options.label)
+            try store.startRun(
+                softwareVersion: options.softwareVersion,
+                configJSON: options.analysis.canonicalJSON(softwareVersion: options.softwareVersion),
+                label: options.label)
             done = try store.completedRecordings()
         } catch {
             throw BatchStoreError(description: "cannot start the run: \(error)")
@@ -245,9 +252,11 @@ public enum BatchRunner {
             // files) are added as the workers find them.
             bytesDone += outcome.bytes
             summary.bytesTotal += outcome.bytes - sizes[i]
-            progress(BatchProgress(total: files.count, done: i + 1, bytesTotal: summary.bytesTotal,
-                                   bytesDone: bytesDone, elapsedSeconds: Date().timeIntervalSince(start),
-                                   latest: outcome))
+            progress(
+                BatchProgress(
+                    total: files.count, done: i + 1, bytesTotal: summary.bytesTotal,
+                    bytesDone: bytesDone, elapsedSeconds: Date().timeIntervalSince(start),
+                    latest: outcome))
         }
         do {
             try store.finishRun(ok: summary.ok, failed: summary.failed, skipped: summary.skipped)
@@ -265,8 +274,10 @@ public enum BatchRunner {
     }
 
     /// One recording's work on a worker thread.
-    static func analyse(_ recording: RecordingInput, done: Set<CompletedRecording>,
-                        analysis: AnalysisConfiguration) -> WorkQueue.Work {
+    static func analyse(
+        _ recording: RecordingInput, done: Set<CompletedRecording>,
+        analysis: AnalysisConfiguration
+    ) -> WorkQueue.Work {
         let path = recording.path
         let hash: String
         let size: Int
@@ -288,8 +299,10 @@ public enum BatchRunner {
             let s = try RecordingAnalysis.run(recording: recording, analysis: analysis, sink: spooling)
             let unbalanced = s.unbalancedAccounts
             guard unbalanced.isEmpty else {
-                return .failed(hash: hash, size: size, message: "\(path): sample accounting does not balance: "
-                               + unbalanced.joined(separator: "; "))
+                return .failed(
+                    hash: hash, size: size,
+                    message: "\(path): sample accounting does not balance: "
+                        + unbalanced.joined(separator: "; "))
             }
             return .analysed(hash: hash, size: size, summary: s, results: spooling.spool)
         } catch let e as RecordingError {

@@ -1,4 +1,5 @@
 import Signals
+
 /// A recording already analysed with the current configuration (what resuming skips).
 public struct CompletedRecording: Hashable, Sendable {
     /// Absolute path of the recording.
@@ -32,8 +33,9 @@ public protocol BatchStore: AnyObject {
     func completedRecordings() throws -> Set<CompletedRecording>
     /// Stores one analysed recording atomically; `beforeCommit` runs once everything is written
     /// but before it becomes visible (fault injection).
-    func store(path: String, size: Int, contentHash: String, summary: RecordingAnalysis.Summary,
-               results: RowSpool, beforeCommit: () -> Void) throws
+    func store(
+        path: String, size: Int, contentHash: String, summary: RecordingAnalysis.Summary,
+        results: RowSpool, beforeCommit: () -> Void) throws
     /// Records a recording that could not be analysed, with its error.
     func recordFailure(path: String, size: Int?, contentHash: String?, error: String) throws
     /// Records the end of the run and its counts.

@@ -1,6 +1,6 @@
-import Signals
 import Foundation
 import Recordings
+import Signals
 
 /// A batch's results as CSV (`sensorpipe run --format csv`): one folder per recording.
 ///
@@ -52,8 +52,9 @@ public final class CSVBatchFolder: BatchStore {
     /// - Throws: a file-system error naming it.
     public init(directory: URL) throws {
         self.directory = directory
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("recordings"),
-                                                withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("recordings"),
+            withIntermediateDirectories: true)
     }
 
     @discardableResult
@@ -62,8 +63,10 @@ public final class CSVBatchFolder: BatchStore {
         let runs = directory.appendingPathComponent("runs.ndjson")
         let previous = (try? String(contentsOf: runs, encoding: .utf8)) ?? ""
         runNumber = Int64(previous.split(separator: "\n").filter { $0.contains("\"event\":\"start\"") }.count + 1)
-        var line: [String: Any] = ["event": "start", "run": runNumber, "software_version": softwareVersion,
-                                   "config_hash": configHash, "config": configJSON, "time": Date().timeIntervalSince1970]
+        var line: [String: Any] = [
+            "event": "start", "run": runNumber, "software_version": softwareVersion,
+            "config_hash": configHash, "config": configJSON, "time": Date().timeIntervalSince1970,
+        ]
         if let label { line["label"] = label }
         try appendRunLine(line)
         return runNumber
@@ -77,21 +80,25 @@ public final class CSVBatchFolder: BatchStore {
         return done
     }
 
-    public func store(path: String, size: Int, contentHash: String, summary: RecordingAnalysis.Summary,
-                      results: RowSpool, beforeCommit: () -> Void) throws {
+    public func store(
+        path: String, size: Int, contentHash: String, summary: RecordingAnalysis.Summary,
+        results: RowSpool, beforeCommit: () -> Void
+    ) throws {
         let streams = summary.streamSummaries.map { s in
             let a = s.account
-            return StreamFile(stream: s.key.description, sensor: s.key.sensor.rawValue,
-                       samples_read: a.samplesRead, samples_used: a.used, masked: a.masked,
-                       duplicates_dropped: a.duplicatesDropped, rejected: a.rejected, gaps: a.gaps,
-                       segments: a.segments, deleted_spans: a.deletedSpans, deleted_seconds: a.deletedSeconds,
-                       first_time: a.firstTime, last_time: a.lastTime, covered_seconds: a.coveredSeconds,
-                       measured_rate_hz: a.measuredSampleRate, file: s.file, time_origin: s.timeOrigin.rawValue,
-                       analysis: s.analysisDescription, attributes: s.attributes.isEmpty ? nil : s.attributes)
+            return StreamFile(
+                stream: s.key.description, sensor: s.key.sensor.rawValue,
+                samples_read: a.samplesRead, samples_used: a.used, masked: a.masked,
+                duplicates_dropped: a.duplicatesDropped, rejected: a.rejected, gaps: a.gaps,
+                segments: a.segments, deleted_spans: a.deletedSpans, deleted_seconds: a.deletedSeconds,
+                first_time: a.firstTime, last_time: a.lastTime, covered_seconds: a.coveredSeconds,
+                measured_rate_hz: a.measuredSampleRate, file: s.file, time_origin: s.timeOrigin.rawValue,
+                analysis: s.analysisDescription, attributes: s.attributes.isEmpty ? nil : s.attributes)
         }
-        let record = RecordingFile(path: path, size: size, content_hash: contentHash, config_hash: configHash,
-                                   status: "ok", error: nil, streams: streams, beats: summary.beats,
-                                   rejected_unattributed: summary.rejectedWithoutStream, issues: summary.issues, finished_at: Date().timeIntervalSince1970)
+        let record = RecordingFile(
+            path: path, size: size, content_hash: contentHash, config_hash: configHash,
+            status: "ok", error: nil, streams: streams, beats: summary.beats,
+            rejected_unattributed: summary.rejectedWithoutStream, issues: summary.issues, finished_at: Date().timeIntervalSince1970)
         try publish(record) { partial in
             let sink = try CSVResultSink(directory: partial)
             try sink.begin(recording: path)
@@ -102,16 +109,19 @@ public final class CSVBatchFolder: BatchStore {
     }
 
     public func recordFailure(path: String, size: Int?, contentHash: String?, error: String) throws {
-        let record = RecordingFile(path: path, size: size, content_hash: contentHash, config_hash: configHash,
-                                   status: "failed", error: error, streams: [], beats: 0,
-                                   rejected_unattributed: nil, issues: [],
-                                   finished_at: Date().timeIntervalSince1970)
+        let record = RecordingFile(
+            path: path, size: size, content_hash: contentHash, config_hash: configHash,
+            status: "failed", error: error, streams: [], beats: 0,
+            rejected_unattributed: nil, issues: [],
+            finished_at: Date().timeIntervalSince1970)
         try publish(record) { _ in }
     }
 
     public func finishRun(ok: Int, failed: Int, skipped: Int) throws {
-        try appendRunLine(["event": "end", "run": runNumber, "recordings_ok": ok, "recordings_failed": failed,
-                           "recordings_skipped": skipped, "time": Date().timeIntervalSince1970])
+        try appendRunLine([
+            "event": "end", "run": runNumber, "recordings_ok": ok, "recordings_failed": failed,
+            "recordings_skipped": skipped, "time": Date().timeIntervalSince1970,
+        ])
         try writeIndex()
     }
 
@@ -167,7 +177,8 @@ public final class CSVBatchFolder: BatchStore {
 
     /// `recordings.csv`: one line per recording folder.
     private func writeIndex() throws {
-        var text = "folder,path,status,size,content_hash,config_hash,streams,beats,samples_read,samples_used,masked,duplicates_dropped,rejected,error\n"
+        var text =
+            "folder,path,status,size,content_hash,config_hash,streams,beats,samples_read,samples_used,masked,duplicates_dropped,rejected,error\n"
         for r in try recordingFiles() {
             let unattributed = r.rejected_unattributed ?? 0
             func sum(_ f: (StreamFile) -> Int, plus: Int = 0) -> String { String(r.streams.reduce(plus) { $0 + f($1) }) }

@@ -1,6 +1,6 @@
-import Signals
 import Foundation
 import Recordings
+import Signals
 
 /// Turns a batch's inputs (files, folders, manifests) into the list of recordings to analyse.
 ///
@@ -95,8 +95,10 @@ public enum RecordingDiscovery {
     }
 
     /// Sensor tokens of the folder rule.
-    static let sensorTokens: Set<String> = ["accelerometer", "rotationrate", "electrocardiogram", "ecg",
-                                            "photoplethysmogram", "ppg"]
+    static let sensorTokens: Set<String> = [
+        "accelerometer", "rotationrate", "electrocardiogram", "ecg",
+        "photoplethysmogram", "ppg",
+    ]
 
     /// The folder-rule key of a SensorKit file name (folder + name with its one sensor token
     /// replaced by `*`), or `nil` when it has no sensor token or is not a SensorKit file name.
@@ -153,7 +155,7 @@ public enum RecordingDiscovery {
         var found = [String]()
         for case let rel as String in e where looksLikeRecording(rel) {
             let name = (rel as NSString).lastPathComponent
-            if name.hasPrefix(".") { continue }   // hidden and partial files
+            if name.hasPrefix(".") { continue } // hidden and partial files
             found.append((folder as NSString).appendingPathComponent(rel))
         }
         return found.sorted()

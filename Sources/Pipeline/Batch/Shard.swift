@@ -1,4 +1,5 @@
 import Signals
+
 /// One of `count` disjoint parts of a batch, for running a batch as independent jobs (a Slurm
 /// job array, a Kubernetes indexed job): recording `p` belongs to shard
 /// `mix(FNV-1a 64(p)) mod count + 1` (the SplitMix64 finaliser spreads FNV's weak low bits), so the shards cover every recording exactly once whatever

@@ -1,4 +1,5 @@
 import Signals
+
 /// Combines the databases of `sensorpipe run --shard K/N` jobs into one (`sensorpipe merge`).
 ///
 /// Each shard is attached and copied in one transaction: its runs, its recordings, their
@@ -23,7 +24,7 @@ public enum ShardMerge {
     /// - Throws: ``SQLiteError``, e.g. for a shard with a newer schema version.
     /// - Complexity: O(rows) per shard, all in SQLite.
     public static func merge(shards: [String], into target: String) throws -> Summary {
-        let sink = try SQLiteResultSink(path: target)   // creates the schema
+        let sink = try SQLiteResultSink(path: target) // creates the schema
         let db = sink.db
         var summary = Summary()
         for (k, shard) in shards.enumerated() {
@@ -33,15 +34,18 @@ public enum ShardMerge {
             defer { try? db.execute("DETACH DATABASE \(alias)") }
             let version = try db.prepare("PRAGMA \(alias).user_version").query([]) { $0.int(0) }.first ?? 0
             guard version == SQLiteResultSink.schemaVersion else {
-                throw SQLiteError(code: 1, message: "\(shard): schema version \(version), this build merges version "
-                                  + "\(SQLiteResultSink.schemaVersion) (open an older shard once with this build's "
-                                  + "`sensorpipe run`, which migrates it)")
+                throw SQLiteError(
+                    code: 1,
+                    message: "\(shard): schema version \(version), this build merges version "
+                        + "\(SQLiteResultSink.schemaVersion) (open an older shard once with this build's "
+                        + "`sensorpipe run`, which migrates it)")
             }
             try db.execute("BEGIN IMMEDIATE")
             do {
                 let runOffset = try db.prepare("SELECT COALESCE(MAX(id), 0) FROM main.runs").query([]) { $0.int(0) }.first ?? 0
                 let recOffset = try db.prepare("SELECT COALESCE(MAX(id), 0) FROM main.recordings").query([]) { $0.int(0) }.first ?? 0
-                try db.execute("""
+                try db.execute(
+                    """
                     DROP TABLE IF EXISTS temp.merge_new;
                     CREATE TEMP TABLE merge_new AS SELECT r.id FROM \(alias).recordings r WHERE NOT EXISTS (
                       SELECT 1 FROM main.recordings m WHERE m.path = r.path AND m.content_hash IS r.content_hash
@@ -50,15 +54,18 @@ public enum ShardMerge {
                 let total = try db.prepare("SELECT COUNT(*) FROM \(alias).recordings").query([]) { $0.int(0) }.first ?? 0
                 let fresh = try db.prepare("SELECT COUNT(*) FROM temp.merge_new").query([]) { $0.int(0) }.first ?? 0
                 // Runs that own at least one copied recording.
-                try copy(db, table: "runs", from: alias, shift: ["id": runOffset],
-                         filter: "id IN (SELECT run_id FROM \(alias).recordings WHERE id IN temp.merge_new)")
-                try copy(db, table: "recordings", from: alias, shift: ["id": recOffset, "run_id": runOffset],
-                         filter: "id IN temp.merge_new")
+                try copy(
+                    db, table: "runs", from: alias, shift: ["id": runOffset],
+                    filter: "id IN (SELECT run_id FROM \(alias).recordings WHERE id IN temp.merge_new)")
+                try copy(
+                    db, table: "recordings", from: alias, shift: ["id": recOffset, "run_id": runOffset],
+                    filter: "id IN temp.merge_new")
                 let tables = try db.prepare("SELECT name FROM \(alias).sqlite_master WHERE type = 'table'")
                     .query([]) { $0.text(0) ?? "" }
                 for t in tables where t != "runs" && t != "recordings" && t != "table_signatures" && !t.hasPrefix("sqlite_") {
-                    try copy(db, table: t, from: alias, shift: ["recording_id": recOffset],
-                             filter: "recording_id IN temp.merge_new")
+                    try copy(
+                        db, table: t, from: alias, shift: ["recording_id": recOffset],
+                        filter: "recording_id IN temp.merge_new")
                 }
                 try db.execute("DROP TABLE temp.merge_new; COMMIT")
                 summary.recordings += fresh
@@ -72,8 +79,10 @@ public enum ShardMerge {
     }
 
     /// `INSERT INTO main.table (cols) SELECT cols (shifted) FROM alias.table WHERE filter`.
-    static func copy(_ db: SQLiteConnection, table: String, from alias: String, shift: [String: Int],
-                     filter: String) throws {
+    static func copy(
+        _ db: SQLiteConnection, table: String, from alias: String, shift: [String: Int],
+        filter: String
+    ) throws {
         let columns = try db.prepare("PRAGMA \(alias).table_info(\(SQLiteConnection.quote(table)))")
             .query([]) { $0.text(1) ?? "" }
         let shardColumns = try db.prepare("PRAGMA \(alias).table_info(\(SQLiteConnection.quote(table)))")
@@ -81,22 +90,28 @@ public enum ShardMerge {
         let targetColumns = try db.prepare("PRAGMA main.table_info(\(SQLiteConnection.quote(table)))")
             .query([]) { "\($0.text(1) ?? "") \(($0.text(2) ?? "").uppercased())" }
         if !targetColumns.isEmpty && targetColumns != shardColumns {
-            let k = zip(targetColumns, shardColumns).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(targetColumns.count, shardColumns.count)
-            throw SQLiteError(code: 1, message: "table \(table): column \(k + 1) is "
-                              + (k < shardColumns.count ? shardColumns[k] : "missing") + " in the shard and "
-                              + (k < targetColumns.count ? targetColumns[k] : "missing") + " in the merged database; "
-                              + "shards of different schemas cannot be merged")
+            let k =
+                zip(targetColumns, shardColumns).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+                ?? min(targetColumns.count, shardColumns.count)
+            throw SQLiteError(
+                code: 1,
+                message: "table \(table): column \(k + 1) is "
+                    + (k < shardColumns.count ? shardColumns[k] : "missing") + " in the shard and "
+                    + (k < targetColumns.count ? targetColumns[k] : "missing") + " in the merged database; "
+                    + "shards of different schemas cannot be merged")
         }
         if targetColumns.isEmpty {
             // A result table the target does not have yet: take the shard's definition.
-            let sql = try db.prepare("SELECT sql FROM \(alias).sqlite_master WHERE type = 'table' AND name = ?")
+            let sql =
+                try db.prepare("SELECT sql FROM \(alias).sqlite_master WHERE type = 'table' AND name = ?")
                 .query([.text(table)]) { $0.text(0) ?? "" }.first ?? ""
             try db.execute(sql)
         }
         let names = columns.map(SQLiteConnection.quote).joined(separator: ", ")
         let values = columns.map { c in shift[c].map { "\(SQLiteConnection.quote(c)) + \($0)" } ?? SQLiteConnection.quote(c) }
             .joined(separator: ", ")
-        try db.execute("INSERT INTO main.\(SQLiteConnection.quote(table)) (\(names)) SELECT \(values) "
-                       + "FROM \(alias).\(SQLiteConnection.quote(table)) WHERE \(filter)")
+        try db.execute(
+            "INSERT INTO main.\(SQLiteConnection.quote(table)) (\(names)) SELECT \(values) "
+                + "FROM \(alias).\(SQLiteConnection.quote(table)) WHERE \(filter)")
     }
 }

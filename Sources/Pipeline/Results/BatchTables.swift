@@ -13,9 +13,10 @@ public struct BatchTable: Sendable {
 
     /// `CREATE TABLE IF NOT EXISTS …`.
     var createStatement: String {
-        let columns = table.columns.map { c in
-            "\(SQLiteConnection.quote(c.name)) \(c.type.rawValue)" + (columnConstraints[c.name].map { " " + $0 } ?? "")
-        } + tableConstraints
+        let columns =
+            table.columns.map { c in
+                "\(SQLiteConnection.quote(c.name)) \(c.type.rawValue)" + (columnConstraints[c.name].map { " " + $0 } ?? "")
+            } + tableConstraints
         return "CREATE TABLE IF NOT EXISTS \(SQLiteConnection.quote(table.name)) (\(columns.joined(separator: ", ")));"
     }
 }
@@ -57,48 +58,57 @@ public struct RecordingFileEntry: Sendable {
 /// `docs/RESULTS.md` come from these.
 public enum BatchTables {
     /// One row per `sensorpipe run`.
-    public static let runs = BatchTable(table: ResultTable(name: "runs", summary: "one row per batch run", columns: [
-        ResultColumn("id", .integer, "run number"),
-        ResultColumn("software_version", .text, "SensorPipe's version (SensorPipeVersion.current)"),
-        ResultColumn("config_json", .text, "the canonical configuration JSON (every option that changes results)"),
-        ResultColumn("config_hash", .text, "FNV-1a 64 of config_json: what resuming compares"),
-        ResultColumn("started_at", .real, unit: "s", "Unix time the run started"),
-        ResultColumn("ended_at", .real, unit: "s", "Unix time it ended (empty if it was stopped)"),
-        ResultColumn("recordings_ok", .integer, "recordings analysed and stored"),
-        ResultColumn("recordings_failed", .integer, "recordings that could not be analysed"),
-        ResultColumn("recordings_skipped", .integer, "recordings already done (resumed)"),
-        ResultColumn("label", .text, "the caller's study label (sensorpipe run --label), or empty"),
-    ]), columnConstraints: ["id": "PRIMARY KEY", "software_version": "NOT NULL", "config_json": "NOT NULL",
-                            "config_hash": "NOT NULL", "started_at": "NOT NULL"], tableConstraints: [])
+    public static let runs = BatchTable(
+        table: ResultTable(
+            name: "runs", summary: "one row per batch run",
+            columns: [
+                ResultColumn("id", .integer, "run number"),
+                ResultColumn("software_version", .text, "SensorPipe's version (SensorPipeVersion.current)"),
+                ResultColumn("config_json", .text, "the canonical configuration JSON (every option that changes results)"),
+                ResultColumn("config_hash", .text, "FNV-1a 64 of config_json: what resuming compares"),
+                ResultColumn("started_at", .real, unit: "s", "Unix time the run started"),
+                ResultColumn("ended_at", .real, unit: "s", "Unix time it ended (empty if it was stopped)"),
+                ResultColumn("recordings_ok", .integer, "recordings analysed and stored"),
+                ResultColumn("recordings_failed", .integer, "recordings that could not be analysed"),
+                ResultColumn("recordings_skipped", .integer, "recordings already done (resumed)"),
+                ResultColumn("label", .text, "the caller's study label (sensorpipe run --label), or empty"),
+            ]),
+        columnConstraints: [
+            "id": "PRIMARY KEY", "software_version": "NOT NULL", "config_json": "NOT NULL",
+            "config_hash": "NOT NULL", "started_at": "NOT NULL",
+        ], tableConstraints: [])
 
     /// One row per recording and run that stored it.
-    public static let recordings = BatchTable(table: ResultTable(name: "recordings", summary: "one row per stored recording", columns: [
-        ResultColumn("id", .integer, "recording id (result tables' recording_id)"),
-        ResultColumn("run_id", .integer, "the run that stored it"),
-        ResultColumn("path", .text, "absolute path: the file, a .group manifest, or a folder group's first file"),
-        ResultColumn("size", .integer, unit: "bytes", "bytes of all its files (WFDB header and signal files, group members)"),
-        ResultColumn("content_hash", .text, "FNV-1a 64 over all its files' bytes"),
-        ResultColumn("config_hash", .text, "the run's configuration hash"),
-        ResultColumn("status", .text, "ok or failed"),
-        ResultColumn("error", .text, "for a failed recording: file[:line[:column]]: code: message"),
-        ResultColumn("streams", .integer, "streams decoded"),
-        ResultColumn("beats", .integer, "rows written to beats"),
-        ResultColumn("samples_read", .integer, "samples read (all streams, plus rejected_unattributed)"),
-        ResultColumn("samples_emitted", .integer, "samples delivered to analyses (used + masked)"),
-        ResultColumn("masked", .integer, "samples delivered but flagged unusable"),
-        ResultColumn("duplicates_dropped", .integer, "duplicate samples dropped"),
-        ResultColumn("rejected", .integer, "samples of malformed records (plus rejected_unattributed)"),
-        ResultColumn("gaps", .integer, "gaps between segments"),
-        ResultColumn("segments", .integer, "segments"),
-        ResultColumn("issues", .text, "recoverable problems, one per line"),
-        ResultColumn("started_at", .real, unit: "s", "Unix time its analysis was stored (start of the transaction)"),
-        ResultColumn("finished_at", .real, unit: "s", "Unix time it was committed"),
-        ResultColumn("samples_used", .integer, "samples analyses could use (emitted − masked)"),
-        ResultColumn("rejected_unattributed", .integer, "rejected samples that belong to no stream"),
-        ResultColumn("files", .integer, "member files (recording_files)"),
-        ResultColumn("signal_hours", .real, unit: "h", "hours of signal decoded (concurrent channels of one device once)"),
-        ResultColumn("analysed_hours", .real, unit: "h", "hours of signal some analysis used"),
-    ]), columnConstraints: ["id": "PRIMARY KEY", "run_id": "REFERENCES runs(id)", "path": "NOT NULL", "status": "NOT NULL"],
+    public static let recordings = BatchTable(
+        table: ResultTable(
+            name: "recordings", summary: "one row per stored recording",
+            columns: [
+                ResultColumn("id", .integer, "recording id (result tables' recording_id)"),
+                ResultColumn("run_id", .integer, "the run that stored it"),
+                ResultColumn("path", .text, "absolute path: the file, a .group manifest, or a folder group's first file"),
+                ResultColumn("size", .integer, unit: "bytes", "bytes of all its files (WFDB header and signal files, group members)"),
+                ResultColumn("content_hash", .text, "FNV-1a 64 over all its files' bytes"),
+                ResultColumn("config_hash", .text, "the run's configuration hash"),
+                ResultColumn("status", .text, "ok or failed"),
+                ResultColumn("error", .text, "for a failed recording: file[:line[:column]]: code: message"),
+                ResultColumn("streams", .integer, "streams decoded"),
+                ResultColumn("beats", .integer, "rows written to beats"),
+                ResultColumn("samples_read", .integer, "samples read (all streams, plus rejected_unattributed)"),
+                ResultColumn("samples_emitted", .integer, "samples delivered to analyses (used + masked)"),
+                ResultColumn("masked", .integer, "samples delivered but flagged unusable"),
+                ResultColumn("duplicates_dropped", .integer, "duplicate samples dropped"),
+                ResultColumn("rejected", .integer, "samples of malformed records (plus rejected_unattributed)"),
+                ResultColumn("gaps", .integer, "gaps between segments"),
+                ResultColumn("segments", .integer, "segments"),
+                ResultColumn("issues", .text, "recoverable problems, one per line"),
+                ResultColumn("started_at", .real, unit: "s", "Unix time its analysis was stored (start of the transaction)"),
+                ResultColumn("finished_at", .real, unit: "s", "Unix time it was committed"),
+                ResultColumn("samples_used", .integer, "samples analyses could use (emitted − masked)"),
+                ResultColumn("rejected_unattributed", .integer, "rejected samples that belong to no stream"),
+                ResultColumn("files", .integer, "member files (recording_files)"),
+                ResultColumn("signal_hours", .real, unit: "h", "hours of signal decoded (concurrent channels of one device once)"),
+                ResultColumn("analysed_hours", .real, unit: "h", "hours of signal some analysis used"),
+            ]), columnConstraints: ["id": "PRIMARY KEY", "run_id": "REFERENCES runs(id)", "path": "NOT NULL", "status": "NOT NULL"],
         tableConstraints: [])
 
     /// The files of each stored recording.
@@ -127,26 +137,35 @@ public enum BatchTables {
             .init("rate_changes", .integer, "declared rate changes") { .integer($0.summary.account.rateChanges) },
             .init("segments", .integer, "segments") { .integer($0.summary.account.segments) },
             .init("deleted_spans", .integer, "deletion records") { .integer($0.summary.account.deletedSpans) },
-            .init("deleted_seconds", .real, unit: "s", "seconds covered by deletion records") { .finite($0.summary.account.deletedSeconds) },
+            .init("deleted_seconds", .real, unit: "s", "seconds covered by deletion records") {
+                .finite($0.summary.account.deletedSeconds)
+            },
             .init("first_time", .real, unit: "s", "first sample's time (see time_origin)") { .finite($0.summary.account.firstTime) },
             .init("last_time", .real, unit: "s", "last sample's time (see time_origin)") { .finite($0.summary.account.lastTime) },
             .init("covered_seconds", .real, unit: "s", "seconds covered by segments") { .finite($0.summary.account.coveredSeconds) },
-            .init("measured_rate_hz", .real, unit: "Hz", "rate measured from the timestamps") { .finite($0.summary.account.measuredSampleRate) },
+            .init("measured_rate_hz", .real, unit: "Hz", "rate measured from the timestamps") {
+                .finite($0.summary.account.measuredSampleRate)
+            },
             .init("samples_used", .integer, "samples analyses could use") { .integer($0.summary.account.used) },
             .init("sensor", .text, "sensor (accelerometer, rotationRate, electrocardiogram, photoplethysmogram)") {
                 .text($0.summary.key.sensor.rawValue)
             },
             .init("file", .text, "the member file the stream came from") { .text($0.summary.file) },
-            .init("time_origin", .text,
-                  "what the stream's times count from: unix (Unix seconds, UTC), stream_start (seconds from the stream's start; not a date) or device_local (seconds since 1970 on the device's local clock, offset unknown)") {
+            .init(
+                "time_origin", .text,
+                "what the stream's times count from: unix (Unix seconds, UTC), stream_start (seconds from the stream's start; not a date) or device_local (seconds since 1970 on the device's local clock, offset unknown)"
+            ) {
                 .text($0.summary.timeOrigin.rawValue)
             },
-            .init("analysis", .text, "the analysis families applied (joined by +), or 'none: why'") { .text($0.summary.analysisDescription) },
+            .init("analysis", .text, "the analysis families applied (joined by +), or 'none: why'") {
+                .text($0.summary.analysisDescription)
+            },
         ])
 
     /// Attributes of each stored stream (recording metadata the export carries).
     public static let streamAttributes = TableSchema<StreamAttributeEntry>(
-        name: "stream_attributes", summary: "metadata of each stream as its source gave it (device model and software, ECG classification, UTC offset, …)",
+        name: "stream_attributes",
+        summary: "metadata of each stream as its source gave it (device model and software, ECG classification, UTC offset, …)",
         columns: [
             .init("recording_id", .integer, "recordings.id") { .integer($0.recordingID) },
             .init("stream_index", .integer, "streams.stream_index") { .integer($0.index) },
@@ -156,13 +175,21 @@ public enum BatchTables {
 
     /// The declared bookkeeping tables, in creation order.
     static var all: [BatchTable] {
-        [runs, recordings,
-         BatchTable(table: recordingFiles.table, columnConstraints: ["recording_id": "NOT NULL REFERENCES recordings(id)"],
-                    tableConstraints: ["PRIMARY KEY (recording_id, file_index)"]),
-         BatchTable(table: streams.table, columnConstraints: ["recording_id": "NOT NULL REFERENCES recordings(id)",
-                                                              "stream_index": "NOT NULL", "stream": "NOT NULL"],
-                    tableConstraints: ["PRIMARY KEY (recording_id, stream_index)"]),
-         BatchTable(table: streamAttributes.table, columnConstraints: ["recording_id": "NOT NULL REFERENCES recordings(id)"],
-                    tableConstraints: ["PRIMARY KEY (recording_id, stream_index, key)"])]
+        [
+            runs, recordings,
+            BatchTable(
+                table: recordingFiles.table, columnConstraints: ["recording_id": "NOT NULL REFERENCES recordings(id)"],
+                tableConstraints: ["PRIMARY KEY (recording_id, file_index)"]),
+            BatchTable(
+                table: streams.table,
+                columnConstraints: [
+                    "recording_id": "NOT NULL REFERENCES recordings(id)",
+                    "stream_index": "NOT NULL", "stream": "NOT NULL",
+                ],
+                tableConstraints: ["PRIMARY KEY (recording_id, stream_index)"]),
+            BatchTable(
+                table: streamAttributes.table, columnConstraints: ["recording_id": "NOT NULL REFERENCES recordings(id)"],
+                tableConstraints: ["PRIMARY KEY (recording_id, stream_index, key)"]),
+        ]
     }
 }

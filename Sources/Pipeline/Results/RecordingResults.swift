@@ -49,8 +49,10 @@ extension RecordingAnalysis {
     /// - Returns: the typed results and the summary.
     /// - Throws: ``RecordingError`` from decoding.
     /// - Complexity: one pass over the samples; memory O(rows) for the results.
-    public static func results(of recording: RecordingInput,
-                               analysis: AnalysisConfiguration = AnalysisConfiguration()) throws -> RecordingResults {
+    public static func results(
+        of recording: RecordingInput,
+        analysis: AnalysisConfiguration = AnalysisConfiguration()
+    ) throws -> RecordingResults {
         let sink = CollectingSink()
         let summary = try run(recording: recording, analysis: analysis, sink: sink)
         return RecordingResults(summary: summary, typed: sink.committed)

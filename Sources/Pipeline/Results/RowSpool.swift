@@ -126,8 +126,8 @@ public final class RowSpool: @unchecked Sendable {
         let fileBytes: Int
         let memory: [UInt8]
         var chunk: [UInt8] = []
-        var position = 0          // in chunk
-        var fileOffset = 0        // next byte of the file to read
+        var position = 0 // in chunk
+        var fileOffset = 0 // next byte of the file to read
         var inMemory = false
 
         init(fd: Int32, fileBytes: Int, memory: [UInt8]) {

@@ -1,6 +1,6 @@
-import Signals
 import Foundation
 import Recordings
+import Signals
 
 /// The batch runner's database: an ``SQLiteResultSink`` plus the `runs`, `recordings` and
 /// `streams` bookkeeping that makes `sensorpipe run` resumable.
@@ -40,8 +40,10 @@ public final class BatchDatabase: BatchStore {
     public func startRun(softwareVersion: String, configJSON: String, label: String? = nil) throws -> Int64 {
         configHash = ContentHash.text(configJSON)
         try db.prepare("INSERT INTO runs (software_version, config_json, config_hash, started_at, label) VALUES (?, ?, ?, ?, ?)")
-            .run([.text(softwareVersion), .text(configJSON), .text(configHash), .real(SQLiteResultSink.now()),
-                  .optional(label)])
+            .run([
+                .text(softwareVersion), .text(configJSON), .text(configHash), .real(SQLiteResultSink.now()),
+                .optional(label),
+            ])
         let id = db.lastInsertRowID
         runID = id
         sink.runID = id
@@ -69,8 +71,9 @@ public final class BatchDatabase: BatchStore {
     /// - Throws: ``SQLiteError``.
     /// - Complexity: O(recordings in the database).
     public func completedRecordings() throws -> Set<CompletedRecording> {
-        Set(try db.prepare("SELECT path, content_hash FROM recordings WHERE config_hash = ? AND status = 'ok'")
-            .query([.text(configHash)]) { CompletedRecording(path: $0.text(0) ?? "", contentHash: $0.text(1) ?? "") })
+        Set(
+            try db.prepare("SELECT path, content_hash FROM recordings WHERE config_hash = ? AND status = 'ok'")
+                .query([.text(configHash)]) { CompletedRecording(path: $0.text(0) ?? "", contentHash: $0.text(1) ?? "") })
     }
 
     /// Analyses one recording into the database in one transaction: result rows, `recordings` row
@@ -85,8 +88,10 @@ public final class BatchDatabase: BatchStore {
     /// - Throws: the decoder's or SQLite's error; nothing of the recording is then stored (call
     ///   ``recordFailure(path:size:contentHash:error:)``).
     /// - Complexity: that of ``RecordingAnalysis/run(path:analysis:sink:beforeCommit:)``.
-    public func analyze(recording: RecordingInput, size: Int, contentHash: String,
-                        analysis: AnalysisConfiguration) throws -> RecordingAnalysis.Summary {
+    public func analyze(
+        recording: RecordingInput, size: Int, contentHash: String,
+        analysis: AnalysisConfiguration
+    ) throws -> RecordingAnalysis.Summary {
         precondition(runID != nil, "analyze without startRun")
         return try RecordingAnalysis.run(recording: recording, analysis: analysis, sink: sink) { summary in
             try self.bookkeeping(summary, path: recording.path, size: size, contentHash: contentHash)
@@ -105,8 +110,10 @@ public final class BatchDatabase: BatchStore {
     ///     injection for tests; default: nothing).
     /// - Throws: ``SQLiteError``; nothing of the recording is then stored.
     /// - Complexity: O(rows).
-    public func store(path: String, size: Int, contentHash: String, summary: RecordingAnalysis.Summary,
-                      results: RowSpool, beforeCommit: () -> Void = {}) throws {
+    public func store(
+        path: String, size: Int, contentHash: String, summary: RecordingAnalysis.Summary,
+        results: RowSpool, beforeCommit: () -> Void = {}
+    ) throws {
         precondition(runID != nil, "store without startRun")
         try sink.begin(recording: path)
         do {
@@ -122,8 +129,10 @@ public final class BatchDatabase: BatchStore {
 
     /// The `recordings`, `recording_files`, `streams` and `stream_attributes` rows of a
     /// recording, inside its open transaction.
-    private func bookkeeping(_ summary: RecordingAnalysis.Summary, path: String, size: Int,
-                             contentHash: String) throws {
+    private func bookkeeping(
+        _ summary: RecordingAnalysis.Summary, path: String, size: Int,
+        contentHash: String
+    ) throws {
         guard let id64 = sink.recordingID else { return }
         let id = Int(id64)
         try deleteFailed(path: path, contentHash: contentHash)
@@ -145,16 +154,19 @@ public final class BatchDatabase: BatchStore {
         ]
         let declared = Set(BatchTables.recordings.table.columns.map(\.name))
         precondition(fields.allSatisfy { declared.contains($0.0) }, "recordings: undeclared column")
-        try db.prepare("UPDATE recordings SET " + fields.map { "\(SQLiteConnection.quote($0.0)) = ?" }.joined(separator: ", ")
-                       + " WHERE id = ?").run(fields.map(\.1) + [.integer(id)])
+        try db.prepare(
+            "UPDATE recordings SET " + fields.map { "\(SQLiteConnection.quote($0.0)) = ?" }.joined(separator: ", ")
+                + " WHERE id = ?"
+        ).run(fields.map(\.1) + [.integer(id)])
         for (k, file) in summary.files.enumerated() {
             try sink.insert(BatchTables.recordingFiles, RecordingFileEntry(recordingID: id, index: k, path: file))
         }
         for (k, s) in summary.streamSummaries.enumerated() {
             try sink.insert(BatchTables.streams, StreamEntry(recordingID: id, index: k, summary: s))
             for key in s.attributes.keys.sorted() {
-                try sink.insert(BatchTables.streamAttributes,
-                                StreamAttributeEntry(recordingID: id, index: k, key: key, value: s.attributes[key]!))
+                try sink.insert(
+                    BatchTables.streamAttributes,
+                    StreamAttributeEntry(recordingID: id, index: k, key: key, value: s.attributes[key]!))
             }
         }
     }
@@ -174,11 +186,15 @@ public final class BatchDatabase: BatchStore {
         do {
             if let contentHash { try deleteFailed(path: path, contentHash: contentHash) }
             let now = SQLiteResultSink.now()
-            try db.prepare("""
+            try db.prepare(
+                """
                 INSERT INTO recordings (run_id, path, size, content_hash, config_hash, status, error, started_at, finished_at)
                 VALUES (?, ?, ?, ?, ?, 'failed', ?, ?, ?)
-                """).run([runID.map { .integer(Int($0)) } ?? .null, .text(path), size.map { .integer($0) } ?? .null,
-                          contentHash.map { .text($0) } ?? .null, .text(configHash), .text(error), .real(now), .real(now)])
+                """
+            ).run([
+                runID.map { .integer(Int($0)) } ?? .null, .text(path), size.map { .integer($0) } ?? .null,
+                contentHash.map { .text($0) } ?? .null, .text(configHash), .text(error), .real(now), .real(now),
+            ])
             try db.execute("COMMIT")
         } catch {
             try? db.execute("ROLLBACK")

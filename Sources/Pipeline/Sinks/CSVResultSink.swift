@@ -1,5 +1,5 @@
-import Signals
 import Foundation
+import Signals
 
 /// Writes result tables as CSV files (`<directory>/<table>.csv`, UTF-8, header row), the output of
 /// `sensorpipe analyze --out DIR`.
@@ -31,8 +31,9 @@ public final class CSVResultSink: ResultSink {
     }
 
     public func write(_ table: ResultTable, values: [ResultValue]) throws {
-        precondition(values.count == table.columns.count,
-                     "row of \(values.count) values for table \(table.name) of \(table.columns.count) columns")
+        precondition(
+            values.count == table.columns.count,
+            "row of \(values.count) values for table \(table.name) of \(table.columns.count) columns")
         if open[table.name] == nil { try start(table) }
         var line = ""
         for (k, v) in values.enumerated() {

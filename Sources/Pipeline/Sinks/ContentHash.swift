@@ -1,6 +1,6 @@
-import Signals
 import Foundation
 import Recordings
+import Signals
 
 /// The content hash the batch runner uses to recognise a recording it has already analysed:
 /// 64-bit FNV-1a over the file's bytes, as 16 lower-case hex digits.

@@ -1,5 +1,5 @@
-import Signals
 import CSQLite
+import Signals
 
 /// An SQLite failure, with SQLite's own message (`sqlite3_errmsg`) and result code.
 public struct SQLiteError: Error, CustomStringConvertible, Sendable {

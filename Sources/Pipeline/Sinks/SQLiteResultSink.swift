@@ -1,6 +1,6 @@
-import Signals
 import CSQLite
 import Foundation
+import Signals
 
 /// Writes result tables into an SQLite database, the output of `sensorpipe run`.
 ///
@@ -50,16 +50,20 @@ public final class SQLiteResultSink: ResultSink {
         do {
             let version = try db.userVersion()
             guard version <= Self.schemaVersion else {
-                throw SQLiteError(code: SQLITE_ERROR, message: "\(path) has schema version \(version); "
-                                  + "this sensorpipe writes version \(Self.schemaVersion)")
+                throw SQLiteError(
+                    code: SQLITE_ERROR,
+                    message: "\(path) has schema version \(version); "
+                        + "this sensorpipe writes version \(Self.schemaVersion)")
             }
             if version > 0 && version < Self.schemaVersion {
                 let stored = (try? db.prepare("SELECT COUNT(*) FROM recordings").query([]) { $0.int(0) }.first) ?? 0
                 guard stored == 0 else {
-                    throw SQLiteError(code: SQLITE_ERROR, message: "\(path) has schema version \(version) with \(stored) "
-                                      + "recording(s): in that version beats.time held the corrected beat time, in version "
-                                      + "\(Self.schemaVersion) it is the detection time (the corrected series is nn_time); "
-                                      + "write the new results to a new database")
+                    throw SQLiteError(
+                        code: SQLITE_ERROR,
+                        message: "\(path) has schema version \(version) with \(stored) "
+                            + "recording(s): in that version beats.time held the corrected beat time, in version "
+                            + "\(Self.schemaVersion) it is the detection time (the corrected series is nn_time); "
+                            + "write the new results to a new database")
                 }
                 let names = try db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
                     .query([]) { $0.text(0) ?? "" }
@@ -95,18 +99,23 @@ public final class SQLiteResultSink: ResultSink {
         } else {
             for (k, column) in existing.enumerated() {
                 guard k < expected.count else {
-                    throw SQLiteError(code: SQLITE_ERROR, message: "table \(table.name): column \(column.name) is in the "
-                                      + "database but not declared by this build (\(Self.describe(expected)))")
+                    throw SQLiteError(
+                        code: SQLITE_ERROR,
+                        message: "table \(table.name): column \(column.name) is in the "
+                            + "database but not declared by this build (\(Self.describe(expected)))")
                 }
                 guard column.name == expected[k].name, column.type == expected[k].type.rawValue else {
-                    throw SQLiteError(code: SQLITE_ERROR, message: "table \(table.name): column \(k + 1) is "
-                                      + "\(column.name) \(column.type) in the database, this build declares "
-                                      + "\(expected[k].name) \(expected[k].type.rawValue)")
+                    throw SQLiteError(
+                        code: SQLITE_ERROR,
+                        message: "table \(table.name): column \(k + 1) is "
+                            + "\(column.name) \(column.type) in the database, this build declares "
+                            + "\(expected[k].name) \(expected[k].type.rawValue)")
                 }
             }
             for column in expected[existing.count...] {
-                try db.execute("ALTER TABLE \(SQLiteConnection.quote(table.name)) ADD COLUMN "
-                               + "\(SQLiteConnection.quote(column.name)) \(column.type.rawValue)")
+                try db.execute(
+                    "ALTER TABLE \(SQLiteConnection.quote(table.name)) ADD COLUMN "
+                        + "\(SQLiteConnection.quote(column.name)) \(column.type.rawValue)")
             }
         }
         try db.prepare("INSERT OR REPLACE INTO table_signatures (name, signature) VALUES (?, ?)")
@@ -120,7 +129,8 @@ public final class SQLiteResultSink: ResultSink {
     /// `CREATE TABLE IF NOT EXISTS` for a result table, plus its `recording_id` index.
     static func createStatement(_ t: ResultTable) -> String {
         let name = SQLiteConnection.quote(t.name)
-        let columns = ["recording_id INTEGER NOT NULL REFERENCES recordings(id)"]
+        let columns =
+            ["recording_id INTEGER NOT NULL REFERENCES recordings(id)"]
             + t.columns.map { "\(SQLiteConnection.quote($0.name)) \($0.type.rawValue)" }
         return "CREATE TABLE IF NOT EXISTS \(name) (\(columns.joined(separator: ", ")));\n"
             + "CREATE INDEX IF NOT EXISTS \(SQLiteConnection.quote(t.name + "_recording")) ON \(name) (recording_id);"
@@ -152,8 +162,9 @@ public final class SQLiteResultSink: ResultSink {
     /// - Complexity: O(values).
     public func write(_ table: ResultTable, values row: [ResultValue]) throws {
         guard let recordingID else { preconditionFailure("write(_:values:) outside begin/commit") }
-        precondition(row.count == table.columns.count,
-                     "row of \(row.count) values for table \(table.name) of \(table.columns.count) columns")
+        precondition(
+            row.count == table.columns.count,
+            "row of \(row.count) values for table \(table.name) of \(table.columns.count) columns")
         let insert: SQLiteStatement
         if table.name == lastTable, let last = lastInsert {
             insert = last
@@ -164,7 +175,8 @@ public final class SQLiteResultSink: ResultSink {
             } else {
                 let names = (["recording_id"] + table.columns.map(\.name)).map(SQLiteConnection.quote)
                 let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
-                insert = try db.prepare("INSERT INTO \(SQLiteConnection.quote(table.name)) (\(names.joined(separator: ", "))) VALUES (\(marks))")
+                insert = try db.prepare(
+                    "INSERT INTO \(SQLiteConnection.quote(table.name)) (\(names.joined(separator: ", "))) VALUES (\(marks))")
                 inserts[table.name] = insert
             }
             lastTable = table.name
@@ -185,7 +197,8 @@ public final class SQLiteResultSink: ResultSink {
         } else {
             let names = schema.table.columns.map { SQLiteConnection.quote($0.name) }
             let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
-            insert = try db.prepare("INSERT INTO \(SQLiteConnection.quote(schema.table.name)) (\(names.joined(separator: ", "))) VALUES (\(marks))")
+            insert = try db.prepare(
+                "INSERT INTO \(SQLiteConnection.quote(schema.table.name)) (\(names.joined(separator: ", "))) VALUES (\(marks))")
             inserts[key] = insert
         }
         try insert.run(schema.values(of: row))

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Reads a file's content in chunks, transparently inflating gzip (RFC 1952; concatenated
@@ -27,9 +27,9 @@ public final class ByteSource {
     private var rawStart = 0
     private var rawEnd = 0
     private var rawEOF = false
-    private var rawConsumed = 0          // compressed bytes consumed (for error offsets)
-    private var inflater: Inflater?      // set for gzip (and zlib) content
-    private var xz: XZDecoder?           // set for xz content
+    private var rawConsumed = 0 // compressed bytes consumed (for error offsets)
+    private var inflater: Inflater? // set for gzip (and zlib) content
+    private var xz: XZDecoder? // set for xz content
 
     /// Opens `path`.
     /// - Parameters:
@@ -73,8 +73,9 @@ public final class ByteSource {
             let got = raw.withUnsafeMutableBytes { b in Glibc.read(fd, b.baseAddress! + rawEnd, want) }
             if got < 0 {
                 if errno == EINTR { continue }
-                throw RecordingError(.unreadable, file: path, byteOffset: rawConsumed + rawEnd,
-                                     String(cString: strerror(errno)))
+                throw RecordingError(
+                    .unreadable, file: path, byteOffset: rawConsumed + rawEnd,
+                    String(cString: strerror(errno)))
             }
             if got == 0 { rawEOF = true } else { rawEnd += got }
         }
@@ -89,8 +90,9 @@ public final class ByteSource {
     }
 
     private func truncatedGzip() -> RecordingError {
-        RecordingError(.truncated, file: path, byteOffset: rawConsumed,
-                       "gzip stream ends before its end marker (file truncated?)")
+        RecordingError(
+            .truncated, file: path, byteOffset: rawConsumed,
+            "gzip stream ends before its end marker (file truncated?)")
     }
 
     /// Reads up to `buffer.count` decompressed bytes into `buffer` starting at `start`.
@@ -161,8 +163,9 @@ public final class ByteSource {
             switch step.status {
             case .progressed, .streamEnded: break
             case .truncated:
-                throw RecordingError(.truncated, file: path, byteOffset: rawConsumed,
-                                     "xz stream ends before its end marker (file truncated?)")
+                throw RecordingError(
+                    .truncated, file: path, byteOffset: rawConsumed,
+                    "xz stream ends before its end marker (file truncated?)")
             case .failed(let why):
                 throw RecordingError(.syntax, file: path, byteOffset: rawConsumed, "xz data cannot be decoded: \(why)")
             }

@@ -141,8 +141,10 @@ final class Inflater {
     ///   for corrupt data, otherwise ``Step/Status/progressed`` with `output` full.
     /// - Throws: what `refill` throws.
     /// - Complexity: O(bytes consumed + `output.count`).
-    func inflate<E: Error>(into output: UnsafeMutableRawBufferPointer,
-                           refill: (UnsafeMutableRawBufferPointer) throws(E) -> Int) throws(E) -> Step {
+    func inflate<E: Error>(
+        into output: UnsafeMutableRawBufferPointer,
+        refill: (UnsafeMutableRawBufferPointer) throws(E) -> Int
+    ) throws(E) -> Step {
         precondition(ownInput.count > 0, "an Inflater made without an input buffer")
         var consumed = 0, produced = 0
         while produced < output.count && !hasEnded {
@@ -152,8 +154,9 @@ final class Inflater {
                 inputStart = 0
                 inputEnd = got
             }
-            let step = inflate(from: UnsafeRawBufferPointer(rebasing: ownInput[inputStart..<inputEnd]),
-                               into: UnsafeMutableRawBufferPointer(rebasing: output[produced...]))
+            let step = inflate(
+                from: UnsafeRawBufferPointer(rebasing: ownInput[inputStart..<inputEnd]),
+                into: UnsafeMutableRawBufferPointer(rebasing: output[produced...]))
             inputStart += step.consumed
             consumed += step.consumed
             produced += step.produced

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Splits a ``ByteSource`` into lines (LF or CRLF), tracking line numbers and byte offsets,
@@ -18,9 +18,9 @@ public final class LineReader {
     /// Longest line accepted, in bytes.
     public let maximumLineLength: Int
 
-    private var start = 0          // first unconsumed byte in buffer
-    private var end = 0            // end of valid bytes in buffer
-    private var windowOffset = 0   // content offset of buffer[0]
+    private var start = 0 // first unconsumed byte in buffer
+    private var end = 0 // end of valid bytes in buffer
+    private var windowOffset = 0 // content offset of buffer[0]
     private var eof = false
 
     /// Creates a reader.
@@ -79,8 +79,9 @@ public final class LineReader {
             }
             if end == buffer.count {
                 guard buffer.count < maximumLineLength else {
-                    throw RecordingError(.syntax, file: source.path, line: lineNumber + 1,
-                                         "line longer than \(maximumLineLength) bytes")
+                    throw RecordingError(
+                        .syntax, file: source.path, line: lineNumber + 1,
+                        "line longer than \(maximumLineLength) bytes")
                 }
                 buffer.append(contentsOf: repeatElement(0, count: min(buffer.count, maximumLineLength - buffer.count)))
             }

@@ -11,8 +11,10 @@ enum PositionalRead {
     /// - Returns: bytes read.
     /// - Throws: ``RecordingError`` `.unreadable` naming the file and the byte offset.
     /// - Complexity: O(buffer.count).
-    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int,
-                     path: String) throws(RecordingError) -> Int {
+    static func read(
+        _ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int,
+        path: String
+    ) throws(RecordingError) -> Int {
         var done = 0
         while done < buffer.count {
             let got = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))

@@ -61,12 +61,14 @@ public enum RecordingFormat: String, Sendable, Hashable, CaseIterable, Codable, 
         }
         if trimmed.hasPrefix("ID RefHR Location Motion Quality Signal Time") { return .butPPG }
         if let firstLine = text.split(separator: "\n", maxSplits: 1).first,
-           firstLine.contains(",") || firstLine.contains(";") || firstLine.contains("\t") {
+            firstLine.contains(",") || firstLine.contains(";") || firstLine.contains("\t")
+        {
             return .csv
         }
-        throw RecordingError(.unknownFormat, file: path, line: 1,
-                             "content matches no known format (SensorKit NDJSON, MyDataHelps JSON, "
-                             + "Apple Health ECG CSV, WFDB .hea, MATLAB v5, CSV, BUT PPG, ActiGraph .gt3x)")
+        throw RecordingError(
+            .unknownFormat, file: path, line: 1,
+            "content matches no known format (SensorKit NDJSON, MyDataHelps JSON, "
+                + "Apple Health ECG CSV, WFDB .hea, MATLAB v5, CSV, BUT PPG, ActiGraph .gt3x)")
     }
 
     /// Whether `head` starts a ZIP archive (`PK\3\4`) one of whose first local file headers

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Opens input files for reading, refusing anything that is not a regular file (or a symbolic

@@ -28,8 +28,8 @@ public struct StreamAssembler: Sendable {
     // Current segment.
     var segment = -1
     var segmentStart = 0.0
-    var segmentRate = 0.0           // declared rate of the segment (0: none)
-    var segmentCount = 0            // samples delivered or pending in this segment
+    var segmentRate = 0.0 // declared rate of the segment (0: none)
+    var segmentCount = 0 // samples delivered or pending in this segment
     var segmentFirstTime = 0.0
     var lastTime = -Double.infinity
     // Current block under construction.
@@ -130,10 +130,13 @@ public struct StreamAssembler: Sendable {
     }
 
     mutating func makeBlock(endsSegment: Bool) -> SampleBlock {
-        let time: TimeBase = uniform ? .uniform(segmentStart: segmentStart, sampleRate: segmentRate)
-                                     : .explicit(times)
-        let b = SampleBlock(stream: stream, segment: segment, firstSample: blockFirst, time: time,
-                            columns: columns, flags: flags, endsSegment: endsSegment)
+        let time: TimeBase =
+            uniform
+            ? .uniform(segmentStart: segmentStart, sampleRate: segmentRate)
+            : .explicit(times)
+        let b = SampleBlock(
+            stream: stream, segment: segment, firstSample: blockFirst, time: time,
+            columns: columns, flags: flags, endsSegment: endsSegment)
         blockFirst += flags.count
         for c in 0..<columnCount { columns[c].removeAll(keepingCapacity: true) }
         flags.removeAll(keepingCapacity: true)
@@ -157,8 +160,10 @@ public struct StreamAssembler: Sendable {
     ///   - declaredRate: the rate the source declares for this sample (Hz), 0 if none.
     ///   - events: receives finished blocks.
     /// - Complexity: amortised O(columns); O(15 log 15) when a period estimate is needed.
-    public mutating func append(time: Double, values: UnsafeBufferPointer<Float>, flags f: SampleFlags,
-                                declaredRate: Double = 0, into events: inout [RecordingEvent]) {
+    public mutating func append(
+        time: Double, values: UnsafeBufferPointer<Float>, flags f: SampleFlags,
+        declaredRate: Double = 0, into events: inout [RecordingEvent]
+    ) {
         precondition(!uniform, "use appendRun for uniform streams")
         precondition(values.count == columnCount)
         if needsBreak(time: time, rate: declaredRate) {
@@ -194,10 +199,12 @@ public struct StreamAssembler: Sendable {
     ///   - flags: one flag byte per sample (same length), or `nil` for all-clear.
     ///   - events: receives finished blocks.
     /// - Complexity: O(run length × columns).
-    public mutating func appendRun(start: Double, sampleRate: Double,
-                                   columns values: [UnsafeBufferPointer<Float>],
-                                   flags runFlags: UnsafeBufferPointer<UInt8>?,
-                                   into events: inout [RecordingEvent]) {
+    public mutating func appendRun(
+        start: Double, sampleRate: Double,
+        columns values: [UnsafeBufferPointer<Float>],
+        flags runFlags: UnsafeBufferPointer<UInt8>?,
+        into events: inout [RecordingEvent]
+    ) {
         precondition(uniform, "use append(time:…) for irregular streams")
         precondition(sampleRate > 0 && sampleRate.isFinite)
         precondition(values.count == columnCount)

@@ -34,7 +34,7 @@ final class XZDecoder {
     /// - Throws: ``SetupError`` when liblzma fails (out of memory).
     init() throws(SetupError) {
         let s = UnsafeMutablePointer<lzma_stream>.allocate(capacity: 1)
-        s.initialize(to: lzma_stream())   // all zero: LZMA_STREAM_INIT
+        s.initialize(to: lzma_stream()) // all zero: LZMA_STREAM_INIT
         // 0x08 = LZMA_CONCATENATED (a function-like macro that Swift does not import).
         let rc = lzma_stream_decoder(s, Self.memoryLimit, 0x08)
         guard rc == LZMA_OK else {
@@ -72,8 +72,10 @@ final class XZDecoder {
     ///   - finishing: no input follows `input` (the end of the file).
     /// - Returns: bytes consumed and produced, and the status.
     /// - Complexity: O(`input.count` + `output.count`).
-    func decode(from input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
-                finishing: Bool) -> (consumed: Int, produced: Int, status: Status) {
+    func decode(
+        from input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
+        finishing: Bool
+    ) -> (consumed: Int, produced: Int, status: Status) {
         stream.pointee.next_in = input.baseAddress?.assumingMemoryBound(to: UInt8.self)
         stream.pointee.avail_in = input.count
         stream.pointee.next_out = output.baseAddress?.assumingMemoryBound(to: UInt8.self)

@@ -51,8 +51,10 @@ public struct RecordingError: Error, Sendable, Hashable, CustomStringConvertible
     public var message: String
 
     /// Creates an error.
-    public init(_ code: Code, file: String, line: Int? = nil, column: Int? = nil,
-                byteOffset: Int? = nil, _ message: String) {
+    public init(
+        _ code: Code, file: String, line: Int? = nil, column: Int? = nil,
+        byteOffset: Int? = nil, _ message: String
+    ) {
         self.code = code
         self.file = file
         self.line = line

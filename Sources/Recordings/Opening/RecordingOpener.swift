@@ -17,8 +17,10 @@ public struct DecodeOptions: Sendable {
     public var verifiesIntegrity: Bool = true
 
     /// Creates options; every field defaults to automatic behaviour.
-    public init(blockCapacity: Int = 65_536, format: RecordingFormat? = nil, preset: RecordingPreset? = nil,
-                csvMapping: CSVMapping? = nil, matlabMapping: MATLABChannelMapping? = nil) {
+    public init(
+        blockCapacity: Int = 65_536, format: RecordingFormat? = nil, preset: RecordingPreset? = nil,
+        csvMapping: CSVMapping? = nil, matlabMapping: MATLABChannelMapping? = nil
+    ) {
         self.blockCapacity = blockCapacity
         self.format = format
         self.preset = preset
@@ -75,56 +77,70 @@ public enum RecordingOpener {
         let capacity = options.blockCapacity
         switch format {
         case .sensorKitNDJSON, .myDataHelpsJSON:
-            return Opened(decoder: try SensorKitDecoder(path: path, blockCapacity: capacity, format: format),
-                          format: format, preset: nil, presetDetected: false)
+            return Opened(
+                decoder: try SensorKitDecoder(path: path, blockCapacity: capacity, format: format),
+                format: format, preset: nil, presetDetected: false)
         case .appleHealthECG:
-            return Opened(decoder: try AppleHealthECGDecoder(path: path, blockCapacity: capacity),
-                          format: format, preset: nil, presetDetected: false)
+            return Opened(
+                decoder: try AppleHealthECGDecoder(path: path, blockCapacity: capacity),
+                format: format, preset: nil, presetDetected: false)
         case .wfdb:
-            return Opened(decoder: try WFDBDecoder(path: path, blockCapacity: capacity,
-                                                   verifiesIntegrity: options.verifiesIntegrity),
-                          format: format, preset: nil, presetDetected: false)
+            return Opened(
+                decoder: try WFDBDecoder(
+                    path: path, blockCapacity: capacity,
+                    verifiesIntegrity: options.verifiesIntegrity),
+                format: format, preset: nil, presetDetected: false)
         case .butPPG:
-            return Opened(decoder: try BUTPPGDecoder(path: path, blockCapacity: capacity),
-                          format: format, preset: nil, presetDetected: false)
+            return Opened(
+                decoder: try BUTPPGDecoder(path: path, blockCapacity: capacity),
+                format: format, preset: nil, presetDetected: false)
         case .gt3x:
-            return Opened(decoder: try GT3XDecoder(path: path, blockCapacity: capacity,
-                                                   verifiesIntegrity: options.verifiesIntegrity),
-                          format: format, preset: nil, presetDetected: false)
+            return Opened(
+                decoder: try GT3XDecoder(
+                    path: path, blockCapacity: capacity,
+                    verifiesIntegrity: options.verifiesIntegrity),
+                format: format, preset: nil, presetDetected: false)
         case .csv:
             if let mapping = options.csvMapping {
-                return Opened(decoder: try CSVDecoder(path: path, mapping: mapping, blockCapacity: capacity),
-                              format: format, preset: nil, presetDetected: false)
+                return Opened(
+                    decoder: try CSVDecoder(path: path, mapping: mapping, blockCapacity: capacity),
+                    format: format, preset: nil, presetDetected: false)
             }
             let (preset, detected) = try choosePreset(path: path, format: format, given: options.preset)
             guard let mapping = preset.csvMapping(path: path) else {
                 throw RecordingError(.inconsistent, file: path, "preset '\(preset)' is for MATLAB files, not CSV")
             }
-            return Opened(decoder: try CSVDecoder(path: path, mapping: mapping, blockCapacity: capacity),
-                          format: format, preset: preset, presetDetected: detected)
+            return Opened(
+                decoder: try CSVDecoder(path: path, mapping: mapping, blockCapacity: capacity),
+                format: format, preset: preset, presetDetected: detected)
         case .matlab:
             if let mapping = options.matlabMapping {
-                return Opened(decoder: try MATLABDecoder(path: path, mapping: mapping, blockCapacity: capacity),
-                              format: format, preset: nil, presetDetected: false)
+                return Opened(
+                    decoder: try MATLABDecoder(path: path, mapping: mapping, blockCapacity: capacity),
+                    format: format, preset: nil, presetDetected: false)
             }
             let (preset, detected) = try choosePreset(path: path, format: format, given: options.preset)
             guard let mapping = preset.matlabMapping else {
                 throw RecordingError(.inconsistent, file: path, "preset '\(preset)' is for CSV files, not MATLAB")
             }
-            return Opened(decoder: try MATLABDecoder(path: path, mapping: mapping, blockCapacity: capacity),
-                          format: format, preset: preset, presetDetected: detected)
+            return Opened(
+                decoder: try MATLABDecoder(path: path, mapping: mapping, blockCapacity: capacity),
+                format: format, preset: preset, presetDetected: detected)
         }
     }
 
-    static func choosePreset(path: String, format: RecordingFormat,
-                             given: RecordingPreset?) throws(RecordingError) -> (RecordingPreset, Bool) {
+    static func choosePreset(
+        path: String, format: RecordingFormat,
+        given: RecordingPreset?
+    ) throws(RecordingError) -> (RecordingPreset, Bool) {
         if let given { return (given, false) }
         if let found = RecordingPreset.detect(path: path, format: format) { return (found, true) }
         // A file that cannot be read as its format says why (a truncated MAT-file is truncated,
         // not of an unknown layout).
         if format == .matlab { _ = try MATFile(path: path) }
         let names = RecordingPreset.allCases.map(\.rawValue).joined(separator: ", ")
-        throw RecordingError(.missingField, file: path,
-                             "\(format) file of unknown layout: give a column mapping or a preset (\(names))")
+        throw RecordingError(
+            .missingField, file: path,
+            "\(format) file of unknown layout: give a column mapping or a preset (\(names))")
     }
 }

@@ -31,22 +31,35 @@ public enum RecordingPreset: String, Sendable, Hashable, CaseIterable, CustomStr
             let startUnix = stamps.last.flatMap { Double(String($0)) }.map { $0 / 1000 }
             let device = name.split(separator: "_").prefix(2).joined(separator: "-")
             // Without the file name's stamp the start is unknown: times count from the first row.
-            return CSVMapping(deviceID: device.isEmpty ? "phone" : device,
-                              time: .column(.index(0), unit: .nanoseconds,
-                                            origin: startUnix.map { .firstSampleAt(unixSeconds: $0) } ?? .sinceFirstSample),
-                              streams: [.init(sensor: .accelerometer, channel: "acceleration", columns: [
-                                  .init(.index(1), name: "x", unit: .metresPerSecondSquared),
-                                  .init(.index(2), name: "y", unit: .metresPerSecondSquared),
-                                  .init(.index(3), name: "z", unit: .metresPerSecondSquared)])],
-                              hasHeaderRow: false)
+            return CSVMapping(
+                deviceID: device.isEmpty ? "phone" : device,
+                time: .column(
+                    .index(0), unit: .nanoseconds,
+                    origin: startUnix.map { .firstSampleAt(unixSeconds: $0) } ?? .sinceFirstSample),
+                streams: [
+                    .init(
+                        sensor: .accelerometer, channel: "acceleration",
+                        columns: [
+                            .init(.index(1), name: "x", unit: .metresPerSecondSquared),
+                            .init(.index(2), name: "y", unit: .metresPerSecondSquared),
+                            .init(.index(3), name: "z", unit: .metresPerSecondSquared),
+                        ])
+                ],
+                hasHeaderRow: false)
         case .actigraphRawCSV:
-            return CSVMapping(deviceID: "actigraph",
-                              time: .column(.name("unix_time_s"), unit: .seconds, origin: .deviceLocalClock),
-                              streams: [.init(sensor: .accelerometer, channel: "acceleration", columns: [
-                                  .init(.name("x"), name: "x", unit: .gravityCounts(perG: 256)),
-                                  .init(.name("y"), name: "y", unit: .gravityCounts(perG: 256)),
-                                  .init(.name("z"), name: "z", unit: .gravityCounts(perG: 256))],
-                                                attributes: ["timeZone": "device local time (not UTC)"])])
+            return CSVMapping(
+                deviceID: "actigraph",
+                time: .column(.name("unix_time_s"), unit: .seconds, origin: .deviceLocalClock),
+                streams: [
+                    .init(
+                        sensor: .accelerometer, channel: "acceleration",
+                        columns: [
+                            .init(.name("x"), name: "x", unit: .gravityCounts(perG: 256)),
+                            .init(.name("y"), name: "y", unit: .gravityCounts(perG: 256)),
+                            .init(.name("z"), name: "z", unit: .gravityCounts(perG: 256)),
+                        ],
+                        attributes: ["timeZone": "device local time (not UTC)"])
+                ])
         case .spc2015, .spc2015WithECG, .cpsc2019:
             return nil
         }
@@ -81,7 +94,8 @@ public enum RecordingPreset: String, Sendable, Hashable, CaseIterable, CustomStr
             if first.trimmingCharacters() == "unix_time_s,x,y,z" { return .actigraphRawCSV }
             let fields = first.split(separator: ",")
             if fields.count == 7, let t = fields.first, t.count >= 10, t.allSatisfy(\.isNumber),
-               fields.dropFirst().allSatisfy({ Double($0.trimmingCharacters()) != nil }) {
+                fields.dropFirst().allSatisfy({ Double($0.trimmingCharacters()) != nil })
+            {
                 return .oxfordSteps
             }
             return nil
@@ -92,7 +106,8 @@ public enum RecordingPreset: String, Sendable, Hashable, CaseIterable, CustomStr
                 if sig.dimensions[0] == 5 { return .spc2015 }
             }
             if let ecg = file.variables.first(where: { $0.name == "ecg" }), ecg.dimensions.count == 2,
-               ecg.dimensions.contains(1) {
+                ecg.dimensions.contains(1)
+            {
                 return .cpsc2019
             }
             return nil

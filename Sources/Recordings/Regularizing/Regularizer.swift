@@ -20,9 +20,9 @@ public struct Regularizer: Sendable {
     public let sampleRate: Double
 
     private var segment = -1
-    private var origin = 0.0             // t₀ of the current segment
-    private var nextIndex = 0            // next grid index to produce
-    private var produced = 0             // grid samples emitted in this segment
+    private var origin = 0.0 // t₀ of the current segment
+    private var nextIndex = 0 // next grid index to produce
+    private var produced = 0 // grid samples emitted in this segment
     private var hasPrevious = false
     private var previousTime = 0.0
     private var previousValues: [Float] = []
@@ -87,9 +87,11 @@ public struct Regularizer: Sendable {
         }
         produced += outFlags.count
         if !outFlags.isEmpty || block.endsSegment {
-            output.append(SampleBlock(stream: block.stream, segment: block.segment, firstSample: firstOut,
-                                      time: .uniform(segmentStart: origin, sampleRate: rate),
-                                      columns: outColumns, flags: outFlags, endsSegment: block.endsSegment))
+            output.append(
+                SampleBlock(
+                    stream: block.stream, segment: block.segment, firstSample: firstOut,
+                    time: .uniform(segmentStart: origin, sampleRate: rate),
+                    columns: outColumns, flags: outFlags, endsSegment: block.endsSegment))
         }
     }
 }

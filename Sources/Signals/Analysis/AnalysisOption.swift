@@ -49,26 +49,35 @@ public struct AnalysisOption<Options>: Sendable {
     ///   - range: accepted values.
     ///   - get: reads it from the options.
     ///   - set: writes it into the options.
-    public static func number(_ key: String, unit: String?, _ summary: String, range: ClosedRange<Double>,
-                              get: @escaping @Sendable (Options) -> Double,
-                              set: @escaping @Sendable (inout Options, Double) -> Void) -> Self {
-        Self(key: key, summary: summary, unit: unit, kind: .number(range), get: { .number(get($0)) },
-             set: { if case .number(let x) = $1 { set(&$0, x) } })
+    public static func number(
+        _ key: String, unit: String?, _ summary: String, range: ClosedRange<Double>,
+        get: @escaping @Sendable (Options) -> Double,
+        set: @escaping @Sendable (inout Options, Double) -> Void
+    ) -> Self {
+        Self(
+            key: key, summary: summary, unit: unit, kind: .number(range), get: { .number(get($0)) },
+            set: { if case .number(let x) = $1 { set(&$0, x) } })
     }
 
     /// Declares a `true`/`false` option.
-    public static func flag(_ key: String, _ summary: String, get: @escaping @Sendable (Options) -> Bool,
-                            set: @escaping @Sendable (inout Options, Bool) -> Void) -> Self {
-        Self(key: key, summary: summary, unit: nil, kind: .flag, get: { .flag(get($0)) },
-             set: { if case .flag(let b) = $1 { set(&$0, b) } })
+    public static func flag(
+        _ key: String, _ summary: String, get: @escaping @Sendable (Options) -> Bool,
+        set: @escaping @Sendable (inout Options, Bool) -> Void
+    ) -> Self {
+        Self(
+            key: key, summary: summary, unit: nil, kind: .flag, get: { .flag(get($0)) },
+            set: { if case .flag(let b) = $1 { set(&$0, b) } })
     }
 
     /// Declares an option that takes one of several words.
-    public static func choice(_ key: String, _ summary: String, choices: [String],
-                              get: @escaping @Sendable (Options) -> String,
-                              set: @escaping @Sendable (inout Options, String) -> Void) -> Self {
-        Self(key: key, summary: summary, unit: nil, kind: .choice(choices), get: { .choice(get($0)) },
-             set: { if case .choice(let s) = $1 { set(&$0, s) } })
+    public static func choice(
+        _ key: String, _ summary: String, choices: [String],
+        get: @escaping @Sendable (Options) -> String,
+        set: @escaping @Sendable (inout Options, String) -> Void
+    ) -> Self {
+        Self(
+            key: key, summary: summary, unit: nil, kind: .choice(choices), get: { .choice(get($0)) },
+            set: { if case .choice(let s) = $1 { set(&$0, s) } })
     }
 
     /// The option's value in `options`.

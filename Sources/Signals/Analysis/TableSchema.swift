@@ -24,8 +24,10 @@ public struct TableSchema<Row>: Sendable {
         ///   - unit: unit (`"s"`, `"ms"`, …) or `nil`.
         ///   - summary: one-line meaning.
         ///   - value: reads the value from a row.
-        public init(_ name: String, _ type: ResultType, unit: String? = nil, _ summary: String,
-                    value: @escaping @Sendable (Row) -> ResultValue) {
+        public init(
+            _ name: String, _ type: ResultType, unit: String? = nil, _ summary: String,
+            value: @escaping @Sendable (Row) -> ResultValue
+        ) {
             self.description = ResultColumn(name, type, unit: unit, summary)
             self.value = value
         }

@@ -37,8 +37,10 @@ public struct DeletionRecord: Sendable, Hashable, Codable {
     public var durationSeconds: Double { endUnix - startUnix }
 
     /// Creates a deletion record.
-    public init(deviceID: String, sensor: SensorKind, startUnix: Double, endUnix: Double,
-                startRaw: Double? = nil, endRaw: Double? = nil, reason: DeletionReason) {
+    public init(
+        deviceID: String, sensor: SensorKind, startUnix: Double, endUnix: Double,
+        startRaw: Double? = nil, endRaw: Double? = nil, reason: DeletionReason
+    ) {
         self.deviceID = deviceID
         self.sensor = sensor
         self.startUnix = startUnix

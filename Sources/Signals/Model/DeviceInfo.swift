@@ -14,8 +14,10 @@ public struct DeviceInfo: Sendable, Hashable, Codable {
     public var productType: String?
 
     /// Creates a device description; only `id` is required.
-    public init(id: String, name: String? = nil, model: String? = nil, systemName: String? = nil,
-                systemVersion: String? = nil, productType: String? = nil) {
+    public init(
+        id: String, name: String? = nil, model: String? = nil, systemName: String? = nil,
+        systemVersion: String? = nil, productType: String? = nil
+    ) {
         self.id = id
         self.name = name
         self.model = model

@@ -26,8 +26,10 @@ public struct SampleBlock: Sendable {
     public var count: Int { flags.count }
 
     /// Creates a block; all columns and `flags` must have the same length.
-    public init(stream: Int, segment: Int, firstSample: Int, time: TimeBase, columns: [[Float]],
-                flags: [UInt8], endsSegment: Bool) {
+    public init(
+        stream: Int, segment: Int, firstSample: Int, time: TimeBase, columns: [[Float]],
+        flags: [UInt8], endsSegment: Bool
+    ) {
         precondition(columns.allSatisfy { $0.count == flags.count }, "column lengths differ")
         if case .explicit(let t) = time { precondition(t.count == flags.count, "time length differs") }
         self.stream = stream

@@ -38,8 +38,10 @@ public enum StreamAttribute {
     public static let deviceSerial = "device_serial"
 
     /// Every documented key, in the order of the table above.
-    public static let allKeys = [classification, symptoms, utcOffsetSeconds, deviceName, deviceModel,
-                                 deviceSystem, deviceSoftware, deviceSerial]
+    public static let allKeys = [
+        classification, symptoms, utcOffsetSeconds, deviceName, deviceModel,
+        deviceSystem, deviceSoftware, deviceSerial,
+    ]
 
     /// The device attributes of a SensorKit-style device description: `device_name`,
     /// `device_model` (`productType`, else `model`), `device_system` (`systemName` and

@@ -74,8 +74,10 @@ public struct StreamInfo: Sendable, Hashable, Codable {
     public var timeOrigin: TimeOrigin
 
     /// Creates a stream description.
-    public init(key: StreamKey, columns: [ColumnInfo], nominalSampleRate: Double? = nil,
-                attributes: [String: String] = [:], timeOrigin: TimeOrigin = .unix) {
+    public init(
+        key: StreamKey, columns: [ColumnInfo], nominalSampleRate: Double? = nil,
+        attributes: [String: String] = [:], timeOrigin: TimeOrigin = .unix
+    ) {
         self.key = key
         self.columns = columns
         self.nominalSampleRate = nominalSampleRate

@@ -20,19 +20,23 @@ struct BeatClassificationValidationTests {
 
     static let paced: Set<String> = ["102", "104", "107", "217"]
     /// de Chazal, O'Dwyer & Reilly 2004, Table I.
-    static let ds1: Set<String> = ["101", "106", "108", "109", "112", "114", "115", "116", "118", "119", "122",
-                                   "124", "201", "203", "205", "207", "208", "209", "215", "220", "223", "230"]
-    static let ds2: Set<String> = ["100", "103", "105", "111", "113", "117", "121", "123", "200", "202", "210",
-                                   "212", "213", "214", "219", "221", "222", "228", "231", "232", "233", "234"]
+    static let ds1: Set<String> = [
+        "101", "106", "108", "109", "112", "114", "115", "116", "118", "119", "122",
+        "124", "201", "203", "205", "207", "208", "209", "215", "220", "223", "230",
+    ]
+    static let ds2: Set<String> = [
+        "100", "103", "105", "111", "113", "117", "121", "123", "200", "202", "210",
+        "212", "213", "214", "219", "221", "222", "228", "231", "232", "233", "234",
+    ]
 
     static var records: [String] {
         guard let d = Fixtures.sharedDatasets else { return [] }
         let all = ((try? String(contentsOf: d.appendingPathComponent("mitdb/RECORDS"), encoding: .utf8)) ?? "")
             .split(whereSeparator: \.isWhitespace).map(String.init).filter { !paced.contains($0) }
         #if DEBUG
-        return all.filter { $0 == "119" }
+            return all.filter { $0 == "119" }
         #else
-        return all
+            return all
         #endif
     }
 
@@ -83,8 +87,9 @@ struct BeatClassificationValidationTests {
         let reference = ann.annotations.compactMap { a in a.code.aamiClass.map { (sample: a.sample, aami: $0) } }
         let score = EC57ClassScore.score(reference: reference, beats: beats, sampleRate: r.sampleRate, excluded: r.flutter)
         if let dir = ProcessInfo.processInfo.environment["BEATS_FEATURES_DIR"] {
-            try writeFeatures(name: name, beats: beats, reference: reference, excluded: r.flutter,
-                              window: Int((0.150 * r.sampleRate).rounded()), to: dir)
+            try writeFeatures(
+                name: name, beats: beats, reference: reference, excluded: r.flutter,
+                window: Int((0.150 * r.sampleRate).rounded()), to: dir)
         }
         return Run(name: name, score: score, beats: beats, reference: reference, sampleRate: r.sampleRate)
     }
@@ -92,9 +97,12 @@ struct BeatClassificationValidationTests {
     /// Writes one CSV row per classified beat (`BEATS_FEATURES_DIR=…`): the reference AAMI class of
     /// the nearest annotated beat within 150 ms (`O` none, `X` inside an excluded flutter episode)
     /// and the features. `scripts/ecg/fit-beat-classifier.py` fits the linear model on these (DS1).
-    static func writeFeatures(name: String, beats: [ClassifiedBeat], reference: [(sample: Int, aami: AAMIBeatClass)],
-                              excluded: [ClosedRange<Int>], window: Int, to dir: String) throws {
-        var text = "record,sample,reference,class,rr_previous_s,rr_next_s,rr_normal_s,qrs_width_s,normal_qrs_width_s,"
+    static func writeFeatures(
+        name: String, beats: [ClassifiedBeat], reference: [(sample: Int, aami: AAMIBeatClass)],
+        excluded: [ClosedRange<Int>], window: Int, to dir: String
+    ) throws {
+        var text =
+            "record,sample,reference,class,rr_previous_s,rr_next_s,rr_normal_s,qrs_width_s,normal_qrs_width_s,"
             + "normal_correlation,amplitude_ratio,polarity_matches,cluster,in_normal_cluster,ventricular_probability\n"
         var j = 0
         func o(_ x: Double?) -> String { x.map { String(format: "%.6f", $0) } ?? "" }
@@ -107,7 +115,8 @@ struct BeatClassificationValidationTests {
             var ref = best.map { reference[$0].aami.rawValue } ?? "O"
             if excluded.contains(where: { $0.contains(b.sample) }) { ref = "X" }
             let f = b.features
-            text += "\(name),\(b.sample),\(ref),\(b.beatClass.code),\(o(f.rrPreviousSeconds)),\(o(f.rrNextSeconds)),"
+            text +=
+                "\(name),\(b.sample),\(ref),\(b.beatClass.code),\(o(f.rrPreviousSeconds)),\(o(f.rrNextSeconds)),"
                 + "\(o(f.rrNormalSeconds)),\(o(f.qrsWidthSeconds)),\(o(f.normalQRSWidthSeconds)),\(o(f.normalCorrelation)),"
                 + "\(o(f.amplitudeRatio)),\(f.polarityMatchesNormal.map { $0 ? "1" : "0" } ?? ""),\(f.cluster ?? -1),"
                 + "\(f.inNormalCluster ? 1 : 0),\(o(f.ventricularProbability))\n"
@@ -125,8 +134,10 @@ struct BeatClassificationValidationTests {
                 + "\(c.referenceS) | \(c.sTP) | \(c.sFN) | \(c.sFP) | \(pct(c.sSe)) | \(pct(c.sPP)) |\n"
         }
         for r in runs { s += line(r.name, ds1.contains(r.name) ? "DS1" : ds2.contains(r.name) ? "DS2" : "–", r.score) }
-        for (label, set) in [("**gross, all**", nil as Set<String>?), ("**gross, DS1 (checked on)**", ds1),
-                             ("**gross, DS2 (held out)**", ds2)] {
+        for (label, set) in [
+            ("**gross, all**", nil as Set<String>?), ("**gross, DS1 (checked on)**", ds1),
+            ("**gross, DS2 (held out)**", ds2),
+        ] {
             var g = EC57ClassScore()
             for r in runs where set?.contains(r.name) ?? true { g.add(r.score) }
             s += line(label, "", g)
@@ -180,8 +191,10 @@ struct BeatClassificationValidationTests {
     /// intervals (consecutive annotated beats both N, L, R, e or j; 300–2000 ms), and from all
     /// detected RR intervals (no classification) for comparison.
     static func nnSection(_ runs: [Run]) throws -> (String, medianSDNN: Double, p90SDNN: Double, medianRMSSD: Double, p90RMSSD: Double) {
-        let normalCodes: Set<WFDBAnnotationCode> = [.normal, .leftBundleBranchBlock, .rightBundleBranchBlock,
-                                                    .atrialEscape, .nodalEscape]
+        let normalCodes: Set<WFDBAnnotationCode> = [
+            .normal, .leftBundleBranchBlock, .rightBundleBranchBlock,
+            .atrialEscape, .nodalEscape,
+        ]
         var s = "| record | annotated N–N | NN | excluded: not normal / range / gap | SDNN ref ms | SDNN ms | SDNN err % "
         s += "| RMSSD ref ms | RMSSD ms | RMSSD err % | all-RR SDNN err % | all-RR RMSSD err % |\n"
         s += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
@@ -211,20 +224,25 @@ struct BeatClassificationValidationTests {
             func err(_ x: Double, _ ref: Double) -> Double { abs(x - ref) / ref }
             eS.append(err(b.sdnn, a.sdnn)); eR.append(err(b.rmssd, a.rmssd))
             aS.append(err(c.sdnn, a.sdnn)); aR.append(err(c.rmssd, a.rmssd))
-            s += "| \(r.name) | \(ref.count) | \(nn.intervalsMilliseconds.count) | \(nn.excludedNonNormal) / \(nn.excludedOutOfRange) / \(nn.excludedGap) | "
-            s += String(format: "%.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f |\n", a.sdnn, b.sdnn, 100 * eS.last!,
-                        a.rmssd, b.rmssd, 100 * eR.last!, 100 * aS.last!, 100 * aR.last!)
+            s +=
+                "| \(r.name) | \(ref.count) | \(nn.intervalsMilliseconds.count) | \(nn.excludedNonNormal) / \(nn.excludedOutOfRange) / \(nn.excludedGap) | "
+            s += String(
+                format: "%.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f |\n", a.sdnn, b.sdnn, 100 * eS.last!,
+                a.rmssd, b.rmssd, 100 * eR.last!, 100 * aS.last!, 100 * aR.last!)
         }
         let m = (percentile(eS, 50), percentile(eS, 90), percentile(eR, 50), percentile(eR, 90))
-        s += String(format: "| **median** (\(eS.count) records) | | | | | | %.1f | | | %.1f | %.1f | %.1f |\n",
-                    100 * m.0, 100 * m.2, 100 * percentile(aS, 50), 100 * percentile(aR, 50))
-        s += String(format: "| **90th percentile** | | | | | | %.1f | | | %.1f | %.1f | %.1f |\n",
-                    100 * m.1, 100 * m.3, 100 * percentile(aS, 90), 100 * percentile(aR, 90))
+        s += String(
+            format: "| **median** (\(eS.count) records) | | | | | | %.1f | | | %.1f | %.1f | %.1f |\n",
+            100 * m.0, 100 * m.2, 100 * percentile(aS, 50), 100 * percentile(aR, 50))
+        s += String(
+            format: "| **90th percentile** | | | | | | %.1f | | | %.1f | %.1f | %.1f |\n",
+            100 * m.1, 100 * m.3, 100 * percentile(aS, 90), 100 * percentile(aR, 90))
         return (s, m.0, m.1, m.2, m.3)
     }
 
-    @Test("EC57 VEB and SVEB Se/+P on MIT-BIH (44 non-paced records)",
-          .enabled(if: enabled, "needs ../shared/datasets and xz"))
+    @Test(
+        "EC57 VEB and SVEB Se/+P on MIT-BIH (44 non-paced records)",
+        .enabled(if: enabled, "needs ../shared/datasets and xz"))
     func validate() throws {
         var runs = [Run]()
         for name in Self.records { runs.append(try Self.run(name)) }
@@ -251,11 +269,11 @@ struct BeatClassificationValidationTests {
         doc += nn.0
         print(doc)
         #if !DEBUG
-        Self.writeDoc(doc)
-        #expect(gross.vSe >= 0.90, "gross VEB Se \(Self.pct(gross.vSe)) % below the 90 % target")
-        #expect(gross.vPP >= 0.90, "gross VEB +P \(Self.pct(gross.vPP)) % below the 90 % target")
+            Self.writeDoc(doc)
+            #expect(gross.vSe >= 0.90, "gross VEB Se \(Self.pct(gross.vSe)) % below the 90 % target")
+            #expect(gross.vPP >= 0.90, "gross VEB +P \(Self.pct(gross.vPP)) % below the 90 % target")
         #else
-        #expect(gross.vTP > 0)
+            #expect(gross.vTP > 0)
         #endif
     }
 }

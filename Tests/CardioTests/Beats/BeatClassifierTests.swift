@@ -83,8 +83,9 @@ struct BeatClassifierTests {
         return (x, peaks, ventricular)
     }
 
-    @Test("Wide inverted premature beats with compensatory pauses are ventricular, the others normal",
-          arguments: [125.0, 250.0, 500.0, 1000.0])
+    @Test(
+        "Wide inverted premature beats with compensatory pauses are ventricular, the others normal",
+        arguments: [125.0, 250.0, 500.0, 1000.0])
     func syntheticEctopy(fs: Double) {
         let (x, peaks, v) = Self.synthetic(fs: fs, beats: 60)
         let beats = BeatClassifier.classify(x, sampleRate: fs, peaks: peaks)

@@ -35,8 +35,10 @@ struct EC57ClassScore {
 
     /// Scores `beats` against reference beats (sample, AAMI class), both sorted by sample;
     /// beats inside `excluded` intervals are left out on both sides.
-    static func score(reference: [(sample: Int, aami: AAMIBeatClass)], beats: [ClassifiedBeat], sampleRate: Double,
-                      excluded: [ClosedRange<Int>]) -> EC57ClassScore {
+    static func score(
+        reference: [(sample: Int, aami: AAMIBeatClass)], beats: [ClassifiedBeat], sampleRate: Double,
+        excluded: [ClosedRange<Int>]
+    ) -> EC57ClassScore {
         let w = Int((0.150 * sampleRate).rounded())
         let r = reference.filter { a in !excluded.contains { $0.contains(a.sample) } }
         let d = beats.filter { b in !excluded.contains { $0.contains(b.sample) } }

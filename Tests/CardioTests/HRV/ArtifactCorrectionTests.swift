@@ -6,9 +6,9 @@ import _TestSupport
 @Suite("Lipponen–Tarvainen artefact correction")
 struct ArtifactCorrectionTests {
     struct Case {
-        var peaks: [Double]          // seconds
+        var peaks: [Double] // seconds
         var json: [String: Any]
-        var correctedOnce: [Double]  // NeuroKit2, seconds (whole samples at 1000 Hz)
+        var correctedOnce: [Double] // NeuroKit2, seconds (whole samples at 1000 Hz)
 
         func indices(_ group: String) -> Set<String> {
             let g = json[group] as! [String: Any]

@@ -15,7 +15,7 @@ struct HRVAnalysisTests {
 
     @Test("5-minute windows are complete, ordered and analysed as slices")
     func windows() throws {
-        let c = try HRVFixtures.load("syn5000")   // ~75 min
+        let c = try HRVFixtures.load("syn5000") // ~75 min
         let analysis = HRVAnalysis()
         let windows = analysis.windows(c.series)
         let t = c.series.closingBeatTimesSeconds
@@ -43,12 +43,12 @@ struct HRVAnalysisTests {
         for i in 0...400 { nn.append(800); times.append(400 + Double(i) * 0.8) }
         let s = try NNIntervalSeries(intervalsMilliseconds: nn, closingBeatTimesSeconds: times)
         let windows = HRVAnalysis().windows(s)
-        #expect(windows.count == 2)                       // [0, 300), [300, 600); [600, 900) incomplete
+        #expect(windows.count == 2) // [0, 300), [300, 600); [600, 900) incomplete
         #expect(windows[0].intervals == 0..<2)
         #expect(windows[0].metrics[.meanNN] == 800)
         #expect(windows[0].metrics[.hf]!.isNaN && windows[0].metrics[.sampEn]!.isNaN)
         #expect(windows[0].failure != nil)
-        #expect(windows[1].intervals == 2..<252)            // 250 beats with 400 ≤ t < 600
+        #expect(windows[1].intervals == 2..<252) // 250 beats with 400 ≤ t < 600
         #expect(windows[1].failure == nil)
     }
 }

@@ -40,8 +40,10 @@ enum HRVFixtures {
     }
 
     /// Largest relative error over the named metrics, with the worst name.
-    static func worst(_ metrics: HRVMetrics, _ reference: [String: Double], names: [String],
-                      scale: [String: Double] = [:]) -> (error: Double, name: String) {
+    static func worst(
+        _ metrics: HRVMetrics, _ reference: [String: Double], names: [String],
+        scale: [String: Double] = [:]
+    ) -> (error: Double, name: String) {
         var worst = (0.0, "")
         for name in names {
             let ours = metrics[HRVMetric(rawValue: name)!]! * (scale[name] ?? 1)

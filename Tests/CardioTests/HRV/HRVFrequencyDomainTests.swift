@@ -1,8 +1,9 @@
-@testable import Cardio
 import DSP
 import Foundation
 import Testing
 import _TestSupport
+
+@testable import Cardio
 
 @Suite("HRV frequency domain")
 struct HRVFrequencyDomainTests {
@@ -40,7 +41,10 @@ struct HRVFrequencyDomainTests {
         // LnHF converts by adding ln(f̄/2).
         let lnhf = metrics[.lnHF]! + log(factor)
         #expect(abs(lnhf - c.reference("frequency_lomb")["LnHF"]!) <= 1e-6)
-        #expect(abs((grid["min_frequency"] as! Double) - (try HRVFrequencyDomain(c.series, options: .init(method: .lombScargle))).minimumFrequencyHz) <= 1e-15)
+        #expect(
+            abs(
+                (grid["min_frequency"] as! Double)
+                    - (try HRVFrequencyDomain(c.series, options: .init(method: .lombScargle))).minimumFrequencyHz) <= 1e-15)
     }
 
     /// The chirp-z Welch equals DSP's Welch (FFT of the full length) on the bins it evaluates,
@@ -52,13 +56,16 @@ struct HRVFrequencyDomainTests {
         var x = [Double](repeating: 0, count: count)
         for i in 0..<count {
             let t = Double(i) / 100
-            x[i] = 40 * sin(2 * Double.pi * 0.1 * t) + 20 * sin(2 * Double.pi * 0.27 * t)
+            x[i] =
+                40 * sin(2 * Double.pi * 0.1 * t) + 20 * sin(2 * Double.pi * 0.27 * t)
                 + Double.random(in: -5...5, using: &rng)
         }
-        let fast = ChirpZWelch.psd(x, segmentLength: segment, fftLength: 2 * segment, sampleRate: 100,
-                                   maximumFrequency: 0.5)
-        let welch = Welch(segmentLength: segment, window: .hann, detrend: .none, fftLength: 2 * segment,
-                          sampleRate: 100)
+        let fast = ChirpZWelch.psd(
+            x, segmentLength: segment, fftLength: 2 * segment, sampleRate: 100,
+            maximumFrequency: 0.5)
+        let welch = Welch(
+            segmentLength: segment, window: .hann, detrend: .none, fftLength: 2 * segment,
+            sampleRate: 100)
         let full = try welch.estimate(x)
         let bins = fast.power.count
         #expect(bins == full.frequencies.filter { $0 <= 0.5 }.count)

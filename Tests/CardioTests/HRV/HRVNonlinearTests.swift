@@ -1,6 +1,7 @@
-@testable import Cardio
 import Testing
 import _TestSupport
+
+@testable import Cardio
 
 @Suite("HRV non-linear")
 struct HRVNonlinearTests {

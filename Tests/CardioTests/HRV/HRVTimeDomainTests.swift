@@ -37,8 +37,9 @@ struct HRVTimeDomainTests {
     @Test("differences across a gap in the beat times are not successive")
     func gaps() throws {
         // Interval 2 closes at 2.4 s, but interval 3 (800 ms) closes at 10 s: a gap.
-        let s = try NNIntervalSeries(intervalsMilliseconds: [800, 800, 800, 800, 900],
-                                     closingBeatTimesSeconds: [0.8, 1.6, 2.4, 10.0, 10.9])
+        let s = try NNIntervalSeries(
+            intervalsMilliseconds: [800, 800, 800, 800, 900],
+            closingBeatTimesSeconds: [0.8, 1.6, 2.4, 10.0, 10.9])
         #expect(s.isSuccessive == [true, true, false, true])
         let t = HRVTimeDomain(s)
         // Successive differences: 0, 0, 100 → RMSSD = √(10000/3).

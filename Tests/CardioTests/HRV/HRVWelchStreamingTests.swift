@@ -1,8 +1,9 @@
-@testable import Cardio
 import DSP
 import Foundation
 import Testing
 import _TestSupport
+
+@testable import Cardio
 
 /// The streaming Welch path (spline evaluated chunk by chunk, chirp z-transform per chunk) against
 /// the whole-series path it replaced (`LegacyChirpZWelch` on the materialised resampled series).
@@ -15,7 +16,8 @@ struct HRVWelchStreamingTests {
         var t = 0.0, walk = 0.0
         while t < hours * 3600 {
             walk = 0.995 * walk + Double.random(in: -5...5, using: &rng)
-            let v = 850 + 120 * cos(2 * Double.pi * t / 20_000) + 30 * sin(2 * Double.pi * 0.1 * t)
+            let v =
+                850 + 120 * cos(2 * Double.pi * t / 20_000) + 30 * sin(2 * Double.pi * 0.1 * t)
                 + 20 * sin(2 * Double.pi * 0.27 * t) + walk + Double.random(in: -10...10, using: &rng)
             out.append(v)
             t += v / 1000
@@ -25,7 +27,8 @@ struct HRVWelchStreamingTests {
 
     /// The pre-streaming pipeline: whole resampled series, mean removed, whole-block chirp-z.
     static func legacySpectrum(_ series: NNIntervalSeries, rate: Double)
-        -> (frequencies: [Double], power: [Double], minimum: Double) {
+        -> (frequencies: [Double], power: [Double], minimum: Double)
+    {
         let r = HRVFrequencyDomain.Resampled(series, rate: rate)
         var x = [Double](repeating: 0, count: r.count)
         x.withUnsafeMutableBufferPointer { r.spline.evaluate(start: r.start, step: r.delta, count: r.count, into: $0.baseAddress!) }
@@ -37,8 +40,9 @@ struct HRVWelchStreamingTests {
         let minimum = (2 * rate) / half
         var segment = Int((2 / minimum) * rate)
         if Double(segment) > half { segment = Int(half) }
-        let psd = LegacyChirpZWelch.psd(x, segmentLength: segment, fftLength: 2 * segment, sampleRate: rate,
-                                        maximumFrequency: 0.5)
+        let psd = LegacyChirpZWelch.psd(
+            x, segmentLength: segment, fftLength: 2 * segment, sampleRate: rate,
+            maximumFrequency: 0.5)
         var f = [Double](), p = [Double]()
         for k in psd.frequencies.indices where psd.frequencies[k] >= minimum {
             f.append(psd.frequencies[k]); p.append(psd.power[k])
@@ -86,14 +90,17 @@ struct HRVWelchStreamingTests {
         var x = [Double](repeating: 0, count: count)
         for i in 0..<count {
             let t = Double(i) / 100
-            x[i] = 40 * sin(2 * Double.pi * 0.1 * t) + 20 * sin(2 * Double.pi * 0.27 * t)
+            x[i] =
+                40 * sin(2 * Double.pi * 0.1 * t) + 20 * sin(2 * Double.pi * 0.27 * t)
                 + Double.random(in: -5...5, using: &rng)
         }
-        let whole = LegacyChirpZWelch.psd(x, segmentLength: segment, fftLength: 2 * segment, sampleRate: 100,
-                                          maximumFrequency: 0.5)
+        let whole = LegacyChirpZWelch.psd(
+            x, segmentLength: segment, fftLength: 2 * segment, sampleRate: 100,
+            maximumFrequency: 0.5)
         for chunk in [nil, 1, 37, 250, 1_000, 100_000] as [Int?] {
-            let fast = ChirpZWelch.psd(x, segmentLength: segment, fftLength: 2 * segment, sampleRate: 100,
-                                       maximumFrequency: 0.5, chunkLength: chunk)
+            let fast = ChirpZWelch.psd(
+                x, segmentLength: segment, fftLength: 2 * segment, sampleRate: 100,
+                maximumFrequency: 0.5, chunkLength: chunk)
             #expect(fast.power.count == whole.power.count)
             #expect(Compare.maxErrorRelativeToPeak(fast.power, whole.power) <= 1e-12)
         }

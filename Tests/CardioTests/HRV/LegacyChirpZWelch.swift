@@ -1,6 +1,7 @@
-@testable import Cardio
 import DSP
 import Foundation
+
+@testable import Cardio
 
 /// The whole-series chirp-z Welch of `ChirpZWelch` before it was made to work block by block
 /// (commit 6dbe81a): every block of `h` samples transformed at once from a materialised series.
@@ -8,8 +9,10 @@ import Foundation
 enum LegacyChirpZWelch {
     /// PSD at `k·fs/fftLength` for the `k` with that frequency ≤ `maximumFrequency`.
     /// - Precondition: `4 ≤ segmentLength ≤ x.count`, `fftLength == 2·segmentLength`.
-    static func psd(_ x: [Double], segmentLength l: Int, fftLength f: Int, sampleRate fs: Double,
-                    maximumFrequency: Double) -> (frequencies: [Double], power: [Double]) {
+    static func psd(
+        _ x: [Double], segmentLength l: Int, fftLength f: Int, sampleRate fs: Double,
+        maximumFrequency: Double
+    ) -> (frequencies: [Double], power: [Double]) {
         precondition(l >= 4 && l <= x.count && f == 2 * l)
         // rfftfreq(f, 1/fs), as NumPy evaluates it.
         let binWidth = 1.0 / (Double(f) * (1.0 / fs))
@@ -18,11 +21,11 @@ enum LegacyChirpZWelch {
         let frequencies = (0..<bins).map { Double($0) * binWidth }
         guard bins > 0 else { return ([], []) }
 
-        let h = l - l / 2                       // hop = half-block length
+        let h = l - l / 2 // hop = half-block length
         let segments = (x.count - l) / h + 1
         let blockCount = segments + 1
-        let needed = bins + 2                   // A_j[k], k ∈ [0, K+2)
-        let k0 = -(needed - 1)                  // chirp-z outputs k ∈ [k0, needed − 1]
+        let needed = bins + 2 // A_j[k], k ∈ [0, K+2)
+        let k0 = -(needed - 1) // chirp-z outputs k ∈ [k0, needed − 1]
         let outputs = 2 * needed - 1
         let m = ChirpZWelch.smoothLength(atLeast: outputs + h - 1)
         let fft = ComplexFFT<Double>(count: m)
@@ -81,7 +84,7 @@ enum LegacyChirpZWelch {
                 }
                 for k in 0..<needed {
                     let (zr, zi) = z(k)
-                    let (wr, wi) = z(-k)      // conj(Z[−k]) = (wr, −wi)
+                    let (wr, wi) = z(-k) // conj(Z[−k]) = (wr, −wi)
                     blockRe[p * needed + k] = 0.5 * (zr + wr)
                     blockIm[p * needed + k] = 0.5 * (zi - wi)
                     if q >= 0 {
@@ -101,7 +104,7 @@ enum LegacyChirpZWelch {
         let odd = l % 2 == 1
         for s in 0..<segments {
             let next = s + 1
-            let lastIndex = s * h + l          // sample dropped from block s+1 when L is odd
+            let lastIndex = s * h + l // sample dropped from block s+1 when L is odd
             let dropped = odd && lastIndex < x.count ? x[lastIndex] : 0
             for k in 0..<needed {
                 var br = blockRe[next * needed + k], bi = blockIm[next * needed + k]

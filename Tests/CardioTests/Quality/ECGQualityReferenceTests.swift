@@ -30,8 +30,11 @@ struct ECGQualityReferenceTests {
         #expect(relativeError(p, try #require(c.double("nk_pSQI"))) < 0.02, "\(name): pSQI \(p) vs NeuroKit2")
         // NeuroKit2's basSQI drops the PSD below 4·fs/n = 0.4 Hz: the same band ratio from 0.4 Hz
         // must agree with it; the full 0–1 Hz basSQI may only be lower (more baseline counted).
-        let from04 = 1 - ECGSignalQualityIndex.bandPowerRatio(c.samples, sampleRate: c.sampleRate,
-                                                              numeratorHz: 0.4..<1, denominatorHz: 0.4..<40)
+        let from04 =
+            1
+            - ECGSignalQualityIndex.bandPowerRatio(
+                c.samples, sampleRate: c.sampleRate,
+                numeratorHz: 0.4..<1, denominatorHz: 0.4..<40)
         let nk = try #require(c.double("nk_basSQI"))
         #expect(relativeError(from04, nk) < 0.02, "\(name): basSQI from 0.4 Hz \(from04) vs NeuroKit2 \(nk)")
         #expect(b <= nk * 1.02, "\(name): basSQI \(b) vs NeuroKit2 \(nk)")

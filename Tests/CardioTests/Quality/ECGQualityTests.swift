@@ -134,12 +134,12 @@ struct ECGQualityTests {
 
         let c = try QualityCase.load("noise010_250")
         var mask = [Bool](repeating: false, count: c.samples.count)
-        for i in 0..<200 { mask[i] = true }   // 8 %: still judged by the indices
+        for i in 0..<200 { mask[i] = true } // 8 %: still judged by the indices
         let light = q.assessWindow(c.samples, masked: mask, rPeaks: c.rPeaks)
         #expect(abs(light.maskedFraction - 0.08) < 1e-12)
-        #expect(light.label == .barelyAcceptable && light.fuzzyLabel == .excellent)  // as unmasked
+        #expect(light.label == .barelyAcceptable && light.fuzzyLabel == .excellent) // as unmasked
         #expect(light.beatCount == c.rPeaks.filter { $0 >= 200 }.count)
-        for i in 0..<400 { mask[i] = true }   // 16 % > 10 %
+        for i in 0..<400 { mask[i] = true } // 16 % > 10 %
         let heavy = q.assessWindow(c.samples, masked: mask, rPeaks: c.rPeaks)
         #expect(heavy.label == .unacceptable && heavy.fuzzyLabel == .unacceptable)
         // The indices alone would pass it.

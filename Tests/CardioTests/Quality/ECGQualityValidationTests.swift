@@ -72,8 +72,9 @@ struct ECGQualityValidationTests {
         /// Mean bSQI, pSQI, basSQI, kSQI and fuzzy score V, formatted as table cells.
         var means: String {
             let c = Double(max(1, windows))
-            return String(format: " %.3f | %.3f | %.3f | %.2f | %.2f |", bSQISum / c, pSQISum / c, basSQISum / c,
-                          kSQISum / c, scoreSum / c)
+            return String(
+                format: " %.3f | %.3f | %.3f | %.2f | %.2f |", bSQISum / c, pSQISum / c, basSQISum / c,
+                kSQISum / c, scoreSum / c)
         }
         func share(_ l: ECGQualityLabel) -> Double { windows == 0 ? 0 : Double(counts[l, default: 0]) / Double(windows) }
         func fuzzyShare(_ l: ECGQualityLabel) -> Double {
@@ -103,17 +104,18 @@ struct ECGQualityValidationTests {
             .joined(separator: " / ")
     }
 
-    @Test("NSTDB: the share of unacceptable windows rises as the SNR falls",
-          .enabled(if: enabled, "needs ../shared/datasets and xz"))
+    @Test(
+        "NSTDB: the share of unacceptable windows rises as the SNR falls",
+        .enabled(if: enabled, "needs ../shared/datasets and xz"))
     func nstdb() throws {
         #if DEBUG
-        let levels = [("clean", ""), ("24", "e24"), ("-6", "e_6")]
-        let subjects = ["118"]
-        let lastSecond = 420.0
+            let levels = [("clean", ""), ("24", "e24"), ("-6", "e_6")]
+            let subjects = ["118"]
+            let lastSecond = 420.0
         #else
-        let levels = [("clean", ""), ("24", "e24"), ("18", "e18"), ("12", "e12"), ("6", "e06"), ("0", "e00"), ("-6", "e_6")]
-        let subjects = ["118", "119"]
-        let lastSecond = Double.infinity
+            let levels = [("clean", ""), ("24", "e24"), ("18", "e18"), ("12", "e12"), ("6", "e06"), ("0", "e00"), ("-6", "e_6")]
+            let subjects = ["118", "119"]
+            let lastSecond = Double.infinity
         #endif
         var table: [(String, Shares, [String: Shares])] = []
         var everyWindow: [(String, Shares)] = []
@@ -133,32 +135,37 @@ struct ECGQualityValidationTests {
             everyWindow.append((snr, every))
         }
         print("NSTDB em noise, channel 0, 10-s windows inside the noisy spans from 5:00; R-peaks = .atr beats")
-        print("| SNR (dB) | windows | excellent | barely acceptable | unacceptable | fuzzy: excellent / barely / unacceptable |"
-              + " mean bSQI | mean pSQI | mean basSQI | mean kSQI | mean V |" + subjects.map { " unacceptable \($0) |" }.joined())
+        print(
+            "| SNR (dB) | windows | excellent | barely acceptable | unacceptable | fuzzy: excellent / barely / unacceptable |"
+                + " mean bSQI | mean pSQI | mean basSQI | mean kSQI | mean V |" + subjects.map { " unacceptable \($0) |" }.joined())
         print("|---|---|---|---|---|---|---|---|---|---|---|" + subjects.map { _ in "---|" }.joined())
         for (snr, s, per) in table {
-            print("| \(snr) | \(s.windows) | \(Self.percent(s.share(.excellent))) | \(Self.percent(s.share(.barelyAcceptable))) | "
-                  + "\(Self.percent(s.share(.unacceptable))) | \(Self.fuzzyShare3(s)) |"
-                  + s.means + subjects.map { " \(Self.percent(per[$0]?.share(.unacceptable) ?? 0)) |" }.joined())
+            print(
+                "| \(snr) | \(s.windows) | \(Self.percent(s.share(.excellent))) | \(Self.percent(s.share(.barelyAcceptable))) | "
+                    + "\(Self.percent(s.share(.unacceptable))) | \(Self.fuzzyShare3(s)) |"
+                    + s.means + subjects.map { " \(Self.percent(per[$0]?.share(.unacceptable) ?? 0)) |" }.joined())
         }
         print("NSTDB, all 10-s windows from 5:00 (noisy and clean spans)")
         print("| SNR (dB) | windows | excellent | barely acceptable | unacceptable | fuzzy: excellent / barely / unacceptable |")
         print("|---|---|---|---|---|---|")
         for (snr, s) in everyWindow {
-            print("| \(snr) | \(s.windows) | \(Self.percent(s.share(.excellent))) | \(Self.percent(s.share(.barelyAcceptable))) | "
-                  + "\(Self.percent(s.share(.unacceptable))) | \(Self.fuzzyShare3(s)) |")
+            print(
+                "| \(snr) | \(s.windows) | \(Self.percent(s.share(.excellent))) | \(Self.percent(s.share(.barelyAcceptable))) | "
+                    + "\(Self.percent(s.share(.unacceptable))) | \(Self.fuzzyShare3(s)) |")
         }
         for i in 1..<table.count {
             let before = table[i - 1].1.share(.unacceptable), now = table[i].1.share(.unacceptable)
             #expect(now >= before, "unacceptable share falls from \(before) at \(table[i - 1].0) dB to \(now) at \(table[i].0) dB")
         }
-        #expect(table.last!.1.share(.unacceptable) > table[1].1.share(.unacceptable) + 0.2,
-                "−6 dB should be clearly worse than 24 dB")
+        #expect(
+            table.last!.1.share(.unacceptable) > table[1].1.share(.unacceptable) + 0.2,
+            "−6 dB should be clearly worse than 24 dB")
         // The fuzzy evaluation never says unacceptable here (see ECGQuality), but its share of
         // excellent windows must not rise as the SNR falls.
         for i in 1..<table.count {
-            #expect(table[i].1.fuzzyShare(.excellent) <= table[i - 1].1.fuzzyShare(.excellent),
-                    "fuzzy excellent share rises at \(table[i].0) dB")
+            #expect(
+                table[i].1.fuzzyShare(.excellent) <= table[i - 1].1.fuzzyShare(.excellent),
+                "fuzzy excellent share rises at \(table[i].0) dB")
         }
         #expect(table.allSatisfy { $0.1.windows > 0 })
     }
@@ -166,29 +173,31 @@ struct ECGQualityValidationTests {
     @Test("MIT-BIH 100, 101, 103: few unacceptable windows", .enabled(if: enabled, "needs ../shared/datasets and xz"))
     func mitdbClean() throws {
         #if DEBUG
-        let records = ["100"]
+            let records = ["100"]
         #else
-        let records = ["100", "101", "103"]
+            let records = ["100", "101", "103"]
         #endif
         print("MIT-BIH clean records, channel 0, whole record in 10-s windows; R-peaks = .atr beats")
-        print("| record | windows | excellent | barely acceptable | unacceptable | fuzzy: excellent / barely / unacceptable |"
-              + " mean bSQI | mean pSQI | mean basSQI | mean kSQI | mean V |")
+        print(
+            "| record | windows | excellent | barely acceptable | unacceptable | fuzzy: excellent / barely / unacceptable |"
+                + " mean bSQI | mean pSQI | mean basSQI | mean kSQI | mean V |")
         print("|---|---|---|---|---|---|---|---|---|---|---|")
         var total = Shares()
         for name in records {
             var r = try Self.load("mitdb", name)
             #if DEBUG
-            r.samples = Array(r.samples.prefix(Int(300 * r.sampleRate)))
-            r.masked = Array(r.masked.prefix(r.samples.count))
+                r.samples = Array(r.samples.prefix(Int(300 * r.sampleRate)))
+                r.masked = Array(r.masked.prefix(r.samples.count))
             #endif
             var s = Shares()
             for w in ECGQuality(sampleRate: r.sampleRate).assess(r.samples, masked: r.masked, rPeaks: r.beats) {
                 s.add(w)
                 total.add(w)
             }
-            print("| \(name) | \(s.windows) | \(Self.percent(s.share(.excellent))) | \(Self.percent(s.share(.barelyAcceptable))) | "
-                  + "\(Self.percent(s.share(.unacceptable))) | \(Self.fuzzyShare3(s)) |"
-                  + s.means)
+            print(
+                "| \(name) | \(s.windows) | \(Self.percent(s.share(.excellent))) | \(Self.percent(s.share(.barelyAcceptable))) | "
+                    + "\(Self.percent(s.share(.unacceptable))) | \(Self.fuzzyShare3(s)) |"
+                    + s.means)
             #expect(s.share(.unacceptable) < 0.05, "record \(name): \(s.share(.unacceptable)) unacceptable")
         }
         #expect(total.windows > 0)
@@ -197,13 +206,14 @@ struct ECGQualityValidationTests {
     /// Elgendi (2013) reports Se 99.78 % and +P 99.87 % on MIT-BIH. Here the detector runs on the
     /// whole record and, as inside ``ECGQuality``, on each 10-s window; a beat counts as found
     /// within 150 ms of an annotated beat (one-to-one).
-    @Test("MIT-BIH 100, 101, 103, 118, 119: the Elgendi detector's sensitivity and positive predictivity",
-          .enabled(if: enabled, "needs ../shared/datasets and xz"))
+    @Test(
+        "MIT-BIH 100, 101, 103, 118, 119: the Elgendi detector's sensitivity and positive predictivity",
+        .enabled(if: enabled, "needs ../shared/datasets and xz"))
     func elgendiOnMITBIH() throws {
         #if DEBUG
-        let records = ["100"]
+            let records = ["100"]
         #else
-        let records = ["100", "101", "103", "118", "119"]
+            let records = ["100", "101", "103", "118", "119"]
         #endif
         print("Elgendi (2013) detector on MIT-BIH channel 0, 150-ms matching")
         print("| record | beats | Se whole | +P whole | Se 10-s windows | +P 10-s windows |")
@@ -211,8 +221,8 @@ struct ECGQualityValidationTests {
         for name in records {
             var r = try Self.load("mitdb", name)
             #if DEBUG
-            r.samples = Array(r.samples.prefix(Int(300 * r.sampleRate)))
-            r.beats = r.beats.filter { $0 < r.samples.count }
+                r.samples = Array(r.samples.prefix(Int(300 * r.sampleRate)))
+                r.beats = r.beats.filter { $0 < r.samples.count }
             #endif
             let detector = ElgendiQRSDetector(sampleRate: r.sampleRate)
             let whole = detector.detect(r.samples)
@@ -230,7 +240,8 @@ struct ECGQualityValidationTests {
                 return (m / Double(truth.count), m / Double(found.count))
             }
             let (se, pp) = rates(whole, r.beats), (seW, ppW) = rates(windowed, truthWindowed)
-            print("| \(name) | \(r.beats.count) | \(Self.percent(se)) | \(Self.percent(pp)) | \(Self.percent(seW)) | \(Self.percent(ppW)) |")
+            print(
+                "| \(name) | \(r.beats.count) | \(Self.percent(se)) | \(Self.percent(pp)) | \(Self.percent(seW)) | \(Self.percent(ppW)) |")
             #expect(se > 0.99 && pp > 0.99, "record \(name): Se \(se), +P \(pp)")
             #expect(seW > 0.98 && ppW > 0.98, "record \(name) in windows: Se \(seW), +P \(ppW)")
         }

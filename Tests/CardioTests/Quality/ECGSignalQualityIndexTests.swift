@@ -6,8 +6,10 @@ import _TestSupport
 /// Hand-checked cases for each index: sines, a flat line, Gaussian noise, beat lists.
 @Suite("ECG signal-quality indices on hand-checked signals")
 struct ECGSignalQualityIndexTests {
-    static func sine(frequency: Double, sampleRate: Double, seconds: Double, amplitude: Double = 1,
-                     offset: Double = 0) -> [Float] {
+    static func sine(
+        frequency: Double, sampleRate: Double, seconds: Double, amplitude: Double = 1,
+        offset: Double = 0
+    ) -> [Float] {
         let n = Int(sampleRate * seconds)
         return (0..<n).map { Float(offset + amplitude * sin(2 * Double.pi * frequency * Double($0) / sampleRate)) }
     }
@@ -99,6 +101,6 @@ struct ECGSignalQualityIndexTests {
         let a = ECGSignalQualityIndex.pSQI(x, sampleRate: fs, masked: mask)
         let b = ECGSignalQualityIndex.pSQI(filled, sampleRate: fs)
         #expect(abs(a - b) < 1e-6, "pSQI masked \(a) vs mean-filled \(b)")
-        #expect(ECGSignalQualityIndex.pSQI(x, sampleRate: fs) < 0.9)  // the spikes would count
+        #expect(ECGSignalQualityIndex.pSQI(x, sampleRate: fs) < 0.9) // the spikes would count
     }
 }

@@ -14,20 +14,24 @@ struct QualityCase {
     func string(_ key: String) -> String? { values[key] as? String }
     func bool(_ key: String) -> Bool? { (values[key] as? NSNumber)?.boolValue }
 
-    static let names = ["clean_360", "noise010_250", "noise030_500", "clean_125", "wander_1000",
-                        "noise100_360", "tachy_360", "muscle_360", "gaussian_360"]
+    static let names = [
+        "clean_360", "noise010_250", "noise030_500", "clean_125", "wander_1000",
+        "noise100_360", "tachy_360", "muscle_360", "gaussian_360",
+    ]
 
     static func load(_ name: String) throws -> QualityCase {
         let all = try Fixtures.json("CardioTests", "quality/cases.json")
         guard let cases = all["cases"] as? [String: Any], let v = cases[name] as? [String: Any],
-              let fs = (v["sample_rate"] as? NSNumber)?.doubleValue else {
+            let fs = (v["sample_rate"] as? NSNumber)?.doubleValue
+        else {
             throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "no case \(name)"])
         }
-        return QualityCase(name: name, sampleRate: fs,
-                           samples: try Fixtures.doubles("CardioTests", "quality/\(name).npy").map(Float.init),
-                           rPeaks: try Fixtures.ints("CardioTests", "quality/\(name)_rpeaks.npy"),
-                           elgendi: try Fixtures.ints("CardioTests", "quality/\(name)_elgendi.npy"),
-                           values: v)
+        return QualityCase(
+            name: name, sampleRate: fs,
+            samples: try Fixtures.doubles("CardioTests", "quality/\(name).npy").map(Float.init),
+            rPeaks: try Fixtures.ints("CardioTests", "quality/\(name)_rpeaks.npy"),
+            elgendi: try Fixtures.ints("CardioTests", "quality/\(name)_elgendi.npy"),
+            values: v)
     }
 
     /// NeuroKit2's label text → SensorPipe's raw value.
@@ -35,7 +39,7 @@ struct QualityCase {
         switch nk.lowercased() {
         case "excellent": "excellent"
         case "barely acceptable": "barely_acceptable"
-        default: "unacceptable"  // NeuroKit2 spells it "Unacceptable" (or "Unnacceptable")
+        default: "unacceptable" // NeuroKit2 spells it "Unacceptable" (or "Unnacceptable")
         }
     }
 }

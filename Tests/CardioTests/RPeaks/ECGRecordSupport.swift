@@ -63,7 +63,7 @@ struct ECGRecord {
             switch e {
             case .stream(_, let info):
                 if rate == 0 { rate = info.nominalSampleRate ?? 0 }
-            case .block(let b) where b.stream == channel:  // one stream per signal
+            case .block(let b) where b.stream == channel: // one stream per signal
                 samples += b.columns[0]
                 flags += b.flags
                 sizes.append(b.count)
@@ -79,7 +79,8 @@ struct ECGRecord {
             if a.code == .ventricularFlutterEnd, let o = open { episodes.append(o...a.sample); open = nil }
         }
         if let o = open { episodes.append(o...samples.count) }
-        return ECGRecord(name: name, sampleRate: rate, samples: samples, flags: flags, blockSizes: sizes,
-                         beats: beats, flutter: episodes)
+        return ECGRecord(
+            name: name, sampleRate: rate, samples: samples, flags: flags, blockSizes: sizes,
+            beats: beats, flutter: episodes)
     }
 }

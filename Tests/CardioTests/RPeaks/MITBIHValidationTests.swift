@@ -22,17 +22,17 @@ struct MITBIHValidationTests {
         let all = ((try? String(contentsOf: d.appendingPathComponent("mitdb/RECORDS"), encoding: .utf8)) ?? "")
             .split(whereSeparator: \.isWhitespace).map(String.init)
         #if DEBUG
-        return all.filter { $0 == "100" }
+            return all.filter { $0 == "100" }
         #else
-        return all
+            return all
         #endif
     }
 
     static var nstRecords: [String] {
         #if DEBUG
-        return ["119e06"]
+            return ["119e06"]
         #else
-        return ["118", "119"].flatMap { r in ["24", "18", "12", "06", "00", "_6"].map { "\(r)e\($0)" } }
+            return ["118", "119"].flatMap { r in ["24", "18", "12", "06", "00", "_6"].map { "\(r)e\($0)" } }
         #endif
     }
 
@@ -50,19 +50,20 @@ struct MITBIHValidationTests {
             r.flags.withUnsafeBufferPointer { f in
                 var start = 0
                 for n in r.blockSizes {
-                    detector.process(UnsafeBufferPointer(rebasing: x[start..<start + n]),
-                                     flags: UnsafeBufferPointer(rebasing: f[start..<start + n]), into: &peaks)
+                    detector.process(
+                        UnsafeBufferPointer(rebasing: x[start..<start + n]),
+                        flags: UnsafeBufferPointer(rebasing: f[start..<start + n]), into: &peaks)
                     start += n
                 }
             }
         }
         detector.finish(into: &peaks)
         #if DEBUG
-        return (peaks, 0)
+            return (peaks, 0)
         #else
-        let whole = RPeakDetector.detect(r.samples, sampleRate: r.sampleRate, flags: r.flags)
-        let mismatch = whole == peaks ? 0 : max(1, abs(whole.count - peaks.count))
-        return (peaks, mismatch)
+            let whole = RPeakDetector.detect(r.samples, sampleRate: r.sampleRate, flags: r.flags)
+            let mismatch = whole == peaks ? 0 : max(1, abs(whole.count - peaks.count))
+            return (peaks, mismatch)
         #endif
     }
 
@@ -96,8 +97,9 @@ struct MITBIHValidationTests {
         try? text.write(to: url, atomically: true, encoding: .utf8)
     }
 
-    @Test("EC57 Se, +P, F1 and jitter on MIT-BIH (48 records) and NSTDB 118/119",
-          .enabled(if: enabled, "needs ../shared/datasets and xz"))
+    @Test(
+        "EC57 Se, +P, F1 and jitter on MIT-BIH (48 records) and NSTDB 118/119",
+        .enabled(if: enabled, "needs ../shared/datasets and xz"))
     func validate() throws {
         var rows = [Row]()
         var gross: DetectionScore?
@@ -107,8 +109,9 @@ struct MITBIHValidationTests {
             let r = try ECGRecord.load(set: "mitdb", name: name)
             let (peaks, mismatch) = Self.detect(r)
             mismatches += mismatch
-            let score = BeatMatching.match(reference: r.beats, detections: peaks, sampleRate: r.sampleRate,
-                                           excluded: r.flutter)
+            let score = BeatMatching.match(
+                reference: r.beats, detections: peaks, sampleRate: r.sampleRate,
+                excluded: r.flutter)
             let all = BeatMatching.match(reference: r.beats, detections: peaks, sampleRate: r.sampleRate)
             rows.append(Row(name: name, score: score, beats: r.beats.count))
             if gross == nil { gross = score; grossWithFlutter = all } else { gross!.add(score); grossWithFlutter!.add(all) }
@@ -119,8 +122,9 @@ struct MITBIHValidationTests {
             let (peaks, mismatch) = Self.detect(r)
             mismatches += mismatch
             let start = Int(300 * r.sampleRate)
-            let score = BeatMatching.match(reference: r.beats, detections: peaks, sampleRate: r.sampleRate,
-                                           scoredRange: start..<Int.max, excluded: r.flutter)
+            let score = BeatMatching.match(
+                reference: r.beats, detections: peaks, sampleRate: r.sampleRate,
+                scoredRange: start..<Int.max, excluded: r.flutter)
             nst.append(Row(name: name, score: score, beats: r.beats.filter { $0 >= start }.count))
         }
         let g = try #require(gross)
@@ -139,14 +143,14 @@ struct MITBIHValidationTests {
         doc += Self.table(nst, gross: nil)
         print(doc)
         #if !DEBUG
-        Self.writeDoc(doc)
+            Self.writeDoc(doc)
         #endif
         #expect(mismatches == 0, "chunked (decoder blocks) and whole-signal peaks differ")
         #if DEBUG
-        #expect(g.sensitivity >= 0.995 && g.positivePredictivity >= 0.995)
+            #expect(g.sensitivity >= 0.995 && g.positivePredictivity >= 0.995)
         #else
-        #expect(g.sensitivity >= 0.998, "gross Se \(Self.pct(g.sensitivity)) % below the 99.80 % target")
-        #expect(g.positivePredictivity >= 0.998, "gross +P \(Self.pct(g.positivePredictivity)) % below the 99.80 % target")
+            #expect(g.sensitivity >= 0.998, "gross Se \(Self.pct(g.sensitivity)) % below the 99.80 % target")
+            #expect(g.positivePredictivity >= 0.998, "gross +P \(Self.pct(g.positivePredictivity)) % below the 99.80 % target")
         #endif
     }
 }

@@ -20,7 +20,9 @@ struct RPeakDetectorTests {
             for n in blocks {
                 let xs = UnsafeBufferPointer(rebasing: xp[start..<start + n])
                 if let flags {
-                    flags.withUnsafeBufferPointer { d.process(xs, flags: UnsafeBufferPointer(rebasing: $0[start..<start + n]), into: &peaks) }
+                    flags.withUnsafeBufferPointer {
+                        d.process(xs, flags: UnsafeBufferPointer(rebasing: $0[start..<start + n]), into: &peaks)
+                    }
                 } else {
                     d.process(xs, flags: nil, into: &peaks)
                 }
@@ -46,16 +48,18 @@ struct RPeakDetectorTests {
         let (x, _) = try Self.excerpt(360)
         var rng = SeededGenerator(seed: 7)
         var flags = [UInt8](repeating: 0, count: x.count)
-        for i in 4000..<4500 { flags[i] = 1 }          // a masked stretch
-        for i in stride(from: 7000, to: 7100, by: 3) { flags[i] = 0x10 }  // scattered missing samples
+        for i in 4000..<4500 { flags[i] = 1 } // a masked stretch
+        for i in stride(from: 7000, to: 7100, by: 3) { flags[i] = 0x10 } // scattered missing samples
         for f in [nil, flags] {
             let whole = RPeakDetector.detect(x, sampleRate: 360, flags: f)
             #expect(whole.count > 20)
             for maxBlock in [1, 7, 64, 1000, 20_000] {
                 let blocks = rng.blockSizes(total: x.count, maxBlock: maxBlock)
                 let peaks = Self.stream(x, rate: 360, flags: f, blocks: blocks)
-                let differing = peaks.count != whole.count ? max(1, abs(peaks.count - whole.count))
-                                                           : zip(peaks, whole).filter { $0 != $1 }.count
+                let differing =
+                    peaks.count != whole.count
+                    ? max(1, abs(peaks.count - whole.count))
+                    : zip(peaks, whole).filter { $0 != $1 }.count
                 #expect(differing == 0, "max block \(maxBlock): \(differing) peaks differ")
             }
         }
@@ -104,7 +108,7 @@ struct RPeakDetectorTests {
         let (x, beats) = try Self.excerpt(360)
         var y = x
         var flags = [UInt8](repeating: 0, count: x.count)
-        let gap = 3600..<5400  // 10 s to 15 s
+        let gap = 3600..<5400 // 10 s to 15 s
         var rng = SeededGenerator(seed: 3)
         for i in gap {
             flags[i] = i % 2 == 0 ? 0x01 : 0x10
@@ -124,21 +128,24 @@ struct RPeakDetectorTests {
     @Test("a flat stretch and a 5× amplitude drop: no beats in the flat part, detection resumes")
     func flatAndDrop() throws {
         let (x, beats) = try Self.excerpt(250)
-        let base = x.sorted()[x.count / 2]  // isoelectric level, so neither edge is a step
+        let base = x.sorted()[x.count / 2] // isoelectric level, so neither edge is a step
         var y = x
-        let flat = 2600..<3750  // 10.4 s to 15 s, between beats
+        let flat = 2600..<3750 // 10.4 s to 15 s, between beats
         for i in flat { y[i] = base }
         for i in flat.upperBound..<y.count { y[i] = base + 0.2 * (x[i] - base) }
         let peaks = RPeakDetector.detect(y, sampleRate: 250)
         #expect(!peaks.contains { flat.contains($0) }, "peaks \(peaks.filter { flat.contains($0) })")
         // Before the flat stretch: everything; after it the detector must re-adapt within 5 s.
-        let before = BeatMatching.match(reference: beats.filter { $0 < flat.lowerBound },
-                                        detections: peaks.filter { $0 < flat.lowerBound }, sampleRate: 250)
+        let before = BeatMatching.match(
+            reference: beats.filter { $0 < flat.lowerBound },
+            detections: peaks.filter { $0 < flat.lowerBound }, sampleRate: 250)
         #expect(before.falseNegatives == 0 && before.falsePositives == 0)
-        let late = BeatMatching.match(reference: beats.filter { $0 >= flat.upperBound + 1250 },
-                                      detections: peaks.filter { $0 >= flat.upperBound + 1250 }, sampleRate: 250)
-        #expect(late.truePositives > 0 && late.falseNegatives == 0 && late.falsePositives == 0,
-                "after the drop: TP \(late.truePositives) FN \(late.falseNegatives) FP \(late.falsePositives)")
+        let late = BeatMatching.match(
+            reference: beats.filter { $0 >= flat.upperBound + 1250 },
+            detections: peaks.filter { $0 >= flat.upperBound + 1250 }, sampleRate: 250)
+        #expect(
+            late.truePositives > 0 && late.falseNegatives == 0 && late.falsePositives == 0,
+            "after the drop: TP \(late.truePositives) FN \(late.falseNegatives) FP \(late.falsePositives)")
     }
 
     @Test("empty, tiny and all-masked input produce no peaks and do not trap")
@@ -146,8 +153,9 @@ struct RPeakDetectorTests {
         #expect(RPeakDetector.detect([], sampleRate: 500).isEmpty)
         #expect(RPeakDetector.detect([1, 2, 3], sampleRate: 125).isEmpty)
         #expect(RPeakDetector.detect([Float](repeating: 0, count: 10_000), sampleRate: 1000).isEmpty)
-        let masked = RPeakDetector.detect([Float](repeating: 5, count: 5000), sampleRate: 250,
-                                          flags: [UInt8](repeating: 1, count: 5000))
+        let masked = RPeakDetector.detect(
+            [Float](repeating: 5, count: 5000), sampleRate: 250,
+            flags: [UInt8](repeating: 1, count: 5000))
         #expect(masked.isEmpty)
         // finish() resets: the detector can be reused for a new stream and gives the same result.
         var d = RPeakDetector(sampleRate: 360)

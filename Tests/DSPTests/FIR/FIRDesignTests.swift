@@ -32,16 +32,18 @@ struct FIRDesignTests {
         #expect(cases.count >= 40)
         var worstPeak = 0.0, worstElement = 0.0
         for c in cases {
-            let design = try FIRDesign(tapCount: c.int("taps"), response: Self.response(c),
-                                       sampleRate: c.double("sample_rate"), window: Self.window(c),
-                                       scale: c.bool("scale"))
+            let design = try FIRDesign(
+                tapCount: c.int("taps"), response: Self.response(c),
+                sampleRate: c.double("sample_rate"), window: Self.window(c),
+                scale: c.bool("scale"))
             #expect(design.taps.count == c.values.count)
             guard design.taps.count == c.values.count else { continue }
             worstPeak = max(worstPeak, Compare.maxErrorRelativeToPeak(design.taps, c.values))
             // Element-wise relative error, judged against 1e-9 of the peak for taps that are
             // pure rounding noise (sinc zeros, e.g. the fs/4 low-pass).
-            worstElement = max(worstElement,
-                               Compare.maxRelativeError(design.taps, c.values, relativeFloor: 1e-9))
+            worstElement = max(
+                worstElement,
+                Compare.maxRelativeError(design.taps, c.values, relativeFloor: 1e-9))
         }
         // Measured: 36 of 42 designs bit-identical; the Kaiser ones differ by ≤ 4.5e-16 of the
         // peak (1.4e-15 element-wise) through I0. Required ≤ 1e-12.
@@ -64,9 +66,10 @@ struct FIRDesignTests {
         #expect(orders.count == 4 && betas.count == 9 && attens.count == 3)
         func d(_ o: [String: Any], _ key: String) -> Double { (o[key] as? NSNumber)?.doubleValue ?? .nan }
         for o in orders {
-            let (n, beta) = try FIRDesign.kaiserOrder(rippleDecibels: d(o, "ripple_db"),
-                                                      transitionWidth: d(o, "width_hz"),
-                                                      sampleRate: d(o, "sample_rate"))
+            let (n, beta) = try FIRDesign.kaiserOrder(
+                rippleDecibels: d(o, "ripple_db"),
+                transitionWidth: d(o, "width_hz"),
+                sampleRate: d(o, "sample_rate"))
             #expect(n == Int(d(o, "numtaps")))
             #expect(abs(beta - d(o, "beta")) <= 1e-12 * d(o, "beta"))
         }
@@ -75,8 +78,9 @@ struct FIRDesignTests {
             #expect(abs(beta - d(o, "beta")) <= 1e-12 * abs(d(o, "beta")))
         }
         for o in attens {
-            let a = FIRDesign.kaiserAttenuation(tapCount: Int(d(o, "taps")), transitionWidth: d(o, "width_hz"),
-                                                sampleRate: d(o, "sample_rate"))
+            let a = FIRDesign.kaiserAttenuation(
+                tapCount: Int(d(o, "taps")), transitionWidth: d(o, "width_hz"),
+                sampleRate: d(o, "sample_rate"))
             #expect(abs(a - d(o, "attenuation_db")) <= 1e-12 * d(o, "attenuation_db"))
         }
     }
@@ -87,32 +91,54 @@ struct FIRDesignTests {
             do { try body() } catch let e as FIRDesignError { return e.code } catch { return nil }
             return nil
         }
-        #expect(code { _ = try FIRDesign(tapCount: 100, response: .highPass(cutoff: 5), sampleRate: 512) }
+        #expect(
+            code { _ = try FIRDesign(tapCount: 100, response: .highPass(cutoff: 5), sampleRate: 512) }
                 == .evenTapCountPassesNyquist)
-        #expect(code { _ = try FIRDesign(tapCount: 64, response: .bandStop(low: 45, high: 55), sampleRate: 512) }
+        #expect(
+            code { _ = try FIRDesign(tapCount: 64, response: .bandStop(low: 45, high: 55), sampleRate: 512) }
                 == .evenTapCountPassesNyquist)
-        #expect(code { _ = try FIRDesign(tapCount: 64, response: .multiBand(cutoffs: [10, 20, 30], passZero: false),
-                                         sampleRate: 512) } == .evenTapCountPassesNyquist)
-        #expect(code { _ = try FIRDesign(tapCount: 101, response: .lowPass(cutoff: 256), sampleRate: 512) }
+        #expect(
+            code {
+                _ = try FIRDesign(
+                    tapCount: 64, response: .multiBand(cutoffs: [10, 20, 30], passZero: false),
+                    sampleRate: 512)
+            } == .evenTapCountPassesNyquist)
+        #expect(
+            code { _ = try FIRDesign(tapCount: 101, response: .lowPass(cutoff: 256), sampleRate: 512) }
                 == .invalidCutoff)
-        #expect(code { _ = try FIRDesign(tapCount: 101, response: .lowPass(cutoff: 0), sampleRate: 512) }
+        #expect(
+            code { _ = try FIRDesign(tapCount: 101, response: .lowPass(cutoff: 0), sampleRate: 512) }
                 == .invalidCutoff)
-        #expect(code { _ = try FIRDesign(tapCount: 101, response: .bandPass(low: 40, high: 40), sampleRate: 512) }
+        #expect(
+            code { _ = try FIRDesign(tapCount: 101, response: .bandPass(low: 40, high: 40), sampleRate: 512) }
                 == .invalidCutoff)
-        #expect(code { _ = try FIRDesign(tapCount: 101, response: .multiBand(cutoffs: [], passZero: true),
-                                         sampleRate: 512) } == .invalidCutoff)
-        #expect(code { _ = try FIRDesign(tapCount: 0, response: .lowPass(cutoff: 10), sampleRate: 512) }
+        #expect(
+            code {
+                _ = try FIRDesign(
+                    tapCount: 101, response: .multiBand(cutoffs: [], passZero: true),
+                    sampleRate: 512)
+            } == .invalidCutoff)
+        #expect(
+            code { _ = try FIRDesign(tapCount: 0, response: .lowPass(cutoff: 10), sampleRate: 512) }
                 == .invalidTapCount)
-        #expect(code { _ = try FIRDesign(tapCount: 11, response: .lowPass(cutoff: 10), sampleRate: .nan) }
+        #expect(
+            code { _ = try FIRDesign(tapCount: 11, response: .lowPass(cutoff: 10), sampleRate: .nan) }
                 == .invalidSampleRate)
-        #expect(code { _ = try FIRDesign(tapCount: 11, response: .lowPass(cutoff: 10), sampleRate: 512,
-                                         window: .kaiser(beta: .infinity)) } == .invalidWindow)
-        #expect(code { _ = try FIRDesign.kaiserOrder(rippleDecibels: 7, transitionWidth: 1, sampleRate: 512) }
+        #expect(
+            code {
+                _ = try FIRDesign(
+                    tapCount: 11, response: .lowPass(cutoff: 10), sampleRate: 512,
+                    window: .kaiser(beta: .infinity))
+            } == .invalidWindow)
+        #expect(
+            code { _ = try FIRDesign.kaiserOrder(rippleDecibels: 7, transitionWidth: 1, sampleRate: 512) }
                 == .invalidSpecification)
-        #expect(code { _ = try FIRDesign.kaiserOrder(rippleDecibels: 60, transitionWidth: 0, sampleRate: 512) }
+        #expect(
+            code { _ = try FIRDesign.kaiserOrder(rippleDecibels: 60, transitionWidth: 0, sampleRate: 512) }
                 == .invalidSpecification)
         // Even tap counts are fine when the response is zero at Nyquist.
-        #expect(code { _ = try FIRDesign(tapCount: 64, response: .bandPass(low: 5, high: 30), sampleRate: 512) }
+        #expect(
+            code { _ = try FIRDesign(tapCount: 64, response: .bandPass(low: 5, high: 30), sampleRate: 512) }
                 == nil)
         do {
             _ = try FIRDesign(tapCount: 101, response: .lowPass(cutoff: 300), sampleRate: 512)

@@ -22,8 +22,9 @@ struct OverlapSaveFilterTests {
         #expect(Compare.maxErrorRelativeToPeak(design.taps, h) < 1e-12)
     }
 
-    @Test("Double, odd and even tap counts, several FFT sizes: equals np.convolve 'same'",
-          arguments: [nil, 0, 1, 3] as [Int?])
+    @Test(
+        "Double, odd and even tap counts, several FFT sizes: equals np.convolve 'same'",
+        arguments: [nil, 0, 1, 3] as [Int?])
     func shortDouble(sizeChoice: Int?) throws {
         let x = try Fixtures.doubles("DSPTests", "fir/conv_short_x.npy")
         let cases = try FIRFixtures.cases("conv_short")
@@ -80,10 +81,10 @@ struct OverlapSaveFilterTests {
         var rng = SeededGenerator(seed: 11)
         let n = x.count
         let plans: [[Int]] = [
-            rng.blockSizes(total: n, maxBlock: 40_000),  // many blocks larger than N = 16384
+            rng.blockSizes(total: n, maxBlock: 40_000), // many blocks larger than N = 16384
             rng.blockSizes(total: n, maxBlock: 700),
             [Int](repeating: 1, count: n),
-            [16411, 7, 1, 16381, 2, 101] + [Int](repeating: 1, count: 5) + [n - 32908],  // primes
+            [16411, 7, 1, 16381, 2, 101] + [Int](repeating: 1, count: 5) + [n - 32908], // primes
             [n],
         ]
         for blocks in plans {
@@ -95,8 +96,10 @@ struct OverlapSaveFilterTests {
     @Test("Agrees with the direct-form FIRFilter")
     func agreesWithDirectForm() throws {
         let x = try Fixtures.doubles("DSPTests", "fir/conv_short_x.npy")
-        for (m, response) in [(101, FIRDesign.Response.highPass(cutoff: 20)),
-                              (64, .lowPass(cutoff: 30))] {
+        for (m, response) in [
+            (101, FIRDesign.Response.highPass(cutoff: 20)),
+            (64, .lowPass(cutoff: 30)),
+        ] {
             let h = try FIRDesign(tapCount: m, response: response, sampleRate: 512).taps
             let direct = FIRFilter<Double>(taps: h).apply(x)
             let fast = OverlapSaveFilter<Double>(taps: h).apply(x)
@@ -112,7 +115,7 @@ struct OverlapSaveFilterTests {
         let whole = a.apply(x)
         var outA = [Float]()
         a.process(Array(x[..<1000]), into: &outA)
-        var b = a  // copy mid-stream
+        var b = a // copy mid-stream
         var outB = outA
         a.process(Array(x[1000...]), into: &outA)
         a.finish(into: &outA)

@@ -1,5 +1,5 @@
-import Foundation
 import DSP
+import Foundation
 import Testing
 import _TestSupport
 
@@ -52,8 +52,9 @@ struct ButterworthDesignTests {
                 continue
             }
             for (got, want) in zip(sos.rows, r.sos) {
-                let e = max(Self.rowError(Array(got[0..<3]), Array(want[0..<3])),
-                            Self.rowError(Array(got[3..<6]), Array(want[3..<6])))
+                let e = max(
+                    Self.rowError(Array(got[0..<3]), Array(want[0..<3])),
+                    Self.rowError(Array(got[3..<6]), Array(want[3..<6])))
                 if e > worst { worst = e; worstLabel = r.label }
             }
         }

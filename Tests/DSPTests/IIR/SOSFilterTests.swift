@@ -84,8 +84,9 @@ struct SOSFilterTests {
         #expect(e2 < 1e-10, "steady state: max error / peak = \(e2)")
     }
 
-    @Test("Other designs (1, 3, 8, 10 sections; sub-hertz poles): Double within 1e-10, Float within 1e-5",
-          arguments: IIRFixtures.otherNames)
+    @Test(
+        "Other designs (1, 3, 8, 10 sections; sub-hertz poles): Double within 1e-10, Float within 1e-5",
+        arguments: IIRFixtures.otherNames)
     func otherDesigns(name: String) throws {
         let p = try IIRFixtures.params()
         let sos = try IIRFixtures.design(p.others[name]!)
@@ -150,15 +151,18 @@ struct SOSFilterTests {
         "bs10": (10, .bandStop(low: 45, high: 55)), "bp20": (20, .bandPass(low: 0.5, high: 40)),
     ]
 
-    @Test("Chunked feeding with random block sizes equals whole, bitwise",
-          arguments: [("bp4", 1), ("bp4", 40), ("bp4", 5000), ("lp2", 13), ("lp4", 300), ("hp11", 37),
-                      ("bs10", 2000), ("bp20", 7), ("bp20", 3000), ("general", 77)])
+    @Test(
+        "Chunked feeding with random block sizes equals whole, bitwise",
+        arguments: [
+            ("bp4", 1), ("bp4", 40), ("bp4", 5000), ("lp2", 13), ("lp4", 300), ("hp11", 37),
+            ("bs10", 2000), ("bp20", 7), ("bp20", 3000), ("general", 77),
+        ])
     func chunked(name: String, maxBlock: Int) throws {
         let sos: SOS
         if let d = Self.chunkDesigns[name] {
             sos = try ButterworthDesign(order: d.order, band: d.band, sampleRate: 512).sos
         } else {
-            sos = SOS(rows: try IIRFixtures.params().general)  // b0 = 0: general numerator path
+            sos = SOS(rows: try IIRFixtures.params().general) // b0 = 0: general numerator path
         }
         let x = Array(try IIRFixtures.signal().prefix(sos.count > 4 ? 8_000 : 30_000))
         for initialization in [SOSFilter<Float>.Initialization.zero, .steadyState] {

@@ -26,8 +26,9 @@ struct ZeroPhaseSOSFilterTests {
     /// ~1.2e-10 of the peak; ``extendedPrecision()`` checks our accuracy for that design.
     static func doubleTolerance(_ name: String) -> Double { name == "bp8low" ? 1e-9 : 1e-10 }
 
-    @Test("Other designs: Double within 1e-10 (bp8low 1e-9), Float within 1e-5",
-          arguments: IIRFixtures.otherNames)
+    @Test(
+        "Other designs: Double within 1e-10 (bp8low 1e-9), Float within 1e-5",
+        arguments: IIRFixtures.otherNames)
     func otherDesigns(name: String) throws {
         let p = try IIRFixtures.params()
         let filter = ZeroPhaseSOSFilter(try IIRFixtures.design(p.others[name]!))

@@ -26,7 +26,8 @@ func alignSign(_ got: [Double], to expected: [Double]) -> ([Double], Double) {
 
 func linalgNames(_ kind: String) -> [String] {
     guard let json = try? Fixtures.json("DSPTests", "linalg/params.json"),
-          let list = json[kind] as? [[String: Any]] else { return [] }
+        let list = json[kind] as? [[String: Any]]
+    else { return [] }
     return list.compactMap { $0["name"] as? String }
 }
 
@@ -42,7 +43,8 @@ struct LinearAlgebraTests {
         let expectedResiduals = try linalgVector("lstsq_\(name)_res")
         let expectedS = try linalgVector("lstsq_\(name)_s")
 
-        let fit = (meta["vector_rhs"] as? Bool) == true
+        let fit =
+            (meta["vector_rhs"] as? Bool) == true
             ? try LeastSquaresSolution(a, b.elements) : try LeastSquaresSolution(a, b)
         #expect(fit.rank == (meta["rank"] as? NSNumber)?.intValue)
         #expect(fit.solution.rows == expectedX.rows && fit.solution.columns == expectedX.columns)
@@ -52,8 +54,9 @@ struct LinearAlgebraTests {
         #expect(Compare.maxRelativeError(fit.residualSumsOfSquares, expectedResiduals) < 1e-10)
     }
 
-    @Test("SymmetricEigendecomposition matches numpy.linalg.eigh (sign-invariant)",
-          arguments: linalgNames("eigh"))
+    @Test(
+        "SymmetricEigendecomposition matches numpy.linalg.eigh (sign-invariant)",
+        arguments: linalgNames("eigh"))
     func eigen(name: String) throws {
         let a = try linalgMatrix("eigh_\(name)_a")
         let expectedW = try linalgVector("eigh_\(name)_w")
@@ -67,8 +70,9 @@ struct LinearAlgebraTests {
         }
     }
 
-    @Test("SingularValueDecomposition matches numpy.linalg.svd (thin, sign-invariant)",
-          arguments: linalgNames("svd"))
+    @Test(
+        "SingularValueDecomposition matches numpy.linalg.svd (thin, sign-invariant)",
+        arguments: linalgNames("svd"))
     func svd(name: String) throws {
         let a = try linalgMatrix("svd_\(name)_a")
         let expectedU = try linalgMatrix("svd_\(name)_u")

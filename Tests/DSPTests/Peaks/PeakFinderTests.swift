@@ -12,10 +12,12 @@ struct PeakRun: CustomTestStringConvertible, Sendable {
 
     static func all() -> [PeakRun] {
         guard let json = try? Fixtures.json("DSPTests", "peaks/params.json"),
-              let runs = json["runs"] as? [[String: Any]] else { return [] }
+            let runs = json["runs"] as? [[String: Any]]
+        else { return [] }
         return runs.map {
-            PeakRun(caseName: $0["case"] as! String, setName: $0["set"] as! String,
-                    columns: $0["columns"] as! [String])
+            PeakRun(
+                caseName: $0["case"] as! String, setName: $0["set"] as! String,
+                columns: $0["columns"] as! [String])
         }
     }
 
@@ -26,15 +28,17 @@ struct PeakRun: CustomTestStringConvertible, Sendable {
         let p = try #require(sets[setName])
         func limits(_ key: String) -> PeakFinder.Limits? {
             guard let pair = p[key] as? [Any] else { return nil }
-            return PeakFinder.Limits(minimum: (pair[0] as? NSNumber)?.doubleValue,
-                                     maximum: (pair[1] as? NSNumber)?.doubleValue)
+            return PeakFinder.Limits(
+                minimum: (pair[0] as? NSNumber)?.doubleValue,
+                maximum: (pair[1] as? NSNumber)?.doubleValue)
         }
-        return PeakFinder(height: limits("height"), threshold: limits("threshold"),
-                          distance: (p["distance"] as? NSNumber)?.doubleValue,
-                          prominence: limits("prominence"), width: limits("width"),
-                          plateauSize: limits("plateau_size"),
-                          windowLength: (p["wlen"] as? NSNumber)?.intValue,
-                          relativeHeight: (p["rel_height"] as? NSNumber)?.doubleValue ?? 0.5)
+        return PeakFinder(
+            height: limits("height"), threshold: limits("threshold"),
+            distance: (p["distance"] as? NSNumber)?.doubleValue,
+            prominence: limits("prominence"), width: limits("width"),
+            plateauSize: limits("plateau_size"),
+            windowLength: (p["wlen"] as? NSNumber)?.intValue,
+            relativeHeight: (p["rel_height"] as? NSNumber)?.doubleValue ?? 0.5)
     }
 }
 

@@ -1,6 +1,7 @@
-@testable import DSP
 import Testing
 import _TestSupport
+
+@testable import DSP
 
 @Suite("PolyphaseResampler against scipy.signal.resample_poly")
 struct PolyphaseResamplerTests {
@@ -10,8 +11,9 @@ struct PolyphaseResamplerTests {
         try Fixtures.doubles("DSPTests", "resample/\(name).npy")
     }
 
-    @Test("Prototype filter equals firwin(2H+1, 1/max, kaiser 5)·up",
-          arguments: [(1, 4), (512, 125), (18, 25)])
+    @Test(
+        "Prototype filter equals firwin(2H+1, 1/max, kaiser 5)·up",
+        arguments: [(1, 4), (512, 125), (18, 25)])
     func prototypeFilter(up: Int, down: Int) throws {
         let expected = try Self.load("h_\(up)_\(down)")
         let kernel = ResamplingKernel<Double>(up: up, down: down, kaiserBeta: 5)
@@ -49,8 +51,9 @@ struct PolyphaseResamplerTests {
         }
     }
 
-    @Test("Float: 1e5 and 2e4 samples within 1e-5 (of peak) of SciPy's float32 result",
-          arguments: [("long", 128, 512), ("mid", 360, 500), ("mid", 512, 125)])
+    @Test(
+        "Float: 1e5 and 2e4 samples within 1e-5 (of peak) of SciPy's float32 result",
+        arguments: [("long", 128, 512), ("mid", 360, 500), ("mid", 512, 125)])
     func wholeFloat(name: String, up: Int, down: Int) throws {
         let x = try Self.load("x_float_\(name)").map(Float.init)
         let expected = try Self.load("y_float_\(name)_\(up)_\(down)")
@@ -65,7 +68,7 @@ struct PolyphaseResamplerTests {
         let r = PolyphaseResampler<Float>(up: 360, down: 500)
         #expect(r.upFactor == 18 && r.downFactor == 25)
         #expect(r.filterLength == 501)
-        #expect(r.outputCount(forInputCount: 1001) == 721)  // ⌈1001·18/25⌉
+        #expect(r.outputCount(forInputCount: 1001) == 721) // ⌈1001·18/25⌉
         #expect(PolyphaseResampler<Float>(up: 7, down: 7).outputCount(forInputCount: 5) == 5)
         #expect(PolyphaseResampler<Double>(up: 3, down: 2).apply([]).isEmpty)
     }
@@ -73,8 +76,9 @@ struct PolyphaseResamplerTests {
 
 @Suite("StreamingPolyphaseResampler: chunked equals whole")
 struct StreamingPolyphaseResamplerTests {
-    @Test("Random block sizes give bit-identical output (Double)",
-          arguments: PolyphaseResamplerTests.ratios)
+    @Test(
+        "Random block sizes give bit-identical output (Double)",
+        arguments: PolyphaseResamplerTests.ratios)
     func chunkedDouble(up: Int, down: Int) throws {
         let x = try PolyphaseResamplerTests.load("x_double")
         let whole = PolyphaseResampler<Double>(up: up, down: down).apply(x)
@@ -87,7 +91,7 @@ struct StreamingPolyphaseResamplerTests {
                 stream.process(Array(x[start..<start + size]), into: &out)
                 start += size
             }
-            stream.finish(into: &out)  // also resets: the next round reuses the stream
+            stream.finish(into: &out) // also resets: the next round reuses the stream
             try #require(out.count == whole.count, "maxBlock \(maxBlock)")
             let mismatches = zip(out, whole).filter { $0 != $1 }.count
             #expect(mismatches == 0, "maxBlock \(maxBlock)")

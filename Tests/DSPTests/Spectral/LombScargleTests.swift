@@ -30,13 +30,15 @@ struct LombScargleTests {
         let times = try SpectralFixtures.doubles("ls_times").map { $0 + timeOffset }
         let values = try SpectralFixtures.doubles("ls_values")
         let weights = c["weighted"] as! Bool ? try SpectralFixtures.doubles("ls_weights") : nil
-        let ls = try LombScargle(timesSeconds: times, values: values, weights: weights,
-                                 floatingMean: c["floating_mean"] as! Bool)
+        let ls = try LombScargle(
+            timesSeconds: times, values: values, weights: weights,
+            floatingMean: c["floating_mean"] as! Bool)
         let normalize = c["normalize"] as! String
         let grid = try SpectralFixtures.params()["ls_grid"] as! [String: Any]
         let start = grid["start"] as! Double, step = grid["step"] as! Double
         let count = grid["count"] as! Int
-        let frequencies = c["frequencies"] as! String == "grid"
+        let frequencies =
+            c["frequencies"] as! String == "grid"
             ? (0..<count).map { start + Double($0) * step }
             : try SpectralFixtures.doubles("ls_list_hz")
         if normalize == "amplitude" {
@@ -55,14 +57,16 @@ struct LombScargleTests {
         let c = try SpectralFixtures.spectralCase("lombscargle", name)
         let expected = try SpectralFixtures.doubles(name)
         let (got, imaginary) = try compute(c)
-        let error = imaginary.map { Self.complexError(re: got, im: $0, expected: expected) }
+        let error =
+            imaginary.map { Self.complexError(re: got, im: $0, expected: expected) }
             ?? SpectralFixtures.binError(got, expected)
         print("lombscargle \(name): error \(error)")
         #expect(error < 1e-9)
     }
 
-    @Test("Powers are unchanged when every time is shifted by 1e5 s (relative error < 1e-6)",
-          arguments: ["ls_power_float_u_list", "ls_normalize_fixed_u_grid", "ls_power_float_w_grid"])
+    @Test(
+        "Powers are unchanged when every time is shifted by 1e5 s (relative error < 1e-6)",
+        arguments: ["ls_power_float_u_list", "ls_normalize_fixed_u_grid", "ls_power_float_w_grid"])
     func timeShiftInvariance(name: String) throws {
         let c = try SpectralFixtures.spectralCase("lombscargle", name)
         let expected = try SpectralFixtures.doubles(name)
@@ -75,8 +79,9 @@ struct LombScargleTests {
     /// Without a floating mean the 820 ms offset of the series cancels in every sum, costing
     /// about three digits in the smallest bins (SciPy's FFT path suffers the same), hence 1e-8
     /// there; with a floating mean 1e-9.
-    @Test("PSD normalisation equals scipy.signal.periodogram for even sampling (< 1e-8)",
-          arguments: [false, true])
+    @Test(
+        "PSD normalisation equals scipy.signal.periodogram for even sampling (< 1e-8)",
+        arguments: [false, true])
     func psdMatchesPeriodogram(floatingMean: Bool) throws {
         let t = try SpectralFixtures.doubles("lspsd_t")
         let y = Array(try SpectralFixtures.doubles("x4")[..<t.count])

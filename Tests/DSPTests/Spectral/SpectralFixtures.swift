@@ -26,7 +26,7 @@ enum SpectralFixtures {
         switch text {
         case "constant": return .constant
         case "linear": return .linear
-        default: return .none      // SciPy detrend=False
+        default: return .none // SciPy detrend=False
         }
     }
 

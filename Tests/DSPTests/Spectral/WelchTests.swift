@@ -18,12 +18,13 @@ struct WelchTests {
 
     /// Builds the estimator a fixture case describes.
     static func welch(for c: [String: Any]) -> Welch {
-        Welch(segmentLength: c["nperseg"] as! Int, overlap: c["noverlap"] as? Int,
-              window: SpectralFixtures.window(c["window"] as! String),
-              detrend: SpectralFixtures.detrend(c["detrend"] as! String),
-              scaling: SpectralFixtures.scaling(c["scaling"] as! String),
-              average: c["average"] as! String == "median" ? .median : .mean,
-              fftLength: c["nfft"] as? Int, sampleRate: c["fs"] as! Double)
+        Welch(
+            segmentLength: c["nperseg"] as! Int, overlap: c["noverlap"] as? Int,
+            window: SpectralFixtures.window(c["window"] as! String),
+            detrend: SpectralFixtures.detrend(c["detrend"] as! String),
+            scaling: SpectralFixtures.scaling(c["scaling"] as! String),
+            average: c["average"] as! String == "median" ? .median : .mean,
+            fftLength: c["nfft"] as? Int, sampleRate: c["fs"] as! Double)
     }
 
     @Test("Welch matches scipy.signal.welch (per-bin relative error < 1e-9)", arguments: welchCases)
@@ -35,7 +36,8 @@ struct WelchTests {
         let expectedP = try SpectralFixtures.doubles("welch_\(name)_p")
         let w = Self.welch(for: c)
         // x512 is stored as float32: feed it as Float (the streaming hot path); x4 as Double.
-        let psd = c["signal"] as! String == "x512"
+        let psd =
+            c["signal"] as! String == "x512"
             ? try w.estimate(signal[..<n].map(Float.init))
             : try w.estimate(Array(signal[..<n]))
         #expect(psd.frequencies.count == expectedF.count)
@@ -48,8 +50,9 @@ struct WelchTests {
         #expect(pError < 1e-9)
     }
 
-    @Test("periodogram matches scipy.signal.periodogram (per-bin relative error < 1e-9)",
-          arguments: periodogramCases)
+    @Test(
+        "periodogram matches scipy.signal.periodogram (per-bin relative error < 1e-9)",
+        arguments: periodogramCases)
     func periodogramMatchesSciPy(name: String) throws {
         let c = try SpectralFixtures.spectralCase("periodogram", name)
         let signal = try SpectralFixtures.doubles(c["signal"] as! String)
@@ -60,11 +63,14 @@ struct WelchTests {
         let detrend = SpectralFixtures.detrend(c["detrend"] as! String)
         let scaling = SpectralFixtures.scaling(c["scaling"] as! String)
         let fs = c["fs"] as! Double
-        let psd = c["signal"] as! String == "x512"
-            ? try periodogram(signal[..<n].map(Float.init), sampleRate: fs, window: window,
-                              fftLength: c["nfft"] as? Int, detrend: detrend, scaling: scaling)
-            : try periodogram(Array(signal[..<n]), sampleRate: fs, window: window,
-                              fftLength: c["nfft"] as? Int, detrend: detrend, scaling: scaling)
+        let psd =
+            c["signal"] as! String == "x512"
+            ? try periodogram(
+                signal[..<n].map(Float.init), sampleRate: fs, window: window,
+                fftLength: c["nfft"] as? Int, detrend: detrend, scaling: scaling)
+            : try periodogram(
+                Array(signal[..<n]), sampleRate: fs, window: window,
+                fftLength: c["nfft"] as? Int, detrend: detrend, scaling: scaling)
         #expect(psd.power.count == expectedP.count)
         guard psd.power.count == expectedP.count else { return }
         let fError = SpectralFixtures.binError(psd.frequencies, expectedF)
@@ -74,9 +80,12 @@ struct WelchTests {
         #expect(pError < 1e-9)
     }
 
-    @Test("Streaming Welch: random blocks give bit-identical PSDs to the whole signal",
-          arguments: ["w1000_linear_spectrum", "w1000_median_even", "w255_boxcar_pad512",
-                      "hrv_w256_linear", "hrv_short_shrink"])
+    @Test(
+        "Streaming Welch: random blocks give bit-identical PSDs to the whole signal",
+        arguments: [
+            "w1000_linear_spectrum", "w1000_median_even", "w255_boxcar_pad512",
+            "hrv_w256_linear", "hrv_short_shrink",
+        ])
     func chunkedEqualsWhole(name: String) throws {
         let c = try SpectralFixtures.spectralCase("welch", name)
         let signal = try SpectralFixtures.doubles(c["signal"] as! String)
@@ -112,7 +121,7 @@ struct WelchTests {
         let half = x.count / 2
         var a = Welch(segmentLength: 256, sampleRate: 4)
         a.process(Array(x[..<half]))
-        var b = a                                   // copy mid-stream
+        var b = a // copy mid-stream
         let mid = try a.estimate()
         a.process(Array(x[half...]))
         b.process(Array(x[half...]))

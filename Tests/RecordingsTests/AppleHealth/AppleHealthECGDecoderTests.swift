@@ -7,8 +7,10 @@ import _TestSupport
 struct AppleHealthECGDecoderTests {
     func fixture(_ name: String) -> String { Fixtures.url("RecordingsTests", "health/\(name)").path }
 
-    func decode(_ path: String, capacity: Int = 65_536,
-                fieldNames: [String: AppleHealthECGDecoder.Field] = [:]) throws -> (AppleHealthECGDecoder, CollectedDecode) {
+    func decode(
+        _ path: String, capacity: Int = 65_536,
+        fieldNames: [String: AppleHealthECGDecoder.Field] = [:]
+    ) throws -> (AppleHealthECGDecoder, CollectedDecode) {
         let d = try AppleHealthECGDecoder(path: path, blockCapacity: capacity, fieldNames: fieldNames)
         let c = try CollectedDecode.decode(d, blockCapacity: capacity)
         #expect(c.problems.isEmpty, "\(c.problems)")
@@ -24,12 +26,19 @@ struct AppleHealthECGDecoderTests {
         #expect(d.header[.device] == "Watch7,3")
         #expect(d.header[.classification] == "Inconclusive")
         #expect(d.sampleRate == 512.508 && d.unit == .microvolts)
-        #expect(d.startUnix == 1_709_710_170)    // 2024-03-05 23:59:30 -0730 (Python datetime)
-        #expect(c.devices == [DeviceInfo(id: "apple-watch", name: "Apple Watch", model: "Watch", systemName: "watchOS",
-                                         productType: "Watch7,3")])
+        #expect(d.startUnix == 1_709_710_170) // 2024-03-05 23:59:30 -0730 (Python datetime)
+        #expect(
+            c.devices == [
+                DeviceInfo(
+                    id: "apple-watch", name: "Apple Watch", model: "Watch", systemName: "watchOS",
+                    productType: "Watch7,3")
+            ])
         let s = try #require(c.streams.first)
-        #expect(s.info.key == StreamKey(deviceID: "apple-watch", sensor: .electrocardiogram, channel: "ecg",
-                                        session: "2024-03-05 23:59:30 -0730"))
+        #expect(
+            s.info.key
+                == StreamKey(
+                    deviceID: "apple-watch", sensor: .electrocardiogram, channel: "ecg",
+                    session: "2024-03-05 23:59:30 -0730"))
         #expect(s.info.attributes["softwareVersion"] == "2.0" && s.info.attributes["lead"] == "Lead I")
         #expect(s.info.attributes["sampleRate"] == "512.508 hertz" && s.info.attributes["unit"] == "µV")
         #expect(s.info.nominalSampleRate == 512.508)
@@ -43,7 +52,7 @@ struct AppleHealthECGDecoderTests {
         let (d, c) = try decode(fixture("synthetic-decimal-comma.csv"))
         #expect(d.sampleRate == 512.508)
         #expect(d.header[.sampleRate] == "512,508 hertz")
-        #expect(d.startUnix == 1_700_464_500)    // 2023-11-20 08:15:00 +0100
+        #expect(d.startUnix == 1_700_464_500) // 2023-11-20 08:15:00 +0100
         #expect(c.streams[0].columns[0] == [27.648, -1.5, -0.25, 1083.72, 0, 3])
         #expect(c.issues.isEmpty)
     }
@@ -53,12 +62,13 @@ struct AppleHealthECGDecoderTests {
         let (d, c) = try decode(fixture("synthetic-unknown-keys.csv"))
         #expect(d.sampleRate == 512.508 && d.startUnix == 1_654_070_400 && d.unit == .microvolts)
         #expect(d.header[.recordedDate] == "2022-06-01 10:00:00 +02:00")
-        #expect(d.header[.classification] == "Rythme sinusal")   // same key as in English
+        #expect(d.header[.classification] == "Rythme sinusal") // same key as in English
         #expect(d.header[.device] == nil && d.header[.lead] == nil)
         #expect(d.otherHeaderLines["Appareil"] == "Watch6,1")
         #expect(c.streams[0].columns[0] == [-10.5, 20.25, -0.125])
-        let (e, _) = try decode(fixture("synthetic-unknown-keys.csv"),
-                                fieldNames: ["appareil": .device, "Dérivation": .lead, "Symptômes": .symptoms])
+        let (e, _) = try decode(
+            fixture("synthetic-unknown-keys.csv"),
+            fieldNames: ["appareil": .device, "Dérivation": .lead, "Symptômes": .symptoms])
         #expect(e.header[.device] == "Watch6,1" && e.header[.lead] == "Dérivation I" && e.header[.symptoms] == "")
         #expect(e.otherHeaderLines["Appareil"] == nil)
     }
@@ -79,8 +89,8 @@ struct AppleHealthECGDecoderTests {
         let s = c.streams[0]
         #expect(s.columns[0] == [27.648, 26.053, 24.462, 22.867, 21.255])
         #expect(s.segments == [0, 0, 1, 1, 1])
-        let start = 1_639_717_138.0    // 2021-12-17 12:58:58 +0800
-        #expect(abs(s.times[2] - (start + 3 / 513.625)) < 1e-9)    // the 4th line: index 3
+        let start = 1_639_717_138.0 // 2021-12-17 12:58:58 +0800
+        #expect(abs(s.times[2] - (start + 3 / 513.625)) < 1e-9) // the 4th line: index 3
         #expect(abs(s.times[4] - (start + 5 / 513.625)) < 1e-9)
     }
 
@@ -104,8 +114,9 @@ struct AppleHealthECGDecoderTests {
 
     // MARK: - Real exports (skipped when ../shared/datasets is absent)
 
-    @Test("six real Apple Watch exports: counts, durations, start times and values as Python reads them",
-          .enabled(if: Fixtures.sharedDatasets != nil))
+    @Test(
+        "six real Apple Watch exports: counts, durations, start times and values as Python reads them",
+        .enabled(if: Fixtures.sharedDatasets != nil))
     func realExports() throws {
         let root = try #require(Fixtures.sharedDatasets).appendingPathComponent("apple-watch-ecg")
         let expected = try Fixtures.json("RecordingsTests", "health/apple-watch-expected.json")

@@ -61,8 +61,9 @@ struct BUTPPGDecoderTests {
         #expect(c.streams[1].info.attributes["butppg.Motion"] == "8")
     }
 
-    @Test("the real myData.csv: 51 records × 300 samples, 37 good / 14 poor, all values as Python reads them",
-          .enabled(if: BUTPPGDecoderTests.realPath != nil))
+    @Test(
+        "the real myData.csv: 51 records × 300 samples, 37 good / 14 poor, all values as Python reads them",
+        .enabled(if: BUTPPGDecoderTests.realPath != nil))
     func realFile() throws {
         let path = try #require(Self.realPath)
         let (d, c) = try Self.decode(path)
@@ -74,7 +75,8 @@ struct BUTPPGDecoderTests {
         let location = c.streams.map { $0.info.attributes["butppg.Location"] ?? "" }
         #expect(location.filter { $0 == "1" }.count == 48 && location.filter { $0 == "0" }.count == 3)
         let motion = c.streams.map { $0.info.attributes["butppg.Motion"] ?? "" }
-        #expect(motion.filter { $0 == "0" }.count == 38 && motion.filter { $0 == "8" }.count == 12
+        #expect(
+            motion.filter { $0 == "0" }.count == 38 && motion.filter { $0 == "8" }.count == 12
                 && motion.filter { $0 == "7" }.count == 1)
         #expect(c.streams.first?.info.key.session == "100001" && c.streams.last?.info.key.session == "112096")
         #expect(try RecordingFormat.sniff(path: path) == .butPPG)
@@ -93,7 +95,8 @@ struct BUTPPGDecoderTests {
     @Test("a value written NaN is kept as a missing (masked) sample; gzip input reads the same")
     func missingAndGzip() throws {
         let dir = TemporaryDirectory()
-        let text = "ID RefHR Location Motion Quality Signal Time\r\n"
+        let text =
+            "ID RefHR Location Motion Quality Signal Time\r\n"
             + "7 61 0 3 0 \"1.5 NaN 2.5\" \"0 0.0333 0.0667\"\r\n\r\n"
         let plain = dir.write("x.csv", text)
         let zipped = dir.write("x.csv.gz", gzip(Array(text.utf8)))

@@ -19,13 +19,19 @@ struct CSVDecoderTests {
 
     /// The Oxford Step Counter validation layout: no header; ns since boot; m/s².
     static func oxford(startUnix: Double) -> Mapping {
-        Mapping(deviceID: "samsung-s6",
-                time: .column(.index(0), unit: .nanoseconds, origin: .firstSampleAt(unixSeconds: startUnix)),
-                streams: [.init(sensor: .accelerometer, channel: "acceleration", columns: [
-                    .init(.index(1), name: "x", unit: .metresPerSecondSquared),
-                    .init(.index(2), name: "y", unit: .metresPerSecondSquared),
-                    .init(.index(3), name: "z", unit: .metresPerSecondSquared)])],
-                hasHeaderRow: false)
+        Mapping(
+            deviceID: "samsung-s6",
+            time: .column(.index(0), unit: .nanoseconds, origin: .firstSampleAt(unixSeconds: startUnix)),
+            streams: [
+                .init(
+                    sensor: .accelerometer, channel: "acceleration",
+                    columns: [
+                        .init(.index(1), name: "x", unit: .metresPerSecondSquared),
+                        .init(.index(2), name: "y", unit: .metresPerSecondSquared),
+                        .init(.index(3), name: "z", unit: .metresPerSecondSquared),
+                    ])
+            ],
+            hasHeaderRow: false)
     }
 
     /// Compares a decoded Oxford walk with the numbers the fixture script computed with Python.
@@ -49,8 +55,9 @@ struct CSVDecoderTests {
     @Test("Oxford excerpt (2000 rows, CC BY 4.0): explicit ns times, m/s² → g, an exact duplicate and a gap")
     func oxfordExcerpt() throws {
         let e = try Fixtures.json("RecordingsTests", "csv/oxford-excerpt-expected.json")
-        let (d, c) = try decode(fixture("oxford-user1-neckpouch-first2000.csv"),
-                                Self.oxford(startUnix: N.number(e["startUnix"])))
+        let (d, c) = try decode(
+            fixture("oxford-user1-neckpouch-first2000.csv"),
+            Self.oxford(startUnix: N.number(e["startUnix"])))
         #expect(d.delimiter == .comma && d.columnNames.isEmpty)
         checkOxford(c, e, "excerpt")
         #expect(c.accounts[0].gaps == 1 && c.accounts[0].duplicatesDropped == 1)
@@ -64,14 +71,20 @@ struct CSVDecoderTests {
             deviceID: "logger",
             time: .column(.name("timestamp_ms"), unit: .milliseconds, origin: .unixEpoch),
             streams: [
-                .init(sensor: .accelerometer, channel: "acceleration", columns: [
-                    .init(.name("acc_x"), name: "x", unit: .standardGravity),
-                    .init(.name("acc_y"), name: "y", unit: .standardGravity),
-                    .init(.name("acc_z"), name: "z", unit: .standardGravity)]),
-                .init(sensor: .rotationRate, channel: "rotationRate", columns: [
-                    .init(.name("gyro_x"), name: "x", unit: .degreesPerSecond),
-                    .init(.name("gyro_y"), name: "y", unit: .degreesPerSecond),
-                    .init(.name("gyro_z"), name: "z", unit: .degreesPerSecond)]),
+                .init(
+                    sensor: .accelerometer, channel: "acceleration",
+                    columns: [
+                        .init(.name("acc_x"), name: "x", unit: .standardGravity),
+                        .init(.name("acc_y"), name: "y", unit: .standardGravity),
+                        .init(.name("acc_z"), name: "z", unit: .standardGravity),
+                    ]),
+                .init(
+                    sensor: .rotationRate, channel: "rotationRate",
+                    columns: [
+                        .init(.name("gyro_x"), name: "x", unit: .degreesPerSecond),
+                        .init(.name("gyro_y"), name: "y", unit: .degreesPerSecond),
+                        .init(.name("gyro_z"), name: "z", unit: .degreesPerSecond),
+                    ]),
             ],
             decimalSeparator: .comma, skipLines: 2)
         let (d, c) = try decode(fixture("synthetic-semicolon-comma.csv"), mapping)
@@ -96,9 +109,14 @@ struct CSVDecoderTests {
     func tabUniform() throws {
         let mapping = Mapping(
             deviceID: "phone", time: .sampleRate(30, startUnix: 1_600_000_000),
-            streams: [.init(sensor: .photoplethysmogram, channel: "camera", columns: [
-                .init(.name("red"), name: "red", unit: .dimensionless),
-                .init(.name("green"), name: "green", unit: .dimensionless)])])
+            streams: [
+                .init(
+                    sensor: .photoplethysmogram, channel: "camera",
+                    columns: [
+                        .init(.name("red"), name: "red", unit: .dimensionless),
+                        .init(.name("green"), name: "green", unit: .dimensionless),
+                    ])
+            ])
         let (d, c) = try decode(fixture("synthetic-tab-uniform.csv"), mapping)
         #expect(d.delimiter == .tab && d.columnNames == ["red", "green"])
         let s = c.streams[0]
@@ -107,7 +125,7 @@ struct CSVDecoderTests {
         #expect(s.segments == [0, 0, 1, 1])
         let t0 = 1_600_000_000.0
         let want = [t0, t0 + 1 / 30.0, t0 + 3 / 30.0, t0 + 4 / 30.0]
-        #expect(zip(s.times, want).allSatisfy { abs($0 - $1) < 1e-6 }, "\(s.times.map { $0 - t0 })")   // ulp(1.6e9) = 2.4e-7
+        #expect(zip(s.times, want).allSatisfy { abs($0 - $1) < 1e-6 }, "\(s.times.map { $0 - t0 })") // ulp(1.6e9) = 2.4e-7
         #expect(s.info.nominalSampleRate == 30)
         #expect(c.issues.map(\.message) == ["column 'red': expected a number, found 'bad'; sample of camera skipped"])
         #expect(c.issues.first?.line == 4 && c.issues.first?.column == 1)
@@ -117,26 +135,34 @@ struct CSVDecoderTests {
     @Test("delimiter detection prefers tab and ';' over ',' (a decimal comma)")
     func delimiterDetection() throws {
         let dir = TemporaryDirectory()
-        let mapping = Mapping(deviceID: "d", time: .sampleRate(1, startUnix: 0),
-                              streams: [.init(sensor: .accelerometer, channel: "a",
-                                              columns: [.init(.index(1), name: "v", unit: .standardGravity)])],
-                              hasHeaderRow: false, decimalSeparator: .comma)
+        let mapping = Mapping(
+            deviceID: "d", time: .sampleRate(1, startUnix: 0),
+            streams: [
+                .init(
+                    sensor: .accelerometer, channel: "a",
+                    columns: [.init(.index(1), name: "v", unit: .standardGravity)])
+            ],
+            hasHeaderRow: false, decimalSeparator: .comma)
         func detected(_ text: String) throws -> Mapping.Delimiter {
             try CSVDecoder(path: dir.write("f\(text.count).csv", text), mapping: mapping).delimiter
         }
         #expect(try detected("1,5;2,5\n1,6;2,6\n") == .semicolon)
         #expect(try detected("1,5\t2,5\n1,6\t2,6\n") == .tab)
         #expect(try detected("1,5,2\n1,6,3\n") == .comma)
-        #expect(try detected("\"a;b\",1\n\"c;d\",2\n") == .comma)     // quotes respected
+        #expect(try detected("\"a;b\",1\n\"c;d\",2\n") == .comma) // quotes respected
     }
 
     @Test("time units and origins: integer µs with an offset, fractional seconds from a known start")
     func timeUnits() throws {
         let dir = TemporaryDirectory()
         func times(_ text: String, _ unit: Mapping.TimeUnit, _ origin: Mapping.TimeOrigin) throws -> [Double] {
-            let mapping = Mapping(deviceID: "d", time: .column(.name("t"), unit: unit, origin: origin),
-                                  streams: [.init(sensor: .accelerometer, channel: "a",
-                                                  columns: [.init(.name("v"), name: "v", unit: .standardGravity)])])
+            let mapping = Mapping(
+                deviceID: "d", time: .column(.name("t"), unit: unit, origin: origin),
+                streams: [
+                    .init(
+                        sensor: .accelerometer, channel: "a",
+                        columns: [.init(.name("v"), name: "v", unit: .standardGravity)])
+                ])
             return try decode(dir.write("t\(text.count).csv", text), mapping).1.streams[0].times
         }
         #expect(try times("t,v\n1000000,1\n1020000,2\n", .microseconds, .offset(seconds: 1e9)) == [1e9 + 1, 1e9 + 1.02])
@@ -148,10 +174,14 @@ struct CSVDecoderTests {
     func indexBeyondFirstRow() throws {
         let dir = TemporaryDirectory()
         let path = dir.write("short.csv", "1,2,3\n4,5,6\n")
-        let mapping = Mapping(deviceID: "d", time: .sampleRate(1, startUnix: 0),
-                              streams: [.init(sensor: .accelerometer, channel: "a",
-                                              columns: [.init(.index(3), name: "v", unit: .standardGravity)])],
-                              hasHeaderRow: false)
+        let mapping = Mapping(
+            deviceID: "d", time: .sampleRate(1, startUnix: 0),
+            streams: [
+                .init(
+                    sensor: .accelerometer, channel: "a",
+                    columns: [.init(.index(3), name: "v", unit: .standardGravity)])
+            ],
+            hasHeaderRow: false)
         do {
             _ = try CollectedDecode.decode(try CSVDecoder(path: path, mapping: mapping))
             Issue.record("expected an error")
@@ -164,10 +194,16 @@ struct CSVDecoderTests {
     func chunked(capacity: Int) throws {
         let e = try Fixtures.json("RecordingsTests", "csv/oxford-excerpt-expected.json")
         let oxford = Self.oxford(startUnix: N.number(e["startUnix"]))
-        let uniform = Mapping(deviceID: "phone", time: .sampleRate(30, startUnix: 0),
-                              streams: [.init(sensor: .photoplethysmogram, channel: "camera", columns: [
-                                  .init(.name("red"), name: "red", unit: .dimensionless),
-                                  .init(.name("green"), name: "green", unit: .dimensionless)])])
+        let uniform = Mapping(
+            deviceID: "phone", time: .sampleRate(30, startUnix: 0),
+            streams: [
+                .init(
+                    sensor: .photoplethysmogram, channel: "camera",
+                    columns: [
+                        .init(.name("red"), name: "red", unit: .dimensionless),
+                        .init(.name("green"), name: "green", unit: .dimensionless),
+                    ])
+            ])
         for (file, mapping) in [("oxford-user1-neckpouch-first2000.csv", oxford), ("synthetic-tab-uniform.csv", uniform)] {
             let (_, whole) = try decode(fixture(file), mapping)
             let (_, part) = try decode(fixture(file), mapping, capacity: capacity)
@@ -179,17 +215,23 @@ struct CSVDecoderTests {
     func badInputs() throws {
         let mapping = Mapping(
             deviceID: "d", time: .column(.name("time"), unit: .seconds, origin: .unixEpoch),
-            streams: [.init(sensor: .accelerometer, channel: "acceleration", columns: [
-                .init(.name("x"), name: "x", unit: .standardGravity),
-                .init(.name("y"), name: "y", unit: .standardGravity),
-                .init(.name("z"), name: "z", unit: .standardGravity)])])
+            streams: [
+                .init(
+                    sensor: .accelerometer, channel: "acceleration",
+                    columns: [
+                        .init(.name("x"), name: "x", unit: .standardGravity),
+                        .init(.name("y"), name: "y", unit: .standardGravity),
+                        .init(.name("z"), name: "z", unit: .standardGravity),
+                    ])
+            ])
         try BadInputCorpus.check(folder: "csv") { path in try CSVDecoder(path: path, mapping: mapping) }
     }
 
     // MARK: - Real data (skipped when ../shared/datasets is absent)
 
-    @Test("Oxford Step Counter validation: all 12 walks as NumPy reads them",
-          .enabled(if: Fixtures.sharedDatasets != nil && FileManager.default.isExecutableFile(atPath: "/usr/bin/xz")))
+    @Test(
+        "Oxford Step Counter validation: all 12 walks as NumPy reads them",
+        .enabled(if: Fixtures.sharedDatasets != nil && FileManager.default.isExecutableFile(atPath: "/usr/bin/xz")))
     func oxfordAll() throws {
         let folder = try #require(Fixtures.sharedDatasets).appendingPathComponent("oxford-step-counter-validation")
         let expected = try Fixtures.json("RecordingsTests", "csv/oxford-expected.json")

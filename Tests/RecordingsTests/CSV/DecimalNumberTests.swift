@@ -1,6 +1,7 @@
-@testable import Recordings
 import Testing
 import _TestSupport
+
+@testable import Recordings
 
 @Suite("DecimalNumber: decimal text to Double")
 struct DecimalNumberTests {
@@ -44,7 +45,7 @@ struct DecimalNumberTests {
             #expect(parse(bad) == nil, "\(bad)")
         }
         var b = Array("99999999999999999999".utf8)
-        #expect(b.withUnsafeMutableBufferPointer { DecimalNumber.parseInteger(UnsafeBufferPointer($0)) } == nil)  // overflow
+        #expect(b.withUnsafeMutableBufferPointer { DecimalNumber.parseInteger(UnsafeBufferPointer($0)) } == nil) // overflow
         b = Array("1012461540465".utf8)
         #expect(b.withUnsafeMutableBufferPointer { DecimalNumber.parseInteger(UnsafeBufferPointer($0)) } == 1_012_461_540_465)
     }

@@ -1,7 +1,8 @@
 import Foundation
-@testable import Recordings
 import Testing
 import _TestSupport
+
+@testable import Recordings
 
 @Suite("GT3XDecoder: ActiGraph .gt3x (ZIP with info.txt and log.bin)")
 struct GT3XDecoderTests {
@@ -18,8 +19,9 @@ struct GT3XDecoderTests {
         return (d, c)
     }
 
-    @Test("example.gt3x (MIT), stored and deflated: every sample and time as pygt3x 0.7.1 decodes it",
-          arguments: ["example.gt3x", "example-deflated.gt3x"])
+    @Test(
+        "example.gt3x (MIT), stored and deflated: every sample and time as pygt3x 0.7.1 decodes it",
+        arguments: ["example.gt3x", "example-deflated.gt3x"])
     func example(name: String) throws {
         let e = try Fixtures.json("RecordingsTests", "gt3x/example-expected.json")
         let (d, c) = try Self.decode(Self.fixture(name))
@@ -55,8 +57,9 @@ struct GT3XDecoderTests {
         #expect(d.idleSleepModeEntries == 0)
     }
 
-    @Test("real data: every sample of example.gt3x equals the pygt3x CSV export (1/256 g), times to its 0.01 s",
-          .enabled(if: GT3XDecoderTests.sharedFolder != nil))
+    @Test(
+        "real data: every sample of example.gt3x equals the pygt3x CSV export (1/256 g), times to its 0.01 s",
+        .enabled(if: GT3XDecoderTests.sharedFolder != nil))
     func againstCSV() throws {
         let folder = try #require(Self.sharedFolder)
         let csv = try String(contentsOf: folder.appendingPathComponent("example_raw_100hz_counts256.csv"), encoding: .utf8)
@@ -76,8 +79,9 @@ struct GT3XDecoderTests {
         #expect(valueMismatches == 0 && timeMismatches == 0, "worst time difference \(worstTime) s")
     }
 
-    @Test("synthetic files: ACTIVITY (documentation example), ACTIVITY3, ACTIVITY2, duplicates, idle sleep, ZIP64, PARAMETERS scale",
-          arguments: ["synthetic-activity.gt3x", "synthetic-zip64.gt3x"])
+    @Test(
+        "synthetic files: ACTIVITY (documentation example), ACTIVITY3, ACTIVITY2, duplicates, idle sleep, ZIP64, PARAMETERS scale",
+        arguments: ["synthetic-activity.gt3x", "synthetic-zip64.gt3x"])
     func synthetic(name: String) throws {
         let all = try Fixtures.json("RecordingsTests", "gt3x/synthetic-expected.json")
         let e = try #require(all[name] as? [String: Any])
@@ -135,13 +139,13 @@ struct GT3XDecoderTests {
 
     @Test("ActiGraph parameter floats decode as Parameters.md's example says")
     func parameterFloat() {
-        #expect(GT3XPayload.decodeFloat(0x0940_0000) == 256)          // ACCEL_SCALE: 256 LSB/g
-        #expect(GT3XPayload.decodeFloat(0x0C40_0000) == 2048)         // IMU_ACCEL_SCALE
-        #expect(GT3XPayload.decodeFloat(0x0554_0000) == 21)           // IMU_TEMP_OFFSET: 21 °C
-        #expect(abs(GT3XPayload.decodeFloat(0x0541_8937) - 16.384) < 5e-4)   // IMU_GYRO_SCALE, given to 3 decimals
-        #expect(abs(GT3XPayload.decodeFloat(0x0341_9581) - 4.1) < 0.005)     // BATTERY_VOLTAGE ≈ 4.1 V
+        #expect(GT3XPayload.decodeFloat(0x0940_0000) == 256) // ACCEL_SCALE: 256 LSB/g
+        #expect(GT3XPayload.decodeFloat(0x0C40_0000) == 2048) // IMU_ACCEL_SCALE
+        #expect(GT3XPayload.decodeFloat(0x0554_0000) == 21) // IMU_TEMP_OFFSET: 21 °C
+        #expect(abs(GT3XPayload.decodeFloat(0x0541_8937) - 16.384) < 5e-4) // IMU_GYRO_SCALE, given to 3 decimals
+        #expect(abs(GT3XPayload.decodeFloat(0x0341_9581) - 4.1) < 0.005) // BATTERY_VOLTAGE ≈ 4.1 V
         #expect(GT3XPayload.decodeFloat(0) == 0)
-        #expect(GT3XPayload.decodeFloat(0x09C0_0000) == -256)         // negative fraction
+        #expect(GT3XPayload.decodeFloat(0x09C0_0000) == -256) // negative fraction
     }
 
     @Test("info.txt: .NET ticks, TimeZone offsets, missing and malformed items")
@@ -158,8 +162,11 @@ struct GT3XDecoderTests {
         #expect(throws: RecordingError(.wrongType, file: "f", "info.txt line 2: Sample Rate 'fast' is not a number")) {
             try GT3XInfo.parse(Array("Serial Number: A\nSample Rate: fast\n".utf8), file: "f")
         }
-        #expect(throws: RecordingError(.missingField, file: "f",
-                                       "info.txt has no 'Serial Number' line (the device identifier)")) {
+        #expect(
+            throws: RecordingError(
+                .missingField, file: "f",
+                "info.txt has no 'Serial Number' line (the device identifier)")
+        ) {
             try GT3XInfo.parse(Array("Sample Rate: 30\n".utf8), file: "f")
         }
     }
@@ -170,8 +177,9 @@ struct GT3XDecoderTests {
         #expect(GT3XPayload.sampleCount(type: 0x00, size: bytes.count) == 3)
         var x = [Float](repeating: 0, count: 3), y = x, z = x
         bytes.withUnsafeBytes { b in
-            GT3XPayload.decode(type: 0x00, payload: b, count: 3, scale: 1,
-                               x: &x, y: &y, z: &z)
+            GT3XPayload.decode(
+                type: 0x00, payload: b, count: 3, scale: 1,
+                x: &x, y: &y, z: &z)
         }
         #expect(x == [8, 9, 8] && y == [6, 7, 7] && z == [-323, -321, -321])
     }

@@ -14,14 +14,18 @@ struct MATLABDecoderTests {
         for name in variables.keys.sorted() {
             let shape = variables[name]!["shape"] as! [Int]
             if shape.contains(0) { continue }
-            streams.append(Mapping.Stream(
-                sensor: .accelerometer, channel: name + "/rows",
-                columns: (0..<shape[0]).map { Mapping.Column(.row(variable: name, index: $0), name: "r\($0)", unit: .dimensionless) },
-                sampleRate: 50, startUnix: 1_700_000_000))
-            streams.append(Mapping.Stream(
-                sensor: .accelerometer, channel: name + "/columns",
-                columns: (0..<shape[1]).map { Mapping.Column(.column(variable: name, index: $0), name: "c\($0)", unit: .dimensionless) },
-                sampleRate: 7.5))
+            streams.append(
+                Mapping.Stream(
+                    sensor: .accelerometer, channel: name + "/rows",
+                    columns: (0..<shape[0]).map { Mapping.Column(.row(variable: name, index: $0), name: "r\($0)", unit: .dimensionless) },
+                    sampleRate: 50, startUnix: 1_700_000_000))
+            streams.append(
+                Mapping.Stream(
+                    sensor: .accelerometer, channel: name + "/columns",
+                    columns: (0..<shape[1]).map {
+                        Mapping.Column(.column(variable: name, index: $0), name: "c\($0)", unit: .dimensionless)
+                    },
+                    sampleRate: 7.5))
         }
         return Mapping(deviceID: "synthetic", streams: streams)
     }
@@ -30,11 +34,14 @@ struct MATLABDecoderTests {
         try Fixtures.json("RecordingsTests", "matlab/synthetic-expected.json") as! [String: [String: [String: Any]]]
     }
 
-    static let syntheticFiles = ["scipy-plain.mat", "scipy-compressed.mat", "handmade-little-endian.mat",
-                                 "handmade-big-endian.mat"]
+    static let syntheticFiles = [
+        "scipy-plain.mat", "scipy-compressed.mat", "handmade-little-endian.mat",
+        "handmade-big-endian.mat",
+    ]
 
-    @Test("synthetic files: every numeric variable, by rows and by columns, equals scipy.io.loadmat",
-          arguments: syntheticFiles)
+    @Test(
+        "synthetic files: every numeric variable, by rows and by columns, equals scipy.io.loadmat",
+        arguments: syntheticFiles)
     func synthetic(file: String) throws {
         let variables = try #require(try Self.synthetic()[file])
         let path = Fixtures.url("RecordingsTests", "matlab/\(file)").path
@@ -69,22 +76,28 @@ struct MATLABDecoderTests {
             #expect(abs(stream.times[samples - 1] - (start + Double(samples - 1) / rate)) < 1e-6)
         }
         #expect(compared > 0 && mismatches == 0, "\(file): \(mismatches) of \(compared) values differ")
-        if file.hasPrefix("scipy") { #expect(nanFlagged == 6) }   // 3 NaNs, seen by rows and by columns
+        if file.hasPrefix("scipy") { #expect(nanFlagged == 6) } // 3 NaNs, seen by rows and by columns
     }
 
     @Test("big- and little-endian hand-made files decode to the same values")
     func byteOrders() throws {
-        let mapping = Mapping(deviceID: "d", streams: [
-            Mapping.Stream(sensor: .accelerometer, channel: "x",
-                           columns: (0..<3).map { Mapping.Column(.row(variable: "x", index: $0), name: "r\($0)", unit: .dimensionless) },
-                           sampleRate: 1),
-            Mapping.Stream(sensor: .rotationRate, channel: "tiny",
-                           columns: [Mapping.Column(.row(variable: "tiny", index: 0), name: "v", unit: .adcUnits)], sampleRate: 1),
-        ])
-        let le = try CollectedDecode.decode(try MATLABDecoder(
-            path: Fixtures.url("RecordingsTests", "matlab/handmade-little-endian.mat").path, mapping: mapping))
-        let be = try CollectedDecode.decode(try MATLABDecoder(
-            path: Fixtures.url("RecordingsTests", "matlab/handmade-big-endian.mat").path, mapping: mapping))
+        let mapping = Mapping(
+            deviceID: "d",
+            streams: [
+                Mapping.Stream(
+                    sensor: .accelerometer, channel: "x",
+                    columns: (0..<3).map { Mapping.Column(.row(variable: "x", index: $0), name: "r\($0)", unit: .dimensionless) },
+                    sampleRate: 1),
+                Mapping.Stream(
+                    sensor: .rotationRate, channel: "tiny",
+                    columns: [Mapping.Column(.row(variable: "tiny", index: 0), name: "v", unit: .adcUnits)], sampleRate: 1),
+            ])
+        let le = try CollectedDecode.decode(
+            try MATLABDecoder(
+                path: Fixtures.url("RecordingsTests", "matlab/handmade-little-endian.mat").path, mapping: mapping))
+        let be = try CollectedDecode.decode(
+            try MATLABDecoder(
+                path: Fixtures.url("RecordingsTests", "matlab/handmade-big-endian.mat").path, mapping: mapping))
         #expect(le.streams[0].columns[0] == [1, -2, 300, -4000, 5])
         #expect(le.streams[0].columns[2] == [-11, 12, 13, 14, -32768])
         #expect(le.streams[1].columns[0] == [3, 200, 17])
@@ -98,20 +111,26 @@ struct MATLABDecoderTests {
         let mapping = Self.fullMapping(variables)
         let whole = try CollectedDecode.decode(try MATLABDecoder(path: path, mapping: mapping, blockCapacity: 65_536))
         for capacity in [1, 7, 1000] {
-            let part = try CollectedDecode.decode(try MATLABDecoder(path: path, mapping: mapping, blockCapacity: capacity),
-                                                  blockCapacity: capacity)
+            let part = try CollectedDecode.decode(
+                try MATLABDecoder(path: path, mapping: mapping, blockCapacity: capacity),
+                blockCapacity: capacity)
             #expect(part.problems.isEmpty)
             #expect(CollectedDecode.differences(whole, part) == 0, "capacity \(capacity)")
         }
     }
 
     func error(_ file: String, _ source: Mapping.Source) -> RecordingError? {
-        let mapping = Mapping(deviceID: "d", streams: [
-            Mapping.Stream(sensor: .accelerometer, channel: "a",
-                           columns: [Mapping.Column(source, name: "v", unit: .dimensionless)], sampleRate: 1)])
+        let mapping = Mapping(
+            deviceID: "d",
+            streams: [
+                Mapping.Stream(
+                    sensor: .accelerometer, channel: "a",
+                    columns: [Mapping.Column(source, name: "v", unit: .dimensionless)], sampleRate: 1)
+            ])
         do {
-            _ = try CollectedDecode.decode(try MATLABDecoder(
-                path: Fixtures.url("RecordingsTests", "matlab/\(file)").path, mapping: mapping))
+            _ = try CollectedDecode.decode(
+                try MATLABDecoder(
+                    path: Fixtures.url("RecordingsTests", "matlab/\(file)").path, mapping: mapping))
             return nil
         } catch {
             return error as? RecordingError
@@ -139,11 +158,17 @@ struct MATLABDecoderTests {
 
     @Test("columns of different lengths in one stream are inconsistent")
     func differentLengths() throws {
-        let mapping = Mapping(deviceID: "d", streams: [
-            Mapping.Stream(sensor: .accelerometer, channel: "a",
-                           columns: [Mapping.Column(.row(variable: "sig", index: 0), name: "a", unit: .dimensionless),
-                                     Mapping.Column(.column(variable: "acc", index: 0), name: "b", unit: .dimensionless)],
-                           sampleRate: 1)])
+        let mapping = Mapping(
+            deviceID: "d",
+            streams: [
+                Mapping.Stream(
+                    sensor: .accelerometer, channel: "a",
+                    columns: [
+                        Mapping.Column(.row(variable: "sig", index: 0), name: "a", unit: .dimensionless),
+                        Mapping.Column(.column(variable: "acc", index: 0), name: "b", unit: .dimensionless),
+                    ],
+                    sampleRate: 1)
+            ])
         #expect(throws: RecordingError.self) {
             _ = try MATLABDecoder(path: Fixtures.url("RecordingsTests", "matlab/scipy-plain.mat").path, mapping: mapping)
         }
@@ -151,18 +176,25 @@ struct MATLABDecoderTests {
 
     @Test("the bad-input corpus gives the expected errors")
     func badInputs() throws {
-        let mapping = Mapping(deviceID: "d", streams: [
-            Mapping.Stream(sensor: .photoplethysmogram, channel: "ppg",
-                           columns: [Mapping.Column(.row(variable: "sig", index: 0), name: "a", unit: .adcUnits),
-                                     Mapping.Column(.row(variable: "sig", index: 1), name: "b", unit: .adcUnits)],
-                           sampleRate: 125)])
+        let mapping = Mapping(
+            deviceID: "d",
+            streams: [
+                Mapping.Stream(
+                    sensor: .photoplethysmogram, channel: "ppg",
+                    columns: [
+                        Mapping.Column(.row(variable: "sig", index: 0), name: "a", unit: .adcUnits),
+                        Mapping.Column(.row(variable: "sig", index: 1), name: "b", unit: .adcUnits),
+                    ],
+                    sampleRate: 125)
+            ])
         try BadInputCorpus.check(folder: "matlab") { path in try MATLABDecoder(path: path, mapping: mapping) }
     }
 
     // MARK: - Real data (skipped when ../shared/datasets is absent)
 
-    @Test("IEEE SPC 2015: every file decodes as [ECG,] 2 PPG + 3-axis acc at 125 Hz, values as scipy",
-          .enabled(if: Fixtures.sharedDatasets != nil))
+    @Test(
+        "IEEE SPC 2015: every file decodes as [ECG,] 2 PPG + 3-axis acc at 125 Hz, values as scipy",
+        .enabled(if: Fixtures.sharedDatasets != nil))
     func spc2015() throws {
         let root = try #require(Fixtures.sharedDatasets).appendingPathComponent("spc2015")
         let expected = try Fixtures.json("RecordingsTests", "matlab/spc2015-expected.json")
@@ -175,11 +207,12 @@ struct MATLABDecoderTests {
             let first = CollectedDecode.numbers(e["first"]).map { Float($0) }
             let last = CollectedDecode.numbers(e["last"]).map { Float($0) }
             let withECG = shape[0] == 6
-            let decoder = try MATLABDecoder(path: root.appendingPathComponent(file).path,
-                                            mapping: .spc2015(includesECG: withECG))
+            let decoder = try MATLABDecoder(
+                path: root.appendingPathComponent(file).path,
+                mapping: .spc2015(includesECG: withECG))
             let c = try CollectedDecode.decode(decoder)
             #expect(c.problems.isEmpty, "\(file): \(c.problems)")
-            let rows = c.streams.flatMap(\.columns)       // in mapping order = row order
+            let rows = c.streams.flatMap(\.columns) // in mapping order = row order
             #expect(rows.count == shape[0], "\(file)")
             #expect(c.streams.map(\.info.key.channel) == (withECG ? ["ecg", "ppg", "acceleration"] : ["ppg", "acceleration"]))
             #expect(c.streams.allSatisfy { $0.info.nominalSampleRate == 125 && $0.times.count == shape[1] }, "\(file)")
@@ -197,8 +230,9 @@ struct MATLABDecoderTests {
         #expect(checked == 23)
     }
 
-    @Test("CPSC 2019: 10 records of 5000 samples at 500 Hz, values as scipy",
-          .enabled(if: Fixtures.sharedDatasets != nil))
+    @Test(
+        "CPSC 2019: 10 records of 5000 samples at 500 Hz, values as scipy",
+        .enabled(if: Fixtures.sharedDatasets != nil))
     func cpsc2019() throws {
         let root = try #require(Fixtures.sharedDatasets).appendingPathComponent("cpsc2019-sample")
         let expected = try Fixtures.json("RecordingsTests", "matlab/cpsc2019-expected.json")

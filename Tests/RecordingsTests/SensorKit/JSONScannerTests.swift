@@ -1,6 +1,7 @@
-@testable import Recordings
 import Testing
 import _TestSupport
+
+@testable import Recordings
 
 @Suite("JSONScanner: numbers equal Swift's Double(String); integers exact; strict JSON")
 struct JSONScannerTests {
@@ -111,10 +112,12 @@ struct JSONScannerTests {
         #expect(try integer("9007199254740993", signed: false).get() == "9007199254740993")
         #expect(try integer("-9223372036854775808", signed: true).get() == "-9223372036854775808")
         #expect(try integer("9223372036854775807", signed: true).get() == "9223372036854775807")
-        for (t, signed, code) in [("18446744073709551616", false, RecordingError.Code.outOfRange),
-                                  ("9223372036854775808", true, .outOfRange), ("-1", false, .outOfRange),
-                                  ("1.0", false, .wrongType), ("1e3", true, .wrongType), ("\"1\"", false, .wrongType),
-                                  ("01", false, .syntax)] {
+        for (t, signed, code) in [
+            ("18446744073709551616", false, RecordingError.Code.outOfRange),
+            ("9223372036854775808", true, .outOfRange), ("-1", false, .outOfRange),
+            ("1.0", false, .wrongType), ("1e3", true, .wrongType), ("\"1\"", false, .wrongType),
+            ("01", false, .syntax),
+        ] {
             guard case .failure(let e) = integer(t, signed: signed) else { Issue.record("\(t) accepted"); continue }
             #expect(e.code == code, "\(t)")
         }
@@ -171,8 +174,9 @@ struct DuplicateWindowTests {
         var duplicates = 0
         for _ in 0..<30_000 {
             // Small key space so that repeats are common, both inside and outside the window.
-            let k = DuplicateWindow.Key(a: UInt64.random(in: 0..<3, using: &rng), b: UInt64.random(in: 0..<900, using: &rng),
-                                        c: UInt64.random(in: 0..<2, using: &rng))
+            let k = DuplicateWindow.Key(
+                a: UInt64.random(in: 0..<3, using: &rng), b: UInt64.random(in: 0..<900, using: &rng),
+                c: UInt64.random(in: 0..<2, using: &rng))
             let expectedNew = !current.contains(k) && !previous.contains(k)
             if w.insert(k, time: Double(k.b)) != expectedNew { disagreements += 1 }
             if expectedNew {

@@ -5,8 +5,10 @@ import _TestSupport
 
 @Suite("SensorKitDecoder: schema v1 NDJSON and MyDataHelps JSON")
 struct SensorKitDecoderTests {
-    static let files = ["ecg.ndjson", "accelerometer.ndjson.gz", "mydatahelps-accelerometer.json.gz",
-                        "rotation.ndjson", "ppg.ndjson"]
+    static let files = [
+        "ecg.ndjson", "accelerometer.ndjson.gz", "mydatahelps-accelerometer.json.gz",
+        "rotation.ndjson", "ppg.ndjson",
+    ]
 
     @Test("QC accounts, values, times and attributes match how the files were made", arguments: files)
     func fixture(name: String) throws {
@@ -42,9 +44,11 @@ struct SensorKitDecoderTests {
                 #expect(Array(s.columns[0].prefix(values.count)) == values.map { Float($0.doubleValue) }, "\(key).firstValues")
             }
             let flags = s.flags.map { SampleFlags(rawValue: $0) }
-            let flagChecks: [(String, SampleFlags)] = [("missing", .missing), ("saturated", .saturated),
-                                                       ("unreliableNoise", .unreliableNoise),
-                                                       ("crownTouched", .crownTouched), ("signalInvalid", .signalInvalid)]
+            let flagChecks: [(String, SampleFlags)] = [
+                ("missing", .missing), ("saturated", .saturated),
+                ("unreliableNoise", .unreliableNoise),
+                ("crownTouched", .crownTouched), ("signalInvalid", .signalInvalid),
+            ]
             for (field, flag) in flagChecks {
                 if let want = int(field) { #expect(flags.filter { $0.contains(flag) }.count == want, "\(key).\(field)") }
             }
@@ -75,8 +79,9 @@ struct SensorKitDecoderTests {
         if let n = (expected["blankLines"] as? NSNumber)?.intValue { #expect(decoder.blankLineCount == n) }
         if let n = (expected["deletions"] as? NSNumber)?.intValue { #expect(decoded.deletions.count == n) }
         #expect(decoder.rejectedRecordCount == 0)
-        #expect(decoded.issues.allSatisfy { [.unknownField, .unknownLineType, .duplicate].contains($0.code) },
-                "\(decoded.issues)")
+        #expect(
+            decoded.issues.allSatisfy { [.unknownField, .unknownLineType, .duplicate].contains($0.code) },
+            "\(decoded.issues)")
     }
 
     @Test("decode-chunked equals decode-whole for block capacities 1, 7, 1000, 65536", arguments: files)
@@ -141,7 +146,9 @@ struct SensorKitDecoderTests {
         #expect(s.columns[2][1].sign == .minus)
         #expect(s.times == [1716307300.5, 1716307300.52])
         #expect(d.issues.map(\.code) == [.unknownField, .unknownField])
-        #expect(d.issues.first?.description.hasSuffix("unknown field 'header.generator' skipped (further occurrences are only counted)") == true)
+        #expect(
+            d.issues.first?.description.hasSuffix("unknown field 'header.generator' skipped (further occurrences are only counted)") == true
+        )
     }
 
     @Test("MyDataHelps: single-object samples, sensor recognised from fields, device after samples")
@@ -151,7 +158,8 @@ struct SensorKitDecoderTests {
             "{\"date\":\(date),\"frequency\":512.0,\"lead\":2,\"session\":{\"identifier\":\"S9\",\"state\":\"active\"},"
                 + "\"data\":[{\"value\":1.5,\"flags\":0},{\"value\":-2.25,\"flags\":1}]}"
         }
-        let text = "{\n \"samples\": [\n  {\"timestamp\": \"2024-05-21T16:02:03Z\", \"sample\": \(batch(1716307310.0))},\n"
+        let text =
+            "{\n \"samples\": [\n  {\"timestamp\": \"2024-05-21T16:02:03Z\", \"sample\": \(batch(1716307310.0))},\n"
             + "  {\"timestamp\": 1.0, \"sample\": \(batch(1716307310.0 + 2 / 512.0))}\n ],\n"
             + " \"device\": {\"name\": \"Apple Watch\", \"model\": \"Watch\"},\n \"exportVersion\": 3\n}\n"
         let path = dir.write("mdh-ecg.json", text)

@@ -14,8 +14,9 @@ struct SensorKitRoundTripTests {
         return (original, try decodeAll(path))
     }
 
-    @Test("buffers, times (bit-exact), flags, segments, attributes and deletions survive",
-          arguments: SensorKitDecoderTests.files, [false, true])
+    @Test(
+        "buffers, times (bit-exact), flags, segments, attributes and deletions survive",
+        arguments: SensorKitDecoderTests.files, [false, true])
     func lossless(name: String, compress: Bool) throws {
         let dir = TemporaryDirectory()
         let out = dir.url.appendingPathComponent("out.ndjson" + (compress ? ".gz" : "")).path

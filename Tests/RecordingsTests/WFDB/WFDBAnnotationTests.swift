@@ -62,18 +62,19 @@ struct WFDBAnnotationTests {
             let v = code << 10 | data
             return [UInt8(v & 0xff), UInt8(v >> 8)]
         }
-        var bytes = w(59, 0) + [0x00, 0x00, 0xd0, 0x07]      // SKIP +2000 (high word 0, low 2000)
-        bytes += w(1, 10) + w(62, 2) + w(60, 0x3ff)           // N at 2010, chan 2, num −1
+        var bytes = w(59, 0) + [0x00, 0x00, 0xd0, 0x07] // SKIP +2000 (high word 0, low 2000)
+        bytes += w(1, 10) + w(62, 2) + w(60, 0x3ff) // N at 2010, chan 2, num −1
         bytes += w(28, 5) + w(63, 3) + Array("(VT".utf8) + [0] // + at 2015, aux "(VT" (padded)
-        bytes += w(59, 0) + [0xff, 0xff, 0xf6, 0xff]          // SKIP −10
-        bytes += w(5, 1) + w(61, 0x3ff)                       // V at 2006, subtype −1
+        bytes += w(59, 0) + [0xff, 0xff, 0xf6, 0xff] // SKIP −10
+        bytes += w(5, 1) + w(61, 0x3ff) // V at 2006, subtype −1
         let a = try WFDBAnnotations(bytes: bytes, path: "h.atr")
         #expect(!a.isTerminated)
-        #expect(a.annotations == [
-            WFDBAnnotation(sample: 2010, code: .normal, channel: 2, number: -1),
-            WFDBAnnotation(sample: 2015, code: .rhythm, channel: 2, number: -1, aux: "(VT"),
-            WFDBAnnotation(sample: 2006, code: .prematureVentricular, subtype: -1, channel: 2, number: -1),
-        ])
+        #expect(
+            a.annotations == [
+                WFDBAnnotation(sample: 2010, code: .normal, channel: 2, number: -1),
+                WFDBAnnotation(sample: 2015, code: .rhythm, channel: 2, number: -1, aux: "(VT"),
+                WFDBAnnotation(sample: 2006, code: .prematureVentricular, subtype: -1, channel: 2, number: -1),
+            ])
         #expect(a.beats.count == 2 && a.counts[.normal] == 1)
     }
 
@@ -91,6 +92,8 @@ struct WFDBAnnotationTests {
         #expect(message([0x05, 0x04, 0x00, 0xec, 0x00]) == "t.atr: byte 2: truncated: SKIP needs a 4-byte interval; the file ends first")
         #expect(message([0x05, 0x04, 0x05, 0xfc, 0x28]) == "t.atr: byte 2: truncated: aux string of 5 bytes runs past the end of the file")
         #expect(message([0x02, 0xf4, 0x05, 0x04]) == "t.atr: byte 0: syntax: modifier SUB before the first annotation")
-        #expect(message([0x00, 0x4e, 0x00, 0x00]) == "t.atr: byte 0: unsupported: AHA-format annotation files are not read (MIT format expected)")
+        #expect(
+            message([0x00, 0x4e, 0x00, 0x00])
+                == "t.atr: byte 0: unsupported: AHA-format annotation files are not read (MIT format expected)")
     }
 }

@@ -5,17 +5,20 @@ import _TestSupport
 
 @Suite("WFDB decoder against wfdb-python")
 struct WFDBDecoderTests {
-    static let records = ["fmt8", "fmt16", "fmt24", "fmt32", "fmt61", "fmt80", "fmt160", "fmt212", "fmt310",
-                          "fmt311", "fmt310_tail2", "fmt311_tail1", "fmt212_single", "twofiles", "multifreq",
-                          "offsetskew"]
+    static let records = [
+        "fmt8", "fmt16", "fmt24", "fmt32", "fmt61", "fmt80", "fmt160", "fmt212", "fmt310",
+        "fmt311", "fmt310_tail2", "fmt311_tail1", "fmt212_single", "twofiles", "multifreq",
+        "offsetskew",
+    ]
 
     static func facts(_ name: String) throws -> [String: Any] {
         let all = try Fixtures.json("RecordingsTests", "wfdb/expected/records.json")
         return try #require(all[name] as? [String: Any])
     }
 
-    @Test("every format and layout decodes to wfdb-python's rdrecord values, sample for sample",
-          arguments: records)
+    @Test(
+        "every format and layout decodes to wfdb-python's rdrecord values, sample for sample",
+        arguments: records)
     func matchesReference(name: String) throws {
         let facts = try Self.facts(name)
         let r = try WFDBTest.decode(WFDBTest.fixture(name + ".hea"))
@@ -59,8 +62,9 @@ struct WFDBDecoderTests {
         #expect(r.issues.isEmpty, "\(r.issues)")
     }
 
-    @Test("decode-chunked equals decode-whole for every block capacity and read size",
-          arguments: ["fmt212", "fmt310", "fmt311_tail1", "multifreq", "offsetskew", "twofiles", "fmt8"])
+    @Test(
+        "decode-chunked equals decode-whole for every block capacity and read size",
+        arguments: ["fmt212", "fmt310", "fmt311_tail1", "multifreq", "offsetskew", "twofiles", "fmt8"])
     func chunking(name: String) throws {
         let path = WFDBTest.fixture(name + ".hea")
         let whole = try WFDBTest.decode(path, blockCapacity: 65_536, framesPerRead: 1 << 20)
@@ -98,7 +102,9 @@ struct WFDBDecoderTests {
     @Test("the default classifier delivers ECG and PPG signals and reports the others")
     func defaultSensor() throws {
         let dir = TemporaryDirectory()
-        let path = dir.write("mixed.hea", """
+        let path = dir.write(
+            "mixed.hea",
+            """
             mixed 4 125 4 12:00:00 1/1/2000
             mixed.dat 16 200/mV 16 0 0 0 0 II
             mixed.dat 16 100/mmHg 16 0 0 0 0 ABP
@@ -141,7 +147,8 @@ struct WFDBDecoderTests {
                 byte += count
             }
             #expect(at == frames)
-            #expect(d.checksums.map { Int16(truncatingIfNeeded: $0) }
+            #expect(
+                d.checksums.map { Int16(truncatingIfNeeded: $0) }
                     == header.signals.map { Int16(truncatingIfNeeded: $0.checksum ?? 0) })
             return out
         }

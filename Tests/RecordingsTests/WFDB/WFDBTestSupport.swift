@@ -21,11 +21,15 @@ enum WFDBTest {
         Fixtures.url("RecordingsTests", "wfdb/records/\(name)").path
     }
 
-    static func decode(_ path: String, blockCapacity: Int = 65_536, framesPerRead: Int = 16_380,
-                       sensor: @escaping (WFDBSignalSpec) -> SensorKind? = { _ in .electrocardiogram })
-        throws -> DecodedRecord {
-        let d = try WFDBDecoder(path: path, blockCapacity: blockCapacity, framesPerRead: framesPerRead,
-                                sensor: sensor)
+    static func decode(
+        _ path: String, blockCapacity: Int = 65_536, framesPerRead: Int = 16_380,
+        sensor: @escaping (WFDBSignalSpec) -> SensorKind? = { _ in .electrocardiogram }
+    )
+        throws -> DecodedRecord
+    {
+        let d = try WFDBDecoder(
+            path: path, blockCapacity: blockCapacity, framesPerRead: framesPerRead,
+            sensor: sensor)
         var r = DecodedRecord()
         do {
             while let e = try d.next() {

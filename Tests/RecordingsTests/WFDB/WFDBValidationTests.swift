@@ -31,9 +31,9 @@ struct WFDBValidationTests {
             .filter { $0.hasSuffix(".hea") }.map { "nstdb/" + $0.dropLast(4) }.sorted()
         let all = mit + nst + ["qtdb-sel100/sel100"]
         #if DEBUG
-        return all.filter { ["mitdb/100", "mitdb/207", "nstdb/118e_6", "nstdb/bw", "qtdb-sel100/sel100"].contains($0) }
+            return all.filter { ["mitdb/100", "mitdb/207", "nstdb/118e_6", "nstdb/bw", "qtdb-sel100/sel100"].contains($0) }
         #else
-        return all
+            return all
         #endif
     }
 
@@ -66,15 +66,17 @@ struct WFDBValidationTests {
         "Junctional escape": "j", "Ventricular escape": "E", "Unclassifiable": "Q", "Blocked APC": "x",
     ]
 
-    @Test("samples, first values, checksums, digital sums, spot samples and annotations of every record",
-          .enabled(if: enabled, "needs ../shared/datasets and xz"), arguments: records)
+    @Test(
+        "samples, first values, checksums, digital sums, spot samples and annotations of every record",
+        .enabled(if: enabled, "needs ../shared/datasets and xz"), arguments: records)
     func record(_ id: String) throws {
         let set = try #require(Self.datasets).appendingPathComponent(String(id.split(separator: "/")[0]))
         let name = String(id.split(separator: "/")[1])
         let ref = try Self.reference(id)
         let tmp = TemporaryDirectory()
-        try FileManager.default.copyItem(at: set.appendingPathComponent("\(name).hea"),
-                                         to: tmp.url.appendingPathComponent("\(name).hea"))
+        try FileManager.default.copyItem(
+            at: set.appendingPathComponent("\(name).hea"),
+            to: tmp.url.appendingPathComponent("\(name).hea"))
         _ = try #require(WFDBTest.unxz(set.appendingPathComponent("\(name).dat.xz"), into: tmp.url))
         let path = tmp.url.appendingPathComponent("\(name).hea").path
         let header = try WFDBHeader.read(path: path)

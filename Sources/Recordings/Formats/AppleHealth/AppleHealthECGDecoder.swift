@@ -85,14 +85,14 @@ public final class AppleHealthECGDecoder: RecordingDecoder {
     private let lines: LineReader
     private var assembler: StreamAssembler
     private var pending = EventQueue()
-    private var headerIssues: [RecordingEvent] = []     // found by init, delivered after the stream
+    private var headerIssues: [RecordingEvent] = [] // found by init, delivered after the stream
     private var announced = false
     private var finished = false
     private var firstData: (bytes: [UInt8], line: Int)?
     private var run: [Float] = []
     private let runCapacity: Int
-    private var runFirst = 0           // sample index of run[0]
-    private var sampleIndex = 0        // data lines seen (delivered and rejected)
+    private var runFirst = 0 // sample index of run[0]
+    private var sampleIndex = 0 // data lines seen (delivered and rejected)
     private var splitter = CSVRecordSplitter(delimiter: 0x2C)
 
     /// Opens `path` and reads its header.
@@ -108,8 +108,10 @@ public final class AppleHealthECGDecoder: RecordingDecoder {
     ///   quoting), `.outOfRange` (rate ≤ 0 or not finite, unknown unit), `.invalidUTF8` (header
     ///   bytes), `.unreadable`.
     /// - Complexity: reads the header and the first data line.
-    public init(path: String, blockCapacity: Int = 65_536, deviceID: String = "apple-watch",
-                fieldNames: [String: Field] = [:]) throws(RecordingError) {
+    public init(
+        path: String, blockCapacity: Int = 65_536, deviceID: String = "apple-watch",
+        fieldNames: [String: Field] = [:]
+    ) throws(RecordingError) {
         precondition(blockCapacity > 0, "block capacity must be positive")
         self.path = path
         runCapacity = min(blockCapacity, 4096)
@@ -129,7 +131,10 @@ public final class AppleHealthECGDecoder: RecordingDecoder {
             lastLine = lines.lineNumber
             var lo = range.lowerBound
             if lines.lineNumber == 1 && range.count >= 3 && lines.buffer[lo] == 0xEF
-                && lines.buffer[lo + 1] == 0xBB && lines.buffer[lo + 2] == 0xBF { lo += 3 }   // BOM
+                && lines.buffer[lo + 1] == 0xBB && lines.buffer[lo + 2] == 0xBF
+            {
+                lo += 3
+            } // BOM
             let bytes = lines.buffer[lo..<range.upperBound]
             if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
                 if sawUnit { headerClosed = true }
@@ -141,27 +146,33 @@ public final class AppleHealthECGDecoder: RecordingDecoder {
                 break
             }
             if let bad = Self.firstInvalidUTF8(bytes) {
-                throw RecordingError(.invalidUTF8, file: path, line: lines.lineNumber, column: bad + 1 + (lo - range.lowerBound),
-                                     "header line is not valid UTF-8 (byte 0x\(String(bytes[bytes.startIndex + bad], radix: 16, uppercase: true)))")
+                throw RecordingError(
+                    .invalidUTF8, file: path, line: lines.lineNumber, column: bad + 1 + (lo - range.lowerBound),
+                    "header line is not valid UTF-8 (byte 0x\(String(bytes[bytes.startIndex + bad], radix: 16, uppercase: true)))")
             }
             let outcome = bytes.withUnsafeBufferPointer { splitter.split($0) }
             switch outcome {
             case .complete: break
             case .openQuote(let c):
-                throw RecordingError(.syntax, file: path, line: lines.lineNumber, column: c,
-                                     "quoted header value is never closed (RFC 4180 §2.5)")
+                throw RecordingError(
+                    .syntax, file: path, line: lines.lineNumber, column: c,
+                    "quoted header value is never closed (RFC 4180 §2.5)")
             case .textAfterQuote(let c):
-                throw RecordingError(.syntax, file: path, line: lines.lineNumber, column: c,
-                                     "text after a closing quote; expected ',' or the end of the line (RFC 4180 §2.7)")
+                throw RecordingError(
+                    .syntax, file: path, line: lines.lineNumber, column: c,
+                    "text after a closing quote; expected ',' or the end of the line (RFC 4180 §2.7)")
             }
             let key = AppleHealthECGValues.trim(splitter.string(0))
             guard splitter.fields.count >= 2 else {
-                issues.append(RecordingError(.syntax, file: path, line: lines.lineNumber, column: 1,
-                                             "header line '\(Self.excerpt(key))' is not 'key,value'; ignored"))
+                issues.append(
+                    RecordingError(
+                        .syntax, file: path, line: lines.lineNumber, column: 1,
+                        "header line '\(Self.excerpt(key))' is not 'key,value'; ignored"))
                 continue
             }
-            let value = AppleHealthECGValues.trim((1..<splitter.fields.count).map { splitter.string($0) }
-                                                    .joined(separator: ","))
+            let value = AppleHealthECGValues.trim(
+                (1..<splitter.fields.count).map { splitter.string($0) }
+                    .joined(separator: ","))
             let column = splitter.columns[1]
             var field = names[key.lowercased()]
             if field == nil {
@@ -184,34 +195,40 @@ public final class AppleHealthECGDecoder: RecordingDecoder {
         let dataLine = firstData?.line ?? lastLine + 1
 
         func missing(_ name: String, _ example: String) -> RecordingError {
-            RecordingError(.missingField, file: path, line: dataLine,
-                           "no '\(name)' line in the header (lines 1–\(dataLine - 1)); expected e.g. '\(example)'")
+            RecordingError(
+                .missingField, file: path, line: dataLine,
+                "no '\(name)' line in the header (lines 1–\(dataLine - 1)); expected e.g. '\(example)'")
         }
         guard let rateField = fields[.sampleRate] else { throw missing("Sample Rate", "Sample Rate,512 hertz") }
         guard let rate = AppleHealthECGValues.parseRate(rateField.value, requireUnit: false) else {
-            throw RecordingError(.syntax, file: path, line: rateField.line, column: rateField.column,
-                                 "sample rate '\(Self.excerpt(rateField.value))' is not '<number> hertz'")
+            throw RecordingError(
+                .syntax, file: path, line: rateField.line, column: rateField.column,
+                "sample rate '\(Self.excerpt(rateField.value))' is not '<number> hertz'")
         }
         guard rate > 0 && rate.isFinite else {
-            throw RecordingError(.outOfRange, file: path, line: rateField.line, column: rateField.column,
-                                 "sample rate must be a positive number of hertz, found '\(Self.excerpt(rateField.value))'")
+            throw RecordingError(
+                .outOfRange, file: path, line: rateField.line, column: rateField.column,
+                "sample rate must be a positive number of hertz, found '\(Self.excerpt(rateField.value))'")
         }
         if let why = InputLimits.sampleRateProblem(rate) {
-            throw RecordingError(.outOfRange, file: path, line: rateField.line, column: rateField.column,
-                                 "sample rate '\(Self.excerpt(rateField.value))': \(why)")
+            throw RecordingError(
+                .outOfRange, file: path, line: rateField.line, column: rateField.column,
+                "sample rate '\(Self.excerpt(rateField.value))': \(why)")
         }
         guard let dateField = fields[.recordedDate] else {
             throw missing("Recorded Date", "Recorded Date,2021-12-17 12:58:58 +0800")
         }
         guard let start = AppleHealthECGValues.parseDate(dateField.value) else {
-            throw RecordingError(.syntax, file: path, line: dateField.line, column: dateField.column,
-                                 "recorded date '\(Self.excerpt(dateField.value))' is not 'yyyy-MM-dd HH:mm:ss ±hhmm' "
-                                 + "(a UTC offset is required)")
+            throw RecordingError(
+                .syntax, file: path, line: dateField.line, column: dateField.column,
+                "recorded date '\(Self.excerpt(dateField.value))' is not 'yyyy-MM-dd HH:mm:ss ±hhmm' "
+                    + "(a UTC offset is required)")
         }
         guard let unitField = fields[.unit] else { throw missing("Unit", "Unit,µV") }
         guard let unit = AppleHealthECGValues.parseUnit(unitField.value) else {
-            throw RecordingError(.outOfRange, file: path, line: unitField.line, column: unitField.column,
-                                 "unit '\(Self.excerpt(unitField.value))' is not µV, uV or mV")
+            throw RecordingError(
+                .outOfRange, file: path, line: unitField.line, column: unitField.column,
+                "unit '\(Self.excerpt(unitField.value))' is not µV, uV or mV")
         }
         guard firstData != nil else {
             throw RecordingError(.empty, file: path, line: dataLine, "no ECG samples after the header")
@@ -236,8 +253,9 @@ public final class AppleHealthECGDecoder: RecordingDecoder {
             key: StreamKey(deviceID: deviceID, sensor: .electrocardiogram, channel: "ecg", session: dateField.value),
             columns: [ColumnInfo(name: "value", unit: unit)], nominalSampleRate: rate, attributes: attributes,
             timeOrigin: .unix)
-        device = DeviceInfo(id: deviceID, name: "Apple Watch", model: "Watch", systemName: "watchOS",
-                            productType: fields[.device]?.value)
+        device = DeviceInfo(
+            id: deviceID, name: "Apple Watch", model: "Watch", systemName: "watchOS",
+            productType: fields[.device]?.value)
         assembler = StreamAssembler(stream: 0, columnCount: 1, uniform: true, blockCapacity: blockCapacity)
         run.reserveCapacity(runCapacity)
         headerIssues = issues.map { .issue($0) }
@@ -296,9 +314,12 @@ public final class AppleHealthECGDecoder: RecordingDecoder {
         assembler.markGap()
         runFirst = sampleIndex
         let text = String(decoding: bytes, as: UTF8.self)
-        pending.append(.issue(RecordingError(.wrongType, file: path, line: line, column: 1,
-                                             "expected one number (\(unit == .microvolts ? "µV" : "mV")) per line, "
-                                             + "found '\(Self.excerpt(text))'; sample skipped")))
+        pending.append(
+            .issue(
+                RecordingError(
+                    .wrongType, file: path, line: line, column: 1,
+                    "expected one number (\(unit == .microvolts ? "µV" : "mV")) per line, "
+                        + "found '\(Self.excerpt(text))'; sample skipped")))
     }
 
     private func flushRun() {

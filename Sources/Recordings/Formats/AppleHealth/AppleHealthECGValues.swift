@@ -25,14 +25,15 @@ enum AppleHealthECGValues {
             return v
         }
         guard b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x20, b[13] == 0x3A, b[16] == 0x3A, b[19] == 0x20,
-              b[20] == 0x2B || b[20] == 0x2D,
-              let y = num(0, 4), let mo = num(5, 2), let d = num(8, 2),
-              let h = num(11, 2), let mi = num(14, 2), let s = num(17, 2), let oh = num(21, 2)
+            b[20] == 0x2B || b[20] == 0x2D,
+            let y = num(0, 4), let mo = num(5, 2), let d = num(8, 2),
+            let h = num(11, 2), let mi = num(14, 2), let s = num(17, 2), let oh = num(21, 2)
         else { return nil }
         let om: Int?
         if b.count == 25 { om = num(23, 2) } else { om = b[23] == 0x3A ? num(24, 2) : nil }
         guard let om, (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s <= 60,
-              oh <= 18, om < 60 else { return nil }
+            oh <= 18, om < 60
+        else { return nil }
         let offset = (oh * 3600 + om * 60) * (b[20] == 0x2D ? -1 : 1)
         let days = daysFromCivil(year: y, month: mo, day: d)
         return (Double(days * 86_400 + h * 3600 + mi * 60 + s - offset), offset)
@@ -65,7 +66,7 @@ enum AppleHealthECGValues {
             numberPart = trimmed[..<space]
             unitPart = trimmed[space...].drop { $0 == " " || $0 == "\u{00A0}" || $0 == "\u{202F}" }
         } else if let letter = trimmed.firstIndex(where: { $0.isLetter }) {
-            numberPart = trimmed[..<letter]      // "512Hz"
+            numberPart = trimmed[..<letter] // "512Hz"
             unitPart = trimmed[letter...]
         }
         let unit = unitPart.lowercased()

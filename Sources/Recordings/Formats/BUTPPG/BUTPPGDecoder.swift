@@ -108,9 +108,10 @@ public final class BUTPPGDecoder: RecordingDecoder {
         columnNames = names
         let missing = Self.requiredColumns.filter { !names.contains($0) }
         guard missing.isEmpty else {
-            throw RecordingError(.missingField, file: path, line: 1, column: 1,
-                                 "the header row lacks column(s) " + missing.joined(separator: ", ")
-                                 + " (expected '" + Self.requiredColumns.joined(separator: " ") + "')")
+            throw RecordingError(
+                .missingField, file: path, line: 1, column: 1,
+                "the header row lacks column(s) " + missing.joined(separator: ", ")
+                    + " (expected '" + Self.requiredColumns.joined(separator: " ") + "')")
         }
         columnIndex = Self.requiredColumns.map { names.firstIndex(of: $0)! }
     }
@@ -122,8 +123,11 @@ public final class BUTPPGDecoder: RecordingDecoder {
     public func next() throws(RecordingError) -> RecordingEvent? {
         if !started {
             started = true
-            pending.append(.device(DeviceInfo(id: Self.deviceID, name: "BUT PPG smartphone camera",
-                                              model: "Xiaomi Mi9 / Huawei P20 Pro")))
+            pending.append(
+                .device(
+                    DeviceInfo(
+                        id: Self.deviceID, name: "BUT PPG smartphone camera",
+                        model: "Xiaomi Mi9 / Huawei P20 Pro")))
         }
         while true {
             if let e = try pending.next() { return e }
@@ -171,8 +175,9 @@ public final class BUTPPGDecoder: RecordingDecoder {
             rejectRow(line)
             switch failure {
             case .unterminatedQuote(let c):
-                issue(.syntax, line: number, column: c + 1,
-                      "a double quote opens a field that is not closed on this line; row skipped")
+                issue(
+                    .syntax, line: number, column: c + 1,
+                    "a double quote opens a field that is not closed on this line; row skipped")
             case .textAfterQuote(let c):
                 issue(.syntax, line: number, column: c + 1, "text after a closing quote; row skipped")
             }
@@ -181,16 +186,18 @@ public final class BUTPPGDecoder: RecordingDecoder {
         let fields = splitter.fields
         guard fields.count == columnNames.count else {
             rejectRow(line)
-            issue(.syntax, line: number, column: 1,
-                  "the row has \(fields.count) fields, the header \(columnNames.count); row skipped")
+            issue(
+                .syntax, line: number, column: 1,
+                "the row has \(fields.count) fields, the header \(columnNames.count); row skipped")
             return
         }
         func text(_ k: Int) -> String { String(decoding: line[fields[columnIndex[k]]], as: UTF8.self) }
         let id = text(0)
         if let first = firstLineOfID[id] {
             rejectRow(line)
-            issue(.inconsistent, line: number, column: fields[columnIndex[0]].lowerBound + 1,
-                  "record ID \(id) already appeared on line \(first); row skipped")
+            issue(
+                .inconsistent, line: number, column: fields[columnIndex[0]].lowerBound + 1,
+                "record ID \(id) already appeared on line \(first); row skipped")
             return
         }
         firstLineOfID[id] = number
@@ -227,10 +234,12 @@ public final class BUTPPGDecoder: RecordingDecoder {
             let n = max(values.count, times.count)
             assembler.qc.samplesRead = n
             assembler.qc.rejected = n
-            events.append(.issue(RecordingError(
-                .inconsistent, file: path, line: number, column: signalField.lowerBound + 1,
-                "record \(id): Signal has \(values.count) values but Time has \(times.count); "
-                + "the record's \(n) samples are rejected")))
+            events.append(
+                .issue(
+                    RecordingError(
+                        .inconsistent, file: path, line: number, column: signalField.lowerBound + 1,
+                        "record \(id): Signal has \(values.count) values but Time has \(times.count); "
+                            + "the record's \(n) samples are rejected")))
             return
         }
         assembler.qc.samplesRead = values.count
@@ -243,10 +252,12 @@ public final class BUTPPGDecoder: RecordingDecoder {
                 guard let t = DecimalNumber.parse(tToken, separators: .point) else {
                     assembler.qc.rejected += 1
                     assembler.markGap()
-                    events.append(.issue(RecordingError(
-                        .wrongType, file: path, line: number, column: tr.lowerBound + 1,
-                        "record \(id): Time value \(i + 1) '\(String(decoding: tToken, as: UTF8.self))' is not "
-                        + "a number (seconds); sample rejected")))
+                    events.append(
+                        .issue(
+                            RecordingError(
+                                .wrongType, file: path, line: number, column: tr.lowerBound + 1,
+                                "record \(id): Time value \(i + 1) '\(String(decoding: tToken, as: UTF8.self))' is not "
+                                    + "a number (seconds); sample rejected")))
                     continue
                 }
                 var flags: SampleFlags = []
@@ -258,21 +269,26 @@ public final class BUTPPGDecoder: RecordingDecoder {
                 } else {
                     assembler.qc.rejected += 1
                     assembler.markGap()
-                    events.append(.issue(RecordingError(
-                        .wrongType, file: path, line: number, column: vr.lowerBound + 1,
-                        "record \(id): Signal value \(i + 1) '\(String(decoding: vToken, as: UTF8.self))' is not "
-                        + "a number; sample rejected")))
+                    events.append(
+                        .issue(
+                            RecordingError(
+                                .wrongType, file: path, line: number, column: vr.lowerBound + 1,
+                                "record \(id): Signal value \(i + 1) '\(String(decoding: vToken, as: UTF8.self))' is not "
+                                    + "a number; sample rejected")))
                     continue
                 }
                 if !(t > previous) && previous > -Double.infinity {
-                    events.append(.issue(RecordingError(
-                        .timeOrder, file: path, line: number, column: tr.lowerBound + 1,
-                        "record \(id): Time value \(i + 1) (\(t) s) is not after the previous one (\(previous) s); "
-                        + "a new segment starts")))
+                    events.append(
+                        .issue(
+                            RecordingError(
+                                .timeOrder, file: path, line: number, column: tr.lowerBound + 1,
+                                "record \(id): Time value \(i + 1) (\(t) s) is not after the previous one (\(previous) s); "
+                                    + "a new segment starts")))
                 }
                 previous = t
-                assembler.append(time: t, values: UnsafeBufferPointer(v), flags: flags,
-                                 declaredRate: Self.declaredSampleRate, into: &events)
+                assembler.append(
+                    time: t, values: UnsafeBufferPointer(v), flags: flags,
+                    declaredRate: Self.declaredSampleRate, into: &events)
             }
         }
         assembler.finish(into: &events)

@@ -71,7 +71,8 @@ public final class CSVDecoder: RecordingDecoder {
         self.mapping = mapping
         let head = try ByteSource.peek(path: path, count: 1 << 16)
         guard !head.isEmpty else { throw RecordingError(.empty, file: path, "the file is empty") }
-        let delimiter = mapping.delimiter == .automatic
+        let delimiter =
+            mapping.delimiter == .automatic
             ? Self.detectDelimiter(head, skipLines: mapping.skipLines, complete: head.count < 1 << 16)
             : mapping.delimiter
         self.delimiter = delimiter
@@ -88,19 +89,22 @@ public final class CSVDecoder: RecordingDecoder {
                 break
             }
             guard found else {
-                throw RecordingError(.empty, file: path, line: reader.lines.lineNumber + 1,
-                                     "no header row (the file has no non-blank line after the preamble)")
+                throw RecordingError(
+                    .empty, file: path, line: reader.lines.lineNumber + 1,
+                    "no header row (the file has no non-blank line after the preamble)")
             }
             if case .textAfterQuote(let c) = reader.outcome {
-                throw RecordingError(.syntax, file: path, line: reader.recordLine, column: c,
-                                     "text after a closing quote in the header row (RFC 4180 §2.7)")
+                throw RecordingError(
+                    .syntax, file: path, line: reader.recordLine, column: c,
+                    "text after a closing quote in the header row (RFC 4180 §2.7)")
             }
             let columns = reader.splitter.columns
             for f in reader.splitter.fields.indices {
                 let bytes = reader.fieldBytes(f)
                 if let bad = AppleHealthECGDecoder.firstInvalidUTF8(bytes[...]) {
-                    throw RecordingError(.invalidUTF8, file: path, line: reader.recordLine, column: columns[f] + bad,
-                                         "header field \(f + 1) is not valid UTF-8")
+                    throw RecordingError(
+                        .invalidUTF8, file: path, line: reader.recordLine, column: columns[f] + bad,
+                        "header field \(f + 1) is not valid UTF-8")
                 }
                 names.append(AppleHealthECGValues.trim(String(decoding: bytes, as: UTF8.self)))
             }
@@ -112,15 +116,17 @@ public final class CSVDecoder: RecordingDecoder {
             case .name(let n):
                 let key = AppleHealthECGValues.trim(n)
                 guard let i = names.firstIndex(of: key) else {
-                    throw RecordingError(.missingField, file: path, line: reader.recordLine,
-                                         "no column '\(key)' in the header; columns are: "
-                                         + names.map { "'\($0)'" }.joined(separator: ", "))
+                    throw RecordingError(
+                        .missingField, file: path, line: reader.recordLine,
+                        "no column '\(key)' in the header; columns are: "
+                            + names.map { "'\($0)'" }.joined(separator: ", "))
                 }
                 return i
             case .index(let i):
                 if mapping.hasHeaderRow && i >= names.count {
-                    throw RecordingError(.outOfRange, file: path, line: reader.recordLine,
-                                         "column #\(i) (0-based) requested, but the header has \(names.count) columns")
+                    throw RecordingError(
+                        .outOfRange, file: path, line: reader.recordLine,
+                        "column #\(i) (0-based) requested, but the header has \(names.count) columns")
                 }
                 return i
             }
@@ -148,28 +154,32 @@ public final class CSVDecoder: RecordingDecoder {
                 if let source = d.source { attributes["\(c.name).sourceUnit"] = source }
                 if case .name(let n) = c.source { attributes["\(c.name).sourceColumn"] = n }
             }
-            infos.append(StreamInfo(
-                key: StreamKey(deviceID: mapping.deviceID, sensor: stream.sensor, channel: stream.channel),
-                columns: columns, nominalSampleRate: nominalRate, attributes: attributes,
-                timeOrigin: mapping.streamTimeOrigin))
+            infos.append(
+                StreamInfo(
+                    key: StreamKey(deviceID: mapping.deviceID, sensor: stream.sensor, channel: stream.channel),
+                    columns: columns, nominalSampleRate: nominalRate, attributes: attributes,
+                    timeOrigin: mapping.streamTimeOrigin))
             plans.append(CSVRowDecoder.Stream(fields: fields, factors: factors, name: stream.channel, offset: offset))
             offset += fields.count
-            assemblers.append(StreamAssembler(stream: s, columnCount: fields.count, uniform: timeField == nil,
-                                              blockCapacity: blockCapacity))
+            assemblers.append(
+                StreamAssembler(
+                    stream: s, columnCount: fields.count, uniform: timeField == nil,
+                    blockCapacity: blockCapacity))
         }
         self.infos = infos
         largestField = max(timeField ?? 0, plans.flatMap(\.fields).max() ?? 0)
         firstRowChecked = mapping.hasHeaderRow
-        rows = CSVRowDecoder(path: path, streams: plans, assemblers: assemblers, columnNames: names,
-                             hasHeaderRow: mapping.hasHeaderRow,
-                             separators: mapping.decimalSeparator == .point ? .point : .comma,
-                             time: mapping.time, timeField: timeField, runCapacity: min(blockCapacity, 4096))
+        rows = CSVRowDecoder(
+            path: path, streams: plans, assemblers: assemblers, columnNames: names,
+            hasHeaderRow: mapping.hasHeaderRow,
+            separators: mapping.decimalSeparator == .point ? .point : .comma,
+            time: mapping.time, timeField: timeField, runCapacity: min(blockCapacity, 4096))
     }
 
     /// The delimiter that splits the first lines consistently (see the type's discussion).
     static func detectDelimiter(_ head: [UInt8], skipLines: Int, complete: Bool) -> CSVMapping.Delimiter {
         var lines = head.split(separator: 0x0A, omittingEmptySubsequences: false)
-        if !complete && lines.count > 1 { lines.removeLast() }      // partial last line
+        if !complete && lines.count > 1 { lines.removeLast() } // partial last line
         var sample = [ArraySlice<UInt8>]()
         for line in lines.dropFirst(skipLines) {
             var l = line
@@ -193,7 +203,8 @@ public final class CSVDecoder: RecordingDecoder {
             if let c = counts.first, c > 1, counts.allSatisfy({ $0 == c }) { return candidate }
         }
         if let best = firstLineCounts.indices.max(by: { firstLineCounts[$0] < firstLineCounts[$1] }),
-           firstLineCounts[best] > 1 {
+            firstLineCounts[best] > 1
+        {
             return candidates[best]
         }
         return .comma
@@ -235,8 +246,9 @@ public final class CSVDecoder: RecordingDecoder {
                 firstRowChecked = true
                 let count = reader.splitter.fields.count
                 guard largestField < count else {
-                    throw RecordingError(.outOfRange, file: path, line: reader.recordLine,
-                                         "column #\(largestField) (0-based) requested, but the first row has \(count) fields")
+                    throw RecordingError(
+                        .outOfRange, file: path, line: reader.recordLine,
+                        "column #\(largestField) (0-based) requested, but the first row has \(count) fields")
                 }
             }
             let outcome = reader.outcome, line = reader.recordLine

@@ -214,11 +214,14 @@ public struct CSVMapping: Sendable, Hashable {
     ///   - decimalSeparator: decimal separator (default ``DecimalSeparator/point``).
     ///   - skipLines: preamble lines to skip (default 0).
     /// - Complexity: O(columns) for the checks.
-    public init(deviceID: String, time: Time, streams: [Stream], hasHeaderRow: Bool = true,
-                delimiter: Delimiter = .automatic, decimalSeparator: DecimalSeparator = .point, skipLines: Int = 0) {
+    public init(
+        deviceID: String, time: Time, streams: [Stream], hasHeaderRow: Bool = true,
+        delimiter: Delimiter = .automatic, decimalSeparator: DecimalSeparator = .point, skipLines: Int = 0
+    ) {
         precondition(!streams.isEmpty, "a mapping needs at least one stream")
-        precondition(Set(streams.map { "\($0.sensor)/\($0.channel)" }).count == streams.count,
-                     "streams must have distinct sensor/channel pairs")
+        precondition(
+            Set(streams.map { "\($0.sensor)/\($0.channel)" }).count == streams.count,
+            "streams must have distinct sensor/channel pairs")
         precondition(skipLines >= 0, "skipLines must be non-negative")
         switch time {
         case .sampleRate(let rate, let start):
@@ -233,8 +236,9 @@ public struct CSVMapping: Sendable, Hashable {
         if !hasHeaderRow {
             var refs = streams.flatMap { $0.columns.map(\.source) }
             if case .column(let ref, _, _) = time { refs.append(ref) }
-            precondition(refs.allSatisfy { if case .index = $0 { return true } else { return false } },
-                         "without a header row, columns must be referenced by index")
+            precondition(
+                refs.allSatisfy { if case .index = $0 { return true } else { return false } },
+                "without a header row, columns must be referenced by index")
         }
         self.deviceID = deviceID
         self.time = time

@@ -37,7 +37,10 @@ final class CSVRecordReader {
         recordLine = lines.lineNumber
         var lo = range.lowerBound
         if recordLine == 1 && range.count >= 3 && lines.buffer[lo] == 0xEF && lines.buffer[lo + 1] == 0xBB
-            && lines.buffer[lo + 2] == 0xBF { lo += 3 }
+            && lines.buffer[lo + 2] == 0xBF
+        {
+            lo += 3
+        }
         recordRange = lo..<range.upperBound
         usesJoined = false
         isBlank = true
@@ -60,18 +63,21 @@ final class CSVRecordReader {
         var count = 1
         while case .openQuote = result {
             guard count < maximumRecordLines else {
-                throw RecordingError(.syntax, file: path, line: recordLine, column: column,
-                                     "quoted field still open after \(maximumRecordLines) lines (RFC 4180 §2.5)")
+                throw RecordingError(
+                    .syntax, file: path, line: recordLine, column: column,
+                    "quoted field still open after \(maximumRecordLines) lines (RFC 4180 §2.5)")
             }
             guard let more = try lines.nextLine() else {
-                throw RecordingError(.syntax, file: path, line: recordLine, column: column,
-                                     "quoted field is never closed (RFC 4180 §2.5): the record runs to the end of the file")
+                throw RecordingError(
+                    .syntax, file: path, line: recordLine, column: column,
+                    "quoted field is never closed (RFC 4180 §2.5): the record runs to the end of the file")
             }
             count += 1
             guard joined.count + 1 + more.count <= InputLimits.csvRecordBytes else {
-                throw RecordingError(.syntax, file: path, line: recordLine, column: column,
-                                     "quoted field makes the record longer than \(InputLimits.csvRecordBytes >> 20) MiB "
-                                     + "(lines \(recordLine)–\(lines.lineNumber); RFC 4180 §2.5)")
+                throw RecordingError(
+                    .syntax, file: path, line: recordLine, column: column,
+                    "quoted field makes the record longer than \(InputLimits.csvRecordBytes >> 20) MiB "
+                        + "(lines \(recordLine)–\(lines.lineNumber); RFC 4180 §2.5)")
             }
             joined.append(0x0A)
             joined.append(contentsOf: lines.buffer[more])
@@ -83,8 +89,12 @@ final class CSVRecordReader {
 
     /// Runs `body` with the bytes the current record's field ranges index, the ranges, and the
     /// 1-based column of each field.
-    func withFields<R>(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<Range<Int>>,
-                                UnsafeBufferPointer<Int>) -> R) -> R {
+    func withFields<R>(
+        _ body: (
+            UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<Range<Int>>,
+            UnsafeBufferPointer<Int>
+        ) -> R
+    ) -> R {
         splitter.fields.withUnsafeBufferPointer { f in
             splitter.columns.withUnsafeBufferPointer { c in
                 if !splitter.fieldsInRecord {

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Splits one record of delimited text into fields, following RFC 4180 (Y. Shafranovich, 2005,
@@ -80,7 +80,7 @@ struct CSVRecordSplitter {
             }
             fields.append(fieldStart..<content.count)
             if i >= n { return .complete }
-            i += 1    // the delimiter; a final one is followed by an empty field
+            i += 1 // the delimiter; a final one is followed by an empty field
         }
     }
 

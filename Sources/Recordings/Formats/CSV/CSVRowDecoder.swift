@@ -30,11 +30,11 @@ struct CSVRowDecoder {
     let runCapacity: Int
     var expectedFields: Int?
 
-    private var values: [Float]          // this row, all streams' columns, flat
-    private var lastValues: [Float]      // last appended sample per stream (duplicates)
+    private var values: [Float] // this row, all streams' columns, flat
+    private var lastValues: [Float] // last appended sample per stream (duplicates)
     private var lastFlags: [UInt8]
     private var lastTimes: [Double]
-    private var runs: [[Float]]          // uniform streams: pending run per stream, column after column
+    private var runs: [[Float]] // uniform streams: pending run per stream, column after column
     private var runFlags: [[UInt8]]
     private var runFlagged: [Bool]
     private var runFirst: [Int]
@@ -43,8 +43,10 @@ struct CSVRowDecoder {
     private var lastRowTime = -Double.infinity
     private var rowIndex = 0
 
-    init(path: String, streams: [Stream], assemblers: [StreamAssembler], columnNames: [String], hasHeaderRow: Bool,
-         separators: DecimalNumber.Separators, time: CSVMapping.Time, timeField: Int?, runCapacity: Int) {
+    init(
+        path: String, streams: [Stream], assemblers: [StreamAssembler], columnNames: [String], hasHeaderRow: Bool,
+        separators: DecimalNumber.Separators, time: CSVMapping.Time, timeField: Int?, runCapacity: Int
+    ) {
         self.path = path
         self.streams = streams
         self.assemblers = assemblers
@@ -82,8 +84,10 @@ struct CSVRowDecoder {
 
     // MARK: - Rows
 
-    private func issue(_ code: RecordingError.Code, line: Int, column: Int?, _ message: String,
-                       into events: inout [RecordingEvent]) {
+    private func issue(
+        _ code: RecordingError.Code, line: Int, column: Int?, _ message: String,
+        into events: inout [RecordingEvent]
+    ) {
         events.append(.issue(RecordingError(code, file: path, line: line, column: column, message)))
     }
 
@@ -113,9 +117,11 @@ struct CSVRowDecoder {
     ///   - outcome: how splitting ended.
     ///   - line: the record's first line.
     ///   - events: receives blocks and issues.
-    mutating func take(_ bytes: UnsafeBufferPointer<UInt8>, fields: UnsafeBufferPointer<Range<Int>>,
-                       columns: UnsafeBufferPointer<Int>, outcome: CSVRecordSplitter.Outcome, line: Int,
-                       into events: inout [RecordingEvent]) {
+    mutating func take(
+        _ bytes: UnsafeBufferPointer<UInt8>, fields: UnsafeBufferPointer<Range<Int>>,
+        columns: UnsafeBufferPointer<Int>, outcome: CSVRecordSplitter.Outcome, line: Int,
+        into events: inout [RecordingEvent]
+    ) {
         defer { rowIndex += 1 }
         for s in assemblers.indices { assemblers[s].qc.samplesRead += 1 }
         if case .textAfterQuote(let c) = outcome {
@@ -126,9 +132,11 @@ struct CSVRowDecoder {
         let count = fields.count
         if expectedFields == nil { expectedFields = count }
         if count != expectedFields! {
-            issue(.syntax, line: line, column: nil, "expected \(expectedFields!) fields"
-                  + (hasHeaderRow ? " (as in the header)" : " (as in the first row)") + ", found \(count); row skipped",
-                  into: &events)
+            issue(
+                .syntax, line: line, column: nil,
+                "expected \(expectedFields!) fields"
+                    + (hasHeaderRow ? " (as in the header)" : " (as in the first row)") + ", found \(count); row skipped",
+                into: &events)
             for s in streams.indices { reject(s, into: &events) }
             return
         }
@@ -136,15 +144,17 @@ struct CSVRowDecoder {
         if let tf = timeField {
             guard tf < count, let t = rowTime(UnsafeBufferPointer(rebasing: bytes[fields[tf]])) else {
                 let found = tf < count ? "'\(Self.text(bytes, fields[tf]))'" : "no such field"
-                issue(.wrongType, line: line, column: tf < count ? columns[tf] : nil,
-                      "time column \(columnName(tf)): expected a finite number, found \(found); row skipped", into: &events)
+                issue(
+                    .wrongType, line: line, column: tf < count ? columns[tf] : nil,
+                    "time column \(columnName(tf)): expected a finite number, found \(found); row skipped", into: &events)
                 for s in streams.indices { reject(s, into: &events) }
                 return
             }
             time = t
             if t < lastRowTime {
-                issue(.timeOrder, line: line, column: columns[tf],
-                      "time goes backwards: \(t) s after \(lastRowTime) s; a new segment starts", into: &events)
+                issue(
+                    .timeOrder, line: line, column: columns[tf],
+                    "time goes backwards: \(t) s after \(lastRowTime) s; a new segment starts", into: &events)
             }
         } else {
             time = uniformStart + Double(rowIndex) / uniformRate
@@ -178,15 +188,17 @@ struct CSVRowDecoder {
                 }
             }
             if bad >= 0 {
-                issue(.wrongType, line: line, column: columns[bad],
-                      "column \(columnName(bad)): expected a number, found '\(Self.text(bytes, fields[bad]))'; "
-                      + "sample of \(streams[s].name) skipped", into: &events)
+                issue(
+                    .wrongType, line: line, column: columns[bad],
+                    "column \(columnName(bad)): expected a number, found '\(Self.text(bytes, fields[bad]))'; "
+                        + "sample of \(streams[s].name) skipped", into: &events)
                 reject(s, into: &events)
                 continue
             }
             if timeField != nil {
                 if time == lastTimes[s] && flags == lastFlags[s]
-                    && values[range].elementsEqual(lastValues[range], by: { $0.bitPattern == $1.bitPattern }) {
+                    && values[range].elementsEqual(lastValues[range], by: { $0.bitPattern == $1.bitPattern })
+                {
                     assemblers[s].qc.duplicatesDropped += 1
                     continue
                 }
@@ -196,8 +208,9 @@ struct CSVRowDecoder {
                 for k in range { lastValues[k] = values[k] }
                 let row = values
                 row.withUnsafeBufferPointer { b in
-                    assemblers[s].append(time: time, values: UnsafeBufferPointer(rebasing: b[range]),
-                                         flags: SampleFlags(rawValue: flags), into: &events)
+                    assemblers[s].append(
+                        time: time, values: UnsafeBufferPointer(rebasing: b[range]),
+                        flags: SampleFlags(rawValue: flags), into: &events)
                 }
             } else {
                 let n = runFlags[s].count
@@ -209,8 +222,9 @@ struct CSVRowDecoder {
         }
         if let tf = timeField {
             if time == lastRowTime && appended {
-                issue(.timeOrder, line: line, column: columns[tf],
-                      "time does not advance: \(time) s repeats with different values; a new segment starts", into: &events)
+                issue(
+                    .timeOrder, line: line, column: columns[tf],
+                    "time does not advance: \(time) s repeats with different values; a new segment starts", into: &events)
             }
             lastRowTime = time
         }

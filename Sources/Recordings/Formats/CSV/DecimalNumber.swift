@@ -23,7 +23,7 @@ enum DecimalNumber {
 
     @usableFromInline static let powersOfTen: [Double] = (0...22).map { e in
         var p = 1.0
-        for _ in 0..<e { p *= 10 }    // exact up to 1e22
+        for _ in 0..<e { p *= 10 } // exact up to 1e22
         return p
     }
 
@@ -37,13 +37,13 @@ enum DecimalNumber {
         if n == 0 { return true }
         func lower(_ i: Int) -> UInt8 { field[lo + i] | 0x20 }
         switch n {
-        case 2: return field[lo] == 0x4E && field[lo + 1] == 0x41                     // NA
+        case 2: return field[lo] == 0x4E && field[lo + 1] == 0x41 // NA
         case 3:
-            if lower(0) == 0x6E && lower(1) == 0x61 && lower(2) == 0x6E { return true }  // nan
-            return field[lo] == 0x4E && field[lo + 1] == 0x2F && field[lo + 2] == 0x41  // N/A
+            if lower(0) == 0x6E && lower(1) == 0x61 && lower(2) == 0x6E { return true } // nan
+            return field[lo] == 0x4E && field[lo + 1] == 0x2F && field[lo + 2] == 0x41 // N/A
         case 4:
             let word = (field[lo], field[lo + 1], field[lo + 2], field[lo + 3])
-            return word == (0x6E, 0x75, 0x6C, 0x6C) || word == (0x4E, 0x55, 0x4C, 0x4C)   // null, NULL
+            return word == (0x6E, 0x75, 0x6C, 0x6C) || word == (0x4E, 0x55, 0x4C, 0x4C) // null, NULL
         default: return false
         }
     }
@@ -64,9 +64,9 @@ enum DecimalNumber {
         var negative = false
         if field[i] == 0x2D || field[i] == 0x2B { negative = field[i] == 0x2D; i += 1 }
         var mantissa: UInt64 = 0
-        var significant = 0          // significant digits accumulated in `mantissa`
-        var dropped = false          // a non-zero digit beyond 19 significant ones
-        var exponent = 0             // power of ten applied to `mantissa`
+        var significant = 0 // significant digits accumulated in `mantissa`
+        var dropped = false // a non-zero digit beyond 19 significant ones
+        var exponent = 0 // power of ten applied to `mantissa`
         var digits = 0
         var sawSeparator = false
         while i < end {

@@ -101,41 +101,49 @@ public final class GT3XDecoder: RecordingDecoder {
         let names = archive.entries.map(\.name)
         guard let logBin = archive.entry(named: "log.bin") else {
             if archive.entry(named: "activity.bin") != nil {
-                throw RecordingError(.unsupported, file: path, byteOffset: archive.directoryOffset,
-                                     "the archive holds activity.bin instead of log.bin: the older NHANES GT3X "
-                                     + "format (NEO/MRA devices, firmware ≤ 2.5.0) is not decoded")
+                throw RecordingError(
+                    .unsupported, file: path, byteOffset: archive.directoryOffset,
+                    "the archive holds activity.bin instead of log.bin: the older NHANES GT3X "
+                        + "format (NEO/MRA devices, firmware ≤ 2.5.0) is not decoded")
             }
-            throw RecordingError(.missingField, file: path, byteOffset: archive.directoryOffset,
-                                 "the ZIP archive has no log.bin entry (it holds "
-                                 + (names.isEmpty ? "nothing" : names.joined(separator: ", ")) + "); not a GT3X file")
+            throw RecordingError(
+                .missingField, file: path, byteOffset: archive.directoryOffset,
+                "the ZIP archive has no log.bin entry (it holds "
+                    + (names.isEmpty ? "nothing" : names.joined(separator: ", ")) + "); not a GT3X file")
         }
         guard let infoEntry = archive.entry(named: "info.txt") else {
-            throw RecordingError(.missingField, file: path, byteOffset: archive.directoryOffset,
-                                 "the ZIP archive has no info.txt entry (it holds \(names.joined(separator: ", ")))")
+            throw RecordingError(
+                .missingField, file: path, byteOffset: archive.directoryOffset,
+                "the ZIP archive has no info.txt entry (it holds \(names.joined(separator: ", ")))")
         }
         let infoReader = try ZipEntryReader(archive: archive, entry: infoEntry)
         let infoBytes = try infoReader.readAll(limit: 1 << 20)
         if let problem = infoReader.verify() {
-            let e = RecordingError(.inconsistent, file: path, byteOffset: infoReader.dataStart,
-                                   "ZIP entry 'info.txt': \(problem)")
+            let e = RecordingError(
+                .inconsistent, file: path, byteOffset: infoReader.dataStart,
+                "ZIP entry 'info.txt': \(problem)")
             if verifiesIntegrity { throw e }
             pending.append(.issue(e))
         }
         info = try GT3XInfo.parse(infoBytes, file: path)
         timeShift = Double(info.utcOffsetSeconds ?? 0)
         if info.utcOffsetSeconds == nil {
-            pending.append(.issue(RecordingError(
-                .missingField, file: path,
-                "info.txt has no TimeZone line: times are the device's local clock (seconds since 1970 as if "
-                + "UTC), not UTC")))
+            pending.append(
+                .issue(
+                    RecordingError(
+                        .missingField, file: path,
+                        "info.txt has no TimeZone line: times are the device's local clock (seconds since 1970 as if "
+                            + "UTC), not UTC")))
         }
         if let calibration = archive.entry(named: "calibration.json") {
             let reader = try ZipEntryReader(archive: archive, entry: calibration)
             if Self.saysUncalibrated(try reader.readAll(limit: 1 << 20)) {
-                pending.append(.issue(RecordingError(
-                    .unsupported, file: path, byteOffset: reader.dataStart,
-                    "calibration.json says the samples are not calibrated; its calibration is not applied "
-                    + "(values are counts ÷ scale)")))
+                pending.append(
+                    .issue(
+                        RecordingError(
+                            .unsupported, file: path, byteOffset: reader.dataStart,
+                            "calibration.json says the samples are not calibrated; its calibration is not applied "
+                                + "(values are counts ÷ scale)")))
             }
         }
         logEntry = try ZipEntryReader(archive: archive, entry: logBin)
@@ -152,7 +160,9 @@ public final class GT3XDecoder: RecordingDecoder {
         while i + key.count <= bytes.count {
             if bytes[i] == key[0] && Array(bytes[i..<i + key.count]) == key {
                 var j = i + key.count
-                func skipSpace() { while j < bytes.count && (bytes[j] == 0x20 || bytes[j] == 0x09 || bytes[j] == 0x0A || bytes[j] == 0x0D) { j += 1 } }
+                func skipSpace() {
+                    while j < bytes.count && (bytes[j] == 0x20 || bytes[j] == 0x09 || bytes[j] == 0x0A || bytes[j] == 0x0D) { j += 1 }
+                }
                 skipSpace()
                 guard j < bytes.count && bytes[j] == 0x3A else { return false }
                 j += 1
@@ -206,8 +216,9 @@ public final class GT3XDecoder: RecordingDecoder {
                 if assembler == nil { try announce(requireScale: false) }
                 finishStream()
                 if let problem = logEntry.verify() {
-                    let e = RecordingError(.inconsistent, file: path, byteOffset: logEntry.dataStart,
-                                           "ZIP entry 'log.bin': \(problem)")
+                    let e = RecordingError(
+                        .inconsistent, file: path, byteOffset: logEntry.dataStart,
+                        "ZIP entry 'log.bin': \(problem)")
                     // Verifying, the samples are delivered and then the recording fails.
                     if verifiesIntegrity { pending.deferError(e) } else { pending.append(.issue(e)) }
                 }
@@ -228,10 +239,12 @@ public final class GT3XDecoder: RecordingDecoder {
                 }
                 if let s = scale {
                     if let used = accelerationScale, used != s {
-                        pending.append(.issue(RecordingError(
-                            .inconsistent, file: path, byteOffset: r.offset,
-                            "log.bin byte \(r.offset): PARAMETERS record gives ACCEL_SCALE \(s) after samples were "
-                            + "scaled with \(used) counts/g; \(used) is kept")))
+                        pending.append(
+                            .issue(
+                                RecordingError(
+                                    .inconsistent, file: path, byteOffset: r.offset,
+                                    "log.bin byte \(r.offset): PARAMETERS record gives ACCEL_SCALE \(s) after samples were "
+                                        + "scaled with \(used) counts/g; \(used) is kept")))
                     } else if parameterScale == nil {
                         parameterScale = s
                     }
@@ -243,10 +256,11 @@ public final class GT3XDecoder: RecordingDecoder {
     }
 
     func checksumError(_ r: GT3XLogReader.Record, consequence: String) -> RecordingError {
-        RecordingError(.inconsistent, file: path, byteOffset: r.offset,
-                       "log.bin byte \(r.offset): \(GT3XPayload.name(r.type)) record (timestamp \(r.timestamp), "
-                       + "\(r.payload.count) payload bytes) has checksum 0x\(GT3XLogReader.hex(r.storedChecksum)) but its "
-                       + "bytes give 0x\(GT3XLogReader.hex(r.computedChecksum)); \(consequence)")
+        RecordingError(
+            .inconsistent, file: path, byteOffset: r.offset,
+            "log.bin byte \(r.offset): \(GT3XPayload.name(r.type)) record (timestamp \(r.timestamp), "
+                + "\(r.payload.count) payload bytes) has checksum 0x\(GT3XLogReader.hex(r.storedChecksum)) but its "
+                + "bytes give 0x\(GT3XLogReader.hex(r.computedChecksum)); \(consequence)")
     }
 
     /// Announces the device and the accelerometer stream.
@@ -257,10 +271,12 @@ public final class GT3XDecoder: RecordingDecoder {
             scale = s
             source = "PARAMETERS record (ACCEL_SCALE)"
             if let i = info.accelerationScale, i != s {
-                pending.append(.issue(RecordingError(
-                    .inconsistent, file: path,
-                    "info.txt gives Acceleration Scale \(i) but the PARAMETERS record in log.bin gives ACCEL_SCALE \(s); "
-                    + "\(s) is used (ActiGraph: the parameter takes precedence)")))
+                pending.append(
+                    .issue(
+                        RecordingError(
+                            .inconsistent, file: path,
+                            "info.txt gives Acceleration Scale \(i) but the PARAMETERS record in log.bin gives ACCEL_SCALE \(s); "
+                                + "\(s) is used (ActiGraph: the parameter takes precedence)")))
             }
         } else if let s = info.accelerationScale, s > 0, s.isFinite {
             scale = s
@@ -270,9 +286,10 @@ public final class GT3XDecoder: RecordingDecoder {
             source = "ActiGraph default for serial numbers starting \(info.serialNumber.prefix(3))"
         }
         if requireScale && scale == nil {
-            throw RecordingError(.missingField, file: path,
-                                 "no acceleration scale: neither a PARAMETERS record, nor 'Acceleration Scale' in info.txt, "
-                                 + "nor a documented default for serial number \(info.serialNumber)")
+            throw RecordingError(
+                .missingField, file: path,
+                "no acceleration scale: neither a PARAMETERS record, nor 'Acceleration Scale' in info.txt, "
+                    + "nor a documented default for serial number \(info.serialNumber)")
         }
         accelerationScale = scale
         var attributes: [String: String] = [
@@ -293,12 +310,15 @@ public final class GT3XDecoder: RecordingDecoder {
         attributes[StreamAttribute.deviceName] = "ActiGraph " + (info.deviceType ?? "device")
         if let t = info.deviceType, !t.isEmpty { attributes[StreamAttribute.deviceModel] = t }
         if let f = info.firmware, !f.isEmpty { attributes[StreamAttribute.deviceSoftware] = f }
-        let device = DeviceInfo(id: info.serialNumber, name: "ActiGraph " + (info.deviceType ?? "device"),
-                                model: info.deviceType, systemName: "ActiGraph firmware", systemVersion: info.firmware)
+        let device = DeviceInfo(
+            id: info.serialNumber, name: "ActiGraph " + (info.deviceType ?? "device"),
+            model: info.deviceType, systemName: "ActiGraph firmware", systemVersion: info.firmware)
         let stream = StreamInfo(
             key: StreamKey(deviceID: info.serialNumber, sensor: .accelerometer, channel: "acceleration"),
-            columns: [ColumnInfo(name: "x", unit: .standardGravity), ColumnInfo(name: "y", unit: .standardGravity),
-                      ColumnInfo(name: "z", unit: .standardGravity)],
+            columns: [
+                ColumnInfo(name: "x", unit: .standardGravity), ColumnInfo(name: "y", unit: .standardGravity),
+                ColumnInfo(name: "z", unit: .standardGravity),
+            ],
             nominalSampleRate: info.sampleRate, attributes: attributes,
             timeOrigin: info.utcOffsetSeconds == nil ? .deviceLocal : .unix)
         pending.append(.device(device))
@@ -314,7 +334,7 @@ public final class GT3XDecoder: RecordingDecoder {
     /// Handles one activity record.
     func activity(_ r: GT3XLogReader.Record) throws(RecordingError) {
         let size = r.payload.count
-        if size == 1 { return }             // USB connection event (Activity2.md), not samples
+        if size == 1 { return } // USB connection event (Activity2.md), not samples
         if assembler == nil { try announce(requireScale: true) }
         guard var a = assembler, let scale = accelerationScale else { return }
         // Own the assembler and the event list locally (no copy-on-write of the block buffers,
@@ -335,14 +355,17 @@ public final class GT3XDecoder: RecordingDecoder {
         }
         if r.type == GT3XPayload.activity2 && size % 6 != 0 {
             a.qc.rejected += n
-            events.append(.issue(RecordingError(
-                .inconsistent, file: path, byteOffset: r.offset,
-                "log.bin byte \(r.offset): ACTIVITY2 record (timestamp \(r.timestamp)) has \(size) payload bytes, "
-                + "not a whole number of 6-byte samples; its \(n) samples are rejected")))
+            events.append(
+                .issue(
+                    RecordingError(
+                        .inconsistent, file: path, byteOffset: r.offset,
+                        "log.bin byte \(r.offset): ACTIVITY2 record (timestamp \(r.timestamp)) has \(size) payload bytes, "
+                            + "not a whole number of 6-byte samples; its \(n) samples are rejected")))
             return
         }
         guard n > 0 else { return }
-        let same = lastActivityTimestamp == r.timestamp && lastActivityType == r.type
+        let same =
+            lastActivityTimestamp == r.timestamp && lastActivityType == r.type
             && log.buffer[r.payload].elementsEqual(lastActivityPayload)
         if same {
             a.qc.duplicatesDropped += n
@@ -350,16 +373,20 @@ public final class GT3XDecoder: RecordingDecoder {
         }
         let rate = info.sampleRate
         if rate == rate.rounded() && Double(n) > rate {
-            events.append(.issue(RecordingError(
-                .inconsistent, file: path, byteOffset: r.offset,
-                "log.bin byte \(r.offset): \(GT3XPayload.name(r.type)) record (timestamp \(r.timestamp)) holds \(n) "
-                + "samples, more than one second at \(Self.format(rate)) Hz; delivered as they are")))
+            events.append(
+                .issue(
+                    RecordingError(
+                        .inconsistent, file: path, byteOffset: r.offset,
+                        "log.bin byte \(r.offset): \(GT3XPayload.name(r.type)) record (timestamp \(r.timestamp)) holds \(n) "
+                            + "samples, more than one second at \(Self.format(rate)) Hz; delivered as they are")))
         }
         if let last = lastActivityTimestamp, r.timestamp <= last {
-            events.append(.issue(RecordingError(
-                .timeOrder, file: path, byteOffset: r.offset,
-                "log.bin byte \(r.offset): \(GT3XPayload.name(r.type)) record timestamp \(r.timestamp) does not "
-                + "advance past the previous one (\(last)); a new segment starts")))
+            events.append(
+                .issue(
+                    RecordingError(
+                        .timeOrder, file: path, byteOffset: r.offset,
+                        "log.bin byte \(r.offset): \(GT3XPayload.name(r.type)) record timestamp \(r.timestamp) does not "
+                            + "advance past the previous one (\(last)); a new segment starts")))
         }
         lastActivityTimestamp = r.timestamp
         lastActivityType = r.type
@@ -373,8 +400,9 @@ public final class GT3XDecoder: RecordingDecoder {
             x.withUnsafeMutableBufferPointer { xb in
                 y.withUnsafeMutableBufferPointer { yb in
                     z.withUnsafeMutableBufferPointer { zb in
-                        GT3XPayload.decode(type: r.type, payload: payload, count: n, scale: fscale,
-                                           x: xb.baseAddress!, y: yb.baseAddress!, z: zb.baseAddress!)
+                        GT3XPayload.decode(
+                            type: r.type, payload: payload, count: n, scale: fscale,
+                            x: xb.baseAddress!, y: yb.baseAddress!, z: zb.baseAddress!)
                         withUnsafeTemporaryAllocation(of: Float.self, capacity: 3) { v in
                             let values = UnsafeBufferPointer(v)
                             for i in 0..<n {

@@ -77,8 +77,9 @@ public struct GT3XInfo: Sendable, Hashable {
         func ticks(_ key: String) throws(RecordingError) -> Double? {
             guard let v = fields[key] else { return nil }
             guard let t = Int64(v), t >= 0 else {
-                throw RecordingError(.wrongType, file: file,
-                                     "\(where_(key)): \(key) '\(v)' is not a count of .NET ticks (a non-negative integer)")
+                throw RecordingError(
+                    .wrongType, file: file,
+                    "\(where_(key)): \(key) '\(v)' is not a count of .NET ticks (a non-negative integer)")
             }
             return t == 0 ? nil : secondsSince1970(dotNetTicks: t)
         }
@@ -94,18 +95,20 @@ public struct GT3XInfo: Sendable, Hashable {
         var offset: Int?
         if let tz = fields["TimeZone"] {
             guard let o = parseOffset(tz) else {
-                throw RecordingError(.outOfRange, file: file,
-                                     "\(where_("TimeZone")): TimeZone '\(tz)' is not [-]hh:mm[:ss] within ±18 h")
+                throw RecordingError(
+                    .outOfRange, file: file,
+                    "\(where_("TimeZone")): TimeZone '\(tz)' is not [-]hh:mm[:ss] within ±18 h")
             }
             offset = o
         }
-        return GT3XInfo(fields: fields, serialNumber: serial, deviceType: fields["Device Type"],
-                        firmware: fields["Firmware"], sampleRate: rate,
-                        accelerationScale: try number("Acceleration Scale"),
-                        accelerationMin: try number("Acceleration Min"),
-                        accelerationMax: try number("Acceleration Max"),
-                        startDateLocal: try ticks("Start Date"), stopDateLocal: try ticks("Stop Date"),
-                        utcOffsetSeconds: offset)
+        return GT3XInfo(
+            fields: fields, serialNumber: serial, deviceType: fields["Device Type"],
+            firmware: fields["Firmware"], sampleRate: rate,
+            accelerationScale: try number("Acceleration Scale"),
+            accelerationMin: try number("Acceleration Min"),
+            accelerationMax: try number("Acceleration Max"),
+            startDateLocal: try ticks("Start Date"), stopDateLocal: try ticks("Stop Date"),
+            utcOffsetSeconds: offset)
     }
 
     /// `[+|-]hh:mm[:ss]` → seconds east of UTC, or `nil`.

@@ -28,7 +28,7 @@ final class GT3XLogReader {
     private(set) var buffer: [UInt8]
     private var start = 0
     private var end = 0
-    private var windowOffset = 0         // log.bin offset of buffer[0]
+    private var windowOffset = 0 // log.bin offset of buffer[0]
     private var eof = false
 
     /// Creates a reader over `entry`, reading `readSize` bytes at a time (at least 64 KiB + 9).
@@ -73,16 +73,18 @@ final class GT3XLogReader {
             let b = buffer[start]
             if b == 0 { start += 1; continue }
             guard b == 0x1E else {
-                throw RecordingError(.syntax, file: path, byteOffset: windowOffset + start,
-                                     "log.bin byte \(windowOffset + start): expected a record separator 0x1E, found "
-                                     + "0x\(Self.hex(b)) (the record framing is lost)")
+                throw RecordingError(
+                    .syntax, file: path, byteOffset: windowOffset + start,
+                    "log.bin byte \(windowOffset + start): expected a record separator 0x1E, found "
+                        + "0x\(Self.hex(b)) (the record framing is lost)")
             }
             break
         }
         let offset = windowOffset + start
         guard try ensure(8) else {
-            throw RecordingError(.truncated, file: path, byteOffset: offset,
-                                 "log.bin ends inside the header of the record starting at log.bin byte \(offset)")
+            throw RecordingError(
+                .truncated, file: path, byteOffset: offset,
+                "log.bin ends inside the header of the record starting at log.bin byte \(offset)")
         }
         let type = buffer[start + 1]
         var ts = UInt32(buffer[start + 2])
@@ -91,13 +93,15 @@ final class GT3XLogReader {
         ts |= UInt32(buffer[start + 5]) << 24
         let size = Int(buffer[start + 6]) | Int(buffer[start + 7]) << 8
         guard try ensure(9 + size) else {
-            throw RecordingError(.truncated, file: path, byteOffset: offset,
-                                 "log.bin ends inside the record starting at log.bin byte \(offset) (type 0x\(Self.hex(type)), "
-                                 + "\(size) payload bytes declared, \(max(0, end - start - 8)) present)")
+            throw RecordingError(
+                .truncated, file: path, byteOffset: offset,
+                "log.bin ends inside the record starting at log.bin byte \(offset) (type 0x\(Self.hex(type)), "
+                    + "\(size) payload bytes declared, \(max(0, end - start - 8)) present)")
         }
         let computed = buffer.withUnsafeBytes { b in Self.xor(UnsafeRawBufferPointer(rebasing: b[start..<start + 8 + size])) }
-        let record = Record(offset: offset, type: type, timestamp: ts, payload: (start + 8)..<(start + 8 + size),
-                            storedChecksum: buffer[start + 8 + size], computedChecksum: ~computed)
+        let record = Record(
+            offset: offset, type: type, timestamp: ts, payload: (start + 8)..<(start + 8 + size),
+            storedChecksum: buffer[start + 8 + size], computedChecksum: ~computed)
         start += 9 + size
         return record
     }

@@ -46,8 +46,10 @@ enum GT3XPayload {
     ///   - scale: counts per g.
     ///   - x, y, z: outputs with room for `count` values.
     /// - Complexity: O(count).
-    static func decode(type: UInt8, payload: UnsafeRawBufferPointer, count: Int, scale: Float,
-                       x: UnsafeMutablePointer<Float>, y: UnsafeMutablePointer<Float>, z: UnsafeMutablePointer<Float>) {
+    static func decode(
+        type: UInt8, payload: UnsafeRawBufferPointer, count: Int, scale: Float,
+        x: UnsafeMutablePointer<Float>, y: UnsafeMutablePointer<Float>, z: UnsafeMutablePointer<Float>
+    ) {
         if type == activity2 {
             // Little-endian Int16 triples in x, y, z order.
             for i in 0..<count {

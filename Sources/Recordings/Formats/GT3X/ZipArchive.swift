@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The directory of a ZIP archive: entry names, compression methods, sizes, CRC-32 values and
@@ -99,11 +99,13 @@ final class ZipArchive {
     private func readDirectory() throws(RecordingError) {
         guard fileSize > 0 else { throw RecordingError(.empty, file: path, "the file is empty") }
         let head = try bytes(at: 0, count: min(4, fileSize))
-        let startsLikeZip = head.count == 4 && head[0] == 0x50 && head[1] == 0x4B
+        let startsLikeZip =
+            head.count == 4 && head[0] == 0x50 && head[1] == 0x4B
             && (head[2] == 3 || head[2] == 5) && (head[3] == 4 || head[3] == 6)
         guard startsLikeZip else {
-            throw RecordingError(.unknownFormat, file: path, byteOffset: 0,
-                                 "not a ZIP archive (a .gt3x file is one): the file does not start with 'PK\\3\\4'")
+            throw RecordingError(
+                .unknownFormat, file: path, byteOffset: 0,
+                "not a ZIP archive (a .gt3x file is one): the file does not start with 'PK\\3\\4'")
         }
         // The end record is the last 22 bytes plus a comment of up to 65,535 bytes.
         let tailCount = min(fileSize, 22 + 65_535)
@@ -113,16 +115,18 @@ final class ZipArchive {
         var i = tail.count - 22
         while i >= 0 {
             if tail[i] == 0x50 && tail[i + 1] == 0x4B && tail[i + 2] == 5 && tail[i + 3] == 6
-                && i + 22 + Self.u16(tail, i + 20) <= tail.count {
+                && i + 22 + Self.u16(tail, i + 20) <= tail.count
+            {
                 end = i
                 break
             }
             i -= 1
         }
         guard let e = end else {
-            throw RecordingError(.truncated, file: path, byteOffset: fileSize,
-                                 "the ZIP archive has no end-of-central-directory record "
-                                 + "(the file ends here; truncated?)")
+            throw RecordingError(
+                .truncated, file: path, byteOffset: fileSize,
+                "the ZIP archive has no end-of-central-directory record "
+                    + "(the file ends here; truncated?)")
         }
         let endOffset = tailStart + e
         let disk = Self.u16(tail, e + 4), directoryDisk = Self.u16(tail, e + 6)
@@ -132,50 +136,58 @@ final class ZipArchive {
         if count == 0xFFFF || size == 0xFFFF_FFFF || offset == 0xFFFF_FFFF {
             // ZIP64: the locator sits just before the end record.
             guard endOffset >= 20 else {
-                throw RecordingError(.syntax, file: path, byteOffset: endOffset,
-                                     "ZIP64 end-of-central-directory locator missing before the end record")
+                throw RecordingError(
+                    .syntax, file: path, byteOffset: endOffset,
+                    "ZIP64 end-of-central-directory locator missing before the end record")
             }
             let loc = try bytes(at: endOffset - 20, count: 20)
             guard Self.u32(loc, 0) == Self.zip64LocatorSignature else {
-                throw RecordingError(.syntax, file: path, byteOffset: endOffset - 20,
-                                     "ZIP64 end-of-central-directory locator missing before the end record")
+                throw RecordingError(
+                    .syntax, file: path, byteOffset: endOffset - 20,
+                    "ZIP64 end-of-central-directory locator missing before the end record")
             }
             let recordOffset = try checked(Self.u64(loc, 8), "end record offset", at: endOffset - 12)
             let rec = try bytes(at: recordOffset, count: 56)
             guard rec.count == 56, Self.u32(rec, 0) == Self.zip64EndSignature else {
-                throw RecordingError(.syntax, file: path, byteOffset: recordOffset,
-                                     "expected the ZIP64 end-of-central-directory record here")
+                throw RecordingError(
+                    .syntax, file: path, byteOffset: recordOffset,
+                    "expected the ZIP64 end-of-central-directory record here")
             }
             count = try checked(Self.u64(rec, 32), "entry count", at: recordOffset + 32)
             size = try checked(Self.u64(rec, 40), "directory size", at: recordOffset + 40)
             offset = try checked(Self.u64(rec, 48), "directory offset", at: recordOffset + 48)
         } else if disk != 0 || directoryDisk != 0 {
-            throw RecordingError(.unsupported, file: path, byteOffset: endOffset,
-                                 "spanned (multi-disk) ZIP archives are not decoded")
+            throw RecordingError(
+                .unsupported, file: path, byteOffset: endOffset,
+                "spanned (multi-disk) ZIP archives are not decoded")
         }
         guard offset + size <= endOffset else {
-            throw RecordingError(.truncated, file: path, byteOffset: endOffset,
-                                 "the end record places the central directory at bytes \(offset)..<\(offset + size), "
-                                 + "beyond its own position (file truncated or corrupt)")
+            throw RecordingError(
+                .truncated, file: path, byteOffset: endOffset,
+                "the end record places the central directory at bytes \(offset)..<\(offset + size), "
+                    + "beyond its own position (file truncated or corrupt)")
         }
         guard size <= 64 << 20 else {
-            throw RecordingError(.unsupported, file: path, byteOffset: offset,
-                                 "central directory of \(size) bytes is larger than 64 MiB")
+            throw RecordingError(
+                .unsupported, file: path, byteOffset: offset,
+                "central directory of \(size) bytes is larger than 64 MiB")
         }
         directoryOffset = offset
         let dir = try bytes(at: offset, count: size)
         var p = 0
         for _ in 0..<count {
             guard p + 46 <= dir.count, Self.u32(dir, p) == Self.centralHeaderSignature else {
-                throw RecordingError(.syntax, file: path, byteOffset: offset + p,
-                                     "expected a ZIP central directory header (PK\\1\\2) here")
+                throw RecordingError(
+                    .syntax, file: path, byteOffset: offset + p,
+                    "expected a ZIP central directory header (PK\\1\\2) here")
             }
             let nameLength = Self.u16(dir, p + 28), extraLength = Self.u16(dir, p + 30)
             let commentLength = Self.u16(dir, p + 32)
             let next = p + 46 + nameLength + extraLength + commentLength
             guard next <= dir.count else {
-                throw RecordingError(.syntax, file: path, byteOffset: offset + p,
-                                     "ZIP central directory header runs past the end of the directory")
+                throw RecordingError(
+                    .syntax, file: path, byteOffset: offset + p,
+                    "ZIP central directory header runs past the end of the directory")
             }
             var entry = Entry(
                 name: String(decoding: dir[(p + 46)..<(p + 46 + nameLength)], as: UTF8.self),
@@ -193,8 +205,9 @@ final class ZipArchive {
                     var f = x + 4
                     func take() throws(RecordingError) -> Int {
                         guard f + 8 <= x + 4 + length else {
-                            throw RecordingError(.syntax, file: path, byteOffset: offset + f,
-                                                 "ZIP64 extra field of '\(entry.name)' is too short")
+                            throw RecordingError(
+                                .syntax, file: path, byteOffset: offset + f,
+                                "ZIP64 extra field of '\(entry.name)' is too short")
                         }
                         defer { f += 8 }
                         return try checked(Self.u64(dir, f), "size or offset", at: offset + f)
@@ -220,24 +233,28 @@ final class ZipArchive {
     ///   deflate.
     func dataStart(of entry: Entry) throws(RecordingError) -> Int {
         if entry.flags & 1 != 0 {
-            throw RecordingError(.unsupported, file: path, byteOffset: entry.directoryOffset,
-                                 "ZIP entry '\(entry.name)' is encrypted")
+            throw RecordingError(
+                .unsupported, file: path, byteOffset: entry.directoryOffset,
+                "ZIP entry '\(entry.name)' is encrypted")
         }
         guard entry.method == 0 || entry.method == 8 else {
-            throw RecordingError(.unsupported, file: path, byteOffset: entry.directoryOffset,
-                                 "ZIP entry '\(entry.name)' uses compression method \(entry.method); "
-                                 + "only 0 (stored) and 8 (deflate) are decoded")
+            throw RecordingError(
+                .unsupported, file: path, byteOffset: entry.directoryOffset,
+                "ZIP entry '\(entry.name)' uses compression method \(entry.method); "
+                    + "only 0 (stored) and 8 (deflate) are decoded")
         }
         let h = try bytes(at: entry.localHeaderOffset, count: 30)
         guard h.count == 30, Self.u32(h, 0) == Self.localHeaderSignature else {
-            throw RecordingError(.syntax, file: path, byteOffset: entry.localHeaderOffset,
-                                 "expected the local file header (PK\\3\\4) of ZIP entry '\(entry.name)' here")
+            throw RecordingError(
+                .syntax, file: path, byteOffset: entry.localHeaderOffset,
+                "expected the local file header (PK\\3\\4) of ZIP entry '\(entry.name)' here")
         }
         let start = entry.localHeaderOffset + 30 + Self.u16(h, 26) + Self.u16(h, 28)
         guard start + entry.compressedSize <= fileSize else {
-            throw RecordingError(.truncated, file: path, byteOffset: fileSize,
-                                 "the file ends before the \(entry.compressedSize) data bytes of ZIP entry "
-                                 + "'\(entry.name)' starting at byte \(start)")
+            throw RecordingError(
+                .truncated, file: path, byteOffset: fileSize,
+                "the file ends before the \(entry.compressedSize) data bytes of ZIP entry "
+                    + "'\(entry.name)' starting at byte \(start)")
         }
         return start
     }

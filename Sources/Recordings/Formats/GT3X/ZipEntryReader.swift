@@ -14,7 +14,7 @@ final class ZipEntryReader {
     private(set) var atEnd = false
 
     private var consumed = 0
-    private let inflater: Inflater?          // set for a deflated entry
+    private let inflater: Inflater? // set for a deflated entry
     private var crc: uLong = 0
 
     /// Opens `entry` of `archive`.
@@ -28,8 +28,9 @@ final class ZipEntryReader {
             do {
                 inflater = try Inflater(.rawDeflate, inputBufferSize: 1 << 16)
             } catch {
-                throw RecordingError(.unreadable, file: archive.path, byteOffset: dataStart,
-                                     "zlib could not initialise (\(error.code))")
+                throw RecordingError(
+                    .unreadable, file: archive.path, byteOffset: dataStart,
+                    "zlib could not initialise (\(error.code))")
             }
         } else {
             inflater = nil
@@ -48,14 +49,16 @@ final class ZipEntryReader {
             let step = try inflater.inflate(into: buffer) { input throws(RecordingError) in
                 let want = min(input.count, entry.compressedSize - consumed)
                 guard want > 0 else {
-                    throw RecordingError(.truncated, file: archive.path, byteOffset: dataStart + consumed,
-                                         "the deflate data of ZIP entry '\(entry.name)' end before their end marker")
+                    throw RecordingError(
+                        .truncated, file: archive.path, byteOffset: dataStart + consumed,
+                        "the deflate data of ZIP entry '\(entry.name)' end before their end marker")
                 }
                 let at = dataStart + consumed
                 let got = try archive.read(into: UnsafeMutableRawBufferPointer(rebasing: input[0..<want]), at: at)
                 guard got > 0 else {
-                    throw RecordingError(.truncated, file: archive.path, byteOffset: at,
-                                         "the file ends inside the deflate data of ZIP entry '\(entry.name)'")
+                    throw RecordingError(
+                        .truncated, file: archive.path, byteOffset: at,
+                        "the file ends inside the deflate data of ZIP entry '\(entry.name)'")
                 }
                 consumed += got
                 return got
@@ -65,15 +68,17 @@ final class ZipEntryReader {
             case .progressed: break
             case .streamEnded: atEnd = true
             case .failed(let why):
-                throw RecordingError(.syntax, file: archive.path,
-                                     byteOffset: dataStart + consumed - inflater.bufferedInputCount,
-                                     "corrupt deflate data in ZIP entry '\(entry.name)' (detected at this byte): \(why)")
+                throw RecordingError(
+                    .syntax, file: archive.path,
+                    byteOffset: dataStart + consumed - inflater.bufferedInputCount,
+                    "corrupt deflate data in ZIP entry '\(entry.name)' (detected at this byte): \(why)")
             }
         } else {
             let want = min(buffer.count, entry.compressedSize - consumed)
             if want > 0 {
-                produced = try archive.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]),
-                                            at: dataStart + consumed)
+                produced = try archive.read(
+                    into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]),
+                    at: dataStart + consumed)
                 consumed += produced
             }
             if produced < buffer.count { atEnd = true }
@@ -94,8 +99,9 @@ final class ZipEntryReader {
             problems.append("\(position) bytes instead of the \(entry.uncompressedSize) the ZIP directory gives")
         }
         if UInt32(truncatingIfNeeded: crc) != entry.crc32 {
-            problems.append("CRC-32 0x\(hex32(UInt32(truncatingIfNeeded: crc))) instead of the ZIP directory's "
-                            + "0x\(hex32(entry.crc32))")
+            problems.append(
+                "CRC-32 0x\(hex32(UInt32(truncatingIfNeeded: crc))) instead of the ZIP directory's "
+                    + "0x\(hex32(entry.crc32))")
         }
         return problems.isEmpty ? nil : problems.joined(separator: "; ")
     }
@@ -110,8 +116,9 @@ final class ZipEntryReader {
     /// - Throws: as ``read(into:)``; `.unsupported` above `limit`.
     func readAll(limit: Int) throws(RecordingError) -> [UInt8] {
         guard entry.uncompressedSize <= limit else {
-            throw RecordingError(.unsupported, file: archive.path, byteOffset: entry.directoryOffset,
-                                 "ZIP entry '\(entry.name)' is \(entry.uncompressedSize) bytes, more than \(limit)")
+            throw RecordingError(
+                .unsupported, file: archive.path, byteOffset: entry.directoryOffset,
+                "ZIP entry '\(entry.name)' is \(entry.uncompressedSize) bytes, more than \(limit)")
         }
         var out = [UInt8](repeating: 0, count: max(entry.uncompressedSize, 1) + 1)
         var filled = 0
@@ -126,8 +133,9 @@ final class ZipEntryReader {
             filled += n
             if filled == out.count {
                 guard out.count <= limit else {
-                    throw RecordingError(.unsupported, file: archive.path, byteOffset: entry.directoryOffset,
-                                         "ZIP entry '\(entry.name)' is larger than \(limit) bytes")
+                    throw RecordingError(
+                        .unsupported, file: archive.path, byteOffset: entry.directoryOffset,
+                        "ZIP entry '\(entry.name)' is larger than \(limit) bytes")
                 }
                 out.append(contentsOf: repeatElement(0, count: out.count))
             }

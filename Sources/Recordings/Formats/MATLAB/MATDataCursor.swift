@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Reads the bytes of one MAT-file data element sequentially, either straight from the file or
@@ -19,8 +19,8 @@ final class MATDataCursor {
     /// Bytes delivered so far (decompressed bytes for a compressed element).
     private(set) var position = 0
 
-    private var consumed = 0                 // file bytes of the element consumed
-    private let inflater: Inflater?          // set for a compressed element
+    private var consumed = 0 // file bytes of the element consumed
+    private let inflater: Inflater? // set for a compressed element
     private var skipScratch: [UInt8] = []
 
     /// Opens a cursor on `length` bytes at file offset `start`.
@@ -44,8 +44,10 @@ final class MATDataCursor {
     /// Runs `body` on `array`'s bytes, keeping the typed error (the standard library's
     /// `withUnsafeMutableBytes` only rethrows untyped errors).
     @inline(__always)
-    static func withBytes<R>(of array: inout [UInt8],
-                             _ body: (UnsafeMutableRawBufferPointer) throws(RecordingError) -> R) throws(RecordingError) -> R {
+    static func withBytes<R>(
+        of array: inout [UInt8],
+        _ body: (UnsafeMutableRawBufferPointer) throws(RecordingError) -> R
+    ) throws(RecordingError) -> R {
         try array.withUnsafeMutableBytes { b in Result { () throws(RecordingError) -> R in try body(b) } }.get()
     }
 
@@ -70,20 +72,23 @@ final class MATDataCursor {
         let step = try inflater.inflate(into: buffer) { input throws(RecordingError) in
             let want = min(input.count, length - consumed)
             if want == 0 {
-                throw RecordingError(.truncated, file: path, byteOffset: start + consumed,
-                                     "compressed data element starting at byte \(start - 8) ends before its zlib end marker")
+                throw RecordingError(
+                    .truncated, file: path, byteOffset: start + consumed,
+                    "compressed data element starting at byte \(start - 8) ends before its zlib end marker")
             }
             let got = try preadFully(UnsafeMutableRawBufferPointer(rebasing: input[0..<want]), at: start + consumed)
             if got == 0 {
-                throw RecordingError(.truncated, file: path, byteOffset: start + consumed,
-                                     "file ends inside the compressed data element starting at byte \(start - 8)")
+                throw RecordingError(
+                    .truncated, file: path, byteOffset: start + consumed,
+                    "file ends inside the compressed data element starting at byte \(start - 8)")
             }
             consumed += got
             return got
         }
         if case .failed(let why) = step.status {
-            throw RecordingError(.syntax, file: path, byteOffset: start - 8,
-                                 "corrupt zlib data in the compressed data element at byte \(start - 8): \(why)")
+            throw RecordingError(
+                .syntax, file: path, byteOffset: start - 8,
+                "corrupt zlib data in the compressed data element at byte \(start - 8): \(why)")
         }
         position += step.produced
         return step.produced
@@ -103,12 +108,14 @@ final class MATDataCursor {
     /// The error for an element that ends `needed` bytes after `at` is reached.
     func truncation(at: Int, needed: Int, what: String) -> RecordingError {
         if compressed {
-            return RecordingError(.truncated, file: path, byteOffset: start - 8,
-                                  "the compressed data element at byte \(start - 8) ends at decompressed offset "
-                                  + "\(position) while reading \(what) (\(needed) bytes from offset \(at))")
+            return RecordingError(
+                .truncated, file: path, byteOffset: start - 8,
+                "the compressed data element at byte \(start - 8) ends at decompressed offset "
+                    + "\(position) while reading \(what) (\(needed) bytes from offset \(at))")
         }
-        return RecordingError(.truncated, file: path, byteOffset: start + at,
-                              "file ends while reading \(what) (\(needed) bytes expected)")
+        return RecordingError(
+            .truncated, file: path, byteOffset: start + at,
+            "file ends while reading \(what) (\(needed) bytes expected)")
     }
 
     /// For a compressed element, inflates whatever follows the bytes read so far up to the zlib

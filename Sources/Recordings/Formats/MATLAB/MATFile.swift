@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One top-level variable of a MAT-file, as listed by ``MATFile``.
@@ -89,35 +89,43 @@ final class MATFile {
         }
         if header[0..<4].contains(0) {
             close(fd)
-            throw fail(.unknownFormat, 0, "a zero byte in the first 4 bytes: a Level 4 MAT-file or not a MAT-file "
-                       + "(only Level 5 is supported)")
+            throw fail(
+                .unknownFormat, 0,
+                "a zero byte in the first 4 bytes: a Level 4 MAT-file or not a MAT-file "
+                    + "(only Level 5 is supported)")
         }
         let indicator = (header[126], header[127])
-        if indicator == (0x49, 0x4D) {          // "IM": written little-endian
+        if indicator == (0x49, 0x4D) { // "IM": written little-endian
             swap = false
-        } else if indicator == (0x4D, 0x49) {   // "MI": written big-endian
+        } else if indicator == (0x4D, 0x49) { // "MI": written big-endian
             swap = true
         } else {
             close(fd)
             let hex = String(header[126], radix: 16) + " " + String(header[127], radix: 16)
-            throw fail(.unknownFormat, 126, "expected the endian indicator 'IM' (little-endian) or 'MI' "
-                       + "(big-endian), found bytes \(hex): not a MATLAB Level 5 MAT-file")
+            throw fail(
+                .unknownFormat, 126,
+                "expected the endian indicator 'IM' (little-endian) or 'MI' "
+                    + "(big-endian), found bytes \(hex): not a MATLAB Level 5 MAT-file")
         }
-        let version = swap ? UInt16(header[124]) << 8 | UInt16(header[125])
-                           : UInt16(header[125]) << 8 | UInt16(header[124])
+        let version =
+            swap
+            ? UInt16(header[124]) << 8 | UInt16(header[125])
+            : UInt16(header[125]) << 8 | UInt16(header[124])
         guard version == 0x0100 else {
             close(fd)
             let hex = "0x" + String(version, radix: 16, uppercase: false)
             if version == 0x0200 {
-                throw fail(.unsupportedVersion, 124, "version \(hex) is a MATLAB 7.3 (HDF5) MAT-file; only Level 5 "
-                           + "(version 0x100, e.g. save -v7) is supported")
+                throw fail(
+                    .unsupportedVersion, 124,
+                    "version \(hex) is a MATLAB 7.3 (HDF5) MAT-file; only Level 5 "
+                        + "(version 0x100, e.g. save -v7) is supported")
             }
             throw fail(.unsupportedVersion, 124, "expected MAT-file version 0x100 (Level 5), found \(hex)")
         }
         var textEnd = 116
         while textEnd > 0 && (header[textEnd - 1] == 0x20 || header[textEnd - 1] == 0) { textEnd -= 1 }
         headerText = String(decoding: header[0..<textEnd], as: UTF8.self)
-        try scan()    // fully initialised here: on error, deinit closes the file
+        try scan() // fully initialised here: on error, deinit closes the file
     }
 
     deinit { close(fd) }
@@ -133,8 +141,9 @@ final class MATFile {
         var tag = [UInt8](repeating: 0, count: 8)
         while p < fileSize {
             guard fileSize - p >= 8 else {
-                throw RecordingError(.truncated, file: path, byteOffset: p,
-                                     "expected an 8-byte data element tag, but only \(fileSize - p) bytes remain")
+                throw RecordingError(
+                    .truncated, file: path, byteOffset: p,
+                    "expected an 8-byte data element tag, but only \(fileSize - p) bytes remain")
             }
             let got = tag.withUnsafeMutableBytes { b in pread(fd, b.baseAddress!, 8, off_t(p)) }
             guard got == 8 else {
@@ -142,15 +151,17 @@ final class MATFile {
             }
             let (type, count) = tag.withUnsafeBytes { b in (u32(b, 0), Int(u32(b, 4))) }
             guard type >> 16 == 0 else {
-                throw RecordingError(.syntax, file: path, byteOffset: p,
-                                     "a top-level data element uses the small format (type \(type & 0xFFFF)); "
-                                     + "expected miMATRIX (14) or miCOMPRESSED (15)")
+                throw RecordingError(
+                    .syntax, file: path, byteOffset: p,
+                    "a top-level data element uses the small format (type \(type & 0xFFFF)); "
+                        + "expected miMATRIX (14) or miCOMPRESSED (15)")
             }
             let kind = MATDataType(rawValue: type)
             guard count <= fileSize - p - 8 else {
-                throw RecordingError(.truncated, file: path, byteOffset: p,
-                                     "data element (\(kind?.documentName ?? "type \(type)")) declares \(count) bytes, "
-                                     + "but the file ends \(fileSize - p - 8) bytes after its tag")
+                throw RecordingError(
+                    .truncated, file: path, byteOffset: p,
+                    "data element (\(kind?.documentName ?? "type \(type)")) declares \(count) bytes, "
+                        + "but the file ends \(fileSize - p - 8) bytes after its tag")
             }
             switch kind {
             case .compressed:
@@ -162,7 +173,7 @@ final class MATFile {
                 if let v = try readMatrixHeader(c, elementOffset: p) { variables.append(v) }
                 p += 8 + (count + 7) / 8 * 8
             default:
-                p += 8 + (count + 7) / 8 * 8    // not a variable: skip
+                p += 8 + (count + 7) / 8 * 8 // not a variable: skip
             }
         }
     }
@@ -183,9 +194,10 @@ final class MATFile {
             return (first, Int(u32(b, 4)), nil)
         }
         if tag.small != nil && tag.count > 4 {
-            throw RecordingError(.syntax, file: path, byteOffset: c.compressed ? c.start - 8 : c.start + at,
-                                 "\(what) uses the small data element format but declares \(tag.count) bytes "
-                                 + "(at most 4)" + (c.compressed ? " (decompressed offset \(at))" : ""))
+            throw RecordingError(
+                .syntax, file: path, byteOffset: c.compressed ? c.start - 8 : c.start + at,
+                "\(what) uses the small data element format but declares \(tag.count) bytes "
+                    + "(at most 4)" + (c.compressed ? " (decompressed offset \(at))" : ""))
         }
         return tag
     }
@@ -194,12 +206,15 @@ final class MATFile {
     /// - Parameter cap: most bytes accepted (``InputLimits``); `count` is the file's claim and
     ///   is checked against it, and for a plain element against the bytes that remain, before
     ///   anything is allocated.
-    func readPadded(_ c: MATDataCursor, count: Int, cap: Int, what: String,
-                    elementOffset: Int) throws(RecordingError) -> [UInt8] {
+    func readPadded(
+        _ c: MATDataCursor, count: Int, cap: Int, what: String,
+        elementOffset: Int
+    ) throws(RecordingError) -> [UInt8] {
         guard count <= cap else {
-            throw RecordingError(.outOfRange, file: path, byteOffset: elementOffset,
-                                 "in the data element at byte \(elementOffset): \(count) bytes declared for \(what), "
-                                 + "more than the \(cap) accepted")
+            throw RecordingError(
+                .outOfRange, file: path, byteOffset: elementOffset,
+                "in the data element at byte \(elementOffset): \(count) bytes declared for \(what), "
+                    + "more than the \(cap) accepted")
         }
         if !c.compressed && count > c.length - c.position {
             throw c.truncation(at: c.position, needed: count, what: what)
@@ -214,15 +229,16 @@ final class MATFile {
     /// the start of `c`.
     private func readMatrixHeader(_ c: MATDataCursor, elementOffset: Int) throws(RecordingError) -> MATVariable? {
         func bad(_ message: String) -> RecordingError {
-            RecordingError(.syntax, file: path, byteOffset: elementOffset,
-                           "in the data element at byte \(elementOffset): \(message)")
+            RecordingError(
+                .syntax, file: path, byteOffset: elementOffset,
+                "in the data element at byte \(elementOffset): \(message)")
         }
         let top = try readTag(c, what: "the miMATRIX tag")
         guard top.type == MATDataType.matrix.rawValue, top.small == nil else {
-            if c.compressed { return nil }   // a compressed element holding something else
+            if c.compressed { return nil } // a compressed element holding something else
             throw bad("expected an miMATRIX element, found type \(top.type)")
         }
-        if top.count == 0 { return nil }     // an empty placeholder element
+        if top.count == 0 { return nil } // an empty placeholder element
         let flagsTag = try readTag(c, what: "the array flags tag")
         guard flagsTag.type == MATDataType.uint32.rawValue, flagsTag.count == 8, flagsTag.small == nil else {
             throw bad("expected array flags (miUINT32, 8 bytes), found type \(flagsTag.type) with \(flagsTag.count) bytes")
@@ -236,9 +252,12 @@ final class MATFile {
             throw bad("expected dimensions (miINT32, at least 2), found type \(dimsTag.type) with \(dimsTag.count) bytes")
         }
         let dimBytes: [UInt8]
-        if let small = dimsTag.small { dimBytes = small } else {
-            dimBytes = try readPadded(c, count: dimsTag.count, cap: InputLimits.matDimensionBytes,
-                                      what: "the dimensions", elementOffset: elementOffset)
+        if let small = dimsTag.small {
+            dimBytes = small
+        } else {
+            dimBytes = try readPadded(
+                c, count: dimsTag.count, cap: InputLimits.matDimensionBytes,
+                what: "the dimensions", elementOffset: elementOffset)
         }
         var dimensions = [Int]()
         dimBytes.withUnsafeBytes { b in
@@ -252,9 +271,12 @@ final class MATFile {
             throw bad("expected the array name (miINT8), found type \(nameTag.type)")
         }
         let nameBytes: [UInt8]
-        if let small = nameTag.small { nameBytes = small } else {
-            nameBytes = try readPadded(c, count: nameTag.count, cap: InputLimits.matNameBytes,
-                                       what: "the array name", elementOffset: elementOffset)
+        if let small = nameTag.small {
+            nameBytes = small
+        } else {
+            nameBytes = try readPadded(
+                c, count: nameTag.count, cap: InputLimits.matNameBytes,
+                what: "the array name", elementOffset: elementOffset)
         }
         var variable = MATVariable(
             name: String(decoding: nameBytes, as: UTF8.self), classCode: classCode, isComplex: isComplex,
@@ -271,8 +293,9 @@ final class MATFile {
 
     /// A cursor positioned at the first byte of `variable`'s real part.
     func dataCursor(_ variable: MATVariable, skippingBytes skip: Int) throws(RecordingError) -> MATDataCursor {
-        let c = try MATDataCursor(fd: fd, path: path, start: variable.streamStart, length: variable.streamLength,
-                                  compressed: variable.compressed)
+        let c = try MATDataCursor(
+            fd: fd, path: path, start: variable.streamStart, length: variable.streamLength,
+            compressed: variable.compressed)
         try c.skip(variable.dataOffset + skip, what: "the data of '\(variable.name)'")
         return c
     }

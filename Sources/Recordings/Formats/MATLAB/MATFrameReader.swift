@@ -19,8 +19,10 @@ final class MATFrameReader {
     private var raw: [UInt8] = []
 
     /// Creates a reader of `totalFrames` frames starting `firstValue` values into the data.
-    init(file: MATFile, variable: MATVariable, type: MATDataType, firstValue: Int, frameLength: Int,
-         totalFrames: Int) throws(RecordingError) {
+    init(
+        file: MATFile, variable: MATVariable, type: MATDataType, firstValue: Int, frameLength: Int,
+        totalFrames: Int
+    ) throws(RecordingError) {
         self.type = type
         valueSize = type.numericSize!
         swap = file.swap
@@ -48,8 +50,9 @@ final class MATFrameReader {
             if raw.count < bytes { raw = [UInt8](repeating: 0, count: bytes) }
             let frameOffset = framesRead
             try MATDataCursor.withBytes(of: &raw) { b throws(RecordingError) in
-                try cursor.readExactly(into: UnsafeMutableRawBufferPointer(rebasing: b[0..<bytes]),
-                                       what: "frames \(frameOffset)..<\(frameOffset + frames) of the data")
+                try cursor.readExactly(
+                    into: UnsafeMutableRawBufferPointer(rebasing: b[0..<bytes]),
+                    what: "frames \(frameOffset)..<\(frameOffset + frames) of the data")
             }
             raw.withUnsafeBytes { r in
                 values.withUnsafeMutableBufferPointer { v in

@@ -90,8 +90,10 @@ public struct MATLABChannelMapping: Sendable, Hashable {
         ///     count from the stream start).
         ///   - attributes: extra attributes (default none).
         /// - Complexity: O(1).
-        public init(sensor: SensorKind, channel: String, columns: [Column], sampleRate: Double,
-                    startUnix: Double? = nil, attributes: [String: String] = [:]) {
+        public init(
+            sensor: SensorKind, channel: String, columns: [Column], sampleRate: Double,
+            startUnix: Double? = nil, attributes: [String: String] = [:]
+        ) {
             precondition(!columns.isEmpty, "a stream needs at least one column")
             precondition(sampleRate > 0 && sampleRate.isFinite, "sample rate must be finite and positive")
             precondition(startUnix?.isFinite ?? true, "start time must be finite")
@@ -116,8 +118,9 @@ public struct MATLABChannelMapping: Sendable, Hashable {
     /// - Complexity: O(streams) for the checks.
     public init(deviceID: String, streams: [Stream]) {
         precondition(!streams.isEmpty, "a mapping needs at least one stream")
-        precondition(Set(streams.map { "\($0.sensor)/\($0.channel)" }).count == streams.count,
-                     "streams must have distinct sensor/channel pairs")
+        precondition(
+            Set(streams.map { "\($0.sensor)/\($0.channel)" }).count == streams.count,
+            "streams must have distinct sensor/channel pairs")
         self.deviceID = deviceID
         self.streams = streams
     }
@@ -137,19 +140,27 @@ public struct MATLABChannelMapping: Sendable, Hashable {
         let o = includesECG ? 1 : 0
         var streams = [Stream]()
         if includesECG {
-            streams.append(Stream(sensor: .electrocardiogram, channel: "ecg",
-                                  columns: [Column(.row(variable: "sig", index: 0), name: "value", unit: .adcUnits)],
-                                  sampleRate: 125))
+            streams.append(
+                Stream(
+                    sensor: .electrocardiogram, channel: "ecg",
+                    columns: [Column(.row(variable: "sig", index: 0), name: "value", unit: .adcUnits)],
+                    sampleRate: 125))
         }
-        streams.append(Stream(sensor: .photoplethysmogram, channel: "ppg",
-                              columns: [Column(.row(variable: "sig", index: o), name: "ppg1", unit: .adcUnits),
-                                        Column(.row(variable: "sig", index: o + 1), name: "ppg2", unit: .adcUnits)],
-                              sampleRate: 125, attributes: ["wavelengthNanometres": "515"]))
-        streams.append(Stream(sensor: .accelerometer, channel: "acceleration",
-                              columns: ["x", "y", "z"].enumerated().map { k, name in
-                                  Column(.row(variable: "sig", index: o + 2 + k), name: name, unit: .standardGravity)
-                              },
-                              sampleRate: 125))
+        streams.append(
+            Stream(
+                sensor: .photoplethysmogram, channel: "ppg",
+                columns: [
+                    Column(.row(variable: "sig", index: o), name: "ppg1", unit: .adcUnits),
+                    Column(.row(variable: "sig", index: o + 1), name: "ppg2", unit: .adcUnits),
+                ],
+                sampleRate: 125, attributes: ["wavelengthNanometres": "515"]))
+        streams.append(
+            Stream(
+                sensor: .accelerometer, channel: "acceleration",
+                columns: ["x", "y", "z"].enumerated().map { k, name in
+                    Column(.row(variable: "sig", index: o + 2 + k), name: name, unit: .standardGravity)
+                },
+                sampleRate: 125))
         return MATLABChannelMapping(deviceID: deviceID, streams: streams)
     }
 
@@ -159,10 +170,13 @@ public struct MATLABChannelMapping: Sendable, Hashable {
     /// - Returns: one stream `ecg` with column `value` (mV).
     /// - Complexity: O(1).
     public static func cpsc2019(deviceID: String = "cpsc2019") -> MATLABChannelMapping {
-        MATLABChannelMapping(deviceID: deviceID, streams: [
-            Stream(sensor: .electrocardiogram, channel: "ecg",
-                   columns: [Column(.column(variable: "ecg", index: 0), name: "value", unit: .millivolts)],
-                   sampleRate: 500),
-        ])
+        MATLABChannelMapping(
+            deviceID: deviceID,
+            streams: [
+                Stream(
+                    sensor: .electrocardiogram, channel: "ecg",
+                    columns: [Column(.column(variable: "ecg", index: 0), name: "value", unit: .millivolts)],
+                    sampleRate: 500)
+            ])
     }
 }

@@ -87,25 +87,31 @@ public final class MATLABDecoder: RecordingDecoder {
                 switch column.source {
                 case .row(let name, let i):
                     guard i < rows else {
-                        throw RecordingError(.outOfRange, file: path, byteOffset: v.elementOffset,
-                                             "row \(i + 1) of '\(name)' requested, but '\(name)' is \(v.shapeDescription)")
+                        throw RecordingError(
+                            .outOfRange, file: path, byteOffset: v.elementOffset,
+                            "row \(i + 1) of '\(name)' requested, but '\(name)' is \(v.shapeDescription)")
                     }
                     n = cols
                     key = "row:" + name
-                    reader = readerKeys[key] == nil
-                        ? try MATFrameReader(file: file, variable: v, type: v.dataType!, firstValue: 0,
-                                             frameLength: rows, totalFrames: cols) : nil
+                    reader =
+                        readerKeys[key] == nil
+                        ? try MATFrameReader(
+                            file: file, variable: v, type: v.dataType!, firstValue: 0,
+                            frameLength: rows, totalFrames: cols) : nil
                     columns.append(ColumnPlan(reader: readerKeys[key] ?? readers.count, offsetInFrame: i))
                 case .column(let name, let i):
                     guard i < cols else {
-                        throw RecordingError(.outOfRange, file: path, byteOffset: v.elementOffset,
-                                             "column \(i + 1) of '\(name)' requested, but '\(name)' is \(v.shapeDescription)")
+                        throw RecordingError(
+                            .outOfRange, file: path, byteOffset: v.elementOffset,
+                            "column \(i + 1) of '\(name)' requested, but '\(name)' is \(v.shapeDescription)")
                     }
                     n = rows
                     key = "column:\(name):\(i)"
-                    reader = readerKeys[key] == nil
-                        ? try MATFrameReader(file: file, variable: v, type: v.dataType!, firstValue: i * rows,
-                                             frameLength: 1, totalFrames: rows) : nil
+                    reader =
+                        readerKeys[key] == nil
+                        ? try MATFrameReader(
+                            file: file, variable: v, type: v.dataType!, firstValue: i * rows,
+                            frameLength: 1, totalFrames: rows) : nil
                     columns.append(ColumnPlan(reader: readerKeys[key] ?? readers.count, offsetInFrame: 0))
                 }
                 if let reader {
@@ -114,9 +120,10 @@ public final class MATLABDecoder: RecordingDecoder {
                 }
                 attributes["matlab.\(column.name)"] = column.source.description
                 if let count, count != n {
-                    throw RecordingError(.inconsistent, file: path, byteOffset: v.elementOffset,
-                                         "stream '\(stream.channel)': column '\(column.name)' (\(column.source)) has \(n) "
-                                         + "samples, but earlier columns have \(count)")
+                    throw RecordingError(
+                        .inconsistent, file: path, byteOffset: v.elementOffset,
+                        "stream '\(stream.channel)': column '\(column.name)' (\(column.source)) has \(n) "
+                            + "samples, but earlier columns have \(count)")
                 }
                 count = n
             }
@@ -125,10 +132,13 @@ public final class MATLABDecoder: RecordingDecoder {
                 columns: stream.columns.map { ColumnInfo(name: $0.name, unit: $0.unit) },
                 nominalSampleRate: stream.sampleRate, attributes: attributes,
                 timeOrigin: stream.startUnix == nil ? .streamStart : .unix)
-            plans.append(StreamPlan(info: info, columns: columns, sampleCount: count ?? 0,
-                                    sampleRate: stream.sampleRate, startUnix: stream.startUnix ?? 0,
-                                    assembler: StreamAssembler(stream: s, columnCount: columns.count, uniform: true,
-                                                               blockCapacity: blockCapacity)))
+            plans.append(
+                StreamPlan(
+                    info: info, columns: columns, sampleCount: count ?? 0,
+                    sampleRate: stream.sampleRate, startUnix: stream.startUnix ?? 0,
+                    assembler: StreamAssembler(
+                        stream: s, columnCount: columns.count, uniform: true,
+                        blockCapacity: blockCapacity)))
         }
     }
 
@@ -138,8 +148,9 @@ public final class MATLABDecoder: RecordingDecoder {
         let name = source.variable
         guard let v = file.variables.first(where: { $0.name == name }) else {
             let found = file.variables.map { "'\($0.name)' (\($0.shapeDescription))" }.joined(separator: ", ")
-            throw RecordingError(.missingField, file: path,
-                                 "no variable '\(name)' in the file; it holds " + (found.isEmpty ? "no variables" : found))
+            throw RecordingError(
+                .missingField, file: path,
+                "no variable '\(name)' in the file; it holds " + (found.isEmpty ? "no variables" : found))
         }
         func wrong(_ message: String) -> RecordingError {
             RecordingError(.wrongType, file: path, byteOffset: v.elementOffset, "variable '\(name)' \(message)")
@@ -153,23 +164,27 @@ public final class MATLABDecoder: RecordingDecoder {
             throw wrong("is \(v.shapeDescription); only 2-D arrays are supported")
         }
         guard let count = v.elementCount else {
-            throw RecordingError(.inconsistent, file: path, byteOffset: v.elementOffset,
-                                 "variable '\(name)' has impossible dimensions \(v.shapeDescription)")
+            throw RecordingError(
+                .inconsistent, file: path, byteOffset: v.elementOffset,
+                "variable '\(name)' has impossible dimensions \(v.shapeDescription)")
         }
         guard count > 0 else {
-            throw RecordingError(.empty, file: path, byteOffset: v.elementOffset,
-                                 "variable '\(name)' is empty (\(v.shapeDescription))")
+            throw RecordingError(
+                .empty, file: path, byteOffset: v.elementOffset,
+                "variable '\(name)' is empty (\(v.shapeDescription))")
         }
         guard let type = v.dataType, let size = type.numericSize else {
-            throw RecordingError(.syntax, file: path, byteOffset: v.elementOffset,
-                                 "variable '\(name)': real part has data type \(v.dataType?.documentName ?? "unknown"); "
-                                 + "expected a numeric type (miINT8 … miUINT64, miSINGLE, miDOUBLE)")
+            throw RecordingError(
+                .syntax, file: path, byteOffset: v.elementOffset,
+                "variable '\(name)': real part has data type \(v.dataType?.documentName ?? "unknown"); "
+                    + "expected a numeric type (miINT8 … miUINT64, miSINGLE, miDOUBLE)")
         }
         let (expectedBytes, overflow) = count.multipliedReportingOverflow(by: size)
         guard !overflow, v.dataBytes == expectedBytes else {
-            throw RecordingError(.inconsistent, file: path, byteOffset: v.elementOffset,
-                                 "variable '\(name)' is \(v.shapeDescription) (\(count) values) but its real part "
-                                 + "holds \(v.dataBytes) bytes of \(type.documentName) (\(expectedBytes) expected)")
+            throw RecordingError(
+                .inconsistent, file: path, byteOffset: v.elementOffset,
+                "variable '\(name)' is \(v.shapeDescription) (\(count) values) but its real part "
+                    + "holds \(v.dataBytes) bytes of \(type.documentName) (\(expectedBytes) expected)")
         }
         return v
     }
@@ -249,14 +264,16 @@ public final class MATLABDecoder: RecordingDecoder {
                 if flagged {
                     flagScratch.withUnsafeBufferPointer { f in
                         pending.withEvents {
-                            plans[s].assembler.appendRun(start: start, sampleRate: rate, columns: pointers,
-                                                         flags: UnsafeBufferPointer(rebasing: f[0..<n]), into: &$0)
+                            plans[s].assembler.appendRun(
+                                start: start, sampleRate: rate, columns: pointers,
+                                flags: UnsafeBufferPointer(rebasing: f[0..<n]), into: &$0)
                         }
                     }
                 } else {
                     pending.withEvents {
-                        plans[s].assembler.appendRun(start: start, sampleRate: rate, columns: pointers, flags: nil,
-                                                     into: &$0)
+                        plans[s].assembler.appendRun(
+                            start: start, sampleRate: rate, columns: pointers, flags: nil,
+                            into: &$0)
                     }
                 }
                 return

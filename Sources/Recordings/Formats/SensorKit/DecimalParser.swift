@@ -47,7 +47,7 @@ enum DecimalParser {
         let index = 2 * (q - PowersOfFive.smallestPowerOfFive)
         let (high, low): (UInt64, UInt64) = PowersOfFive.table.withUnsafeBufferPointer { t in
             var first = w.multipliedFullWidth(by: t[index])
-            let precisionMask: UInt64 = 0xFFFF_FFFF_FFFF_FFFF >> 55  // mantissa bits + 3
+            let precisionMask: UInt64 = 0xFFFF_FFFF_FFFF_FFFF >> 55 // mantissa bits + 3
             if first.high & precisionMask == precisionMask {
                 let second = w.multipliedFullWidth(by: t[index + 1])
                 let (sum, overflow) = first.low.addingReportingOverflow(second.high)
@@ -61,7 +61,7 @@ enum DecimalParser {
         var mantissa = high >> UInt64(shift)
         let power = ((152_170 + 65_536) * q) >> 16 + 63
         var power2 = power + upperbit - lz + 1023
-        if power2 <= 0 { return nil }  // subnormal: rare, let the fallback handle it
+        if power2 <= 0 { return nil } // subnormal: rare, let the fallback handle it
         if low <= 1 && q >= -4 && q <= 23 && mantissa & 3 == 1 {
             if mantissa << UInt64(shift) == high { mantissa &= ~1 }
         }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A problem found while scanning one JSON record: byte offset within the record, code, message.
@@ -81,8 +81,10 @@ struct JSONScanner {
     func wrongType(_ expected: String, _ field: StaticString) -> ScanError {
         if i >= count { return truncated(expected + " for '\(field)'") }
         if let nonFinite = nonFiniteToken(at: i) {
-            return ScanError(.nonFinite, at: i, "'\(field)' is \(nonFinite), which is not a JSON number "
-                             + "(RFC 8259 §6); expected a finite number")
+            return ScanError(
+                .nonFinite, at: i,
+                "'\(field)' is \(nonFinite), which is not a JSON number "
+                    + "(RFC 8259 §6); expected a finite number")
         }
         return ScanError(.wrongType, at: i, "expected \(expected) for '\(field)', found \(found(at: i))")
     }
@@ -241,8 +243,10 @@ struct JSONScanner {
             } else if lenient {
                 i += 1
             } else if c < 0x20 {
-                throw ScanError(.syntax, at: i, "control character U+00\(c < 16 ? "0" : "")"
-                                + "\(String(c, radix: 16, uppercase: true)) must be escaped in a string")
+                throw ScanError(
+                    .syntax, at: i,
+                    "control character U+00\(c < 16 ? "0" : "")"
+                        + "\(String(c, radix: 16, uppercase: true)) must be escaped in a string")
             } else if c < 0x80 {
                 i += 1
             } else {
@@ -256,13 +260,14 @@ struct JSONScanner {
         guard i + 1 < count else { throw truncated("an escape sequence") }
         switch base[i + 1] {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
-             UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
             i += 2
         case UInt8(ascii: "u"):
             let u = try hex4(at: i + 2)
             if u >= 0xD800 && u <= 0xDBFF {
                 guard byte(i + 6) == UInt8(ascii: "\\"), byte(i + 7) == UInt8(ascii: "u"),
-                      let low = try? hex4(at: i + 8), low >= 0xDC00 && low <= 0xDFFF else {
+                    let low = try? hex4(at: i + 8), low >= 0xDC00 && low <= 0xDFFF
+                else {
                     throw ScanError(.invalidUTF8, at: i, "unpaired UTF-16 surrogate escape in a string")
                 }
                 i += 12
@@ -382,7 +387,8 @@ struct JSONScanner {
     mutating func readNull() -> Bool {
         skipWhitespace()
         if i + 4 <= count && base[i] == UInt8(ascii: "n") && base[i + 1] == UInt8(ascii: "u")
-            && base[i + 2] == UInt8(ascii: "l") && base[i + 3] == UInt8(ascii: "l") {
+            && base[i + 2] == UInt8(ascii: "l") && base[i + 3] == UInt8(ascii: "l")
+        {
             i += 4
             return true
         }
@@ -404,7 +410,8 @@ struct JSONScanner {
     /// significant digits) and exponent `q`; `exact` is false if non-zero digits were dropped.
     @inline(__always)
     mutating func scanNumber(_ field: StaticString) throws(ScanError)
-        -> (w: UInt64, q: Int, negative: Bool, exact: Bool, start: Int) {
+        -> (w: UInt64, q: Int, negative: Bool, exact: Bool, start: Int)
+    {
         let start = i
         var j = i
         var negative = false
@@ -530,7 +537,7 @@ struct JSONScanner {
         var digits = 0
         repeat {
             if digits < 19 {
-                v = v &* 10 &+ UInt64(d)  // < 10^19 < 2^64: cannot overflow
+                v = v &* 10 &+ UInt64(d) // < 10^19 < 2^64: cannot overflow
             } else {
                 let (m, o1) = v.multipliedReportingOverflow(by: 10)
                 let (s, o2) = m.addingReportingOverflow(UInt64(d))
@@ -546,7 +553,10 @@ struct JSONScanner {
         }
         i = j
         if overflow {
-            throw ScanError(.outOfRange, at: start, "'\(field)' = \(String(decoding: UnsafeBufferPointer(start: base + start, count: j - start), as: UTF8.self)) does not fit in 64 bits")
+            throw ScanError(
+                .outOfRange, at: start,
+                "'\(field)' = \(String(decoding: UnsafeBufferPointer(start: base + start, count: j - start), as: UTF8.self)) does not fit in 64 bits"
+            )
         }
         return (v, negative, start)
     }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Splits a MyDataHelps SensorKit export (`{"device":{…},"samples":[{…},{…},…]}`) into its
@@ -26,7 +26,7 @@ final class MyDataHelpsSplitter {
     private var eof = false
     private var windowOffset = 0
     private var line = 1
-    private var lineStart = 0  // content offset of the current line's first byte
+    private var lineStart = 0 // content offset of the current line's first byte
 
     private enum State { case start, members(first: Bool), samples(first: Bool), done }
     private var state = State.start
@@ -108,7 +108,7 @@ final class MyDataHelpsSplitter {
     /// Captures the JSON value starting at `pos`, moving it to the front of the buffer.
     private func capture(key: String) throws(RecordingError) -> Record {
         guard try peek() != nil else { throw fail(.truncated, "the file ends early (expected a value)") }
-        compact()  // the value starts at 0 and stays there while more bytes are read
+        compact() // the value starts at 0 and stays there while more bytes are read
         let place = RecordPlace(line: line, column: column)
         let start = pos
         var depth = 0
@@ -122,14 +122,22 @@ final class MyDataHelpsSplitter {
                 throw fail(.truncated, "the file ends inside a value that started at line \(place.line), column \(place.column)")
             }
             if inString {
-                if escape { escape = false } else if c == UInt8(ascii: "\\") { escape = true }
-                else if c == UInt8(ascii: "\"") { inString = false; if depth == 0 { advance(); break } }
+                if escape {
+                    escape = false
+                } else if c == UInt8(ascii: "\\") {
+                    escape = true
+                } else if c == UInt8(ascii: "\"") {
+                    inString = false; if depth == 0 { advance(); break }
+                }
                 advance()
                 continue
             }
             if scalar {
                 if c == UInt8(ascii: ",") || c == UInt8(ascii: "}") || c == UInt8(ascii: "]") || c == 0x20
-                    || c == 0x0A || c == 0x0D || c == 0x09 { break }
+                    || c == 0x0A || c == 0x0D || c == 0x09
+                {
+                    break
+                }
                 advance()
                 continue
             }
@@ -153,7 +161,7 @@ final class MyDataHelpsSplitter {
                 return nil
             case .start:
                 try skipWhitespace()
-                if try peek() == 0xEF { advance(); advance(); advance() }  // UTF-8 byte order mark
+                if try peek() == 0xEF { advance(); advance(); advance() } // UTF-8 byte order mark
                 try expect(UInt8(ascii: "{"), "'{' opening the MyDataHelps export object")
                 state = .members(first: true)
             case .members(let first):
@@ -176,8 +184,9 @@ final class MyDataHelpsSplitter {
                     return s.decodeString(start: start, length: length, escaped: escaped)
                 }
                 guard let key else {
-                    throw RecordingError(.syntax, file: source.path, line: k.place.line, column: k.place.column,
-                                         "invalid key string")
+                    throw RecordingError(
+                        .syntax, file: source.path, line: k.place.line, column: k.place.column,
+                        "invalid key string")
                 }
                 try expect(UInt8(ascii: ":"), "':' after a key")
                 try skipWhitespace()

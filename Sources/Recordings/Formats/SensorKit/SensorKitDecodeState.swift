@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Where a record lies in the file, to turn an offset within it into line and column.
@@ -90,7 +90,8 @@ struct SensorKitDecodeState {
     /// Index of the device named by `range` of the record (cached for the common one-device file).
     mutating func device(_ s: JSONScanner, _ range: (start: Int, length: Int, escaped: Bool)) -> Int {
         if !range.escaped && lastDevice >= 0 && range.length == lastDeviceBytes.count
-            && lastDeviceBytes.withUnsafeBytes({ memcmp($0.baseAddress!, s.base + range.start, range.length) }) == 0 {
+            && lastDeviceBytes.withUnsafeBytes({ memcmp($0.baseAddress!, s.base + range.start, range.length) }) == 0
+        {
             return lastDevice
         }
         let id = s.decodeString(start: range.start, length: range.length, escaped: range.escaped)
@@ -144,8 +145,10 @@ struct SensorKitDecodeState {
         let k = streams.count
         streams.append(info)
         streamIndex[info.key] = k
-        assemblers.append(StreamAssembler(stream: k, columnCount: info.columns.count, uniform: uniform,
-                                          blockCapacity: blockCapacity))
+        assemblers.append(
+            StreamAssembler(
+                stream: k, columnCount: info.columns.count, uniform: uniform,
+                blockCapacity: blockCapacity))
         events.append(.stream(index: streams.count - 1, info: info))
         return k
     }
@@ -164,13 +167,16 @@ struct SensorKitDecodeState {
         let k = motionStreams[d][which]
         if k >= 0 { return k }
         let (sensor, channel, unit) = Self.motionChannels[which]
-        let columns = which == 3 ? [ColumnInfo(name: "temperature", unit: unit)]
+        let columns =
+            which == 3
+            ? [ColumnInfo(name: "temperature", unit: unit)]
             : ["x", "y", "z"].map { ColumnInfo(name: $0, unit: unit) }
         var attributes: [String: String] = [:]
         if which == 3 { attributes["time"] = "startDate + nanosecondsSinceStart of the PPG sample" }
         if which == 2 { attributes["time"] = "startDate + nanosecondsSinceStart of the accelerometer sample" }
-        let info = StreamInfo(key: StreamKey(deviceID: deviceIDs[d], sensor: sensor, channel: channel),
-                              columns: columns, nominalSampleRate: rate, attributes: attributes)
+        let info = StreamInfo(
+            key: StreamKey(deviceID: deviceIDs[d], sensor: sensor, channel: channel),
+            columns: columns, nominalSampleRate: rate, attributes: attributes)
         let n = addStream(info, device: d, uniform: false)
         motionStreams[d][which] = n
         return n
@@ -189,10 +195,12 @@ struct SensorKitDecodeState {
         var attributes: [String: String] = [:]
         if b.lead >= 0 { attributes["lead"] = SensorKitEnum.lead.name(b.lead) }
         if b.guidance >= 0 { attributes["sessionGuidance"] = SensorKitEnum.sessionGuidance.name(b.guidance) }
-        let info = StreamInfo(key: StreamKey(deviceID: deviceIDs[d], sensor: .electrocardiogram, channel: "ecg",
-                                             session: id),
-                              columns: [ColumnInfo(name: "value", unit: .microvolts)],
-                              nominalSampleRate: b.frequency.isNaN ? nil : b.frequency, attributes: attributes)
+        let info = StreamInfo(
+            key: StreamKey(
+                deviceID: deviceIDs[d], sensor: .electrocardiogram, channel: "ecg",
+                session: id),
+            columns: [ColumnInfo(name: "value", unit: .microvolts)],
+            nominalSampleRate: b.frequency.isNaN ? nil : b.frequency, attributes: attributes)
         let k = addStream(info, device: d, uniform: true)
         ecgStreams[key] = k
         return k
@@ -202,27 +210,33 @@ struct SensorKitDecodeState {
         (0..<64).filter { mask & (1 << UInt64($0)) != 0 }.map(String.init).joined(separator: ",")
     }
 
-    static let opticalColumns = ["normalizedReflectance", "whiteNoise", "pinkNoise", "backgroundNoise",
-                                 "backgroundNoiseOffset"].map { ColumnInfo(name: $0, unit: .dimensionless) }
+    static let opticalColumns = [
+        "normalizedReflectance", "whiteNoise", "pinkNoise", "backgroundNoise",
+        "backgroundNoiseOffset",
+    ].map { ColumnInfo(name: $0, unit: .dimensionless) }
 
     mutating func opticalStream(device d: Int, _ o: StagedOpticalSample, usage: UInt8) -> Int {
         let key = OpticalKey(device: d, emitter: o.emitter, photodiodes: o.photodiodes, signal: o.signalIdentifier)
         if let k = opticalStreams[key] { return k }
         let pd = Self.photodiodeList(o.photodiodes)
-        var attributes = ["emitter": "\(o.emitter)", "activePhotodiodeIndexes": pd,
-                          "signalIdentifier": "\(o.signalIdentifier)",
-                          "time": "startDate + nanosecondsSinceStart of the optical sample"]
+        var attributes = [
+            "emitter": "\(o.emitter)", "activePhotodiodeIndexes": pd,
+            "signalIdentifier": "\(o.signalIdentifier)",
+            "time": "startDate + nanosecondsSinceStart of the optical sample",
+        ]
         if !o.nominalWavelength.isNaN { attributes["nominalWavelength"] = "\(o.nominalWavelength)" }
         if !o.effectiveWavelength.isNaN { attributes["effectiveWavelength"] = "\(o.effectiveWavelength)" }
         if usage != 0 {
             attributes["usage"] = (0..<4).filter { usage & (1 << UInt8($0)) != 0 }
                 .map { SensorKitEnum.usage.name($0) }.joined(separator: ",")
         }
-        let info = StreamInfo(key: StreamKey(deviceID: deviceIDs[d], sensor: .photoplethysmogram,
-                                             channel: "optical/e\(o.emitter)/pd\(pd)/s\(o.signalIdentifier)"),
-                              columns: Self.opticalColumns,
-                              nominalSampleRate: o.samplingFrequency.isNaN ? nil : o.samplingFrequency,
-                              attributes: attributes)
+        let info = StreamInfo(
+            key: StreamKey(
+                deviceID: deviceIDs[d], sensor: .photoplethysmogram,
+                channel: "optical/e\(o.emitter)/pd\(pd)/s\(o.signalIdentifier)"),
+            columns: Self.opticalColumns,
+            nominalSampleRate: o.samplingFrequency.isNaN ? nil : o.samplingFrequency,
+            attributes: attributes)
         let k = addStream(info, device: d, uniform: false)
         opticalStreams[key] = k
         return k
@@ -232,8 +246,12 @@ struct SensorKitDecodeState {
 
     mutating func reportDuplicate(_ k: Int, at place: RecordPlace) {
         if duplicateReported.insert(k).inserted {
-            events.append(.issue(RecordingError(.duplicate, file: path, line: place.line,
-                "exact duplicate sample(s) of stream \(streams[k].key) dropped (first occurrence; further duplicates are only counted)")))
+            events.append(
+                .issue(
+                    RecordingError(
+                        .duplicate, file: path, line: place.line,
+                        "exact duplicate sample(s) of stream \(streams[k].key) dropped (first occurrence; further duplicates are only counted)"
+                    )))
         }
     }
 
@@ -250,7 +268,9 @@ struct SensorKitDecodeState {
                 let values = UnsafeBufferPointer(v)
                 for m in p.motion {
                     let key = DuplicateWindow.Key(a: UInt64(d), b: rotation ? 0 : m.identifier, c: m.time.bitPattern)
-                    let fresh = rotation ? rotationDuplicates.insert(key, time: m.time)
+                    let fresh =
+                        rotation
+                        ? rotationDuplicates.insert(key, time: m.time)
                         : accelerometerDuplicates.insert(key, time: m.time)
                     guard fresh else { duplicates += 1; continue }
                     v[0] = m.x; v[1] = m.y; v[2] = m.z
@@ -265,9 +285,14 @@ struct SensorKitDecodeState {
                 let k = ecgStream(device: d, session: b.session!, batch: b)
                 assemblers[k].qc.samplesRead += b.count
                 if b.lead >= 0, let lead = streams[k].attributes["lead"], lead != SensorKitEnum.lead.name(b.lead),
-                   leadChangeReported.insert(k).inserted {
-                    events.append(.issue(RecordingError(.inconsistent, file: path, line: place.line,
-                        "lead changes from \(lead) to \(SensorKitEnum.lead.name(b.lead)) within session \(b.session!); the stream keeps attribute lead=\(lead)")))
+                    leadChangeReported.insert(k).inserted
+                {
+                    events.append(
+                        .issue(
+                            RecordingError(
+                                .inconsistent, file: path, line: place.line,
+                                "lead changes from \(lead) to \(SensorKitEnum.lead.name(b.lead)) within session \(b.session!); the stream keeps attribute lead=\(lead)"
+                            )))
                 }
                 let key = DuplicateWindow.Key(a: UInt64(session(b.session!)), b: b.date.bitPattern, c: 0)
                 guard ecgDuplicates.insert(key, time: b.date) else {
@@ -277,10 +302,11 @@ struct SensorKitDecodeState {
                 }
                 p.ecgValues.withUnsafeBufferPointer { vb in
                     p.ecgFlags.withUnsafeBufferPointer { fb in
-                        assemblers[k].appendRun(start: b.date, sampleRate: b.frequency,
-                                                columns: [UnsafeBufferPointer(rebasing: vb[b.start..<b.start + b.count])],
-                                                flags: UnsafeBufferPointer(rebasing: fb[b.start..<b.start + b.count]),
-                                                into: &events)
+                        assemblers[k].appendRun(
+                            start: b.date, sampleRate: b.frequency,
+                            columns: [UnsafeBufferPointer(rebasing: vb[b.start..<b.start + b.count])],
+                            flags: UnsafeBufferPointer(rebasing: fb[b.start..<b.start + b.count]),
+                            into: &events)
                     }
                 }
             }
@@ -293,8 +319,9 @@ struct SensorKitDecodeState {
                         let missing = parent.temperatureState == 1
                         v[0] = missing ? .nan : Float(parent.temperature)
                         assemblers[k].qc.samplesRead += 1
-                        assemblers[k].append(time: t, values: UnsafeBufferPointer(rebasing: v[0..<1]),
-                                             flags: missing ? .missing : [], declaredRate: 0, into: &events)
+                        assemblers[k].append(
+                            time: t, values: UnsafeBufferPointer(rebasing: v[0..<1]),
+                            flags: missing ? .missing : [], declaredRate: 0, into: &events)
                     }
                     for j in parent.opticalStart..<parent.opticalStart + parent.opticalCount {
                         let o = p.optical[j]
@@ -303,8 +330,9 @@ struct SensorKitDecodeState {
                         v[0] = Float(o.normalizedReflectance)
                         v[1] = Float(o.noise.0); v[2] = Float(o.noise.1); v[3] = Float(o.noise.2); v[4] = Float(o.noise.3)
                         assemblers[k].qc.samplesRead += 1
-                        assemblers[k].append(time: t, values: UnsafeBufferPointer(v), flags: SampleFlags(rawValue: o.flags),
-                                             declaredRate: o.samplingFrequency, into: &events)
+                        assemblers[k].append(
+                            time: t, values: UnsafeBufferPointer(v), flags: SampleFlags(rawValue: o.flags),
+                            declaredRate: o.samplingFrequency, into: &events)
                     }
                     for j in parent.accelerometerStart..<parent.accelerometerStart + parent.accelerometerCount {
                         let a = p.ppgAccelerometer[j]
@@ -312,21 +340,24 @@ struct SensorKitDecodeState {
                         let t = parent.startDate + Double(a.nanosecondsSinceStart) / 1e9
                         v[0] = a.x; v[1] = a.y; v[2] = a.z
                         assemblers[k].qc.samplesRead += 1
-                        assemblers[k].append(time: t, values: UnsafeBufferPointer(rebasing: v[0..<3]), flags: [],
-                                             declaredRate: a.samplingFrequency, into: &events)
+                        assemblers[k].append(
+                            time: t, values: UnsafeBufferPointer(rebasing: v[0..<3]), flags: [],
+                            declaredRate: a.samplingFrequency, into: &events)
                     }
                 }
             }
         case .deletionRecord:
             guard let staged = p.deletion else { return }
             guard let name = p.deletionSensor, let sensor = SensorKind(rawValue: name) else {
-                throw RecordingError(.outOfRange, file: path, line: place.line,
-                                     "unknown sensor \"\(p.deletionSensor ?? "")\" in a deletion record (expected "
-                                     + SensorKind.allCases.map(\.rawValue).joined(separator: ", ") + ")")
+                throw RecordingError(
+                    .outOfRange, file: path, line: place.line,
+                    "unknown sensor \"\(p.deletionSensor ?? "")\" in a deletion record (expected "
+                        + SensorKind.allCases.map(\.rawValue).joined(separator: ", ") + ")")
             }
-            let record = DeletionRecord(deviceID: deviceIDs[d], sensor: sensor, startUnix: staged.startUnix,
-                                        endUnix: staged.endUnix, startRaw: staged.startRaw, endRaw: staged.endRaw,
-                                        reason: DeletionReason(rawInteger: staged.reason)!)
+            let record = DeletionRecord(
+                deviceID: deviceIDs[d], sensor: sensor, startUnix: staged.startUnix,
+                endUnix: staged.endUnix, startRaw: staged.startRaw, endRaw: staged.endRaw,
+                reason: DeletionReason(rawInteger: staged.reason)!)
             deletions.append(record)
             events.append(.deletion(record))
         default:
@@ -340,7 +371,8 @@ struct SensorKitDecodeState {
     mutating func reject(_ p: inout SensorKitRecordParser, device d: Int?) {
         rejectedRecords += 1
         guard let type = p.type, let d else {
-            rejectedWithoutStream += p.stagedSampleCount + p.unparsedSamples
+            rejectedWithoutStream +=
+                p.stagedSampleCount + p.unparsedSamples
                 + p.ecgBatches.reduce(0) { $0 + $1.unparsed }
             return
         }
@@ -365,12 +397,13 @@ struct SensorKitDecodeState {
             }
             rejectedWithoutStream += p.unparsedSamples
         case .photoplethysmogram:
-            rejectedWithoutStream += p.unparsedSamples   // their optical streams are not read
+            rejectedWithoutStream += p.unparsedSamples // their optical streams are not read
             for parent in p.ppg where parent.temperatureState != 0 { count(motionStream(3, device: d), 1) }
             for o in p.optical { count(opticalStream(device: d, o, usage: 0), 1) }
             if let a = p.ppgAccelerometer.first {
-                count(motionStream(2, device: d, rate: a.samplingFrequency.isNaN ? nil : a.samplingFrequency),
-                      p.ppgAccelerometer.count)
+                count(
+                    motionStream(2, device: d, rate: a.samplingFrequency.isNaN ? nil : a.samplingFrequency),
+                    p.ppgAccelerometer.count)
             }
         default:
             break

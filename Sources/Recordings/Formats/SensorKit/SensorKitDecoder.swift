@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Streaming decoder of SensorKit exports: the canonical SensorKit export schema v1
@@ -117,14 +117,17 @@ public final class SensorKitDecoder: RecordingDecoder {
     ///   - format: `.sensorKitNDJSON` or `.myDataHelpsJSON`; recognised from the content when `nil`.
     /// - Throws: ``RecordingError`` `.unreadable`, `.empty`, or `.unknownFormat` for another format.
     /// - Complexity: O(1) (reads at most 4 KiB to recognise the format).
-    public init(path: String, blockCapacity: Int = 65_536, duplicateWindow: Int = 131_072,
-                format: RecordingFormat? = nil) throws(RecordingError) {
+    public init(
+        path: String, blockCapacity: Int = 65_536, duplicateWindow: Int = 131_072,
+        format: RecordingFormat? = nil
+    ) throws(RecordingError) {
         precondition(blockCapacity > 0 && duplicateWindow > 0)
         self.path = path
         let fmt: RecordingFormat
         if let format {
             guard format == .sensorKitNDJSON || format == .myDataHelpsJSON else {
-                throw RecordingError(.unknownFormat, file: path, "SensorKitDecoder reads sensorkit-ndjson or mydatahelps-json, not \(format)")
+                throw RecordingError(
+                    .unknownFormat, file: path, "SensorKitDecoder reads sensorkit-ndjson or mydatahelps-json, not \(format)")
             }
             fmt = format
         } else {
@@ -155,7 +158,8 @@ public final class SensorKitDecoder: RecordingDecoder {
         let firstLine = head[k...].prefix { $0 != 0x0A }
         let text = String(decoding: firstLine, as: UTF8.self)
         if head[k] == UInt8(ascii: "{") && !text.contains("\"type\"")
-            && (text.contains("\"samples\"") || text.contains("\"device\"") || text == "{" || text == "{\r") {
+            && (text.contains("\"samples\"") || text.contains("\"device\"") || text == "{" || text == "{\r")
+        {
             return .myDataHelpsJSON
         }
         return .sensorKitNDJSON
@@ -196,8 +200,10 @@ public final class SensorKitDecoder: RecordingDecoder {
 
     // MARK: - NDJSON
 
-    private func decodeLines(_ reader: LineReader, _ st: inout SensorKitDecodeState,
-                             _ p: inout SensorKitRecordParser) throws(RecordingError) {
+    private func decodeLines(
+        _ reader: LineReader, _ st: inout SensorKitDecodeState,
+        _ p: inout SensorKitRecordParser
+    ) throws(RecordingError) {
         while st.events.isEmpty {
             guard let range = try reader.nextLine() else {
                 if !headerDone { throw RecordingError(.empty, file: path, "the file is empty") }
@@ -209,7 +215,7 @@ public final class SensorKitDecoder: RecordingDecoder {
             let failure: RecordingError? = reader.buffer.withUnsafeBufferPointer { b -> RecordingError? in
                 var start = range.lowerBound
                 if number == 1 && range.count >= 3 && b[start] == 0xEF && b[start + 1] == 0xBB && b[start + 2] == 0xBF {
-                    start += 3  // UTF-8 byte order mark
+                    start += 3 // UTF-8 byte order mark
                 }
                 var s = JSONScanner(base: b.baseAddress! + start, count: range.upperBound - start)
                 do throws(RecordingError) {
@@ -223,8 +229,10 @@ public final class SensorKitDecoder: RecordingDecoder {
         }
     }
 
-    private func processLine(_ s: inout JSONScanner, _ number: Int, _ st: inout SensorKitDecodeState,
-                             _ p: inout SensorKitRecordParser) throws(RecordingError) {
+    private func processLine(
+        _ s: inout JSONScanner, _ number: Int, _ st: inout SensorKitDecodeState,
+        _ p: inout SensorKitRecordParser
+    ) throws(RecordingError) {
         let place = RecordPlace(line: number, column: 1)
         if !headerDone {
             try parseHeader(&s, &st, &p)
@@ -246,14 +254,20 @@ public final class SensorKitDecoder: RecordingDecoder {
         }
         guard let type else {
             st.rejectedRecords += 1
-            st.events.append(.issue(RecordingError(.missingField, file: path, line: number, column: 1,
-                                                   "missing required field 'type'; line skipped")))
+            st.events.append(
+                .issue(
+                    RecordingError(
+                        .missingField, file: path, line: number, column: 1,
+                        "missing required field 'type'; line skipped")))
             return
         }
         switch type {
         case .header:
-            st.events.append(.issue(RecordingError(.inconsistent, file: path, line: number, column: 1,
-                                                   "a second header line is ignored")))
+            st.events.append(
+                .issue(
+                    RecordingError(
+                        .inconsistent, file: path, line: number, column: 1,
+                        "a second header line is ignored")))
         case .device:
             do {
                 let info = try parseDevice(&s, &p, idRequired: true)
@@ -265,8 +279,9 @@ public final class SensorKitDecoder: RecordingDecoder {
         case .stream:
             do {
                 let line = try SensorKitStreamLine.parse(&s, &p)
-                let key = SensorKitDecodeState.DeclaredKey(device: st.device(named: line.deviceID), sensor: line.sensor,
-                                                           reference: line.reference)
+                let key = SensorKitDecodeState.DeclaredKey(
+                    device: st.device(named: line.deviceID), sensor: line.sensor,
+                    reference: line.reference)
                 st.declared[key] = line
                 reportUnknown(&st, &p, place)
             } catch {
@@ -284,8 +299,11 @@ public final class SensorKitDecoder: RecordingDecoder {
                 return
             }
             if st.seenUnknownTypes.count < 256 && st.seenUnknownTypes.insert(name).inserted {
-                st.events.append(.issue(RecordingError(.unknownLineType, file: path, line: number, column: 1,
-                    "unknown line type \"\(name)\" skipped (further lines of this type are only counted)")))
+                st.events.append(
+                    .issue(
+                        RecordingError(
+                            .unknownLineType, file: path, line: number, column: 1,
+                            "unknown line type \"\(name)\" skipped (further lines of this type are only counted)")))
             }
         default:
             do {
@@ -310,8 +328,11 @@ public final class SensorKitDecoder: RecordingDecoder {
 
     private func reportUnknown(_ st: inout SensorKitDecodeState, _ p: inout SensorKitRecordParser, _ place: RecordPlace) {
         for name in p.newUnknownNames {
-            st.events.append(.issue(RecordingError(.unknownField, file: path, line: place.line,
-                "unknown field '\(name)' skipped (further occurrences are only counted)")))
+            st.events.append(
+                .issue(
+                    RecordingError(
+                        .unknownField, file: path, line: place.line,
+                        "unknown field '\(name)' skipped (further occurrences are only counted)")))
         }
         p.newUnknownNames.removeAll(keepingCapacity: true)
     }
@@ -321,19 +342,23 @@ public final class SensorKitDecoder: RecordingDecoder {
     }
 
     /// Line 1: `{"type":"header","schema":"sensorkit-ndjson","version":1,…}`.
-    private func parseHeader(_ s: inout JSONScanner, _ st: inout SensorKitDecodeState,
-                             _ p: inout SensorKitRecordParser) throws(RecordingError) {
+    private func parseHeader(
+        _ s: inout JSONScanner, _ st: inout SensorKitDecodeState,
+        _ p: inout SensorKitRecordParser
+    ) throws(RecordingError) {
         let place = RecordPlace(line: 1, column: 1)
         s.skipWhitespace()
         if s.atEnd {
-            throw headerError("line 1 must be the header {\"type\":\"header\",\"schema\":\"sensorkit-ndjson\",\"version\":1,…}; found an empty line")
+            throw headerError(
+                "line 1 must be the header {\"type\":\"header\",\"schema\":\"sensorkit-ndjson\",\"version\":1,…}; found an empty line")
         }
         s.i = 0
         do {
             let type = try SensorKitRecordParser.lineType(&s)
             guard type == .header else {
-                throw headerError("line 1 must be the header {\"type\":\"header\",\"schema\":\"sensorkit-ndjson\",\"version\":1,…}; "
-                                  + (type.map { "found a \"\($0.name)\" line" } ?? "found a line without 'type'"))
+                throw headerError(
+                    "line 1 must be the header {\"type\":\"header\",\"schema\":\"sensorkit-ndjson\",\"version\":1,…}; "
+                        + (type.map { "found a \"\($0.name)\" line" } ?? "found a line without 'type'"))
             }
             try s.beginObject("header")
             var first = true
@@ -341,19 +366,27 @@ public final class SensorKitDecoder: RecordingDecoder {
             var version: Int64?
             var versionColumn = 1
             while try s.nextKey(&first) {
-                if s.keyIs("schema") { schema = try s.readString("schema") }
-                else if s.keyIs("version") {
+                if s.keyIs("schema") {
+                    schema = try s.readString("schema")
+                } else if s.keyIs("version") {
                     s.skipWhitespace()
                     versionColumn = s.i + 1
                     version = try s.readInt64("version")
+                } else if s.keyIs("sensor") {
+                    headerSensor = try s.readString("sensor")
+                } else if s.keyIs("deviceId") {
+                    headerDeviceID = try s.readString("deviceId")
+                } else if s.keyIs("exporter") {
+                    exporter = try s.readString("exporter")
+                } else if s.keyIs("from") {
+                    _ = try s.readDouble("from")
+                } else if s.keyIs("to") {
+                    _ = try s.readDouble("to")
+                } else if s.keyIs("type") {
+                    _ = try s.readStringRange("type")
+                } else {
+                    try p.skipUnknown(&s, in: "header")
                 }
-                else if s.keyIs("sensor") { headerSensor = try s.readString("sensor") }
-                else if s.keyIs("deviceId") { headerDeviceID = try s.readString("deviceId") }
-                else if s.keyIs("exporter") { exporter = try s.readString("exporter") }
-                else if s.keyIs("from") { _ = try s.readDouble("from") }
-                else if s.keyIs("to") { _ = try s.readDouble("to") }
-                else if s.keyIs("type") { _ = try s.readStringRange("type") }
-                else { try p.skipUnknown(&s, in: "header") }
             }
             try s.expectEnd()
             guard let schema else { throw headerError("the header has no 'schema' (expected \"sensorkit-ndjson\")") }
@@ -376,8 +409,10 @@ public final class SensorKitDecoder: RecordingDecoder {
     }
 
     /// A `device` line (NDJSON) or the `device` object (MyDataHelps).
-    private func parseDevice(_ s: inout JSONScanner, _ p: inout SensorKitRecordParser,
-                             idRequired: Bool) throws(ScanError) -> DeviceInfo {
+    private func parseDevice(
+        _ s: inout JSONScanner, _ p: inout SensorKitRecordParser,
+        idRequired: Bool
+    ) throws(ScanError) -> DeviceInfo {
         s.skipWhitespace()
         let at = s.i
         try s.beginObject("device")
@@ -388,15 +423,25 @@ public final class SensorKitDecoder: RecordingDecoder {
             s.readNull() ? nil : try s.readString(field)
         }
         while try s.nextKey(&first) {
-            if s.keyIs("deviceId") { info.id = try s.readString("deviceId"); haveID = true }
-            else if !idRequired && s.keyIs("identifier") { info.id = try s.readString("identifier"); haveID = true }
-            else if s.keyIs("name") { info.name = try optionalString(&s, "name") }
-            else if s.keyIs("model") { info.model = try optionalString(&s, "model") }
-            else if s.keyIs("systemName") { info.systemName = try optionalString(&s, "systemName") }
-            else if s.keyIs("systemVersion") { info.systemVersion = try optionalString(&s, "systemVersion") }
-            else if s.keyIs("productType") { info.productType = try optionalString(&s, "productType") }
-            else if idRequired && s.keyIs("type") { _ = try s.readStringRange("type") }
-            else { try p.skipUnknown(&s, in: "device") }
+            if s.keyIs("deviceId") {
+                info.id = try s.readString("deviceId"); haveID = true
+            } else if !idRequired && s.keyIs("identifier") {
+                info.id = try s.readString("identifier"); haveID = true
+            } else if s.keyIs("name") {
+                info.name = try optionalString(&s, "name")
+            } else if s.keyIs("model") {
+                info.model = try optionalString(&s, "model")
+            } else if s.keyIs("systemName") {
+                info.systemName = try optionalString(&s, "systemName")
+            } else if s.keyIs("systemVersion") {
+                info.systemVersion = try optionalString(&s, "systemVersion")
+            } else if s.keyIs("productType") {
+                info.productType = try optionalString(&s, "productType")
+            } else if idRequired && s.keyIs("type") {
+                _ = try s.readStringRange("type")
+            } else {
+                try p.skipUnknown(&s, in: "device")
+            }
         }
         if idRequired { try s.expectEnd() }
         if !haveID {
@@ -408,8 +453,10 @@ public final class SensorKitDecoder: RecordingDecoder {
 
     // MARK: - MyDataHelps
 
-    private func decodeMyDataHelps(_ splitter: MyDataHelpsSplitter, _ st: inout SensorKitDecodeState,
-                                   _ p: inout SensorKitRecordParser) throws(RecordingError) {
+    private func decodeMyDataHelps(
+        _ splitter: MyDataHelpsSplitter, _ st: inout SensorKitDecodeState,
+        _ p: inout SensorKitRecordParser
+    ) throws(RecordingError) {
         while st.events.isEmpty {
             guard let record = try splitter.next() else {
                 st.finish()
@@ -429,8 +476,10 @@ public final class SensorKitDecoder: RecordingDecoder {
         }
     }
 
-    private func processMember(_ record: MyDataHelpsSplitter.Record, _ s: inout JSONScanner,
-                               _ st: inout SensorKitDecodeState, _ p: inout SensorKitRecordParser) throws(RecordingError) {
+    private func processMember(
+        _ record: MyDataHelpsSplitter.Record, _ s: inout JSONScanner,
+        _ st: inout SensorKitDecodeState, _ p: inout SensorKitRecordParser
+    ) throws(RecordingError) {
         let place = record.place
         switch record.key {
         case "samples[]":
@@ -457,8 +506,11 @@ public final class SensorKitDecoder: RecordingDecoder {
                 let info = try parseDevice(&s, &p, idRequired: false)
                 try s.expectEnd()
                 if let d = mdhDevice, st.deviceIDs[d] != info.id {
-                    st.events.append(.issue(RecordingError(.inconsistent, file: path, line: place.line, column: place.column,
-                        "the device object follows the samples; they were attributed to device \"\(st.deviceIDs[d])\"")))
+                    st.events.append(
+                        .issue(
+                            RecordingError(
+                                .inconsistent, file: path, line: place.line, column: place.column,
+                                "the device object follows the samples; they were attributed to device \"\(st.deviceIDs[d])\"")))
                 }
                 st.announce(info)
                 if mdhDevice == nil { mdhDevice = st.device(named: info.id) }
@@ -466,8 +518,9 @@ public final class SensorKitDecoder: RecordingDecoder {
                 st.events.append(.issue(st.error(error, s, place)))
             }
         case "samples":
-            throw RecordingError(.wrongType, file: path, line: place.line, column: place.column,
-                                 "expected an array for 'samples', found \(s.found(at: 0))")
+            throw RecordingError(
+                .wrongType, file: path, line: place.line, column: place.column,
+                "expected an array for 'samples', found \(s.found(at: 0))")
         case "sensor", "type":
             do {
                 let name = try s.readString("sensor")
@@ -486,8 +539,11 @@ public final class SensorKitDecoder: RecordingDecoder {
         default:
             p.unknownFields += 1
             if p.knownUnknownNames.insert(record.key).inserted {
-                st.events.append(.issue(RecordingError(.unknownField, file: path, line: place.line, column: place.column,
-                    "unknown top-level field '\(record.key)' skipped")))
+                st.events.append(
+                    .issue(
+                        RecordingError(
+                            .unknownField, file: path, line: place.line, column: place.column,
+                            "unknown top-level field '\(record.key)' skipped")))
             }
             do {
                 try s.skipValue()
@@ -511,8 +567,10 @@ public final class SensorKitDecoder: RecordingDecoder {
                 var inferred = mdhKind
                 if inferred == nil { inferred = try Self.inferKind(s) }
                 guard let kind = inferred else {
-                    throw ScanError(.inconsistent, at: at, "cannot tell which sensor this sample is from (no "
-                                    + "acceleration, rotationRate, data, opticalSamples or reason field)")
+                    throw ScanError(
+                        .inconsistent, at: at,
+                        "cannot tell which sensor this sample is from (no "
+                            + "acceleration, rotationRate, data, opticalSamples or reason field)")
                 }
                 p.type = kind
                 if kind == .deletionRecord {

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The kinds of SensorKit result lines (the schema's `type`).
@@ -155,11 +155,13 @@ struct SensorKitRecordParser {
     /// its end that are complete JSON values; counting stops at the first malformed one.
     /// - Parameter count: counts one element (default: 1 each); gets a scanner at the element.
     /// - Complexity: O(bytes scanned).
-    static func countElements(_ s: JSONScanner, from element: Int,
-                              _ count: (inout JSONScanner) throws(ScanError) -> Int = { (c: inout JSONScanner) throws(ScanError) in
-                                  try c.skipValue()
-                                  return 1
-                              }) -> Int {
+    static func countElements(
+        _ s: JSONScanner, from element: Int,
+        _ count: (inout JSONScanner) throws(ScanError) -> Int = { (c: inout JSONScanner) throws(ScanError) in
+            try c.skipValue()
+            return 1
+        }
+    ) -> Int {
         var c = s
         c.i = element
         c.lenient = true
@@ -203,7 +205,7 @@ struct SensorKitRecordParser {
         while try c.nextKey(&first) {
             if c.keyIs("data") {
                 c.skipWhitespace()
-                n = countElements(c, from: c.i + 1)   // after the '['
+                n = countElements(c, from: c.i + 1) // after the '['
                 try c.skipValue()
             } else {
                 try c.skipValue()
@@ -288,10 +290,11 @@ struct SensorKitRecordParser {
             // count the line's samples structurally, so that they are rejected, not lost.
             if motion.isEmpty && ecgBatches.isEmpty && unparsedSamples == 0 {
                 switch t {
-                case .accelerometer, .rotationRate: unparsedSamples = Self.samplesInLine(s) { (c: inout JSONScanner) throws(ScanError) in
-                    try c.skipValue()
-                    return 1
-                }
+                case .accelerometer, .rotationRate:
+                    unparsedSamples = Self.samplesInLine(s) { (c: inout JSONScanner) throws(ScanError) in
+                        try c.skipValue()
+                        return 1
+                    }
                 case .electrocardiogram: unparsedSamples = Self.samplesInLine(s, Self.ecgDataCount)
                 case .photoplethysmogram: unparsedSamples = Self.samplesInLine(s, Self.ppgSampleCount)
                 default: break
@@ -456,10 +459,15 @@ struct SensorKitRecordParser {
         var first = true
         var x = Double.nan, y = Double.nan, z = Double.nan
         while try s.nextKey(&first) {
-            if s.keyIs("x") { x = try s.readDouble("x") }
-            else if s.keyIs("y") { y = try s.readDouble("y") }
-            else if s.keyIs("z") { z = try s.readDouble("z") }
-            else { try skipUnknown(&s, in: "\(field)") }
+            if s.keyIs("x") {
+                x = try s.readDouble("x")
+            } else if s.keyIs("y") {
+                y = try s.readDouble("y")
+            } else if s.keyIs("z") {
+                z = try s.readDouble("z")
+            } else {
+                try skipUnknown(&s, in: "\(field)")
+            }
         }
         if x.isNaN { throw Self.missing("x", in: "'\(field)'", at: at) }
         if y.isNaN { throw Self.missing("y", in: "'\(field)'", at: at) }
@@ -494,7 +502,7 @@ struct SensorKitRecordParser {
         b.start = ecgValues.count
         var first = true
         var haveData = false
-        ecgBatches.append(b)  // visible to the rejection count while its data are parsed
+        ecgBatches.append(b) // visible to the rejection count while its data are parsed
         let slot = ecgBatches.count - 1
         while try s.nextKey(&first) {
             if s.keyIs("data") {
@@ -529,8 +537,9 @@ struct SensorKitRecordParser {
                     // A value beyond the Float range is masked (not delivered as ±inf).
                     let beyond = InputLimits.exceedsFloat(value)
                     ecgValues.append(beyond ? .nan : Float(value))
-                    ecgFlags.append(UInt8(truncatingIfNeeded: flags & 3) | (valueIsNull ? SampleFlags.missing.rawValue : 0)
-                                    | (beyond ? SampleFlags.missing.rawValue | SampleFlags.saturated.rawValue : 0))
+                    ecgFlags.append(
+                        UInt8(truncatingIfNeeded: flags & 3) | (valueIsNull ? SampleFlags.missing.rawValue : 0)
+                            | (beyond ? SampleFlags.missing.rawValue | SampleFlags.saturated.rawValue : 0))
                 }
             } else if s.keyIs("date") {
                 b.date = try s.readDouble("date")
@@ -623,7 +632,7 @@ struct SensorKitRecordParser {
         let at = s.i
         try s.beginObject("opticalSamples")
         var o = StagedOpticalSample()
-        var seen: UInt8 = 0  // emitter, photodiodes, signal, frequency, ns, reflectance
+        var seen: UInt8 = 0 // emitter, photodiodes, signal, frequency, ns, reflectance
         var first = true
         while try s.nextKey(&first) {
             if s.keyIs("normalizedReflectance") {
@@ -664,12 +673,17 @@ struct SensorKitRecordParser {
                     try s.beginObject("noiseTerms")
                     var firstKey = true
                     while try s.nextKey(&firstKey) {
-                        if s.keyIs("whiteNoise") { o.noise.0 = try s.readNullableDouble("whiteNoise") ?? .nan }
-                        else if s.keyIs("pinkNoise") { o.noise.1 = try s.readNullableDouble("pinkNoise") ?? .nan }
-                        else if s.keyIs("backgroundNoise") { o.noise.2 = try s.readNullableDouble("backgroundNoise") ?? .nan }
-                        else if s.keyIs("backgroundNoiseOffset") {
+                        if s.keyIs("whiteNoise") {
+                            o.noise.0 = try s.readNullableDouble("whiteNoise") ?? .nan
+                        } else if s.keyIs("pinkNoise") {
+                            o.noise.1 = try s.readNullableDouble("pinkNoise") ?? .nan
+                        } else if s.keyIs("backgroundNoise") {
+                            o.noise.2 = try s.readNullableDouble("backgroundNoise") ?? .nan
+                        } else if s.keyIs("backgroundNoiseOffset") {
                             o.noise.3 = try s.readNullableDouble("backgroundNoiseOffset") ?? .nan
-                        } else { try skipUnknown(&s, in: "noiseTerms") }
+                        } else {
+                            try skipUnknown(&s, in: "noiseTerms")
+                        }
                     }
                 }
             } else if s.keyIs("conditions") {
@@ -686,9 +700,11 @@ struct SensorKitRecordParser {
             }
         }
         let what = "an optical sample"
-        let names: [(UInt8, String)] = [(1, "emitter"), (2, "activePhotodiodeIndexes"), (4, "signalIdentifier"),
-                                        (8, "samplingFrequency"), (16, "nanosecondsSinceStart"),
-                                        (32, "normalizedReflectance")]
+        let names: [(UInt8, String)] = [
+            (1, "emitter"), (2, "activePhotodiodeIndexes"), (4, "signalIdentifier"),
+            (8, "samplingFrequency"), (16, "nanosecondsSinceStart"),
+            (32, "normalizedReflectance"),
+        ]
         if seen != 63, let m = names.first(where: { seen & $0.0 == 0 }) {
             throw Self.missing(m.1, in: what, at: at)
         }
@@ -704,14 +720,19 @@ struct SensorKitRecordParser {
         var haveNs = false
         var first = true
         while try s.nextKey(&first) {
-            if s.keyIs("x") { x = try s.readDouble("x") }
-            else if s.keyIs("y") { y = try s.readDouble("y") }
-            else if s.keyIs("z") { z = try s.readDouble("z") }
-            else if s.keyIs("nanosecondsSinceStart") {
+            if s.keyIs("x") {
+                x = try s.readDouble("x")
+            } else if s.keyIs("y") {
+                y = try s.readDouble("y")
+            } else if s.keyIs("z") {
+                z = try s.readDouble("z")
+            } else if s.keyIs("nanosecondsSinceStart") {
                 a.nanosecondsSinceStart = try s.readInt64("nanosecondsSinceStart"); haveNs = true
             } else if s.keyIs("samplingFrequency") {
                 a.samplingFrequency = try readFrequency(&s, "samplingFrequency")
-            } else { try skipUnknown(&s, in: "PPG accelerometer sample") }
+            } else {
+                try skipUnknown(&s, in: "PPG accelerometer sample")
+            }
         }
         let what = "a PPG accelerometer sample"
         if !haveNs { throw Self.missing("nanosecondsSinceStart", in: what, at: at) }
@@ -734,12 +755,19 @@ struct SensorKitRecordParser {
         var d = StagedDeletion()
         var first = true
         while try s.nextKey(&first) {
-            if s.keyIs("startTime") { d.startRaw = try s.readDouble("startTime") }
-            else if s.keyIs("endTime") { d.endRaw = try s.readDouble("endTime") }
-            else if s.keyIs("startTimeUnix") { d.startUnix = try s.readDouble("startTimeUnix") }
-            else if s.keyIs("endTimeUnix") { d.endUnix = try s.readDouble("endTimeUnix") }
-            else if s.keyIs("reason") { d.reason = try SensorKitEnum.deletionReason.read(&s) }
-            else { try skipUnknown(&s, in: "deletionRecord sample") }
+            if s.keyIs("startTime") {
+                d.startRaw = try s.readDouble("startTime")
+            } else if s.keyIs("endTime") {
+                d.endRaw = try s.readDouble("endTime")
+            } else if s.keyIs("startTimeUnix") {
+                d.startUnix = try s.readDouble("startTimeUnix")
+            } else if s.keyIs("endTimeUnix") {
+                d.endUnix = try s.readDouble("endTimeUnix")
+            } else if s.keyIs("reason") {
+                d.reason = try SensorKitEnum.deletionReason.read(&s)
+            } else {
+                try skipUnknown(&s, in: "deletionRecord sample")
+            }
         }
         let what = "a deletion record"
         if d.startUnix.isNaN { throw Self.missing("startTimeUnix", in: what, at: at) }

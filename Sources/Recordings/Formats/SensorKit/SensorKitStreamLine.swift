@@ -38,19 +38,27 @@ struct SensorKitStreamLine: Sendable, Hashable {
         var attributes = [String: String]()
         var first = true
         while try s.nextKey(&first) {
-            if s.keyIs("type") { _ = try s.readStringRange("type") }
-            else if s.keyIs("deviceId") { device = try s.readString("deviceId") }
-            else if s.keyIs("sensor") { sensorName = try s.readString("sensor") }
-            else if s.keyIs("reference") { reference = try s.readString("reference") }
-            else if s.keyIs("channel") { channel = try s.readString("channel") }
-            else if s.keyIs("session") { session = s.readNull() ? nil : try s.readString("session") }
-            else if s.keyIs("timeOrigin") {
+            if s.keyIs("type") {
+                _ = try s.readStringRange("type")
+            } else if s.keyIs("deviceId") {
+                device = try s.readString("deviceId")
+            } else if s.keyIs("sensor") {
+                sensorName = try s.readString("sensor")
+            } else if s.keyIs("reference") {
+                reference = try s.readString("reference")
+            } else if s.keyIs("channel") {
+                channel = try s.readString("channel")
+            } else if s.keyIs("session") {
+                session = s.readNull() ? nil : try s.readString("session")
+            } else if s.keyIs("timeOrigin") {
                 s.skipWhitespace()
                 let valueAt = s.i
                 let name = try s.readString("timeOrigin")
                 guard let o = TimeOrigin(rawValue: name) else {
-                    throw ScanError(.outOfRange, at: valueAt, "unknown timeOrigin \"\(name)\" (known: "
-                                    + TimeOrigin.allCases.map(\.rawValue).joined(separator: ", ") + ")")
+                    throw ScanError(
+                        .outOfRange, at: valueAt,
+                        "unknown timeOrigin \"\(name)\" (known: "
+                            + TimeOrigin.allCases.map(\.rawValue).joined(separator: ", ") + ")")
                 }
                 origin = o
             } else if s.keyIs("nominalSampleRate") {
@@ -70,12 +78,15 @@ struct SensorKitStreamLine: Sendable, Hashable {
         guard let device else { throw SensorKitRecordParser.missing("deviceId", in: "a stream line", at: at) }
         guard let sensorName else { throw SensorKitRecordParser.missing("sensor", in: "a stream line", at: at) }
         guard let sensor = SensorKind(rawValue: sensorName) else {
-            throw ScanError(.outOfRange, at: at, "unknown sensor \"\(sensorName)\" in a stream line (known: "
-                            + SensorKind.allCases.map(\.rawValue).joined(separator: ", ") + ")")
+            throw ScanError(
+                .outOfRange, at: at,
+                "unknown sensor \"\(sensorName)\" in a stream line (known: "
+                    + SensorKind.allCases.map(\.rawValue).joined(separator: ", ") + ")")
         }
         guard let reference else { throw SensorKitRecordParser.missing("reference", in: "a stream line", at: at) }
         guard let channel else { throw SensorKitRecordParser.missing("channel", in: "a stream line", at: at) }
-        return SensorKitStreamLine(deviceID: device, sensor: sensor, reference: reference, channel: channel,
-                                   session: session, timeOrigin: origin, nominalSampleRate: rate, attributes: attributes)
+        return SensorKitStreamLine(
+            deviceID: device, sensor: sensor, reference: reference, channel: channel,
+            session: session, timeOrigin: origin, nominalSampleRate: rate, attributes: attributes)
     }
 }

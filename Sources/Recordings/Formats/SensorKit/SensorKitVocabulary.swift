@@ -12,22 +12,32 @@ struct SensorKitEnum {
     /// string-valued `Usage` and `Condition`).
     let rawValues: [Int64]
 
-    static let lead = SensorKitEnum(field: "lead", names: ["rightArmMinusLeftArm", "leftArmMinusRightArm"],
-                                    rawValues: [1, 2])
-    static let sessionState = SensorKitEnum(field: "state", names: ["begin", "active", "end"],
-                                            rawValues: [1, 2, 3])
-    static let sessionGuidance = SensorKitEnum(field: "sessionGuidance", names: ["guided", "unguided"],
-                                               rawValues: [1, 2])
-    static let usage = SensorKitEnum(field: "usage",
-                                     names: ["foregroundHeartRate", "deepBreathing",
-                                             "foregroundBloodOxygen", "backgroundSystem"],
-                                     rawValues: [])
-    static let condition = SensorKitEnum(field: "conditions", names: ["signalSaturation", "unreliableNoise"],
-                                         rawValues: [])
-    static let deletionReason = SensorKitEnum(field: "reason",
-                                              names: ["userInitiated", "lowDiskSpace", "ageLimit",
-                                                      "noInterestedClients", "systemInitiated"],
-                                              rawValues: [0, 1, 2, 3, 4])
+    static let lead = SensorKitEnum(
+        field: "lead", names: ["rightArmMinusLeftArm", "leftArmMinusRightArm"],
+        rawValues: [1, 2])
+    static let sessionState = SensorKitEnum(
+        field: "state", names: ["begin", "active", "end"],
+        rawValues: [1, 2, 3])
+    static let sessionGuidance = SensorKitEnum(
+        field: "sessionGuidance", names: ["guided", "unguided"],
+        rawValues: [1, 2])
+    static let usage = SensorKitEnum(
+        field: "usage",
+        names: [
+            "foregroundHeartRate", "deepBreathing",
+            "foregroundBloodOxygen", "backgroundSystem",
+        ],
+        rawValues: [])
+    static let condition = SensorKitEnum(
+        field: "conditions", names: ["signalSaturation", "unreliableNoise"],
+        rawValues: [])
+    static let deletionReason = SensorKitEnum(
+        field: "reason",
+        names: [
+            "userInitiated", "lowDiskSpace", "ageLimit",
+            "noInterestedClients", "systemInitiated",
+        ],
+        rawValues: [0, 1, 2, 3, 4])
 
     /// Name of case `index`.
     func name(_ index: Int) -> String { names[index].description }
@@ -36,7 +46,8 @@ struct SensorKitEnum {
         let cases = names.indices.map { k in
             rawValues.isEmpty ? names[k].description : "\(names[k]) (\(rawValues[k]))"
         }
-        return cases.count <= 2 ? cases.joined(separator: " or ")
+        return cases.count <= 2
+            ? cases.joined(separator: " or ")
             : cases.dropLast().joined(separator: ", ") + " or " + cases.last!
     }
 
@@ -48,8 +59,10 @@ struct SensorKitEnum {
         if s.byte(at) == UInt8(ascii: "\"") {
             let (start, length, escaped) = try s.scanString()
             if !escaped {
-                for (k, n) in names.enumerated() where n.utf8CodeUnitCount == length
-                    && memcmp(s.base + start, n.utf8Start, length) == 0 {
+                for (k, n) in names.enumerated()
+                where n.utf8CodeUnitCount == length
+                    && memcmp(s.base + start, n.utf8Start, length) == 0
+                {
                     return k
                 }
             } else {
@@ -73,5 +86,5 @@ struct SensorKitEnum {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif

@@ -1,6 +1,7 @@
 import CZlib
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Writes decoded streams back to canonical SensorKit export schema v1 NDJSON (`docs/SCHEMA.md`),
@@ -50,7 +51,7 @@ public final class SensorKitWriter {
     private var z = z_stream()
     private var zOut = [UInt8](repeating: 0, count: 1 << 16)
     private var headerWritten = false
-    private var early: [[UInt8]] = []  // lines seen before the header could be written
+    private var early: [[UInt8]] = [] // lines seen before the header could be written
     private var headerDevice: String?
     private var streams: [StreamInfo] = []
     private var sequence: [UInt64] = []
@@ -74,8 +75,9 @@ public final class SensorKitWriter {
         fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw RecordingError(.unreadable, file: path, "cannot create: \(String(cString: strerror(errno)))") }
         if compressed {
-            let rc = deflateInit2_(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
-                                   Int32(MemoryLayout<z_stream>.size))
+            let rc = deflateInit2_(
+                &z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+                Int32(MemoryLayout<z_stream>.size))
             guard rc == Z_OK else { throw RecordingError(.unreadable, file: path, "zlib could not initialise (\(rc))") }
         }
         out.reserveCapacity(1 << 20)
@@ -100,8 +102,10 @@ public final class SensorKitWriter {
             if headerDevice == nil { headerDevice = info.id }
             var line = Line()
             line.raw("{\"type\":\"device\",\"deviceId\":"); line.string(info.id)
-            for (name, value) in [("name", info.name), ("model", info.model), ("systemName", info.systemName),
-                                  ("systemVersion", info.systemVersion), ("productType", info.productType)] {
+            for (name, value) in [
+                ("name", info.name), ("model", info.model), ("systemName", info.systemName),
+                ("systemVersion", info.systemVersion), ("productType", info.productType),
+            ] {
                 if let value { line.raw(",\"\(name)\":"); line.string(value) }
             }
             line.raw("}\n")
@@ -120,8 +124,9 @@ public final class SensorKitWriter {
                 // Streams from other sources (SPC 2015 .mat, CSV) lack the optical channel's
                 // identity: each of their columns is written as its own optical channel.
                 guard info.columns.count >= 1, info.nominalSampleRate != nil else {
-                    throw RecordingError(.inconsistent, file: path,
-                                         "PPG stream \(info.key) needs at least one column and a nominal rate")
+                    throw RecordingError(
+                        .inconsistent, file: path,
+                        "PPG stream \(info.key) needs at least one column and a nominal rate")
                 }
             }
             streams.append(info)
@@ -189,7 +194,8 @@ public final class SensorKitWriter {
         case (.electrocardiogram, _): lines = [(Self.sessionIdentifier(info.key), info.key, info.attributes)]
         case (.photoplethysmogram, _):
             if Self.isNativeOptical(info) {
-                let reference = "optical/e\(info.attributes["emitter"]!)/pd\(info.attributes["activePhotodiodeIndexes"] ?? "")"
+                let reference =
+                    "optical/e\(info.attributes["emitter"]!)/pd\(info.attributes["activePhotodiodeIndexes"] ?? "")"
                     + "/s\(info.attributes["signalIdentifier"]!)"
                 lines = [(reference, info.key, info.attributes)]
             } else {
@@ -339,7 +345,8 @@ public final class SensorKitWriter {
                             line.raw("],\"signalIdentifier\":")
                             line.raw(native ? info.attributes["signalIdentifier"]! : String(opticalIdentifier[b.stream] + c))
                             if let w = info.attributes["nominalWavelength"] ?? info.attributes["wavelengthNanometres"],
-                               Double(w) != nil {
+                                Double(w) != nil
+                            {
                                 line.raw(",\"nominalWavelength\":"); line.raw(w)
                             }
                             if let w = info.attributes["effectiveWavelength"] { line.raw(",\"effectiveWavelength\":"); line.raw(w) }
@@ -420,7 +427,9 @@ public final class SensorKitWriter {
                 }
                 if final {
                     if rc == Z_STREAM_END { return }
-                    if rc != Z_OK && rc != Z_BUF_ERROR { failure = RecordingError(.unreadable, file: path, "deflate failed (\(rc))"); return }
+                    if rc != Z_OK && rc != Z_BUF_ERROR {
+                        failure = RecordingError(.unreadable, file: path, "deflate failed (\(rc))"); return
+                    }
                 } else if z.avail_in == 0 && z.avail_out != 0 {
                     return
                 }

@@ -18,8 +18,10 @@ public struct WFDBAnnotation: Sendable, Hashable {
 
     /// Creates an annotation (fields as documented on the properties).
     /// - Complexity: O(1).
-    public init(sample: Int, code: WFDBAnnotationCode, subtype: Int = 0, channel: Int = 0, number: Int = 0,
-                aux: String? = nil) {
+    public init(
+        sample: Int, code: WFDBAnnotationCode, subtype: Int = 0, channel: Int = 0, number: Int = 0,
+        aux: String? = nil
+    ) {
         self.sample = sample
         self.code = code
         self.subtype = subtype

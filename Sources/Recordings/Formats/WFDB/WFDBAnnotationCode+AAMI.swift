@@ -14,7 +14,7 @@ extension WFDBAnnotationCode {
     public var aamiClass: AAMIBeatClass? {
         switch self {
         case .normal, .leftBundleBranchBlock, .rightBundleBranchBlock, .bundleBranchBlock,
-             .atrialEscape, .nodalEscape, .supraventricularEscape:
+            .atrialEscape, .nodalEscape, .supraventricularEscape:
             return .n
         case .atrialPremature, .aberratedAtrialPremature, .nodalPremature, .supraventricularPremature:
             return .s

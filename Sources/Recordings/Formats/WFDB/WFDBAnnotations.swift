@@ -68,8 +68,9 @@ public struct WFDBAnnotations: Sendable {
         isTerminated = false
         func word(_ i: Int) -> Int { Int(bytes[i]) | Int(bytes[i + 1]) << 8 }
         if bytes.count >= 2 && bytes[0] == 0 && Array("EFNOPQRUV".utf8).contains(bytes[1]) {
-            throw RecordingError(.unsupported, file: path, byteOffset: 0,
-                                 "AHA-format annotation files are not read (MIT format expected)")
+            throw RecordingError(
+                .unsupported, file: path, byteOffset: 0,
+                "AHA-format annotation files are not read (MIT format expected)")
         }
         var i = 0
         var time = 0
@@ -79,8 +80,9 @@ public struct WFDBAnnotations: Sendable {
         while true {
             guard i + 2 <= bytes.count else {
                 if i < bytes.count {
-                    throw RecordingError(.truncated, file: path, byteOffset: i,
-                                         "the file ends inside a 16-bit annotation word")
+                    throw RecordingError(
+                        .truncated, file: path, byteOffset: i,
+                        "the file ends inside a 16-bit annotation word")
                 }
                 break
             }
@@ -91,10 +93,11 @@ public struct WFDBAnnotations: Sendable {
             }
             let code = w >> 10, data = w & 0x3ff
             switch code {
-            case 59:                                           // SKIP
+            case 59: // SKIP
                 guard i + 6 <= bytes.count else {
-                    throw RecordingError(.truncated, file: path, byteOffset: i,
-                                         "SKIP needs a 4-byte interval; the file ends first")
+                    throw RecordingError(
+                        .truncated, file: path, byteOffset: i,
+                        "SKIP needs a 4-byte interval; the file ends first")
                 }
                 let high = Int(Int16(truncatingIfNeeded: word(i + 2)))
                 time += high << 16 | word(i + 4)
@@ -102,8 +105,9 @@ public struct WFDBAnnotations: Sendable {
                 continue
             case 60, 61, 62, 63:
                 guard current != nil else {
-                    throw RecordingError(.syntax, file: path, byteOffset: i,
-                                         "modifier \(["NUM", "SUB", "CHN", "AUX"][code - 60]) before the first annotation")
+                    throw RecordingError(
+                        .syntax, file: path, byteOffset: i,
+                        "modifier \(["NUM", "SUB", "CHN", "AUX"][code - 60]) before the first annotation")
                 }
                 switch code {
                 case 60:
@@ -118,8 +122,9 @@ public struct WFDBAnnotations: Sendable {
                     let length = data & 0xff
                     let padded = (length + 1) & ~1
                     guard i + 2 + padded <= bytes.count else {
-                        throw RecordingError(.truncated, file: path, byteOffset: i,
-                                             "aux string of \(length) bytes runs past the end of the file")
+                        throw RecordingError(
+                            .truncated, file: path, byteOffset: i,
+                            "aux string of \(length) bytes runs past the end of the file")
                     }
                     var text = bytes[(i + 2)..<(i + 2 + length)]
                     while text.last == 0 { text.removeLast() }
@@ -131,8 +136,9 @@ public struct WFDBAnnotations: Sendable {
             default:
                 if let c = current { annotations.append(c) }
                 time += data
-                current = WFDBAnnotation(sample: time, code: WFDBAnnotationCode(rawValue: code),
-                                         channel: channel, number: number)
+                current = WFDBAnnotation(
+                    sample: time, code: WFDBAnnotationCode(rawValue: code),
+                    channel: channel, number: number)
                 i += 2
             }
         }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Decodes a PhysioNet WFDB record — a header (`.hea`) and its signal files (`.dat`, plain or
@@ -129,9 +129,11 @@ public final class WFDBDecoder: RecordingDecoder {
     ///   a missing signal file, an unsupported format or record kind, a byte offset beyond
     ///   the end of its file, or (verifying) more specification lines than declared signals.
     /// - Complexity: O(header size + signals).
-    public init(path: String, blockCapacity: Int = 65_536, framesPerRead: Int = 16_380,
-                sensor: (WFDBSignalSpec) -> SensorKind? = WFDBDecoder.defaultSensor,
-                verifiesIntegrity: Bool = true) throws(RecordingError) {
+    public init(
+        path: String, blockCapacity: Int = 65_536, framesPerRead: Int = 16_380,
+        sensor: (WFDBSignalSpec) -> SensorKind? = WFDBDecoder.defaultSensor,
+        verifiesIntegrity: Bool = true
+    ) throws(RecordingError) {
         precondition(blockCapacity > 0 && framesPerRead > 0)
         self.verifiesIntegrity = verifiesIntegrity
         var headerPath = path
@@ -146,14 +148,16 @@ public final class WFDBDecoder: RecordingDecoder {
         let perRead = max(6, min(framesPerRead, (1 << 20) / max(samplesPerFrame, 1)) / 6 * 6)
         self.framesPerRead = perRead
         if let n = h.segmentCount {
-            throw RecordingError(.unsupported, file: headerPath, line: h.recordLine, column: 1,
-                                 "multi-segment records (\(n) segments) are not decoded; decode each "
-                                 + "segment's own header (\(h.segments.first?.recordName ?? "…").hea, …) instead")
+            throw RecordingError(
+                .unsupported, file: headerPath, line: h.recordLine, column: 1,
+                "multi-segment records (\(n) segments) are not decoded; decode each "
+                    + "segment's own header (\(h.segments.first?.recordName ?? "…").hea, …) instead")
         }
         for (i, s) in h.signals.enumerated() where !WFDBFrameDecoder.supportedFormats.contains(s.format) {
             let what = s.format == 0 ? "null signals (format 0)" : "FLAC-compressed signal files (format \(s.format))"
-            throw RecordingError(.unsupported, file: headerPath, line: s.line, column: 1,
-                                 "signal \(i): \(what) are not decoded")
+            throw RecordingError(
+                .unsupported, file: headerPath, line: s.line, column: 1,
+                "signal \(i): \(what) are not decoded")
         }
         // Sizes no file can have (the byte counts below must not overflow).
         let limit = 1 << 53
@@ -161,20 +165,22 @@ public final class WFDBDecoder: RecordingDecoder {
             let (frames, o1) = (h.samplesPerSignal ?? 0).addingReportingOverflow(s.skew)
             let (bytes, o2) = frames.multipliedReportingOverflow(by: 4 * max(samplesPerFrame, 1))
             guard s.byteOffset < limit, s.skew < limit, !o1, !o2, bytes < limit else {
-                throw RecordingError(.outOfRange, file: headerPath, line: s.line, column: 1,
-                                     "signal \(i): the byte offset \(s.byteOffset), skew \(s.skew) or the "
-                                     + "\(h.samplesPerSignal ?? 0) samples declared (line \(h.recordLine)) describe "
-                                     + "more than 2^53 bytes; no signal file is that large")
+                throw RecordingError(
+                    .outOfRange, file: headerPath, line: s.line, column: 1,
+                    "signal \(i): the byte offset \(s.byteOffset), skew \(s.skew) or the "
+                        + "\(h.samplesPerSignal ?? 0) samples declared (line \(h.recordLine)) describe "
+                        + "more than 2^53 bytes; no signal file is that large")
             }
         }
         var headerIssue: RecordingError?
         if let first = h.extraSpecificationLines.first {
             let lines = h.extraSpecificationLines
-            let e = RecordingError(.inconsistent, file: headerPath, line: first, column: 1,
-                                   "the record line (line \(h.recordLine)) declares \(h.signalCount) signal"
-                                   + (h.signalCount == 1 ? "" : "s") + " but \(lines.count) more specification "
-                                   + "line\(lines.count == 1 ? "" : "s") follow (line\(lines.count == 1 ? "" : "s") "
-                                   + lines.map(String.init).joined(separator: ", ") + ")")
+            let e = RecordingError(
+                .inconsistent, file: headerPath, line: first, column: 1,
+                "the record line (line \(h.recordLine)) declares \(h.signalCount) signal"
+                    + (h.signalCount == 1 ? "" : "s") + " but \(lines.count) more specification "
+                    + "line\(lines.count == 1 ? "" : "s") follow (line\(lines.count == 1 ? "" : "s") "
+                    + lines.map(String.init).joined(separator: ", ") + ")")
             if verifiesIntegrity { throw e }
             headerIssue = e
         }
@@ -206,17 +212,20 @@ public final class WFDBDecoder: RecordingDecoder {
             let file = try Self.signalFile(of: i, in: h, directory: directory, headerPath: headerPath)
             // 64 KiB per signal file: a header may name many files.
             let source = try ByteSource(path: file, chunkSize: 1 << 16)
-            let decoder = WFDBFrameDecoder(signals: Array(h.signals[i..<j]), outputScale: Array(unitScale[i..<j]),
-                                           checksumFrames: h.samplesPerSignal)
+            let decoder = WFDBFrameDecoder(
+                signals: Array(h.signals[i..<j]), outputScale: Array(unitScale[i..<j]),
+                checksumFrames: h.samplesPerSignal)
             var g = Group(signals: i..<j, path: file, source: source, decoder: decoder, dataStart: spec.byteOffset)
             if spec.byteOffset > 0 {
                 // Skipped in bounded reads (the offset is the file's claim, not an allocation size).
-                let got = !source.isCompressed && spec.byteOffset > source.fileSize
+                let got =
+                    !source.isCompressed && spec.byteOffset > source.fileSize
                     ? source.fileSize : try Self.skip(&g, count: spec.byteOffset)
                 guard got == spec.byteOffset else {
-                    throw RecordingError(.truncated, file: file, byteOffset: got,
-                                         "the file ends before the byte offset \(spec.byteOffset) given for "
-                                         + "signal \(i) (header \(headerPath) line \(spec.line))")
+                    throw RecordingError(
+                        .truncated, file: file, byteOffset: got,
+                        "the file ends before the byte offset \(spec.byteOffset) given for "
+                            + "signal \(i) (header \(headerPath) line \(spec.line))")
                 }
             }
             groups.append(g)
@@ -235,9 +244,10 @@ public final class WFDBDecoder: RecordingDecoder {
         let spec = h.signals[i]
         let file = spec.fileName.hasPrefix("/") || directory.isEmpty ? spec.fileName : directory + "/" + spec.fileName
         for candidate in [file, file + ".gz", file + ".xz"] where exists(candidate) { return candidate }
-        throw RecordingError(.unreadable, file: file,
-                             "signal file of signal \(i) (header \(headerPath) line \(spec.line)) "
-                             + "not found (nor .gz or .xz beside it)")
+        throw RecordingError(
+            .unreadable, file: file,
+            "signal file of signal \(i) (header \(headerPath) line \(spec.line)) "
+                + "not found (nor .gz or .xz beside it)")
     }
 
     /// Every file a record is read from: the header, then each signal file once, in header order
@@ -308,10 +318,12 @@ public final class WFDBDecoder: RecordingDecoder {
         pending.append(.device(DeviceInfo(id: h.recordName, name: "WFDB record \(h.recordName)")))
         for (k, spec) in h.signals.enumerated() {
             guard let sensor = sensorOf[k] else {
-                pending.append(.issue(RecordingError(
-                    .unsupported, file: path, line: spec.line, column: 1,
-                    "signal \(k) (\(spec.description.isEmpty ? "no description" : spec.description), "
-                    + "\(spec.units)) is not an ECG or PPG signal; decoded and checked but not delivered")))
+                pending.append(
+                    .issue(
+                        RecordingError(
+                            .unsupported, file: path, line: spec.line, column: 1,
+                            "signal \(k) (\(spec.description.isEmpty ? "no description" : spec.description), "
+                                + "\(spec.units)) is not an ECG or PPG signal; decoded and checked but not delivered")))
                 continue
             }
             let voltage = Self.voltageScale(spec.units) != nil
@@ -334,8 +346,10 @@ public final class WFDBDecoder: RecordingDecoder {
                 nominalSampleRate: h.samplingFrequency * Double(spec.samplesPerFrame),
                 attributes: attributes, timeOrigin: h.startUnixSeconds != nil ? .unix : .streamStart)
             streamOfSignal[k] = streams.count
-            assemblers.append(StreamAssembler(stream: streams.count, columnCount: 1, uniform: true,
-                                              blockCapacity: blockCapacity))
+            assemblers.append(
+                StreamAssembler(
+                    stream: streams.count, columnCount: 1, uniform: true,
+                    blockCapacity: blockCapacity))
             streams.append(info)
             pending.append(.stream(index: streams.count - 1, info: info))
         }
@@ -364,7 +378,7 @@ public final class WFDBDecoder: RecordingDecoder {
     /// count grows with the frame count).
     func frames(in bytes: Int, _ g: Group, max limit: Int) -> Int {
         if g.decoder.byteCount(frames: limit) <= bytes { return limit }
-        var lo = 0, hi = limit          // byteCount(lo) ≤ bytes < byteCount(hi)
+        var lo = 0, hi = limit // byteCount(lo) ≤ bytes < byteCount(hi)
         while hi - lo > 1 {
             let mid = (lo + hi) / 2
             if g.decoder.byteCount(frames: mid) <= bytes { lo = mid } else { hi = mid }
@@ -394,10 +408,11 @@ public final class WFDBDecoder: RecordingDecoder {
                 let g = groups[gi]
                 let end = g.dataStart + g.decoder.byteCount(frames: framesRead - available) + got[gi]
                 // Thrown once the frames before it are delivered; then the record ends.
-                pending.deferError(RecordingError(
-                    .truncated, file: g.path, byteOffset: end,
-                    "the header declares \(n) frames (\(g.decoder.byteCount(frames: n)) bytes from byte "
-                    + "\(g.dataStart)) but the file ends after \(framesRead) complete frames"))
+                pending.deferError(
+                    RecordingError(
+                        .truncated, file: g.path, byteOffset: end,
+                        "the header declares \(n) frames (\(g.decoder.byteCount(frames: n)) bytes from byte "
+                            + "\(g.dataStart)) but the file ends after \(framesRead) complete frames"))
                 finished = true
                 finishStats()
                 finishAssemblers()
@@ -406,9 +421,11 @@ public final class WFDBDecoder: RecordingDecoder {
             leftover = groups.indices.map { got[$0] - groups[$0].decoder.byteCount(frames: available) }
             for gi in groups.indices where leftover[gi] > 0 && declared == nil {
                 let g = groups[gi]
-                pending.append(.issue(RecordingError(
-                    .truncated, file: g.path, byteOffset: g.dataStart + g.decoder.byteCount(frames: framesRead),
-                    "\(leftover[gi]) trailing bytes do not form a complete frame; ignored")))
+                pending.append(
+                    .issue(
+                        RecordingError(
+                            .truncated, file: g.path, byteOffset: g.dataStart + g.decoder.byteCount(frames: framesRead),
+                            "\(leftover[gi]) trailing bytes do not form a complete frame; ignored")))
             }
             try finish()
         } else if let t = target, framesRead >= t {
@@ -438,8 +455,9 @@ public final class WFDBDecoder: RecordingDecoder {
             var hi = first + count
             if let n = declared { hi = min(hi, spec.skew + n) }
             guard hi > lo else { continue }
-            emit(k, stream: s, fromColumn: (lo - first) * spec.samplesPerFrame,
-                 count: (hi - lo) * spec.samplesPerFrame, nan: false)
+            emit(
+                k, stream: s, fromColumn: (lo - first) * spec.samplesPerFrame,
+                count: (hi - lo) * spec.samplesPerFrame, nan: false)
             emittedFrames[k] = hi - spec.skew
         }
     }
@@ -462,8 +480,9 @@ public final class WFDBDecoder: RecordingDecoder {
                 v.withUnsafeBufferPointer { vb in
                     f.withUnsafeBufferPointer { fb in
                         pending.withEvents {
-                            assemblers[s].appendRun(start: t, sampleRate: rate, columns: [UnsafeBufferPointer(rebasing: vb[0..<n])],
-                                                    flags: UnsafeBufferPointer(rebasing: fb[0..<n]), into: &$0)
+                            assemblers[s].appendRun(
+                                start: t, sampleRate: rate, columns: [UnsafeBufferPointer(rebasing: vb[0..<n])],
+                                flags: UnsafeBufferPointer(rebasing: fb[0..<n]), into: &$0)
                         }
                     }
                 }
@@ -488,10 +507,11 @@ public final class WFDBDecoder: RecordingDecoder {
                 guard spec.hasInitialValue, spec.format != 8, let v else { continue }
                 signalStats[k].firstValueMatches = v == spec.initialValue
                 if v != spec.initialValue {
-                    integrityProblem(RecordingError(
-                        .inconsistent, file: g.path, byteOffset: g.dataStart,
-                        "signal \(k) (\(spec.description)): first sample is \(v) adu but the header "
-                        + "(line \(spec.line)) gives the initial value \(spec.initialValue)"))
+                    integrityProblem(
+                        RecordingError(
+                            .inconsistent, file: g.path, byteOffset: g.dataStart,
+                            "signal \(k) (\(spec.description)): first sample is \(v) adu but the header "
+                                + "(line \(spec.line)) gives the initial value \(spec.initialValue)"))
                 }
             }
         }
@@ -527,10 +547,11 @@ public final class WFDBDecoder: RecordingDecoder {
                     let ok = Int16(truncatingIfNeeded: expected) == Int16(truncatingIfNeeded: computed)
                     signalStats[k].checksumMatches = ok
                     if !ok {
-                        integrityProblem(RecordingError(
-                            .inconsistent, file: g.path, byteOffset: g.dataStart + g.decoder.byteCount(frames: n),
-                            "signal \(k) (\(spec.description)): checksum of the \(n) samples is \(computed) but "
-                            + "the header (line \(spec.line)) gives \(expected)"))
+                        integrityProblem(
+                            RecordingError(
+                                .inconsistent, file: g.path, byteOffset: g.dataStart + g.decoder.byteCount(frames: n),
+                                "signal \(k) (\(spec.description)): checksum of the \(n) samples is \(computed) but "
+                                    + "the header (line \(spec.line)) gives \(expected)"))
                     }
                 }
             }
@@ -544,10 +565,11 @@ public final class WFDBDecoder: RecordingDecoder {
                 }
                 if extra > 0 {
                     let g = groups[gi]
-                    integrityProblem(RecordingError(
-                        .inconsistent, file: g.path, byteOffset: g.dataStart + g.decoder.byteCount(frames: framesRead),
-                        "\(extra) bytes after the \(n) frames declared by the header"
-                        + (verifiesIntegrity ? "" : "; ignored")))
+                    integrityProblem(
+                        RecordingError(
+                            .inconsistent, file: g.path, byteOffset: g.dataStart + g.decoder.byteCount(frames: framesRead),
+                            "\(extra) bytes after the \(n) frames declared by the header"
+                                + (verifiesIntegrity ? "" : "; ignored")))
                 }
             }
         }

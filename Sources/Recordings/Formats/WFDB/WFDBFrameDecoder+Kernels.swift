@@ -1,8 +1,10 @@
 extension WFDBFrameDecoder {
     /// Format 212, two signals of one sample per frame (MIT-BIH and most PhysioBank records).
-    mutating func decode212Pairs(_ src: UnsafePointer<UInt8>, frames: Int,
-                                 columns: [UnsafeMutableBufferPointer<Float>],
-                                 flags: [UnsafeMutableBufferPointer<UInt8>]) {
+    mutating func decode212Pairs(
+        _ src: UnsafePointer<UInt8>, frames: Int,
+        columns: [UnsafeMutableBufferPointer<Float>],
+        flags: [UnsafeMutableBufferPointer<UInt8>]
+    ) {
         if framesDecoded == 0 {
             let p0 = Int(src[0]) | (Int(src[1] & 0x0f) << 8)
             let p1 = Int(src[2]) | (Int(src[1] & 0xf0) << 4)
@@ -13,8 +15,10 @@ extension WFDBFrameDecoder {
         let (a, _) = tables[0].withUnsafeBufferPointer { t0 in
             tables[1].withUnsafeBufferPointer { t1 in
                 Self.signExtended12.withUnsafeBufferPointer { se in
-                    (Self.unpack212x2(src, 0..<counted, t0.baseAddress!, t1.baseAddress!, se.baseAddress!, o0, o1),
-                     Self.unpack212x2(src, counted..<frames, t0.baseAddress!, t1.baseAddress!, se.baseAddress!, o0, o1))
+                    (
+                        Self.unpack212x2(src, 0..<counted, t0.baseAddress!, t1.baseAddress!, se.baseAddress!, o0, o1),
+                        Self.unpack212x2(src, counted..<frames, t0.baseAddress!, t1.baseAddress!, se.baseAddress!, o0, o1)
+                    )
                 }
             }
         }
@@ -38,9 +42,11 @@ extension WFDBFrameDecoder {
     /// table of physical values (the invalid pattern 0x800 maps to NaN) and one of signed values
     /// for the checksums. Flags are set afterwards.
     @inline(__always)
-    static func unpack212x2(_ src: UnsafePointer<UInt8>, _ range: Range<Int>,
-                            _ t0: UnsafePointer<Float>, _ t1: UnsafePointer<Float>, _ se: UnsafePointer<Int32>,
-                            _ o0: UnsafeMutablePointer<Float>, _ o1: UnsafeMutablePointer<Float>) -> (Int, Int) {
+    static func unpack212x2(
+        _ src: UnsafePointer<UInt8>, _ range: Range<Int>,
+        _ t0: UnsafePointer<Float>, _ t1: UnsafePointer<Float>, _ se: UnsafePointer<Int32>,
+        _ o0: UnsafeMutablePointer<Float>, _ o1: UnsafeMutablePointer<Float>
+    ) -> (Int, Int) {
         var s0 = 0, s1 = 0
         var p = src + 3 * range.lowerBound
         for i in range {
@@ -78,16 +84,19 @@ extension WFDBFrameDecoder {
     }
 
     /// Any format and layout: unpack the group's sample stream, then split it by signal.
-    mutating func decodeGeneral(_ bytes: UnsafeRawBufferPointer, frames: Int,
-                                columns: [UnsafeMutableBufferPointer<Float>],
-                                flags: [UnsafeMutableBufferPointer<UInt8>]) {
+    mutating func decodeGeneral(
+        _ bytes: UnsafeRawBufferPointer, frames: Int,
+        columns: [UnsafeMutableBufferPointer<Float>],
+        flags: [UnsafeMutableBufferPointer<UInt8>]
+    ) {
         let nn = samplesPerGroupFrame
         let n = frames * nn
         if flat.count < n { flat = [Int32](repeating: 0, count: n) }
         let fmt = format
         flat.withUnsafeMutableBufferPointer { out in
-            Self.unpackStream(format: fmt, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self),
-                              count: n, into: out.baseAddress!)
+            Self.unpackStream(
+                format: fmt, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                count: n, into: out.baseAddress!)
         }
         let counted = checksummed(frames)
         let missing = SampleFlags.missing.rawValue
@@ -135,8 +144,10 @@ extension WFDBFrameDecoder {
     /// Unpacks `count` samples of a group's stream (from a packet boundary; a trailing partial
     /// packet as the WFDB library writes it) into 32-bit values. Format 8 yields the raw
     /// differences.
-    static func unpackStream(format: Int, _ p: UnsafePointer<UInt8>, count n: Int,
-                             into out: UnsafeMutablePointer<Int32>) {
+    static func unpackStream(
+        format: Int, _ p: UnsafePointer<UInt8>, count n: Int,
+        into out: UnsafeMutablePointer<Int32>
+    ) {
         switch format {
         case 8:
             for i in 0..<n { out[i] = Int32(Int8(bitPattern: p[i])) }
@@ -155,8 +166,9 @@ extension WFDBFrameDecoder {
             }
         case 32:
             for i in 0..<n {
-                out[i] = Int32(bitPattern: UInt32(p[4 * i]) | UInt32(p[4 * i + 1]) << 8
-                               | UInt32(p[4 * i + 2]) << 16 | UInt32(p[4 * i + 3]) << 24)
+                out[i] = Int32(
+                    bitPattern: UInt32(p[4 * i]) | UInt32(p[4 * i + 1]) << 8
+                        | UInt32(p[4 * i + 2]) << 16 | UInt32(p[4 * i + 3]) << 24)
             }
         case 212:
             let pairs = n / 2
@@ -180,7 +192,7 @@ extension WFDBFrameDecoder {
             }
             for i in 0..<triples { unpack(p + 4 * i, out + 3 * i, 3) }
             if n % 3 != 0 { unpack(p + 4 * triples, out + 3 * triples, n % 3) }
-        default:    // 311
+        default: // 311
             let triples = n / 3
             func unpack(_ q: UnsafePointer<UInt8>, _ o: UnsafeMutablePointer<Int32>, _ m: Int) {
                 var w = UInt32(q[0]) | UInt32(q[1]) << 8

@@ -45,13 +45,13 @@ public struct WFDBFrameDecoder: Sendable {
     /// Invalid-sample codes met so far per signal.
     public internal(set) var invalidCounts: [Int]
     var sums: [Int]
-    var previous: [Int]                 // format 8 running values
+    var previous: [Int] // format 8 running values
     let baselines: [Double]
     let gains: [Double]
     let scales: [Double]
     let invalidCode: Int?
     var flat: [Int32] = []
-    var tables: [[Float]] = []          // format-212 fast path: physical value per 12-bit pattern
+    var tables: [[Float]] = [] // format-212 fast path: physical value per 12-bit pattern
     var ended = false
 
     /// Formats this decoder reads.
@@ -130,7 +130,7 @@ public struct WFDBFrameDecoder: Sendable {
         case 32: return 4 * n
         case 212: return n / 2 * 3 + (n % 2) * 2
         case 310: return n / 3 * 4 + [0, 2, 4][n % 3]
-        default: return n / 3 * 4 + [0, 2, 3][n % 3]        // 311
+        default: return n / 3 * 4 + [0, 2, 3][n % 3] // 311
         }
     }
 
@@ -145,9 +145,11 @@ public struct WFDBFrameDecoder: Sendable {
     ///   - flags: per signal, room for as many ``SampleFlags`` raw values (`missing` for invalid
     ///     samples, 0 otherwise).
     /// - Complexity: O(frames × samplesPerGroupFrame).
-    public mutating func decode(_ bytes: UnsafeRawBufferPointer, frames: Int,
-                                into columns: [UnsafeMutableBufferPointer<Float>],
-                                flags: [UnsafeMutableBufferPointer<UInt8>]) {
+    public mutating func decode(
+        _ bytes: UnsafeRawBufferPointer, frames: Int,
+        into columns: [UnsafeMutableBufferPointer<Float>],
+        flags: [UnsafeMutableBufferPointer<UInt8>]
+    ) {
         precondition(!ended, "only the last call may end inside a packet")
         precondition(frames >= 0 && bytes.count >= byteCount(frames: frames), "not enough bytes")
         precondition(columns.count == samplesPerFrame.count && flags.count == samplesPerFrame.count)
@@ -157,8 +159,9 @@ public struct WFDBFrameDecoder: Sendable {
         guard frames > 0 else { return }
         if frames % framesPerPacket != 0 { ended = true }
         if !tables.isEmpty {
-            decode212Pairs(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), frames: frames,
-                           columns: columns, flags: flags)
+            decode212Pairs(
+                bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), frames: frames,
+                columns: columns, flags: flags)
         } else {
             decodeGeneral(bytes, frames: frames, columns: columns, flags: flags)
         }

@@ -110,15 +110,17 @@ public struct WFDBHeader: Sendable, Hashable {
     ///   errors of ``ByteSource``.
     /// - Complexity: O(file size).
     public static func read(path: String) throws(RecordingError) -> WFDBHeader {
-        let reader = LineReader(source: try ByteSource(path: path, chunkSize: 1 << 16), chunkSize: 1 << 16,
-                                maximumLineLength: 1 << 20)
+        let reader = LineReader(
+            source: try ByteSource(path: path, chunkSize: 1 << 16), chunkSize: 1 << 16,
+            maximumLineLength: 1 << 20)
         var lines = [(Int, [UInt8])]()
         var total = 0
         while let range = try reader.nextLine() {
             total += range.count + 1
             guard total <= InputLimits.wfdbHeaderBytes else {
-                throw RecordingError(.outOfRange, file: path, line: reader.lineNumber, column: 1,
-                                     "the header is longer than \(InputLimits.wfdbHeaderBytes >> 20) MiB; not a WFDB header")
+                throw RecordingError(
+                    .outOfRange, file: path, line: reader.lineNumber, column: 1,
+                    "the header is longer than \(InputLimits.wfdbHeaderBytes >> 20) MiB; not a WFDB header")
             }
             var line = Array(reader.buffer[range])
             // A UTF-8 byte-order mark before the record line (editors on Windows write one).

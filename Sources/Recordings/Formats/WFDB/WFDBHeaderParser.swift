@@ -60,7 +60,7 @@ struct WFDBHeaderParser {
         for b in bytes[r] {
             switch b {
             case 0x30...0x39: sawDigit = true
-            case 0x2b, 0x2d, 0x2e, 0x45, 0x65: break      // + - . E e
+            case 0x2b, 0x2d, 0x2e, 0x45, 0x65: break // + - . E e
             default: return nil
             }
         }
@@ -83,7 +83,7 @@ struct WFDBHeaderParser {
             lastLine = number
             let toks = Self.tokens(bytes)
             guard let firstTok = toks.first else { continue }
-            if bytes[firstTok.start] == 0x23 {               // '#'
+            if bytes[firstTok.start] == 0x23 { // '#'
                 var s = firstTok.start + 1
                 while s < bytes.count && Self.isBlank(bytes[s]) { s += 1 }
                 var e = bytes.count
@@ -107,24 +107,29 @@ struct WFDBHeaderParser {
             }
         }
         guard sawRecord else {
-            throw error(.missingField, max(lastLine, 1), 1,
-                        "no record line: expected 'name signals [frequency [samples [time [date]]]]'")
+            throw error(
+                .missingField, max(lastLine, 1), 1,
+                "no record line: expected 'name signals [frequency [samples [time [date]]]]'")
         }
         if let n = header.segmentCount, header.segments.count < n {
-            throw error(.missingField, lastLine + 1, 1,
-                        "expected \(n) segment specification lines after the record line (line "
-                        + "\(header.recordLine)), found \(header.segments.count)")
+            throw error(
+                .missingField, lastLine + 1, 1,
+                "expected \(n) segment specification lines after the record line (line "
+                    + "\(header.recordLine)), found \(header.segments.count)")
         }
         if header.segmentCount == nil && header.signals.count < header.signalCount {
-            throw error(.missingField, lastLine + 1, 1,
-                        "expected \(header.signalCount) signal specification lines after the record line (line "
-                        + "\(header.recordLine)), found \(header.signals.count)")
+            throw error(
+                .missingField, lastLine + 1, 1,
+                "expected \(header.signalCount) signal specification lines after the record line (line "
+                    + "\(header.recordLine)), found \(header.signals.count)")
         }
         for (k, s) in header.signals.enumerated() where s.samplesPerFrame > 1 {
             let rate = header.samplingFrequency * Double(s.samplesPerFrame)
             if let why = InputLimits.sampleRateProblem(rate) {
-                throw error(.outOfRange, s.line, 1, "signal \(k): \(s.samplesPerFrame) samples per frame at "
-                            + "\(header.samplingFrequency) Hz: \(why)")
+                throw error(
+                    .outOfRange, s.line, 1,
+                    "signal \(k): \(s.samplesPerFrame) samples per frame at "
+                        + "\(header.samplingFrequency) Hz: \(why)")
             }
         }
         try checkGroups(header.signals)
@@ -133,28 +138,33 @@ struct WFDBHeaderParser {
 
     // MARK: - Record line
 
-    mutating func parseRecordLine(_ b: [UInt8], _ t: [Token], _ line: Int,
-                                  into h: inout WFDBHeader) throws(RecordingError) {
+    mutating func parseRecordLine(
+        _ b: [UInt8], _ t: [Token], _ line: Int,
+        into h: inout WFDBHeader
+    ) throws(RecordingError) {
         h.recordLine = line
         // name[/segments]
         let t0 = t[0]
         let slash = Self.first(b, t0.start..<t0.end, [0x2f])
         for i in t0.start..<slash {
             let c = b[i]
-            let ok = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a)
+            let ok =
+                (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a)
                 || c == 0x5f || c == 0x2d
             guard ok else {
-                throw error(.syntax, line, i + 1,
-                            "invalid character '\(Self.text(b, i..<i + 1))' in record name "
-                            + "(letters, digits and '_' only)")
+                throw error(
+                    .syntax, line, i + 1,
+                    "invalid character '\(Self.text(b, i..<i + 1))' in record name "
+                        + "(letters, digits and '_' only)")
             }
         }
         guard slash > t0.start else { throw error(.syntax, line, t0.start + 1, "empty record name") }
         h.recordName = Self.text(b, t0.start..<slash)
         if slash < t0.end {
             guard let n = Self.integer(b, slash + 1..<t0.end), n > 0 else {
-                throw error(.wrongType, line, slash + 2,
-                            "number of segments '\(Self.text(b, slash + 1..<t0.end))' is not a positive integer")
+                throw error(
+                    .wrongType, line, slash + 2,
+                    "number of segments '\(Self.text(b, slash + 1..<t0.end))' is not a positive integer")
             }
             h.segmentCount = n
         }
@@ -163,15 +173,17 @@ struct WFDBHeaderParser {
             throw error(.missingField, line, b.count + 1, "record line ends before the number of signals")
         }
         guard let nsig = Self.integer(b, t[1].start..<t[1].end) else {
-            throw error(.wrongType, line, t[1].start + 1,
-                        "number of signals '\(Self.text(b, t[1].start..<t[1].end))' is not an integer")
+            throw error(
+                .wrongType, line, t[1].start + 1,
+                "number of signals '\(Self.text(b, t[1].start..<t[1].end))' is not an integer")
         }
         guard nsig >= 0 else {
             throw error(.outOfRange, line, t[1].start + 1, "number of signals \(nsig) is negative")
         }
         guard nsig <= InputLimits.wfdbSignals else {
-            throw error(.outOfRange, line, t[1].start + 1,
-                        "number of signals \(nsig) is more than \(InputLimits.wfdbSignals)")
+            throw error(
+                .outOfRange, line, t[1].start + 1,
+                "number of signals \(nsig) is more than \(InputLimits.wfdbSignals)")
         }
         h.signalCount = nsig
         guard t.count > 2 else { return }
@@ -179,8 +191,9 @@ struct WFDBHeaderParser {
         let f = t[2]
         let fEnd = Self.first(b, f.start..<f.end, [0x2f])
         guard let fs = Self.real(b, f.start..<fEnd) else {
-            throw error(.wrongType, line, f.start + 1,
-                        "sampling frequency '\(Self.text(b, f.start..<fEnd))' is not a number")
+            throw error(
+                .wrongType, line, f.start + 1,
+                "sampling frequency '\(Self.text(b, f.start..<fEnd))' is not a number")
         }
         guard fs > 0 else {
             throw error(.outOfRange, line, f.start + 1, "sampling frequency \(Self.text(b, f.start..<fEnd)) is not positive")
@@ -194,8 +207,9 @@ struct WFDBHeaderParser {
             let cStart = fEnd + 1
             let paren = Self.first(b, cStart..<f.end, [0x28])
             guard let cf = Self.real(b, cStart..<paren) else {
-                throw error(.wrongType, line, cStart + 1,
-                            "counter frequency '\(Self.text(b, cStart..<paren))' is not a number")
+                throw error(
+                    .wrongType, line, cStart + 1,
+                    "counter frequency '\(Self.text(b, cStart..<paren))' is not a number")
             }
             h.counterFrequency = cf
             if paren < f.end {
@@ -203,16 +217,18 @@ struct WFDBHeaderParser {
                     throw error(.syntax, line, f.end + 1, "base counter value: expected ')'")
                 }
                 guard let base = Self.real(b, paren + 1..<f.end - 1) else {
-                    throw error(.wrongType, line, paren + 2,
-                                "base counter value '\(Self.text(b, paren + 1..<f.end - 1))' is not a number")
+                    throw error(
+                        .wrongType, line, paren + 2,
+                        "base counter value '\(Self.text(b, paren + 1..<f.end - 1))' is not a number")
                 }
                 h.baseCounterValue = base
             }
         }
         guard t.count > 3 else { return }
         guard let n = Self.integer(b, t[3].start..<t[3].end) else {
-            throw error(.wrongType, line, t[3].start + 1,
-                        "number of samples per signal '\(Self.text(b, t[3].start..<t[3].end))' is not an integer")
+            throw error(
+                .wrongType, line, t[3].start + 1,
+                "number of samples per signal '\(Self.text(b, t[3].start..<t[3].end))' is not an integer")
         }
         guard n >= 0 else {
             throw error(.outOfRange, line, t[3].start + 1, "number of samples per signal \(n) is negative")
@@ -271,21 +287,26 @@ struct WFDBHeaderParser {
 
     func parseSegmentLine(_ b: [UInt8], _ t: [Token], _ line: Int) throws(RecordingError) -> WFDBHeader.Segment {
         guard t.count >= 2 else {
-            throw error(.missingField, line, b.count + 1,
-                        "segment specification line ends before the number of samples")
+            throw error(
+                .missingField, line, b.count + 1,
+                "segment specification line ends before the number of samples")
         }
         guard let n = Self.integer(b, t[1].start..<t[1].end), n >= 0 else {
-            throw error(.wrongType, line, t[1].start + 1,
-                        "segment length '\(Self.text(b, t[1].start..<t[1].end))' is not a non-negative integer")
+            throw error(
+                .wrongType, line, t[1].start + 1,
+                "segment length '\(Self.text(b, t[1].start..<t[1].end))' is not a non-negative integer")
         }
         return WFDBHeader.Segment(recordName: Self.text(b, t[0].start..<t[0].end), samplesPerSignal: n)
     }
 
-    func intField(_ b: [UInt8], _ tok: Token, _ line: Int, _ name: String,
-                  min: Int = Int.min) throws(RecordingError) -> Int {
+    func intField(
+        _ b: [UInt8], _ tok: Token, _ line: Int, _ name: String,
+        min: Int = Int.min
+    ) throws(RecordingError) -> Int {
         guard let v = Self.integer(b, tok.start..<tok.end) else {
-            throw error(.wrongType, line, tok.start + 1,
-                        "\(name) '\(Self.text(b, tok.start..<tok.end))' is not an integer")
+            throw error(
+                .wrongType, line, tok.start + 1,
+                "\(name) '\(Self.text(b, tok.start..<tok.end))' is not an integer")
         }
         guard v >= min else { throw error(.outOfRange, line, tok.start + 1, "\(name) \(v) is negative") }
         return v
@@ -293,9 +314,10 @@ struct WFDBHeaderParser {
 
     func parseSignalLine(_ b: [UInt8], _ t: [Token], _ line: Int, signal: Int) throws(RecordingError) -> WFDBSignalSpec {
         guard t.count >= 2 else {
-            throw error(.missingField, line, b.count + 1,
-                        "signal \(signal): specification line ends before the storage format "
-                        + "(expected 'file format [gain …]')")
+            throw error(
+                .missingField, line, b.count + 1,
+                "signal \(signal): specification line ends before the storage format "
+                    + "(expected 'file format [gain …]')")
         }
         var s = WFDBSignalSpec(fileName: Self.text(b, t[0].start..<t[0].end), format: 0, line: line)
         // format[xspf][:skew][+offset]
@@ -303,13 +325,15 @@ struct WFDBHeaderParser {
         var i = f.start
         while i < f.end && b[i] >= 0x30 && b[i] <= 0x39 { i += 1 }
         guard i > f.start, let fmt = Self.integer(b, f.start..<i) else {
-            throw error(.wrongType, line, f.start + 1,
-                        "signal \(signal): storage format '\(Self.text(b, f.start..<f.end))' is not an integer")
+            throw error(
+                .wrongType, line, f.start + 1,
+                "signal \(signal): storage format '\(Self.text(b, f.start..<f.end))' is not an integer")
         }
         guard WFDBHeader.knownFormats.contains(fmt) else {
-            throw error(.outOfRange, line, f.start + 1,
-                        "signal \(signal): storage format \(fmt) is not a WFDB format (known: "
-                        + WFDBHeader.knownFormats.sorted().map(String.init).joined(separator: ", ") + ")")
+            throw error(
+                .outOfRange, line, f.start + 1,
+                "signal \(signal): storage format \(fmt) is not a WFDB format (known: "
+                    + WFDBHeader.knownFormats.sorted().map(String.init).joined(separator: ", ") + ")")
         }
         s.format = fmt
         var stage = 0
@@ -317,25 +341,29 @@ struct WFDBHeaderParser {
             let c = b[i]
             let next: Int
             switch c {
-            case 0x78 where stage < 1: next = 1        // x
-            case 0x3a where stage < 2: next = 2        // :
-            case 0x2b where stage < 3: next = 3        // +
+            case 0x78 where stage < 1: next = 1 // x
+            case 0x3a where stage < 2: next = 2 // :
+            case 0x2b where stage < 3: next = 3 // +
             default:
-                throw error(.syntax, line, i + 1,
-                            "signal \(signal): unexpected '\(Self.text(b, i..<i + 1))' in the format field "
-                            + "(expected format[xSamplesPerFrame][:skew][+byteOffset])")
+                throw error(
+                    .syntax, line, i + 1,
+                    "signal \(signal): unexpected '\(Self.text(b, i..<i + 1))' in the format field "
+                        + "(expected format[xSamplesPerFrame][:skew][+byteOffset])")
             }
             var j = i + 1
             while j < f.end && b[j] >= 0x30 && b[j] <= 0x39 { j += 1 }
             guard j > i + 1, let v = Self.integer(b, i + 1..<j) else {
-                throw error(.wrongType, line, i + 2,
-                            "signal \(signal): expected an unsigned integer after '\(Self.text(b, i..<i + 1))'")
+                throw error(
+                    .wrongType, line, i + 2,
+                    "signal \(signal): expected an unsigned integer after '\(Self.text(b, i..<i + 1))'")
             }
             switch next {
             case 1:
                 guard v >= 1 && v <= InputLimits.wfdbSamplesPerFrame else {
-                    throw error(.outOfRange, line, i + 2, "signal \(signal): samples per frame must be 1 to "
-                                + "\(InputLimits.wfdbSamplesPerFrame), found \(v)")
+                    throw error(
+                        .outOfRange, line, i + 2,
+                        "signal \(signal): samples per frame must be 1 to "
+                            + "\(InputLimits.wfdbSamplesPerFrame), found \(v)")
                 }
                 s.samplesPerFrame = v
             case 2: s.skew = v
@@ -349,9 +377,10 @@ struct WFDBHeaderParser {
         let g = t[2]
         let gEnd = Self.first(b, g.start..<g.end, [0x28, 0x2f])
         guard let gain = Self.real(b, g.start..<gEnd) else {
-            throw error(.wrongType, line, g.start + 1,
-                        "signal \(signal): ADC gain '\(Self.text(b, g.start..<gEnd))' is not a number "
-                        + "(expected gain[(baseline)][/units], e.g. 200(1024)/mV)")
+            throw error(
+                .wrongType, line, g.start + 1,
+                "signal \(signal): ADC gain '\(Self.text(b, g.start..<gEnd))' is not a number "
+                    + "(expected gain[(baseline)][/units], e.g. 200(1024)/mV)")
         }
         s.adcGain = gain
         var k = gEnd
@@ -362,17 +391,19 @@ struct WFDBHeaderParser {
                 throw error(.syntax, line, g.end + 1, "signal \(signal): baseline: expected ')'")
             }
             guard let base = Self.integer(b, k + 1..<close) else {
-                throw error(.wrongType, line, k + 2,
-                            "signal \(signal): baseline '\(Self.text(b, k + 1..<close))' is not an integer")
+                throw error(
+                    .wrongType, line, k + 2,
+                    "signal \(signal): baseline '\(Self.text(b, k + 1..<close))' is not an integer")
             }
             baselineWritten = base
             k = close + 1
         }
         if k < g.end {
             guard b[k] == 0x2f else {
-                throw error(.syntax, line, k + 1,
-                            "signal \(signal): unexpected '\(Self.text(b, k..<k + 1))' after the ADC gain "
-                            + "(expected gain[(baseline)][/units])")
+                throw error(
+                    .syntax, line, k + 1,
+                    "signal \(signal): unexpected '\(Self.text(b, k..<k + 1))' after the ADC gain "
+                        + "(expected gain[(baseline)][/units])")
             }
             guard k + 1 < g.end else {
                 throw error(.syntax, line, k + 2, "signal \(signal): empty units after '/'")
@@ -406,19 +437,22 @@ struct WFDBHeaderParser {
             if i > 0 && signals[i - 1].fileName == s.fileName && signals[i - 1].format != 0 {
                 let p = signals[i - 1]
                 guard p.format == s.format else {
-                    throw error(.inconsistent, s.line, 1,
-                                "signal \(i) shares \(s.fileName) with signal \(i - 1) but has format \(s.format) "
-                                + "(signal \(i - 1): \(p.format))")
+                    throw error(
+                        .inconsistent, s.line, 1,
+                        "signal \(i) shares \(s.fileName) with signal \(i - 1) but has format \(s.format) "
+                            + "(signal \(i - 1): \(p.format))")
                 }
                 guard p.byteOffset == s.byteOffset else {
-                    throw error(.inconsistent, s.line, 1,
-                                "signal \(i) shares \(s.fileName) with signal \(i - 1) but has byte offset "
-                                + "\(s.byteOffset) (signal \(i - 1): \(p.byteOffset))")
+                    throw error(
+                        .inconsistent, s.line, 1,
+                        "signal \(i) shares \(s.fileName) with signal \(i - 1) but has byte offset "
+                            + "\(s.byteOffset) (signal \(i - 1): \(p.byteOffset))")
                 }
             } else if let j = seen[s.fileName] {
-                throw error(.inconsistent, s.line, 1,
-                            "signal \(i) uses \(s.fileName) like signal \(j), but signals sharing a file "
-                            + "must be consecutive")
+                throw error(
+                    .inconsistent, s.line, 1,
+                    "signal \(i) uses \(s.fileName) like signal \(j), but signals sharing a file "
+                        + "must be consecutive")
             }
             seen[s.fileName] = i
         }
