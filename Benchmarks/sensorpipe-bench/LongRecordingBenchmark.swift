@@ -20,7 +20,8 @@ func runLongECGBenchmark(days: Double, compare: String?, json: Bool) -> Int32 {
             for name in names {
                 let header =
                     "\(name) 2 360 \(frames)\n"
-                    + "../long.dat 16 200/mV 16 0 0 \(checksums.0) 0 MLII\n../long.dat 16 200/mV 16 0 0 \(checksums.1) 0 V5\n"
+                    + "../long.dat 16 200/mV 16 0 \(checksums.first0) \(checksums.0) 0 MLII\n"
+                    + "../long.dat 16 200/mV 16 0 \(checksums.first1) \(checksums.1) 0 V5\n"
                 try Data(header.utf8).write(to: dir.appendingPathComponent("\(name).hea"))
             }
         }
@@ -56,8 +57,9 @@ func runLongECGBenchmark(days: Double, compare: String?, json: Bool) -> Int32 {
     }
 }
 
-/// Writes `frames` two-signal format-16 frames (200 adu/mV) and returns the signals' 16-bit checksums.
-func writeLongECG(frames: Int, to url: URL) throws -> (Int, Int) {
+/// Writes `frames` two-signal format-16 frames (200 adu/mV) and returns the signals' 16-bit
+/// checksums and first values (the header's integrity fields).
+func writeLongECG(frames: Int, to url: URL) throws -> (Int, Int, first0: Int, first1: Int) {
     let url119 = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Tests/CardioTests/Fixtures/rpeaks/mitdb119_360.npy")
     let bytes = [UInt8](try Data(contentsOf: url119))
@@ -70,6 +72,7 @@ func writeLongECG(frames: Int, to url: URL) throws -> (Int, Int) {
     let handle = try FileHandle(forWritingTo: url)
     defer { try? handle.close() }
     var c0 = 0, c1 = 0
+    var first: (Int, Int)?
     var state: UInt64 = 0x9E37_79B9
     let chunk = 1 << 20
     var buffer = [Int16](repeating: 0, count: 2 * chunk)
@@ -88,6 +91,7 @@ func writeLongECG(frames: Int, to url: URL) throws -> (Int, Int) {
             let b = Int16(clamping: Int((-0.7 * v * 200).rounded()))
             buffer[2 * k] = a
             buffer[2 * k + 1] = b
+            if first == nil { first = (Int(a), Int(b)) }
             c0 = (c0 + Int(a)) & 0xFFFF
             c1 = (c1 + Int(b)) & 0xFFFF
         }
@@ -95,5 +99,5 @@ func writeLongECG(frames: Int, to url: URL) throws -> (Int, Int) {
         i += n
     }
     func signed(_ c: Int) -> Int { c >= 32768 ? c - 65536 : c }
-    return (signed(c0), signed(c1))
+    return (signed(c0), signed(c1), first?.0 ?? 0, first?.1 ?? 0)
 }

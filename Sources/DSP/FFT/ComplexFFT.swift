@@ -26,6 +26,26 @@ public struct ComplexFFT<Scalar: FFTScalar>: @unchecked Sendable {
         )
     }
 
+    /// Plans for one use, not cached: for very large sizes (a week-long HRV spectrum), whose
+    /// FFTW twiddle tables would otherwise stay in the cache for the life of the process. The
+    /// plans are the ones ``init(count:)`` would make (same rigor, same results); release them
+    /// with ``destroyPlans()`` once no thread uses this value any more.
+    package init(uncachedCount count: Int) {
+        precondition(count >= 1, "ComplexFFT count must be ≥ 1")
+        self.count = count
+        plans = (
+            FFTPlanner.uncachedPlan(Scalar.self, count: count, kind: .c2cForward, aligned: true),
+            FFTPlanner.uncachedPlan(Scalar.self, count: count, kind: .c2cBackward, aligned: true),
+            FFTPlanner.uncachedPlan(Scalar.self, count: count, kind: .c2cForward, aligned: false),
+            FFTPlanner.uncachedPlan(Scalar.self, count: count, kind: .c2cBackward, aligned: false)
+        )
+    }
+
+    /// Destroys the plans of a value made with ``init(uncachedCount:)``.
+    package func destroyPlans() {
+        FFTPlanner.destroy([plans.forward, plans.inverse, plans.forwardUnaligned, plans.inverseUnaligned], as: Scalar.self)
+    }
+
     /// Transforms `2 * count` interleaved values from `input` into `output` (may be equal only
     /// if both are the same pointer, FFTW's in-place rule; here out-of-place is expected).
     /// - Parameter inverse: `true` for the unnormalised inverse transform.

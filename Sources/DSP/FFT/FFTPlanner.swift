@@ -8,7 +8,8 @@ import Synchronization
 /// new-array functions (`fftw_execute_dft_r2c` and friends) are used. SensorPipe therefore
 /// plans each (size, kind, precision, alignment) once, under ``FFTPlanner``'s lock, keeps the
 /// plan for the life of the process, and lets any number of threads execute it on their own
-/// arrays. Plans are never destroyed, so memory grows only with the number of distinct sizes.
+/// arrays. Cached plans are never destroyed, so memory grows only with the number of distinct sizes
+/// (one-use plans of very large sizes, `ComplexFFT(uncachedCount:)`, are destroyed after use).
 ///
 /// Source: M. Frigo and S. G. Johnson, "The Design and Implementation of FFTW3",
 /// Proc. IEEE 93(2), 2005, doi:10.1109/JPROC.2004.840301; FFTW 3 manual §4.6 (new-array
@@ -79,6 +80,31 @@ public enum FFTPlanner {
             aligned: aligned)
         return state.withLock { st -> OpaquePointer in
             if let cached = st.plans[key] { return OpaquePointer(bitPattern: cached)! }
+            let plan = makePlan(Scalar.self, key: key, rigor: st.rigor)
+            st.plans[key] = UInt(bitPattern: Int(bitPattern: plan))
+            return plan
+        }
+    }
+
+    /// A plan made for one use and not cached (for very large sizes, whose twiddle tables would
+    /// otherwise stay for the life of the process); destroy it with ``destroy(_:as:)``.
+    static func uncachedPlan<Scalar: FFTScalar>(
+        _ type: Scalar.Type, count: Int, kind: Kind, aligned: Bool
+    ) -> OpaquePointer {
+        precondition(count > 0 && count <= Int(Int32.max), "FFT size must be in 1...Int32.max")
+        let key = Key(count: count, kind: kind, isDouble: Scalar.self == Double.self, aligned: aligned)
+        return state.withLock { st in makePlan(Scalar.self, key: key, rigor: st.rigor) }
+    }
+
+    /// Destroys plans made by ``uncachedPlan(_:count:kind:aligned:)`` (under the planner lock).
+    static func destroy<Scalar: FFTScalar>(_ plans: [OpaquePointer], as type: Scalar.Type) {
+        state.withLock { _ in for p in plans { Scalar._destroyPlan(p) } }
+    }
+
+    /// Plans `key` (the caller holds the lock).
+    static func makePlan<Scalar: FFTScalar>(_ type: Scalar.Type, key: Key, rigor: Rigor) -> OpaquePointer {
+        let count = key.count, kind = key.kind, aligned = key.aligned
+        do {
             // Plan on scratch arrays so the caller's data is never touched by FFTW_MEASURE.
             let complexCount = kind == .r2c || kind == .c2r ? 2 * (count / 2 + 1) : 2 * count
             let realCount = kind == .r2c || kind == .c2r ? count : 2 * count
@@ -88,7 +114,7 @@ public enum FFTPlanner {
             // An unaligned plan is planned on arrays offset by one element.
             let pa = aligned ? a : a + 1
             let pb = aligned ? b : b + 1
-            var flags = st.rigor.flags
+            var flags = rigor.flags
             if !aligned { flags |= UInt32(FFTW_UNALIGNED) }
             let n = Int32(count)
             let made: OpaquePointer?
@@ -99,7 +125,6 @@ public enum FFTPlanner {
             case .c2cBackward: made = Scalar._planC2C(n, pa, pb, FFTW_BACKWARD, flags)
             }
             guard let plan = made else { fatalError("FFTW could not plan \(key)") }
-            st.plans[key] = UInt(bitPattern: Int(bitPattern: plan))
             return plan
         }
     }

@@ -38,6 +38,8 @@ public protocol FFTScalar: BinaryFloatingPoint, Sendable {
     static func _executeC2C(
         _ plan: OpaquePointer, _ input: UnsafeMutablePointer<Self>,
         _ output: UnsafeMutablePointer<Self>)
+    /// Destroys a plan (`fftw_destroy_plan`); only under the planner's lock.
+    static func _destroyPlan(_ plan: OpaquePointer)
     /// FFTW's SIMD alignment class of a pointer (`fftw_alignment_of`); 0 for the planning class.
     static func _alignmentOf(_ pointer: UnsafeMutablePointer<Self>) -> Int32
     /// Allocates `count` elements with FFTW's SIMD alignment (`fftw_malloc`).
@@ -51,6 +53,7 @@ public protocol FFTScalar: BinaryFloatingPoint, Sendable {
 }
 
 extension Double: FFTScalar {
+    public static func _destroyPlan(_ plan: OpaquePointer) { fftw_destroy_plan(plan) }
     @inlinable
     public static func _planR2C(
         _ n: Int32, _ i: UnsafeMutablePointer<Double>,
@@ -128,6 +131,7 @@ extension Double: FFTScalar {
 }
 
 extension Float: FFTScalar {
+    public static func _destroyPlan(_ plan: OpaquePointer) { fftwf_destroy_plan(plan) }
     @inlinable
     public static func _planR2C(
         _ n: Int32, _ i: UnsafeMutablePointer<Float>,

@@ -84,7 +84,11 @@ package enum ChirpZWelch {
             m = smoothLength(atLeast: outputs + target - 1)
             chunk = min(h, m - outputs + 1)
         }
-        let fft = ComplexFFT<Double>(count: m)
+        // Sizes above 2^18 (multi-day series) are planned for this call only, so their twiddle
+        // tables do not stay cached; the plans are the same, so are the results.
+        let uncached = m > 1 << 18
+        let fft = uncached ? ComplexFFT<Double>(uncachedCount: m) : ComplexFFT<Double>(count: m)
+        defer { if uncached { fft.destroyPlans() } }
 
         // c(q) = W^{q²/2} = e^{−iπ q²/F}, |q| ≤ K + C + 2.
         let chirpCount = needed + chunk + 1
