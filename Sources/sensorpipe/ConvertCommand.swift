@@ -42,6 +42,7 @@ enum ConvertCommand {
             CLI.usageError("--to must be sensorkit-ndjson", usage: usage)
         }
         let (input, output) = (positional[0], positional[1])
+        if input.isEmpty || output.isEmpty { CLI.usageError("INPUT and OUTPUT must not be empty paths", usage: usage) }
         let partial = output + ".partial"
         do {
             let opened = try RecordingOpener.open(path: input, options: options)

@@ -88,6 +88,7 @@ enum RunCommand {
             }
         }
         guard !inputs.isEmpty else { CLI.usageError("no INPUT given", usage: usage) }
+        if out?.isEmpty == true { CLI.usageError("--out needs a path, got an empty one", usage: usage) }
         let output = out ?? (csv ? "results" : "results.sqlite")
         // The shard is chosen on the paths as given (identical on every node of a job array).
         let recordings: [RecordingInput]

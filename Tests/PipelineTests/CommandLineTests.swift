@@ -101,6 +101,18 @@ struct CommandLineTests {
         #expect(good.status == 0 && good.stdout.contains("2 ok, 0 failed"), "\(good.stdout)")
     }
 
+    @Test("an empty output path is a usage error for run, merge, analyze and convert")
+    func emptyOutput() throws {
+        let demo = Fixtures.repositoryRoot.appendingPathComponent("Datasets/ecg/watch-1_mitdb100_1716282000.ndjson.gz").path
+        for args in [
+            ["run", demo, "--out", ""], ["merge", demo, "--out", ""], ["analyze", demo, "--out", ""],
+            ["convert", demo, "--to", "sensorkit-ndjson", ""],
+        ] {
+            let r = try SensorPipeProcess.run(args)
+            #expect(r.status == 64 && r.stderr.contains("empty"), "\(args): \(r.status) \(r.stderr)")
+        }
+    }
+
     @Test("SIGKILL inside a recording's transaction, then rerun: the database equals an uninterrupted run's")
     func killAndResume() throws {
         guard let binary = SensorPipeProcess.binary else { throw SensorPipeProcess.MissingBinary() }
@@ -129,6 +141,12 @@ struct CommandLineTests {
             text += String(decoding: chunk, as: UTF8.self)
         }
         #expect(text.contains("stalling before the commit"), "\(text)")
+        // A second run on the same database while the first holds it: refused at once (exit 2),
+        // naming the holder, instead of storing every recording twice.
+        let second = try SensorPipeProcess.run(["run", input, "--out", killed, "--jobs", "1"])
+        #expect(
+            second.status == 2 && second.stderr.contains("another sensorpipe run (process \(p.processIdentifier))"),
+            "\(second.status): \(second.stderr)")
         kill(p.processIdentifier, SIGKILL)
         p.waitUntilExit()
         #expect(p.terminationReason == .uncaughtSignal && p.terminationStatus == SIGKILL)

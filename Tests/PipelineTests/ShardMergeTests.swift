@@ -13,15 +13,36 @@ struct ShardMergeTests {
             .filter { $0.hasSuffix(".ndjson.gz") }.sorted().map { dir.appendingPathComponent($0).path }
     }()
 
-    func runBatch(_ files: [String], into path: String) throws {
+    func runBatch(_ files: [String], into path: String, config: String = "{}") throws {
         let batch = try BatchDatabase(path: path)
-        try batch.startRun(softwareVersion: "test", configJSON: "{}")
+        try batch.startRun(softwareVersion: "test", configJSON: config)
         for f in files {
             _ = try batch.analyze(
                 recording: RecordingInput(path: f), size: 0, contentHash: try ContentHash.file(f),
                 analysis: AnalysisConfiguration())
         }
         try batch.finishRun(ok: files.count, failed: 0, skipped: 0)
+    }
+
+    @Test("shards of different configurations are refused unless allowed; a failed merge leaves the target unchanged")
+    func mixedConfigurations() throws {
+        let dir = TemporaryDirectory()
+        let a = dir.url.appendingPathComponent("a.sqlite").path, b = dir.url.appendingPathComponent("b.sqlite").path
+        try runBatch([Self.files[0]], into: a, config: "{\"x\":1}")
+        try runBatch([Self.files[1]], into: b, config: "{\"x\":2}")
+        let merged = dir.url.appendingPathComponent("merged.sqlite").path
+        _ = try ShardMerge.merge(shards: [a], into: merged)
+        let before = SQLiteDump.content(merged)
+        do {
+            _ = try ShardMerge.merge(shards: [b], into: merged)
+            Issue.record("shards of two configurations were merged")
+        } catch {
+            #expect("\(error)".contains("2 different configurations") && "\(error)".contains(merged), "\(error)")
+        }
+        #expect(SQLiteDump.difference(before, SQLiteDump.content(merged)) == nil)
+        let mixed = try ShardMerge.merge(shards: [b], into: merged, allowMixedConfigurations: true)
+        #expect(mixed.recordings == 1)
+        #expect(!FileManager.default.fileExists(atPath: merged + ".merging-\(getpid())"))
     }
 
     /// Rows of `sql` as text lines, sorted (order-insensitive comparison).

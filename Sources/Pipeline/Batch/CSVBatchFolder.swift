@@ -20,6 +20,8 @@ public final class CSVBatchFolder: BatchStore {
     public let directory: URL
     private var configHash = ""
     private var runNumber: Int64 = 0
+    /// Held from ``startRun(softwareVersion:configJSON:label:)`` to ``finishRun(ok:failed:skipped:)``.
+    private var lock: RunLock?
 
     /// What `recording.json` holds.
     struct RecordingFile: Codable {
@@ -59,6 +61,9 @@ public final class CSVBatchFolder: BatchStore {
 
     @discardableResult
     public func startRun(softwareVersion: String, configJSON: String, label: String?) throws -> Int64 {
+        if lock == nil {
+            lock = try RunLock(path: directory.appendingPathComponent(".sensorpipe.lock").path, guarding: directory.path)
+        }
         configHash = ContentHash.text(configJSON)
         let runs = directory.appendingPathComponent("runs.ndjson")
         let previous = (try? String(contentsOf: runs, encoding: .utf8)) ?? ""
@@ -118,6 +123,7 @@ public final class CSVBatchFolder: BatchStore {
     }
 
     public func finishRun(ok: Int, failed: Int, skipped: Int) throws {
+        defer { lock = nil }
         try appendRunLine([
             "event": "end", "run": runNumber, "recordings_ok": ok, "recordings_failed": failed,
             "recordings_skipped": skipped, "time": Date().timeIntervalSince1970,

@@ -1,3 +1,4 @@
+import Foundation
 import Signals
 
 /// Combines the databases of `sensorpipe run --shard K/N` jobs into one (`sensorpipe merge`).
@@ -19,11 +20,57 @@ public enum ShardMerge {
     /// Merges `shards` into `target` (created if needed).
     /// - Parameters:
     ///   - shards: shard databases written by `sensorpipe run`.
-    ///   - target: the merged database.
+    ///   - target: the merged database (written to a temporary copy that replaces it at the end,
+    ///     so a failed merge leaves it unchanged).
+    ///   - allowMixedConfigurations: merge even when the runs used different configurations
+    ///     (default: refused, naming the configurations and a database of each).
     /// - Returns: counts of copied and skipped recordings.
     /// - Throws: ``SQLiteError``, e.g. for a shard with a newer schema version.
     /// - Complexity: O(rows) per shard, all in SQLite.
-    public static func merge(shards: [String], into target: String) throws -> Summary {
+    public static func merge(shards: [String], into target: String, allowMixedConfigurations: Bool = false) throws -> Summary {
+        // Everything is merged into a temporary copy that replaces the target only at the end.
+        let fm = FileManager.default
+        let partial = target + ".merging-\(getpid())"
+        for suffix in ["", "-wal", "-shm"] { try? fm.removeItem(atPath: partial + suffix) }
+        if fm.fileExists(atPath: target) {
+            let existing = try SQLiteConnection(path: target)
+            try existing.execute("VACUUM INTO '" + partial.replacingOccurrences(of: "'", with: "''") + "'")
+        }
+        do {
+            let summary = try mergeInPlace(shards: shards, into: partial, allowMixedConfigurations: allowMixedConfigurations)
+            for suffix in ["-wal", "-shm"] { try? fm.removeItem(atPath: target + suffix) }
+            guard rename(partial, target) == 0 else {
+                throw SQLiteError(code: 1, message: "cannot rename \(partial) to \(target): \(String(cString: strerror(errno)))")
+            }
+            for suffix in ["-wal", "-shm"] { try? fm.removeItem(atPath: partial + suffix) }
+            return summary
+        } catch var e as SQLiteError {
+            for suffix in ["", "-wal", "-shm"] { try? fm.removeItem(atPath: partial + suffix) }
+            e.message = e.message.replacingOccurrences(of: partial, with: target)
+            throw e
+        } catch {
+            for suffix in ["", "-wal", "-shm"] { try? fm.removeItem(atPath: partial + suffix) }
+            throw error
+        }
+    }
+
+    static func mergeInPlace(shards: [String], into target: String, allowMixedConfigurations: Bool) throws -> Summary {
+        // Every shard's runs must share one configuration (and the target's, when it has runs).
+        if !allowMixedConfigurations {
+            var hashes = [String: String]() // config hash → the first database using it
+            for database in [target] + shards where FileManager.default.fileExists(atPath: database) {
+                let c = try SQLiteConnection(path: database)
+                let found = (try? c.prepare("SELECT DISTINCT config_hash FROM runs").query([]) { $0.text(0) ?? "" }) ?? []
+                for h in found where hashes[h] == nil { hashes[h] = database }
+            }
+            guard hashes.count <= 1 else {
+                throw SQLiteError(
+                    code: 1,
+                    message: "the databases were analysed with \(hashes.count) different configurations ("
+                        + hashes.sorted { $0.key < $1.key }.map { "\($0.key) in \($0.value)" }.joined(separator: ", ")
+                        + "); merging them would mix results; pass --allow-mixed-config to merge anyway")
+            }
+        }
         let sink = try SQLiteResultSink(path: target) // creates the schema
         let db = sink.db
         var summary = Summary()

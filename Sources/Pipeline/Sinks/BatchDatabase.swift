@@ -19,12 +19,18 @@ public final class BatchDatabase: BatchStore {
     /// The current run's configuration hash.
     public private(set) var configHash = ""
     private var db: SQLiteConnection { sink.db }
+    /// Held from opening (or ``startRun(softwareVersion:configJSON:label:)``) to
+    /// ``finishRun(ok:failed:skipped:)``.
+    private var lock: RunLock?
 
     /// Opens or creates the database.
     /// - Parameter path: database file.
     /// - Throws: ``SQLiteError``.
     /// - Complexity: O(number of tables).
     public init(path: String) throws {
+        // Taken before SQLite opens the file, so a second run is told who holds it rather than
+        // waiting on SQLite's busy timeout; released by finishRun.
+        lock = try RunLock(path: path + ".lock", guarding: path)
         sink = try SQLiteResultSink(path: path)
     }
 
@@ -38,6 +44,7 @@ public final class BatchDatabase: BatchStore {
     /// - Complexity: O(1).
     @discardableResult
     public func startRun(softwareVersion: String, configJSON: String, label: String? = nil) throws -> Int64 {
+        if lock == nil { lock = try RunLock(path: sink.path + ".lock", guarding: sink.path) }
         configHash = ContentHash.text(configJSON)
         try db.prepare("INSERT INTO runs (software_version, config_json, config_hash, started_at, label) VALUES (?, ?, ?, ?, ?)")
             .run([
@@ -55,6 +62,7 @@ public final class BatchDatabase: BatchStore {
     /// - Complexity: O(1).
     public func finishRun(ok: Int, failed: Int, skipped: Int) throws {
         guard let runID else { preconditionFailure("finishRun without startRun") }
+        defer { lock = nil }
         try db.prepare("UPDATE runs SET ended_at = ?, recordings_ok = ?, recordings_failed = ?, recordings_skipped = ? WHERE id = ?")
             .run([.real(SQLiteResultSink.now()), .integer(ok), .integer(failed), .integer(skipped), .integer(Int(runID))])
     }
