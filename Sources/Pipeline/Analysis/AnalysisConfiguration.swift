@@ -33,9 +33,7 @@ public struct AnalysisConfiguration: Sendable {
     /// - Parameter family: a registered family.
     /// - Returns: its options with this configuration's values.
     public func options<F: AnalysisFamily>(of family: F.Type) -> F.Options {
-        var options = F.defaultOptions
-        for o in F.options { if let v = values[F.name]?[o.key] { _ = o.apply(v, to: &options) } }
-        return options
+        F.options(applying: values[F.name] ?? [:])
     }
 
     /// Sets every option of a family from typed options.

@@ -44,11 +44,7 @@ public struct AnalysisFamilyEntry: Sendable {
                 family: F.name, key: o.key, summary: o.summary, unit: o.unit, kind: o.kind,
                 defaultValue: o.value(in: defaults))
         }
-        make = { values in
-            var options = F.defaultOptions
-            for o in F.options { if let v = values[o.key] { _ = o.apply(v, to: &options) } }
-            return F.makeAnalyzer(options: options)
-        }
+        make = { values in F.makeAnalyzer(options: F.options(applying: values)) }
     }
 
     /// A fresh analysis for one recording with these option values (keys not given keep their

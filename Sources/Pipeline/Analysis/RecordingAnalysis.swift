@@ -1,3 +1,4 @@
+import Cardio
 import Foundation
 import Recordings
 import Signals
@@ -55,7 +56,7 @@ public enum RecordingAnalysis {
         /// Streams in the recording.
         public var streams: Int { streamSummaries.count }
         /// Beats written (rows of `beats`).
-        public var beats: Int { rowsByTable[BeatSeriesTableNames.beats] ?? 0 }
+        public var beats: Int { rowsByTable[BeatSeriesTables.beats.table.name] ?? 0 }
         /// QC accounts of the streams.
         public var accounts: [StreamQC] { streamSummaries.map(\.account) }
         /// Keys of the streams, in the order of ``accounts``.
@@ -318,9 +319,4 @@ final class CountingOutput: ResultOutput {
         }
         try sink.declare(table)
     }
-}
-
-/// Names of the beat-series tables, for summaries.
-enum BeatSeriesTableNames {
-    static let beats = "beats"
 }

@@ -86,3 +86,15 @@ public protocol AnalysisFamily: SendableMetatype {
     /// A fresh analysis for one recording.
     static func makeAnalyzer(options: Options) -> Analyzer
 }
+
+extension AnalysisFamily {
+    /// The family's defaults with the given option values applied (keys not given keep their
+    /// defaults; values outside an option's accepted range are ignored, as callers check them
+    /// where they enter).
+    /// - Parameter values: option values by key.
+    public static func options(applying values: [String: OptionValue]) -> Options {
+        var options = defaultOptions
+        for o in self.options { if let v = values[o.key] { _ = o.apply(v, to: &options) } }
+        return options
+    }
+}
