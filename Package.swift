@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "Signals", targets: ["Signals"]),
         .library(name: "Recordings", targets: ["Recordings"]),
         .library(name: "Cardio", targets: ["Cardio"]),
+        .library(name: "Motion", targets: ["Motion"]),
+        .library(name: "Features", targets: ["Features"]),
         .library(name: "Pipeline", targets: ["Pipeline"]),
         .executable(name: "sensorpipe", targets: ["sensorpipe"]),
         .executable(name: "sensorpipe-bench", targets: ["sensorpipe-bench"]),
@@ -37,10 +39,16 @@ let package = Package(
         .target(name: "Signals", exclude: ["README.md"]),
         .target(name: "Recordings", dependencies: ["Signals", "CZlib", "CLZMA"], exclude: ["README.md"]),
         .target(name: "Cardio", dependencies: ["DSP", "Signals"], exclude: ["README.md"]),
-        .target(name: "Pipeline", dependencies: ["Signals", "Recordings", "Cardio", "CSQLite"], exclude: ["README.md"]),
+        .target(name: "Motion", dependencies: ["DSP", "Signals"], exclude: ["README.md"]),
+        .target(name: "Features", dependencies: ["DSP", "Signals"], exclude: ["README.md"]),
+        .target(
+            name: "Pipeline", dependencies: ["Signals", "Recordings", "Cardio", "Motion", "Features", "CSQLite"],
+            exclude: ["README.md"]),
 
-        // MARK: - Umbrella library (`import SensorPipe` re-exports DSP, Recordings, Cardio, Pipeline)
-        .target(name: "SensorPipe", dependencies: ["DSP", "Recordings", "Cardio", "Pipeline"], exclude: ["README.md"]),
+        // MARK: - Umbrella library (`import SensorPipe` re-exports DSP, Recordings, Cardio, Motion, Features, Pipeline)
+        .target(
+            name: "SensorPipe", dependencies: ["DSP", "Recordings", "Cardio", "Motion", "Features", "Pipeline"],
+            exclude: ["README.md"]),
 
         // MARK: - Command-line tool
         .executableTarget(name: "sensorpipe", dependencies: ["Pipeline", "Recordings", "Cardio", "DSP"]),
@@ -63,6 +71,12 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(
             name: "CardioTests", dependencies: ["Cardio", "DSP", "Recordings", "_TestSupport"],
+            exclude: ["Fixtures"]),
+        .testTarget(
+            name: "MotionTests", dependencies: ["Motion", "DSP", "Recordings", "_TestSupport"],
+            exclude: ["Fixtures"]),
+        .testTarget(
+            name: "FeaturesTests", dependencies: ["Features", "DSP", "Recordings", "_TestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(name: "SensorPipeTests", dependencies: ["SensorPipe", "_TestSupport"]),
         .testTarget(

@@ -4,6 +4,8 @@
 // - `Recordings`: the data model and streaming decoders (`RecordingOpener.open(path:)`,
 //   `RecordingEvent`, `SampleBlock`, `StreamInfo`).
 // - `Cardio`: R-peak detection, artefact correction, HRV (`HRVMetrics`), ECG signal quality.
+// - `Motion`: accelerometer and rotation-rate analysis (epochs, counts, steps, sleep).
+// - `Features`: the windowed feature catalog.
 // - `Pipeline`: stages and result tables (`ECGAnalyzer` with its typed `ECGResults`,
 //   `RecordingAnalysis`, the CSV and SQLite sinks).
 //
@@ -11,5 +13,7 @@
 
 @_exported import Cardio
 @_exported import DSP
+@_exported import Features
+@_exported import Motion
 @_exported import Pipeline
 @_exported import Recordings

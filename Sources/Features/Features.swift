@@ -1,0 +1,2 @@
+// Features: the windowed feature catalog. See README.md.
+import Signals

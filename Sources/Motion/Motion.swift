@@ -1,0 +1,2 @@
+// Motion: accelerometer and rotation-rate analysis. See README.md.
+import Signals
