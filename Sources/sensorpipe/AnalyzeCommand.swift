@@ -54,10 +54,31 @@ enum AnalyzeCommand {
             CLI.error("\(out): cannot create the output folder: \(error)")
             return 1
         }
+        // On a terminal, a line redrawn at most 5 times a second once the run takes over a second
+        // (the total is unknown before the end, so no ETA: samples, signal time and the rate).
+        let start = Date()
+        var lastDraw = 0.0, drawn = false
+        let showProgress: ((RecordingAnalysis.Progress) -> Void)? =
+            isatty(2) == 0
+            ? nil
+            : { p in
+                let elapsed = Date().timeIntervalSince(start)
+                guard elapsed >= 1, elapsed - lastDraw >= 0.2 else { return }
+                lastDraw = elapsed
+                drawn = true
+                let text = String(
+                    format: "decoding %@: %.1f M samples, %@ of signal read (%.1f M samples/s)",
+                    (input as NSString).lastPathComponent, Double(p.samples) / 1e6,
+                    ProgressReporter.clock(p.signalSeconds), Double(p.samples) / 1e6 / elapsed)
+                FileHandle.standardError.write(
+                    Data(("\r\u{1B}[K" + String(text.prefix(max(ProgressReporter.terminalColumns() - 1, 0)))).utf8))
+            }
+        let clearProgress = { if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) } }
         do {
             let summary = try RecordingAnalysis.run(
                 recording: RecordingInput(path: input, files: inputs),
-                analysis: analysis, sink: sink)
+                analysis: analysis, sink: sink, progress: showProgress)
+            clearProgress()
             print(
                 "\(input): \(summary.streams) stream(s), \(summary.beats) beats → \(out)/"
                     + summary.tables.map { "\($0).csv" }.joined(separator: ", "))
@@ -65,6 +86,7 @@ enum AnalyzeCommand {
             for line in summary.unanalysedStreams { CLI.error("warning: not analysed: \(line)") }
             return 0
         } catch {
+            clearProgress()
             sink.rollback()
             CLI.error("\(error)")
             return 1

@@ -7,7 +7,8 @@ import Synchronization
 enum RunCommand {
     static let usage = """
         USAGE: sensorpipe run INPUT… [--out PATH] [--format sqlite|csv] [--jobs N] [--shard K/N]
-                              [--label TEXT] [--quiet] [--json] [ANALYSIS OPTIONS] [--preset NAME] [--config FILE]
+                              [--include GLOB]… [--exclude GLOB]… [--label TEXT] [--quiet] [--json]
+                              [ANALYSIS OPTIONS] [--preset NAME] [--config FILE]
 
         Analyses every recording among the INPUTs into one SQLite database (default
         ./results.sqlite): the tables of `sensorpipe analyze` plus `runs`, `recordings` (path,
@@ -16,7 +17,8 @@ enum RunCommand {
         and the batch goes on. Rerunning resumes: recordings already done with the same content
         (FNV-1a 64 hash) and configuration are skipped.
 
-        INPUTs are recording files, folders (searched recursively) or manifests (*.manifest,
+        INPUTs are recording files, folders (searched recursively, following symbolic links;
+        names starting with . are skipped) or manifests (*.manifest,
         *.list, *.txt: one path per line, # comments, relative to the manifest's folder). A
         recording may span files: a NAME.group file lists its members, and SensorKit files of one
         folder whose names differ only by the sensor (p01_accelerometer.ndjson.gz,
@@ -31,6 +33,10 @@ enum RunCommand {
                           stores them in input order, so the output does not depend on N
           --shard K/N     analyse only part K of N (by a stable hash of each recording's path as
                           given), so N independent jobs with the same INPUTs cover it exactly once
+          --include GLOB  keep only files matching GLOB (repeatable): a pattern without / matches
+                          the file name ('*.hea'), one with / the whole path ('*/week1/*')
+          --exclude GLOB  leave out files matching GLOB (repeatable; e.g. '*_BPMtrace.mat', the
+                          SPC 2015 reference traces, which are not recordings)
           --label TEXT    a study label stored in runs.label (not part of the configuration)
           --quiet         no progress bar or per-recording lines; failures and the summary only
           --json          print the summary as JSON on stdout (progress stays on stderr)
@@ -56,6 +62,7 @@ enum RunCommand {
         var shard: Shard?
         var jobs = ProcessInfo.processInfo.activeProcessorCount
         var label: String?
+        var filter = RecordingDiscovery.Filter()
         var cursor = ArgumentCursor(args, usage: usage)
         var analysis = cursor.configuration()
         while let a = cursor.next() {
@@ -76,6 +83,8 @@ enum RunCommand {
                 let v = cursor.value(a)
                 guard let s = Shard(v) else { CLI.usageError("--shard needs K/N with 1 ≤ K ≤ N, got '\(v)'", usage: usage) }
                 shard = s
+            case "--include": filter.include.append(cursor.value(a, "a GLOB"))
+            case "--exclude": filter.exclude.append(cursor.value(a, "a GLOB"))
             case "--label": label = cursor.value(a, "a TEXT")
             case "--quiet", "-q": quiet = true
             case "--json": json = true
@@ -94,7 +103,7 @@ enum RunCommand {
         let recordings: [RecordingInput]
         let found: Int
         do {
-            let all = try RecordingDiscovery.recordings(inputs)
+            let all = try RecordingDiscovery.recordings(inputs, filter: filter)
             found = all.count
             recordings = all.filter { shard?.contains(path: $0.path) ?? true }
         } catch {
@@ -104,7 +113,8 @@ enum RunCommand {
         guard found > 0 else {
             CLI.error(
                 "no recordings found in " + inputs.joined(separator: ", ")
-                    + " (looked for .ndjson, .jsonl, .json, .csv, .hea, .mat, .gt3x and .group files, optionally .gz/.xz)")
+                    + " (looked for .ndjson, .jsonl, .json, .csv, .hea, .mat, .gt3x and .group files, optionally .gz/.xz"
+                    + (filter == RecordingDiscovery.Filter() ? ")" : ", kept by the --include/--exclude patterns)"))
             return 1
         }
         let store: BatchStore
@@ -216,15 +226,36 @@ final class ProgressReporter {
             // At most ten redraws a second (and always the last one and after a failure line).
             guard o.status == .failed || p.done == p.total || p.elapsedSeconds - lastDraw >= 0.1 else { return }
             lastDraw = p.elapsedSeconds
-            let width = 30
-            let filled = p.total > 0 ? width * p.done / p.total : width
-            let rate = p.elapsedSeconds > 0 ? Double(p.bytesDone) / 1e6 / p.elapsedSeconds : 0
-            let eta = p.etaSeconds.map { String(format: "ETA %d:%02d", Int($0) / 60, Int($0) % 60) } ?? "ETA -"
-            write(
-                "\r\u{1B}[K[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-                    + "] \(p.done)/\(p.total) recordings  " + String(format: "%.1f MB/s  ", rate) + eta)
+            let rate = (p.bytesPerSecond ?? 0) / 1e6
+            let eta = p.etaSeconds.map { "ETA " + Self.clock($0) } ?? "ETA -"
+            let text = " \(p.done)/\(p.total) recordings  " + String(format: "%.1f MB/s  ", rate) + eta
+            write("\r\u{1B}[K" + Self.barLine(text: text, fraction: p.total > 0 ? Double(p.done) / Double(p.total) : 1))
             drawn = true
         }
+    }
+
+    /// `m:ss`, or `h:mm:ss` from an hour on.
+    static func clock(_ seconds: Double) -> String {
+        let t = Int(min(max(seconds, 0), 1e8).rounded())
+        return t >= 3600 ? String(format: "%d:%02d:%02d", t / 3600, t / 60 % 60, t % 60) : String(format: "%d:%02d", t / 60, t % 60)
+    }
+
+    /// A bar and `text` that fit the terminal's width (the line must not wrap, or the carriage
+    /// return redraws only its last part): the bar shrinks first (at most 30 cells, dropped below
+    /// 5), then the text is cut.
+    static func barLine(text: String, fraction: Double, columns: Int = terminalColumns()) -> String {
+        let room = columns - 1 // the cursor's cell
+        let width = min(30, room - text.count - 2)
+        guard width >= 5 else { return String(text.drop(while: { $0 == " " }).prefix(max(room, 0))) }
+        let filled = min(width, max(0, Int((Double(width) * fraction).rounded(.down))))
+        return "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "]" + text
+    }
+
+    /// Columns of the terminal on stderr (80 when unknown).
+    static func terminalColumns() -> Int {
+        var size = winsize()
+        guard ioctl(2, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        return Int(size.ws_col)
     }
 
     /// Removes the bar before the summary.

@@ -143,6 +143,7 @@ public enum RecordingAnalysis {
     ///   - sink: where rows go as they become final; committed at the end, rolled back on error.
     ///   - beforeCommit: called with the summary inside the sink's transaction, just before the
     ///     commit (the batch runner writes its bookkeeping rows here); its error rolls back.
+    ///   - progress: called after every decoded block (the callee throttles what it shows).
     /// - Returns: a summary.
     /// - Throws: ``RecordingError`` from decoding, or the sink's errors.
     /// - Complexity: one pass over the samples; memory bounded by the block size and the
@@ -150,12 +151,14 @@ public enum RecordingAnalysis {
     public static func run(
         recording: RecordingInput, analysis: AnalysisConfiguration,
         families: [AnalysisFamilyEntry] = AnalysisRegistry.families, sink: any ResultSink,
-        beforeCommit: (Summary) throws -> Void = { _ in }
+        beforeCommit: (Summary) throws -> Void = { _ in },
+        progress: ((Progress) -> Void)? = nil
     ) throws -> Summary {
         try sink.begin(recording: recording.path)
         do {
             let counting = CountingOutput(sink)
-            var summary = try analyse(recording, analysis: analysis, families: families, output: counting)
+            var summary = try analyse(
+                recording, analysis: analysis, families: families, output: counting, progress: progress)
             summary.rowsByTable = counting.rows
             summary.tables = counting.order
             try beforeCommit(summary)
@@ -165,6 +168,18 @@ public enum RecordingAnalysis {
             sink.rollback()
             throw error
         }
+    }
+
+    /// How far the decoding of one recording has come.
+    public struct Progress: Sendable {
+        /// Samples (time points) decoded so far, all streams.
+        public var samples = 0
+        /// Time of the latest decoded sample, in the streams' time origin (seconds), and of the
+        /// earliest one: their difference is the stretch of signal read so far.
+        public var firstTime = Double.infinity, latestTime = -Double.infinity
+
+        /// Seconds of signal between the earliest and the latest sample decoded (0 before any).
+        public var signalSeconds: Double { latestTime > firstTime ? latestTime - firstTime : 0 }
     }
 
     /// One member file being decoded.
@@ -193,8 +208,10 @@ public enum RecordingAnalysis {
 
     static func analyse(
         _ recording: RecordingInput, analysis: AnalysisConfiguration,
-        families entries: [AnalysisFamilyEntry], output: CountingOutput
+        families entries: [AnalysisFamilyEntry], output: CountingOutput,
+        progress: ((Progress) -> Void)? = nil
     ) throws -> Summary {
+        var decoded = Progress()
         let sources = try recording.files.map { file in
             Source(file: file, decoder: try RecordingOpener.open(path: file, options: analysis.decode).decoder)
         }
@@ -244,6 +261,12 @@ public enum RecordingAnalysis {
                 guard let index = source.globalIndex[b.stream] else { continue }
                 b.stream = index
                 for f in claimedBy[index] { try families[f].1.consume(b, output: output) }
+                if let progress, b.count > 0 {
+                    decoded.samples += b.count
+                    decoded.firstTime = min(decoded.firstTime, b.time(at: 0))
+                    decoded.latestTime = max(decoded.latestTime, b.time(at: b.count - 1))
+                    progress(decoded)
+                }
             case .deletion(let d):
                 for f in used.sorted() { try families[f].1.consume(deletion: d, output: output) }
             case .issue(let e):

@@ -66,17 +66,31 @@ public struct BatchProgress: Sendable {
     public var total: Int
     /// Recordings finished (stored, failed or skipped).
     public var done: Int
-    /// Input bytes of the batch, and of the finished recordings.
+    /// Input bytes of the batch (every file of every recording: WFDB signal files as well as
+    /// headers, sized before the batch starts), and of the finished recordings.
     public var bytesTotal: Int, bytesDone: Int
+    /// Of `bytesDone`, the bytes of recordings skipped as already done (they take no time, so
+    /// the rate leaves them out).
+    public var bytesSkipped: Int
     /// Seconds since the batch started.
     public var elapsedSeconds: Double
     /// The recording just finished.
     public var latest: RecordingOutcome
 
-    /// Estimated seconds to completion from the byte rate so far, or `nil` before any progress.
+    /// Bytes per second of the recordings read in this run (skipped ones left out), or `nil`
+    /// before any was.
+    public var bytesPerSecond: Double? {
+        let worked = bytesDone - bytesSkipped
+        guard worked > 0, elapsedSeconds > 0 else { return nil }
+        return Double(worked) / elapsedSeconds
+    }
+
+    /// Estimated seconds to completion: the bytes left at the rate so far (``bytesPerSecond``),
+    /// or `nil` before any recording was read; 0 when nothing is left.
     public var etaSeconds: Double? {
-        guard bytesDone > 0, elapsedSeconds > 0 else { return nil }
-        return Double(bytesTotal - bytesDone) / (Double(bytesDone) / elapsedSeconds)
+        if bytesDone >= bytesTotal || done >= total { return 0 }
+        guard let rate = bytesPerSecond else { return nil }
+        return Double(bytesTotal - bytesDone) / rate
     }
 }
 
@@ -179,7 +193,9 @@ public enum BatchRunner {
         let absolute = { (p: String) in URL(fileURLWithPath: p).standardizedFileURL.path }
         let recordings = inputs.map { RecordingInput(path: absolute($0.path), files: $0.files.map(absolute)) }
         let files = recordings.map(\.path)
-        let sizes = recordings.map { $0.files.reduce(0) { $0 + fileSize($1) } }
+        // Every file of every recording (WFDB: the signal files too), sized before the start so the
+        // ETA is right from the first recording.
+        let sizes = recordings.map { memberFiles($0, decode: options.analysis.decode).reduce(0) { $0 + fileSize($1) } }
         var summary = BatchSummary()
         summary.total = files.count
         summary.bytesTotal = sizes.reduce(0, +)
@@ -213,7 +229,7 @@ public enum BatchRunner {
             group.wait()
         }
 
-        var bytesDone = 0
+        var bytesDone = 0, bytesSkipped = 0
         for i in files.indices {
             let work = queue.take(i)
             var outcome = RecordingOutcome(index: i, path: files[i], status: .ok, bytes: 0)
@@ -222,6 +238,7 @@ public enum BatchRunner {
                 case .skipped(let size):
                     outcome.status = .skipped
                     outcome.bytes = size
+                    bytesSkipped += size
                     summary.skipped += 1
                 case .analysed(let hash, let size, let s, let staged):
                     let hook = options.beforeCommit
@@ -248,14 +265,13 @@ public enum BatchRunner {
             } catch {
                 throw BatchStoreError(description: "cannot store \(files[i]): \(error)")
             }
-            // Sizes known up front are the named files'; a record's other files (WFDB signal
-            // files) are added as the workers find them.
+            // A file that changed size since the start is counted as it was read.
             bytesDone += outcome.bytes
             summary.bytesTotal += outcome.bytes - sizes[i]
             progress(
                 BatchProgress(
                     total: files.count, done: i + 1, bytesTotal: summary.bytesTotal,
-                    bytesDone: bytesDone, elapsedSeconds: Date().timeIntervalSince(start),
+                    bytesDone: bytesDone, bytesSkipped: bytesSkipped, elapsedSeconds: Date().timeIntervalSince(start),
                     latest: outcome))
         }
         do {
@@ -273,6 +289,16 @@ public enum BatchRunner {
         return stat(path, &st) == 0 ? Int(st.st_size) : 0
     }
 
+    /// Every file a recording reads (WFDB: header and signal files); when a member's files cannot
+    /// be listed, the member alone (decoding then reports what is wrong).
+    static func memberFiles(_ recording: RecordingInput, decode: DecodeOptions) -> [String] {
+        var members = [String]()
+        for file in recording.files {
+            members += (try? RecordingOpener.files(path: file, options: decode)) ?? [file]
+        }
+        return members
+    }
+
     /// One recording's work on a worker thread.
     static func analyse(
         _ recording: RecordingInput, done: Set<CompletedRecording>,
@@ -281,12 +307,7 @@ public enum BatchRunner {
         let path = recording.path
         let hash: String
         let size: Int
-        // Every file the recording reads (WFDB: header and signal files); when a member's files
-        // cannot be listed, the member alone, and decoding below reports what is wrong.
-        var members = [String]()
-        for file in recording.files {
-            members += (try? RecordingOpener.files(path: file, options: analysis.decode)) ?? [file]
-        }
+        let members = memberFiles(recording, decode: analysis.decode)
         do {
             size = members.reduce(0) { $0 + fileSize($1) }
             hash = try ContentHash.files(members)

@@ -22,18 +22,53 @@ public enum RecordingDiscovery {
         public var description: String
     }
 
+    /// Which discovered files a batch keeps: `--include GLOB` / `--exclude GLOB`.
+    ///
+    /// A pattern without `/` is matched against a file's name (`*_BPMtrace.mat`); a pattern
+    /// with `/` against its whole path as discovered (`*/raw/*`; `*` then also matches `/`).
+    /// Patterns are `fnmatch(3)` globs (`*`, `?`, `[...]`), case-sensitive. A file is kept when
+    /// it matches at least one include pattern (or none are given) and no exclude pattern.
+    /// The filter applies to every file the inputs expand to (folders, manifests and files
+    /// named directly); the members a `.group` manifest lists are the group's and not filtered.
+    public struct Filter: Sendable, Hashable {
+        /// Keep only files matching one of these (all files when empty).
+        public var include: [String]
+        /// Drop files matching any of these.
+        public var exclude: [String]
+
+        /// A filter; the default keeps everything.
+        public init(include: [String] = [], exclude: [String] = []) {
+            self.include = include
+            self.exclude = exclude
+        }
+
+        /// Whether `path` is kept.
+        public func keeps(_ path: String) -> Bool {
+            let name = (path as NSString).lastPathComponent
+            let matches = { (pattern: String) -> Bool in
+                fnmatch(pattern, pattern.contains("/") ? path : name, 0) == 0
+            }
+            if !include.isEmpty && !include.contains(where: matches) { return false }
+            return !exclude.contains(where: matches)
+        }
+    }
+
     /// Expands the inputs, in order:
     /// - a folder: every recording file under it (recursively; by ``looksLikeRecording(_:)``),
-    ///   sorted by path;
+    ///   sorted by path; symbolic links to folders and files are followed, each folder is
+    ///   walked once (a link back to an enclosing folder is not followed again), hidden names
+    ///   (starting with `.`) are skipped;
     /// - a manifest (a file named `*.manifest`, `*.list` or `*.txt`): one path per line, blank
     ///   lines and lines starting with `#` ignored, relative paths taken from the manifest's
     ///   folder; listed folders are expanded as above;
     /// - anything else: kept as given (a missing file then fails as a recording, with its error).
-    /// - Parameter inputs: paths as given on the command line.
+    /// - Parameters:
+    ///   - inputs: paths as given on the command line.
+    ///   - filter: which files to keep (``Filter``); everything by default.
     /// - Returns: recording paths (as given, or joined with their folder / manifest folder).
     /// - Throws: ``ManifestError`` when a manifest cannot be read.
     /// - Complexity: O(files under the folders).
-    public static func expand(_ inputs: [String]) throws -> [String] {
+    public static func expand(_ inputs: [String], filter: Filter = Filter()) throws -> [String] {
         var out = [String]()
         let fm = FileManager.default
         for input in inputs {
@@ -47,17 +82,19 @@ public enum RecordingDiscovery {
                 out.append(input)
             }
         }
-        return out
+        return out.filter(filter.keeps)
     }
 
     /// Expands the inputs (as ``expand(_:)``) and groups files into recordings by the two rules
     /// above, keeping the order of first appearance.
-    /// - Parameter inputs: paths as given on the command line.
+    /// - Parameters:
+    ///   - inputs: paths as given on the command line.
+    ///   - filter: which files to keep (``Filter``); everything by default.
     /// - Returns: the recordings.
     /// - Throws: ``ManifestError`` when a manifest or group manifest cannot be read.
     /// - Complexity: O(files · log files).
-    public static func recordings(_ inputs: [String]) throws -> [RecordingInput] {
-        let files = try expand(inputs)
+    public static func recordings(_ inputs: [String], filter: Filter = Filter()) throws -> [RecordingInput] {
+        let files = try expand(inputs, filter: filter)
         var out = [RecordingInput]()
         var grouped = Set<String>()
         // Group manifests first: their members are taken.
@@ -150,15 +187,36 @@ public enum RecordingDiscovery {
         return [".ndjson", ".jsonl", ".json", ".csv", ".hea", ".mat", ".gt3x", ".group"].contains { n.hasSuffix($0) }
     }
 
+    /// Recording files under `folder`, following symbolic links, each folder (by device and
+    /// inode) walked once, sorted by path.
     static func scan(folder: String) -> [String] {
-        guard let e = FileManager.default.enumerator(atPath: folder) else { return [] }
         var found = [String]()
-        for case let rel as String in e where looksLikeRecording(rel) {
-            let name = (rel as NSString).lastPathComponent
-            if name.hasPrefix(".") { continue } // hidden and partial files
-            found.append((folder as NSString).appendingPathComponent(rel))
-        }
+        var visited = Set<FolderIdentity>()
+        walk(folder, visited: &visited, into: &found)
         return found.sorted()
+    }
+
+    /// A folder's identity: following a link to a folder already walked would loop.
+    struct FolderIdentity: Hashable {
+        let device: UInt64, inode: UInt64
+    }
+
+    static func walk(_ folder: String, visited: inout Set<FolderIdentity>, into found: inout [String]) {
+        var st = stat()
+        guard stat(folder, &st) == 0, visited.insert(FolderIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))).inserted
+        else { return }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for name in names where !name.hasPrefix(".") { // hidden and partial files
+            let path = (folder as NSString).appendingPathComponent(name)
+            var entry = stat()
+            // stat follows links; a broken link is kept when named like a recording (it then
+            // fails as a recording, with its error, rather than vanishing).
+            if stat(path, &entry) == 0 && (entry.st_mode & S_IFMT) == S_IFDIR {
+                walk(path, visited: &visited, into: &found)
+            } else if looksLikeRecording(name) {
+                found.append(path)
+            }
+        }
     }
 
     static func readManifest(_ path: String) throws -> [String] {

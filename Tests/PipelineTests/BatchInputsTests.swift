@@ -1,0 +1,117 @@
+import Foundation
+import Recordings
+import Testing
+import _TestSupport
+
+@testable import Pipeline
+
+@Suite("Batch inputs as people lay them out: symbolic links, --include/--exclude, sizes for the ETA, the bar's width")
+struct BatchInputsTests {
+    static let csv = "time,x\n0,1\n0.01,2\n"
+
+    @Test("a symbolic link to a folder, and links to folders and files inside it, are followed; a loop is walked once")
+    func symlinks() throws {
+        let dir = TemporaryDirectory()
+        let real = dir.url.path + "/real"
+        try FileManager.default.createDirectory(atPath: real + "/sub", withIntermediateDirectories: true)
+        _ = dir.write("real/a.csv", Self.csv)
+        _ = dir.write("real/sub/b.csv", Self.csv)
+        _ = dir.write("elsewhere.csv", Self.csv)
+        let link = dir.url.path + "/link"
+        #expect(symlink(real, link) == 0)
+        #expect(symlink(real, real + "/sub/loop") == 0) // back to an enclosing folder
+        #expect(symlink(dir.url.path + "/elsewhere.csv", real + "/c.csv") == 0)
+        #expect(symlink(dir.url.path + "/missing.csv", real + "/broken.csv") == 0)
+        let found = try RecordingDiscovery.expand([link])
+        #expect(found == ["a.csv", "broken.csv", "c.csv", "sub/b.csv"].map { link + "/" + $0 })
+    }
+
+    @Test("--include and --exclude: name patterns, path patterns, both together")
+    func filters() throws {
+        let dir = TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir.url.path + "/week1", withIntermediateDirectories: true)
+        for name in ["DATA_01_TYPE01.mat", "DATA_01_TYPE01_BPMtrace.mat", "week1/p1.csv", "p2.csv"] {
+            _ = dir.write(name, Self.csv)
+        }
+        let root = dir.url.path
+        let exclude = RecordingDiscovery.Filter(exclude: ["*_BPMtrace.mat"])
+        #expect(
+            try RecordingDiscovery.expand([root], filter: exclude)
+                == ["DATA_01_TYPE01.mat", "p2.csv", "week1/p1.csv"].map { root + "/" + $0 })
+        let include = RecordingDiscovery.Filter(include: ["*.csv"])
+        #expect(try RecordingDiscovery.expand([root], filter: include) == [root + "/p2.csv", root + "/week1/p1.csv"])
+        let path = RecordingDiscovery.Filter(include: ["*.csv"], exclude: ["*/week1/*"])
+        #expect(try RecordingDiscovery.expand([root], filter: path) == [root + "/p2.csv"])
+        #expect(try RecordingDiscovery.expand([root], filter: RecordingDiscovery.Filter(include: ["*.hea"])).isEmpty)
+    }
+
+    @Test("run: a folder whose files are all excluded is 'no recordings' with exit 1, and the message names the filter")
+    func runNoRecordings() throws {
+        let dir = TemporaryDirectory()
+        _ = dir.write("a.csv", Self.csv)
+        let r = try SensorPipeProcess.run(["run", dir.url.path, "--exclude", "*.csv", "--out", dir.url.path + "/r.sqlite"])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("no recordings found in \(dir.url.path)"))
+        #expect(r.stderr.contains("--include/--exclude"))
+    }
+
+    @Test("the batch's byte total counts a WFDB record's signal file from the first report on")
+    func sizesUpFront() throws {
+        let dir = TemporaryDirectory()
+        let hea = dir.write("r.hea", "r 1 250 100\nr.dat 16 200 16 0 0 0 0 ECG\n")
+        let dat = dir.write("r.dat", [UInt8](repeating: 0, count: 200))
+        let other = dir.write("b.csv", Self.csv)
+        var reports = [BatchProgress]()
+        let store = try BatchDatabase(path: dir.url.path + "/out.sqlite")
+        _ = try BatchRunner.run(
+            inputs: [RecordingInput(path: hea), RecordingInput(path: other)], store: store,
+            options: BatchOptions(jobs: 1, softwareVersion: "test")
+        ) { reports.append($0) }
+        let size = { (p: String) in (try FileManager.default.attributesOfItem(atPath: p)[.size] as? Int) ?? -1 }
+        let expected = try size(hea) + size(dat) + size(other)
+        #expect(reports.count == 2)
+        #expect(reports.map(\.bytesTotal) == [expected, expected])
+        #expect(reports.first?.bytesDone == (try size(hea) + size(dat)))
+        #expect(reports.last?.etaSeconds == 0)
+    }
+
+    @Test("ETA: skipped recordings take no time and do not make the rate")
+    func eta() {
+        let o = RecordingOutcome(index: 0, path: "x", status: .skipped, bytes: 900)
+        var p = BatchProgress(
+            total: 10, done: 1, bytesTotal: 2000, bytesDone: 900, bytesSkipped: 900, elapsedSeconds: 1, latest: o)
+        #expect(p.etaSeconds == nil) // nothing read yet: unknown, not 0:00
+        p.done = 2
+        p.bytesDone = 1000 // 100 bytes read in 2 s
+        p.elapsedSeconds = 2
+        #expect(p.etaSeconds == 20) // 1000 bytes left at 50 bytes/s
+    }
+
+    @Test("the progress bar fits a narrow terminal and redraws on one line (run under a pseudo-terminal)")
+    func narrowTerminal() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), let binary = SensorPipeProcess.binary else {
+            print("skipped: needs util-linux's /usr/bin/script and the sensorpipe executable")
+            return
+        }
+        let dir = TemporaryDirectory()
+        for i in 0..<3 { _ = dir.write("r\(i).csv", Self.csv) }
+        let command = "stty cols 40; '\(binary.path)' run '\(dir.url.path)' --jobs 1 --out '\(dir.url.path)/o.sqlite'"
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        p.arguments = ["-qec", command, "/dev/null"]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0)
+        let text = String(decoding: data, as: UTF8.self)
+        let redraws = text.components(separatedBy: "\r\u{1B}[K").dropFirst().map { $0.components(separatedBy: "\r")[0] }
+        let bars = redraws.filter { $0.contains("recordings") }
+        #expect(!bars.isEmpty, "no bar drawn: \(text.debugDescription)")
+        for bar in bars { #expect(bar.count <= 39, "\(bar.debugDescription) is wider than 39 columns") }
+        #expect(bars.last?.contains("3/3 recordings") == true)
+    }
+}
