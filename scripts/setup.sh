@@ -2,7 +2,8 @@
 # Installs the Debian packages SensorPipe links against, if any is missing.
 # Works on a fresh Debian 12 with only the Swift toolchain; uses sudo when not root.
 set -euo pipefail
-packages=(libfftw3-dev liblapacke-dev libopenblas-dev libsqlite3-dev zlib1g-dev liblzma-dev pkg-config xz-utils)
+# (zsh and groff-base only for tests: the zsh completion's syntax and the man page's rendering.)
+packages=(libfftw3-dev liblapacke-dev libopenblas-dev libsqlite3-dev zlib1g-dev liblzma-dev pkg-config xz-utils zsh groff-base)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

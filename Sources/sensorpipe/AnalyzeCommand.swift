@@ -4,29 +4,39 @@ import Recordings
 
 /// `sensorpipe analyze`: one recording in, one CSV per result table out.
 enum AnalyzeCommand {
-    static let usage = """
-        USAGE: sensorpipe analyze INPUT… [--out DIR] [ANALYSIS OPTIONS] [--preset NAME] [--config FILE]
-
-        Analyses one recording (several INPUT files are one recording, decoded side by side) and
-        writes one CSV per result table into DIR (default ./results):
-          beats.csv        detected beats (time = detection time), RR/NN intervals (ms), HR, artefacts
-          heart_rate.csv   mean heart rate per window (bpm)
-          hrv.csv          HRV per 5-minute window and for the whole recording (NeuroKit2 names)
-          ecg_quality.csv  ECG signal-quality indices and label per 10-s window
-        Columns and units: docs/RESULTS.md. Times are Unix seconds when the input carries absolute
-        time, otherwise seconds from the stream start (or device-local seconds since 1970 for a
-        GT3X without a time zone); `sensorpipe inspect INPUT` shows each stream's origin. The
-        tables appear only when complete. Streams no analysis covers are named in a warning.
-
-        OPTIONS:
-          --out DIR       output folder (created if needed)
-          --preset NAME   layout of CSV/MATLAB inputs (default: detected from content)
-          --config FILE   analysis options as JSON (docs/RESULTS.md, "Configuration files");
-                          options given on the command line override the file
-          -h, --help      show this help
-
-        \(ArgumentCursor.analysisOptionsHelp)
-        """
+    static let spec = CommandSpec(
+        name: "analyze", summary: "the analyses of one recording, as CSV tables",
+        synopsis: "analyze INPUT… [--out DIR] [ANALYSIS OPTIONS] [--preset NAME] [--config FILE]",
+        about: """
+            Analyses one recording (several INPUT files are one recording, decoded side by side) and
+            writes one CSV per result table into DIR (default ./results):
+              beats.csv        detected beats (time = detection time), RR/NN intervals (ms), HR, artefacts
+              heart_rate.csv   mean heart rate per window (bpm)
+              hrv.csv          HRV per 5-minute window and for the whole recording (NeuroKit2 names)
+              ecg_quality.csv  ECG signal-quality indices and label per 10-s window
+            Columns and units: docs/RESULTS.md. Times are Unix seconds when the input carries absolute
+            time, otherwise seconds from the stream start (or device-local seconds since 1970 for a
+            GT3X without a time zone); `sensorpipe inspect INPUT` shows each stream's origin. The
+            tables appear only when complete. Streams no analysis covers are named in a warning.
+            """,
+        options: [
+            OptionSpec("--out", value: .folder("DIR"), help: "output folder (created if needed)"),
+            OptionSpec(
+                "--preset", value: .choice("NAME", RecordingPreset.allCases.map(\.rawValue)),
+                help: "layout of CSV/MATLAB inputs (default: detected from content)"),
+            OptionSpec(
+                "--no-verify-integrity",
+                help:
+                    "deliver data whose integrity checks fail (WFDB checksum or header/data mismatch, GT3X CRC-32) and report each "
+                    + "failure as an issue, instead of failing the recording"),
+            OptionSpec(
+                "--config", value: .file("FILE"),
+                help:
+                    "analysis options as JSON (docs/RESULTS.md, \"Configuration files\"); options given on the command line override the file"
+            ),
+        ],
+        takesAnalysisOptions: true)
+    static let usage = spec.usage
 
     static func run(_ args: [String]) -> Int32 {
         var inputs = [String]()
@@ -58,18 +68,20 @@ enum AnalyzeCommand {
         // (the total is unknown before the end, so no ETA: samples, signal time and the rate).
         let start = Date()
         var lastDraw = 0.0, drawn = false
+        // SENSORPIPE_PROGRESS_DELAY_S (tests): seconds before the first draw (default 1).
+        let delay = ProcessInfo.processInfo.environment["SENSORPIPE_PROGRESS_DELAY_S"].flatMap(Double.init) ?? 1
         let showProgress: ((RecordingAnalysis.Progress) -> Void)? =
             isatty(2) == 0
             ? nil
             : { p in
                 let elapsed = Date().timeIntervalSince(start)
-                guard elapsed >= 1, elapsed - lastDraw >= 0.2 else { return }
+                guard elapsed >= delay, elapsed - lastDraw >= 0.2 || !drawn else { return }
                 lastDraw = elapsed
                 drawn = true
                 let text = String(
-                    format: "decoding %@: %.1f M samples, %@ of signal read (%.1f M samples/s)",
-                    (input as NSString).lastPathComponent, Double(p.samples) / 1e6,
-                    ProgressReporter.clock(p.signalSeconds), Double(p.samples) / 1e6 / elapsed)
+                    format: "decoded %.1f M samples, %@ of signal (%.1f M samples/s): %@", Double(p.samples) / 1e6,
+                    ProgressReporter.clock(p.signalSeconds), Double(p.samples) / 1e6 / elapsed,
+                    (input as NSString).lastPathComponent)
                 FileHandle.standardError.write(
                     Data(("\r\u{1B}[K" + String(text.prefix(max(ProgressReporter.terminalColumns() - 1, 0)))).utf8))
             }

@@ -48,7 +48,8 @@ struct ArgumentCursor {
 
     /// Handles the analysis options shared by `analyze` and `run`: every declared option of every
     /// registered family (``OptionDescriptor/flag``, e.g. `--ecg-hrv-window-s 300`), the short
-    /// aliases `--hr-window` / `--hr-step`, `--preset` and `--config FILE`; returns `false` when
+    /// aliases `--hr-window` / `--hr-step`, `--preset`, `--no-verify-integrity` and `--config FILE`;
+    /// returns `false` when
     /// `option` is not one of them.
     mutating func analysisOption(_ option: String, analysis: inout AnalysisConfiguration) -> Bool {
         let aliases = ["--hr-window": "--ecg-heart-rate-window-s", "--hr-step": "--ecg-heart-rate-step-s"]
@@ -67,6 +68,7 @@ struct ArgumentCursor {
         }
         switch option {
         case "--preset": analysis.decode.preset = CLI.preset(value(option), usage: usage)
+        case "--no-verify-integrity": analysis.decode.verifiesIntegrity = false
         case "--config": _ = value(option) // read up front by configuration()
         default: return false
         }

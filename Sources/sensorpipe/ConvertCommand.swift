@@ -3,22 +3,30 @@ import Recordings
 
 /// `sensorpipe convert`: any readable recording → the canonical SensorKit NDJSON schema.
 enum ConvertCommand {
-    static let usage = """
-        USAGE: sensorpipe convert INPUT --to sensorkit-ndjson OUTPUT [--preset NAME]
-
-        Decodes INPUT (any supported format) and writes it in the canonical SensorKit export schema
-        (docs/SCHEMA.md); OUTPUT ending in .gz is gzip-compressed. The output appears only when
-        complete (written to OUTPUT.partial, then renamed). Each stream is preceded by a "stream"
-        line with its key, time origin and attributes, so the output reads back with the same
-        stream keys as INPUT; times without an absolute origin (a WFDB record without a base
-        date, a MATLAB file, BUT PPG) are written as seconds from the start and marked
-        timeOrigin "stream_start" there (not Unix time).
-
-        OPTIONS:
-          --to FORMAT     output format; only sensorkit-ndjson
-          --preset NAME   layout of CSV/MATLAB inputs (default: detected from content)
-          -h, --help      show this help
-        """
+    static let spec = CommandSpec(
+        name: "convert", summary: "rewrite any readable recording in the canonical SensorKit schema",
+        synopsis: "convert INPUT --to sensorkit-ndjson OUTPUT [--preset NAME]",
+        about: """
+            Decodes INPUT (any supported format) and writes it in the canonical SensorKit export schema
+            (docs/SCHEMA.md); OUTPUT ending in .gz is gzip-compressed. The output appears only when
+            complete (written to OUTPUT.partial, then renamed). Each stream is preceded by a "stream"
+            line with its key, time origin and attributes, so the output reads back with the same
+            stream keys as INPUT; times without an absolute origin (a WFDB record without a base
+            date, a MATLAB file, BUT PPG) are written as seconds from the start and marked
+            timeOrigin "stream_start" there (not Unix time).
+            """,
+        options: [
+            OptionSpec("--to", value: .choice("FORMAT", ["sensorkit-ndjson"]), help: "output format; only sensorkit-ndjson"),
+            OptionSpec(
+                "--preset", value: .choice("NAME", RecordingPreset.allCases.map(\.rawValue)),
+                help: "layout of CSV/MATLAB inputs (default: detected from content)"),
+            OptionSpec(
+                "--no-verify-integrity",
+                help:
+                    "deliver data whose integrity checks fail (WFDB checksum or header/data mismatch, GT3X CRC-32) and report each "
+                    + "failure as an issue, instead of failing the recording"),
+        ])
+    static let usage = spec.usage
 
     static func run(_ args: [String]) -> Int32 {
         var positional = [String]()
@@ -29,6 +37,7 @@ enum ConvertCommand {
             switch a {
             case "--to": to = cursor.value(a, "a FORMAT")
             case "--preset": options.preset = CLI.preset(cursor.value(a, "a NAME"), usage: usage)
+            case "--no-verify-integrity": options.verifiesIntegrity = false
             case "-h", "--help":
                 print(usage)
                 return 0

@@ -4,24 +4,31 @@ import Recordings
 
 /// `sensorpipe inspect`: what is in a recording, stream by stream, with its QC account.
 enum InspectCommand {
-    static let usage = """
-        USAGE: sensorpipe inspect FILE|DIR… [--json] [--preset NAME] [--issues N]
-
-        For every recording (folders are searched recursively): format, and per stream its key
-        (device/sensor/channel[/session=ID], as in the result tables), what its times count from
-        (origin: unix = UTC, stream_start = seconds from the record start, device_local = the
-        device's local clock), start and end (UTC for unix, "+seconds" otherwise), nominal and
-        measured rate (Hz), segments, gaps, deletion spans, duplicates dropped, masked and
-        rejected samples. --json adds the stream's attributes (classification, utc_offset_s,
-        device_model, ...).
-
-        OPTIONS:
-          --json          one JSON object per recording, one per line
-          --preset NAME   layout of CSV/MATLAB files (default: detected from content):
-                          \(RecordingPreset.allCases.map(\.rawValue).joined(separator: ", "))
-          --issues N      show at most N recoverable issues per file (default 5)
-          -h, --help      show this help
-        """
+    static let spec = CommandSpec(
+        name: "inspect", summary: "streams, times, rates, segments, gaps and QC of recordings",
+        synopsis: "inspect FILE|DIR… [--json] [--preset NAME] [--issues N]",
+        about: """
+            For every recording (folders are searched recursively): format, and per stream its key
+            (device/sensor/channel[/session=ID], as in the result tables), what its times count from
+            (origin: unix = UTC, stream_start = seconds from the record start, device_local = the
+            device's local clock), start and end (UTC for unix, "+seconds" otherwise), nominal and
+            measured rate (Hz), segments, gaps, deletion spans, duplicates dropped, masked and
+            rejected samples. --json adds the stream's attributes (classification, utc_offset_s,
+            device_model, ...).
+            """,
+        options: [
+            OptionSpec("--json", help: "one JSON object per recording, one per line"),
+            OptionSpec(
+                "--preset", value: .choice("NAME", RecordingPreset.allCases.map(\.rawValue)),
+                help: "layout of CSV/MATLAB files (default: detected from content)"),
+            OptionSpec(
+                "--no-verify-integrity",
+                help:
+                    "deliver data whose integrity checks fail (WFDB checksum or header/data mismatch, GT3X CRC-32) and report each "
+                    + "failure as an issue, instead of failing the recording"),
+            OptionSpec("--issues", value: .text("N"), help: "show at most N recoverable issues per file (default 5)"),
+        ])
+    static let usage = spec.usage
 
     struct StreamReport: Encodable {
         var index: Int
@@ -78,6 +85,7 @@ enum InspectCommand {
             switch a {
             case "--json": json = true
             case "--preset": options.preset = CLI.preset(cursor.value(a, "a NAME"), usage: usage)
+            case "--no-verify-integrity": options.verifiesIntegrity = false
             case "--issues":
                 guard let n = Int(cursor.value(a, "a non-negative number")), n >= 0 else {
                     CLI.usageError("--issues needs a non-negative number", usage: usage)

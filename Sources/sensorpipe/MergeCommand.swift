@@ -3,21 +3,22 @@ import Pipeline
 
 /// `sensorpipe merge`: shard databases → one database.
 enum MergeCommand {
-    static let usage = """
-        USAGE: sensorpipe merge SHARD.sqlite… --out FILE [--allow-mixed-config]
-
-        Combines the databases written by `sensorpipe run --shard K/N` jobs into one (created if
-        needed): runs, recordings, streams and every result table, ids renumbered so rows keep their
-        recording. Recordings the target already holds (same path, content hash, configuration and
-        status) are not copied twice. Shards whose runs used different configurations are refused
-        unless --allow-mixed-config is given. The merge is written to a temporary file that
-        replaces FILE only when every shard is in, so a failed merge leaves FILE as it was.
-
-        OPTIONS:
-          --out FILE      the merged database
-          --allow-mixed-config  merge shards analysed with different configurations
-          -h, --help      show this help
-        """
+    static let spec = CommandSpec(
+        name: "merge", summary: "combine the databases of sharded runs",
+        synopsis: "merge SHARD.sqlite… --out FILE [--allow-mixed-config]",
+        about: """
+            Combines the databases written by `sensorpipe run --shard K/N` jobs into one (created if
+            needed): runs, recordings, streams and every result table, ids renumbered so rows keep their
+            recording. Recordings the target already holds (same path, content hash, configuration and
+            status) are not copied twice. Shards whose runs used different configurations are refused
+            unless --allow-mixed-config is given. The merge is written to a temporary file that
+            replaces FILE only when every shard is in, so a failed merge leaves FILE as it was.
+            """,
+        options: [
+            OptionSpec("--out", value: .file("FILE"), help: "the merged database"),
+            OptionSpec("--allow-mixed-config", help: "merge shards analysed with different configurations"),
+        ])
+    static let usage = spec.usage
 
     static func run(_ args: [String]) -> Int32 {
         var shards = [String]()

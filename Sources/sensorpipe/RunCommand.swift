@@ -5,58 +5,90 @@ import Synchronization
 
 /// `sensorpipe run`: a resumable batch of recordings into one SQLite database (or CSV folders).
 enum RunCommand {
-    static let usage = """
-        USAGE: sensorpipe run INPUT… [--out PATH] [--format sqlite|csv] [--jobs N] [--shard K/N]
-                              [--include GLOB]… [--exclude GLOB]… [--label TEXT] [--quiet] [--json]
-                              [ANALYSIS OPTIONS] [--preset NAME] [--config FILE]
+    static let spec = CommandSpec(
+        name: "run", summary: "resumable batch of recordings into one SQLite database (or CSV folder)",
+        synopsis: """
+            run INPUT… [--out PATH] [--format sqlite|csv [--gzip]] [--jobs N] [--shard K/N]
+                                  [--include GLOB]… [--exclude GLOB]… [--label TEXT] [--quiet] [--json]
+                                  [ANALYSIS OPTIONS] [--preset NAME] [--config FILE]
+            """,
+        about: """
+            Analyses every recording among the INPUTs into one SQLite database (default
+            ./results.sqlite): the tables of `sensorpipe analyze` plus `runs`, `recordings` (path,
+            size, content hash, status, error, QC account) and `streams` (docs/RESULTS.md). Each
+            recording is written in one transaction. A recording that fails is recorded with its error
+            and the batch goes on. Rerunning resumes: recordings already done with the same content
+            (FNV-1a 64 hash) and configuration are skipped.
 
-        Analyses every recording among the INPUTs into one SQLite database (default
-        ./results.sqlite): the tables of `sensorpipe analyze` plus `runs`, `recordings` (path,
-        size, content hash, status, error, QC account) and `streams` (docs/RESULTS.md). Each
-        recording is written in one transaction. A recording that fails is recorded with its error
-        and the batch goes on. Rerunning resumes: recordings already done with the same content
-        (FNV-1a 64 hash) and configuration are skipped.
-
-        INPUTs are recording files, folders (searched recursively, following symbolic links;
-        names starting with . are skipped) or manifests (*.manifest,
-        *.list, *.txt: one path per line, # comments, relative to the manifest's folder). A
-        recording may span files: a NAME.group file lists its members, and SensorKit files of one
-        folder whose names differ only by the sensor (p01_accelerometer.ndjson.gz,
-        p01_rotationRate.ndjson.gz) are one recording (docs/RESULTS.md, "Recordings of several files").
-
-        OPTIONS:
-          --out PATH      SQLite database, or with --format csv a folder (default results.sqlite,
-                          or results/ for csv)
-          --format F      sqlite (default) or csv: a folder per recording holding the tables as
-                          CSV and recording.json (QC account), plus recordings.csv and runs.ndjson
-          --jobs N        recordings analysed in parallel (default: the number of cores); one writer
-                          stores them in input order, so the output does not depend on N
-          --shard K/N     analyse only part K of N (by a stable hash of each recording's path as
-                          given), so N independent jobs with the same INPUTs cover it exactly once
-          --include GLOB  keep only files matching GLOB (repeatable): a pattern without / matches
-                          the file name ('*.hea'), one with / the whole path ('*/week1/*')
-          --exclude GLOB  leave out files matching GLOB (repeatable; e.g. '*_BPMtrace.mat', the
-                          SPC 2015 reference traces, which are not recordings)
-          --label TEXT    a study label stored in runs.label (not part of the configuration)
-          --quiet         no progress bar or per-recording lines; failures and the summary only
-          --json          print the summary as JSON on stdout (progress stays on stderr)
-          --preset NAME   layout of CSV/MATLAB inputs (default: detected from content)
-          --config FILE   analysis options as JSON (docs/RESULTS.md, "Configuration files");
-                          options given on the command line override the file
-          -h, --help      show this help
-
-        \(ArgumentCursor.analysisOptionsHelp)
-
-        Progress goes to stderr: a bar on a terminal, one line per recording otherwise.
-        Exit codes: 0 all recordings ok or skipped, 1 some recordings failed (each stored with its
-        error) or the INPUTs hold no recording, 2 the output could not be opened or written
-        (rerun to resume), 64 usage error.
-        """
+            INPUTs are recording files, folders (searched recursively, following symbolic links;
+            names starting with . are skipped) or manifests (*.manifest,
+            *.list, *.txt: one path per line, # comments, relative to the manifest's folder). A
+            recording may span files: a NAME.group file lists its members, and SensorKit files of one
+            folder whose names differ only by the sensor (p01_accelerometer.ndjson.gz,
+            p01_rotationRate.ndjson.gz) are one recording (docs/RESULTS.md, "Recordings of several files").
+            """,
+        options: [
+            OptionSpec(
+                "--out", value: .file("PATH"),
+                help: "SQLite database, or with --format csv a folder (default results.sqlite, or results/ for csv)"),
+            OptionSpec(
+                "--format", value: .choice("F", ["sqlite", "csv"]),
+                help:
+                    "sqlite (default) or csv: a folder per recording holding the tables as CSV and recording.json (QC account), "
+                    + "plus recordings.csv, runs.ndjson and one long CSV per table for the whole batch (beats.csv, …: a first "
+                    + "column `recording`, then the table's columns)"),
+            OptionSpec("--gzip", help: "with --format csv: write the long tables gzip-compressed (beats.csv.gz)"),
+            OptionSpec(
+                "--jobs", value: .text("N"),
+                help:
+                    "recordings analysed in parallel (default: the number of cores); one writer stores them in input order, "
+                    + "so the output does not depend on N"),
+            OptionSpec(
+                "--shard", value: .text("K/N"),
+                help:
+                    "analyse only part K of N (by a stable hash of each recording's path as given), so N independent jobs "
+                    + "with the same INPUTs cover it exactly once"),
+            OptionSpec(
+                "--include", value: .text("GLOB"),
+                help:
+                    "keep only files matching GLOB (repeatable): a pattern without / matches the file name ('*.hea'), "
+                    + "one with / the whole path ('*/week1/*')"),
+            OptionSpec(
+                "--exclude", value: .text("GLOB"),
+                help:
+                    "leave out files matching GLOB (repeatable; e.g. '*_BPMtrace.mat', the SPC 2015 reference traces, "
+                    + "which are not recordings)"),
+            OptionSpec("--label", value: .text("TEXT"), help: "a study label stored in runs.label (not part of the configuration)"),
+            OptionSpec("--quiet", "-q", help: "no progress bar or per-recording lines; failures and the summary only"),
+            OptionSpec("--json", help: "print the summary as JSON on stdout (progress stays on stderr)"),
+            OptionSpec(
+                "--preset", value: .choice("NAME", RecordingPreset.allCases.map(\.rawValue)),
+                help: "layout of CSV/MATLAB inputs (default: detected from content)"),
+            OptionSpec(
+                "--no-verify-integrity",
+                help:
+                    "deliver data whose integrity checks fail (WFDB checksum or header/data mismatch, GT3X CRC-32) and report each "
+                    + "failure as an issue, instead of failing the recording"),
+            OptionSpec(
+                "--config", value: .file("FILE"),
+                help:
+                    "analysis options as JSON (docs/RESULTS.md, \"Configuration files\"); options given on the command line override the file"
+            ),
+        ],
+        takesAnalysisOptions: true,
+        epilogue: """
+            Progress goes to stderr: a bar on a terminal, one line per recording otherwise.
+            Exit codes: 0 all recordings ok or skipped, 1 some recordings failed (each stored with its
+            error) or the INPUTs hold no recording, 2 the output could not be opened or written
+            (rerun to resume), 64 usage error.
+            """)
+    static let usage = spec.usage
 
     static func run(_ args: [String]) -> Int32 {
         var inputs = [String]()
         var out: String?
         var csv = false
+        var gzip = false
         var quiet = false
         var json = false
         var shard: Shard?
@@ -85,6 +117,7 @@ enum RunCommand {
                 shard = s
             case "--include": filter.include.append(cursor.value(a, "a GLOB"))
             case "--exclude": filter.exclude.append(cursor.value(a, "a GLOB"))
+            case "--gzip": gzip = true
             case "--label": label = cursor.value(a, "a TEXT")
             case "--quiet", "-q": quiet = true
             case "--json": json = true
@@ -98,6 +131,7 @@ enum RunCommand {
         }
         guard !inputs.isEmpty else { CLI.usageError("no INPUT given", usage: usage) }
         if out?.isEmpty == true { CLI.usageError("--out needs a path, got an empty one", usage: usage) }
+        if gzip && !csv { CLI.usageError("--gzip goes with --format csv", usage: usage) }
         let output = out ?? (csv ? "results" : "results.sqlite")
         // The shard is chosen on the paths as given (identical on every node of a job array).
         let recordings: [RecordingInput]
@@ -119,7 +153,13 @@ enum RunCommand {
         }
         let store: BatchStore
         do {
-            store = csv ? try CSVBatchFolder(directory: URL(fileURLWithPath: output)) : try BatchDatabase(path: output)
+            if csv {
+                var tables = [ResultTable](), names = Set<String>()
+                for t in AnalysisRegistry.families.flatMap(\.tables) where names.insert(t.name).inserted { tables.append(t) }
+                store = try CSVBatchFolder(directory: URL(fileURLWithPath: output), tables: tables, compressTables: gzip)
+            } else {
+                store = try BatchDatabase(path: output)
+            }
         } catch {
             CLI.error("\(output): \(error)")
             return 2

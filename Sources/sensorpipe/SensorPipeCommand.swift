@@ -7,23 +7,27 @@ import Recordings
 struct SensorPipeCommand {
     static var version: String { SensorPipeVersion.current }
 
-    static let usage = """
-        USAGE: sensorpipe <command> [options]
+    /// Every command, in the order the help lists them.
+    static let commands: [CommandSpec] = [
+        InspectCommand.spec, AnalyzeCommand.spec, RunCommand.spec, MergeCommand.spec, ConvertCommand.spec,
+        TablesCommand.spec, CompletionsCommand.spec, CompletionsCommand.manpageSpec,
+    ]
 
-        COMMANDS:
-          inspect FILE|DIR…          streams, times, rates, segments, gaps and QC of recordings
-          analyze INPUT [--out DIR]  beats, heart rate and HRV of one recording, as CSV tables
-          run INPUT… [--out FILE]    resumable batch of recordings into one SQLite database
-          merge SHARD.sqlite… --out FILE  combine the databases of sharded runs
-          convert INPUT --to sensorkit-ndjson OUTPUT
-                                     rewrite any readable recording in the canonical schema
-          tables [--update FILE]     the result tables' columns as Markdown (from their declarations)
+    static var usage: String {
+        var text = "USAGE: sensorpipe <command> [options]\n\nCOMMANDS:\n"
+        for c in commands { text += "  " + c.name.padding(toLength: 13, withPad: " ", startingAt: 0) + c.summary + "\n" }
+        text += """
 
-        Run `sensorpipe <command> --help` for a command's options; `sensorpipe --version` (-V)
-        prints the version.
-        Exit codes: 0 success, 1 some inputs failed, 2 the output could not be written (run),
-        64 usage error.
-        """
+            OPTIONS:
+              -V, --version  print the version
+              -h, --help     show this help
+
+            Run `sensorpipe <command> --help` for a command's options.
+            Exit codes: 0 success, 1 some inputs failed, 2 the output could not be written (run),
+            64 usage error.
+            """
+        return text
+    }
 
     static func main() {
         var args = Array(CommandLine.arguments.dropFirst())
@@ -40,6 +44,8 @@ struct SensorPipeCommand {
         case "merge": code = MergeCommand.run(args)
         case "run": code = RunCommand.run(args)
         case "tables": code = TablesCommand.run(args)
+        case "completions": code = CompletionsCommand.run(args)
+        case "manpage": code = CompletionsCommand.runManpage(args)
         case "-h", "--help", "help":
             print(usage)
             code = 0

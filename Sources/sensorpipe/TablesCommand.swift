@@ -4,13 +4,21 @@ import Pipeline
 /// `sensorpipe tables`: the declared result tables as Markdown, or rewrites the generated blocks
 /// of a document (`docs/RESULTS.md`).
 enum TablesCommand {
-    static let usage = """
-        USAGE: sensorpipe tables [--update FILE]
-
-        Prints every result and bookkeeping table's columns (name, type, unit, meaning) as
-        Markdown, from the declarations the sinks use. With --update FILE, rewrites each
-        `<!-- columns: NAME -->` … `<!-- end columns -->` block of FILE in place.
-        """
+    static let spec = CommandSpec(
+        name: "tables", summary: "the result tables' columns as Markdown (from their declarations)",
+        synopsis: "tables [--update FILE]",
+        about: """
+            Prints every result and bookkeeping table's columns (name, type, unit, meaning) as
+            Markdown, from the declarations the sinks use. With --update FILE, rewrites each
+            `<!-- columns: NAME -->` … `<!-- end columns -->` block of FILE in place.
+            """,
+        options: [
+            OptionSpec(
+                "--update", value: .file("FILE"),
+                help: "rewrite the generated column blocks of FILE in place (docs/RESULTS.md)")
+        ],
+        positionalFiles: false)
+    static let usage = spec.usage
 
     static func run(_ args: [String]) -> Int32 {
         var cursor = ArgumentCursor(args, usage: usage)

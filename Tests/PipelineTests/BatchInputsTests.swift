@@ -87,18 +87,12 @@ struct BatchInputsTests {
         #expect(p.etaSeconds == 20) // 1000 bytes left at 50 bytes/s
     }
 
-    @Test("the progress bar fits a narrow terminal and redraws on one line (run under a pseudo-terminal)")
-    func narrowTerminal() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), let binary = SensorPipeProcess.binary else {
-            print("skipped: needs util-linux's /usr/bin/script and the sensorpipe executable")
-            return
-        }
-        let dir = TemporaryDirectory()
-        for i in 0..<3 { _ = dir.write("r\(i).csv", Self.csv) }
-        let command = "stty cols 40; '\(binary.path)' run '\(dir.url.path)' --jobs 1 --out '\(dir.url.path)/o.sqlite'"
+    /// Runs `command` under a pseudo-terminal 40 columns wide (util-linux's `script`); returns what
+    /// the terminal received.
+    static func underTerminal(_ command: String, status: Int32 = 0) throws -> String {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        p.arguments = ["-qec", command, "/dev/null"]
+        p.arguments = ["-qec", "stty cols 40; " + command, "/dev/null"]
         let out = Pipe()
         p.standardOutput = out
         p.standardError = FileHandle.nullDevice
@@ -106,12 +100,50 @@ struct BatchInputsTests {
         try p.run()
         let data = out.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
-        #expect(p.terminationStatus == 0)
-        let text = String(decoding: data, as: UTF8.self)
+        #expect(p.terminationStatus == status)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static let haveTerminal = FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
+
+    @Test(
+        "the progress bar fits a narrow terminal and redraws on one line (run under a pseudo-terminal)",
+        .enabled(if: haveTerminal, "util-linux's /usr/bin/script is absent: no pseudo-terminal to run under"))
+    func narrowTerminal() throws {
+        let binary = try #require(SensorPipeProcess.binary)
+        let dir = TemporaryDirectory()
+        for i in 0..<3 { _ = dir.write("r\(i).csv", Self.csv) }
+        // The files have no known CSV layout: each fails (a FAILED line), so the run exits 1.
+        let text = try Self.underTerminal(
+            "'\(binary.path)' run '\(dir.url.path)' --jobs 1 --out '\(dir.url.path)/o.sqlite'", status: 1)
         let redraws = text.components(separatedBy: "\r\u{1B}[K").dropFirst().map { $0.components(separatedBy: "\r")[0] }
         let bars = redraws.filter { $0.contains("recordings") }
         #expect(!bars.isEmpty, "no bar drawn: \(text.debugDescription)")
         for bar in bars { #expect(bar.count <= 39, "\(bar.debugDescription) is wider than 39 columns") }
         #expect(bars.last?.contains("3/3 recordings") == true)
+    }
+
+    @Test(
+        "analyze shows decoding progress on a terminal, on one line that fits, and clears it before its result",
+        .enabled(if: haveTerminal, "util-linux's /usr/bin/script is absent: no pseudo-terminal to run under"))
+    func analyzeProgress() throws {
+        let binary = try #require(SensorPipeProcess.binary)
+        let dir = TemporaryDirectory()
+        let input = Fixtures.repositoryRoot.appendingPathComponent("Datasets/ecg/watch-1_mitdb100_1716282000.ndjson.gz").path
+        let text = try Self.underTerminal(
+            "SENSORPIPE_PROGRESS_DELAY_S=0 '\(binary.path)' analyze '\(input)' --out '\(dir.url.path)/a'")
+        let redraws = text.components(separatedBy: "\r\u{1B}[K").dropFirst().map { $0.components(separatedBy: "\r")[0] }
+        let lines = redraws.filter { $0.hasPrefix("decoded ") }
+        #expect(!lines.isEmpty, "no progress drawn: \(text.debugDescription)")
+        for line in lines {
+            #expect(line.count <= 39, "\(line.debugDescription) is wider than 39 columns")
+            #expect(line.contains("M samples"))
+        }
+        // Cleared: the result line starts on a clean line after the last redraw.
+        #expect(redraws.last?.contains("beats →") == true, "\(redraws.last.debugDescription)")
+        // Not on a terminal: no progress at all.
+        let plain = try SensorPipeProcess.run(
+            ["analyze", input, "--out", dir.url.path + "/b"], environment: ["SENSORPIPE_PROGRESS_DELAY_S": "0"])
+        #expect(!plain.stderr.contains("decoded "))
     }
 }

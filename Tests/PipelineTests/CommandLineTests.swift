@@ -25,10 +25,11 @@ struct SensorPipeProcess {
         var stderr: String
     }
 
-    /// Runs `sensorpipe args…` to completion.
-    static func run(_ args: [String], environment: [String: String] = [:]) throws -> Output {
+    /// Runs `sensorpipe args…` to completion (in `folder` when given).
+    static func run(_ args: [String], environment: [String: String] = [:], in folder: URL? = nil) throws -> Output {
         guard let binary else { throw MissingBinary() }
         let p = Process()
+        if let folder { p.currentDirectoryURL = folder }
         p.executableURL = binary
         p.arguments = args
         p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }

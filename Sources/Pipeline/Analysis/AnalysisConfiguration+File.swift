@@ -65,8 +65,15 @@ extension AnalysisConfiguration {
             guard let dict = d as? [String: Any] else {
                 throw ConfigurationError(description: "\(path): 'decode' must be an object")
             }
-            for key in dict.keys.sorted() where key != "preset" {
-                throw ConfigurationError(description: "\(path): unknown key 'decode.\(key)' (known: decode.preset)")
+            for key in dict.keys.sorted() where key != "preset" && key != "verify_integrity" {
+                throw ConfigurationError(
+                    description: "\(path): unknown key 'decode.\(key)' (known: decode.preset, decode.verify_integrity)")
+            }
+            if let v = dict["verify_integrity"] {
+                guard let b = v as? Bool else {
+                    throw ConfigurationError(description: "\(path): 'decode.verify_integrity' must be true or false, got \(v)")
+                }
+                decode.verifiesIntegrity = b
             }
             if let v = dict["preset"] {
                 guard let name = v as? String, name == "auto" || RecordingPreset(rawValue: name) != nil else {

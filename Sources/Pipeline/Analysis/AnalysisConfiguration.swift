@@ -68,14 +68,15 @@ public struct AnalysisConfiguration: Sendable {
     }
 
     /// The configuration as canonical JSON (sorted keys, no whitespace): the software version (a
-    /// new version may change results), the decoder preset and every family's option values.
+    /// new version may change results), the decoder preset (and `verify_integrity: false` when
+    /// integrity failures are only reported; absent at the default, so hashes of earlier runs
+    /// stay valid) and every family's option values.
     /// - Parameter softwareVersion: ``SensorPipeVersion/current``.
     /// - Returns: JSON text.
     public func canonicalJSON(softwareVersion: String) -> String {
-        var config: [String: Any] = [
-            "software_version": softwareVersion,
-            "decode": ["preset": decode.preset.map { "\($0.rawValue)" } ?? "auto"],
-        ]
+        var decodeSection: [String: Any] = ["preset": decode.preset.map { "\($0.rawValue)" } ?? "auto"]
+        if !decode.verifiesIntegrity { decodeSection["verify_integrity"] = false }
+        var config: [String: Any] = ["software_version": softwareVersion, "decode": decodeSection]
         for (family, options) in values {
             var section = [String: Any]()
             for (key, value) in options {

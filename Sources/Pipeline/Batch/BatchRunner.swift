@@ -311,6 +311,8 @@ public enum BatchRunner {
         do {
             size = members.reduce(0) { $0 + fileSize($1) }
             hash = try ContentHash.files(members)
+        } catch let e as RecordingError {
+            return .failed(hash: nil, size: fileSize(path), message: e.description) // names the file already
         } catch {
             return .failed(hash: nil, size: fileSize(path), message: "\(path): cannot read: \(error)")
         }

@@ -11,6 +11,12 @@ import Signals
 ///   followed by 16 hex digits of the FNV-1a 64 hash of its absolute path, so names never collide.
 /// - `recordings.csv`: one line per recording folder (rewritten at the end of every run).
 /// - `runs.ndjson`: one JSON line per run start and per run end.
+/// - `<table>.csv` (or `<table>.csv.gz` with `compressTables`): one long table per result table
+///   for the whole batch — a first column `recording` (the recording's path, as in
+///   `recordings.csv`) followed by the table's declared columns — holding every recording whose
+///   folder is `ok` under this configuration, ordered by path. Rewritten at the end of every run
+///   (written to a hidden partial file, then renamed), so one `pandas.read_csv` or `read.csv`
+///   loads a table for the whole batch. The per-recording folders stay: they are what resuming reads.
 ///
 /// A recording is written into a hidden `.partial` folder that is renamed into place when
 /// complete (atomic on POSIX file systems): a crash leaves either the whole folder or none.
@@ -22,6 +28,10 @@ public final class CSVBatchFolder: BatchStore {
     private var runNumber: Int64 = 0
     /// Held from ``startRun(softwareVersion:configJSON:label:)`` to ``finishRun(ok:failed:skipped:)``.
     private var lock: RunLock?
+    /// The result tables written as long batch tables.
+    public let tables: [ResultTable]
+    /// Whether the long batch tables are gzip-compressed (`<table>.csv.gz`).
+    public let compressTables: Bool
 
     /// What `recording.json` holds.
     struct RecordingFile: Codable {
@@ -50,10 +60,16 @@ public final class CSVBatchFolder: BatchStore {
     }
 
     /// Opens or creates the output folder.
-    /// - Parameter directory: the folder (created with its parents when missing).
+    /// - Parameters:
+    ///   - directory: the folder (created with its parents when missing).
+    ///   - tables: the result tables to write as long batch tables (`<table>.csv`); none by
+    ///     default. Names must be unique.
+    ///   - compressTables: gzip the long tables (`<table>.csv.gz`); default `false`.
     /// - Throws: a file-system error naming it.
-    public init(directory: URL) throws {
+    public init(directory: URL, tables: [ResultTable] = [], compressTables: Bool = false) throws {
         self.directory = directory
+        self.tables = tables
+        self.compressTables = compressTables
         try FileManager.default.createDirectory(
             at: directory.appendingPathComponent("recordings"),
             withIntermediateDirectories: true)
@@ -128,7 +144,9 @@ public final class CSVBatchFolder: BatchStore {
             "event": "end", "run": runNumber, "recordings_ok": ok, "recordings_failed": failed,
             "recordings_skipped": skipped, "time": Date().timeIntervalSince1970,
         ])
-        try writeIndex()
+        let records = try recordingFiles()
+        try writeIndex(records)
+        try writeLongTables(records)
     }
 
     /// The folder name of a recording: its file name plus the hash of its path.
@@ -182,10 +200,10 @@ public final class CSVBatchFolder: BatchStore {
     }
 
     /// `recordings.csv`: one line per recording folder.
-    private func writeIndex() throws {
+    private func writeIndex(_ records: [RecordingFile]) throws {
         var text =
             "folder,path,status,size,content_hash,config_hash,streams,beats,samples_read,samples_used,masked,duplicates_dropped,rejected,error\n"
-        for r in try recordingFiles() {
+        for r in records {
             let unattributed = r.rejected_unattributed ?? 0
             func sum(_ f: (StreamFile) -> Int, plus: Int = 0) -> String { String(r.streams.reduce(plus) { $0 + f($1) }) }
             let fields: [ResultValue] = [
@@ -217,5 +235,102 @@ public final class CSVBatchFolder: BatchStore {
         defer { try? handle.close() }
         try handle.seekToEnd()
         try handle.write(contentsOf: line)
+    }
+}
+
+extension CSVBatchFolder {
+    /// Errors of the long batch tables.
+    public struct LongTableError: Error, CustomStringConvertible {
+        /// What was wrong, naming the file.
+        public var description: String
+    }
+
+    /// Writes `<table>.csv` (or `.csv.gz`) for every table in ``tables``: the rows of every
+    /// recording folder that is `ok` under this configuration, each prefixed with the recording's
+    /// path, ordered by path. Each recording's file is streamed in 1 MiB reads (memory does not
+    /// grow with the batch); records are split on line breaks outside RFC 4180 quotes.
+    func writeLongTables(_ records: [RecordingFile]) throws {
+        let current = records.filter { $0.status == "ok" && $0.config_hash == configHash }.sorted { $0.path < $1.path }
+        let root = directory.appendingPathComponent("recordings")
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        for table in tables {
+            let name = table.name + (compressTables ? ".csv.gz" : ".csv")
+            let final = directory.appendingPathComponent(name)
+            let partial = directory.appendingPathComponent(".\(name).partial")
+            let header = table.columns.map(\.name).joined(separator: ",")
+            do {
+                let out = try OutputFile(path: partial.path, compress: compressTables)
+                try out.write(Array(("recording," + header + "\n").utf8))
+                for record in current {
+                    let url = root.appendingPathComponent(Self.folderName(for: record.path))
+                        .appendingPathComponent(table.name + ".csv")
+                    guard let input = FileHandle(forReadingAtPath: url.path) else { continue } // no rows of this table
+                    defer { try? input.close() }
+                    let prefix = Array((CSVResultSink.field(.text(record.path)) + ",").utf8)
+                    try append(input, from: url.path, header: header, prefix: prefix, to: out, chunk: &chunk)
+                }
+                try out.finish()
+                if rename(partial.path, final.path) != 0 {
+                    throw LongTableError(description: "\(final.path): cannot rename into place: \(String(cString: strerror(errno)))")
+                }
+            } catch {
+                try? FileManager.default.removeItem(at: partial)
+                throw error
+            }
+            // A table written the other way by an earlier run is stale now.
+            let other = directory.appendingPathComponent(table.name + (compressTables ? ".csv" : ".csv.gz"))
+            try? FileManager.default.removeItem(at: other)
+        }
+    }
+
+    /// Copies one recording's table file after its header line, starting each record with
+    /// `prefix`.
+    private func append(
+        _ input: FileHandle, from path: String, header: String, prefix: [UInt8], to out: OutputFile,
+        chunk: inout [UInt8]
+    ) throws {
+        var inHeader = true, headerBytes = [UInt8]()
+        var quoted = false, atRecordStart = true
+        var pending = [UInt8]()
+        pending.reserveCapacity(chunk.count + chunk.count / 8)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(input.fileDescriptor, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw LongTableError(description: "\(path): cannot read: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            pending.removeAll(keepingCapacity: true)
+            for i in 0..<n {
+                let c = chunk[i]
+                if inHeader {
+                    if c == 0x0A {
+                        inHeader = false
+                        let found = String(decoding: headerBytes, as: UTF8.self)
+                        guard found == header else {
+                            throw LongTableError(
+                                description:
+                                    "\(path): its columns (\(found)) differ from this build's (\(header)); "
+                                    + "rerun the batch into a new folder")
+                        }
+                    } else {
+                        headerBytes.append(c)
+                    }
+                    continue
+                }
+                if atRecordStart {
+                    pending.append(contentsOf: prefix)
+                    atRecordStart = false
+                }
+                pending.append(c)
+                if c == UInt8(ascii: "\"") {
+                    quoted.toggle()
+                } else if c == 0x0A && !quoted {
+                    atRecordStart = true
+                }
+            }
+            try out.write(pending)
+        }
+        if !atRecordStart { try out.write([0x0A]) } // a last record without its line break
     }
 }

@@ -1,5 +1,3 @@
-import CZlib
-
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -46,10 +44,7 @@ public final class SensorKitWriter {
     /// `exporter` written in the header.
     public let exporter: String
 
-    private let fd: Int32
-    private var out: [UInt8] = []
-    private var z = z_stream()
-    private var zOut = [UInt8](repeating: 0, count: 1 << 16)
+    private let file: OutputFile
     private var headerWritten = false
     private var early: [[UInt8]] = [] // lines seen before the header could be written
     private var headerDevice: String?
@@ -70,22 +65,9 @@ public final class SensorKitWriter {
     /// - Complexity: O(1).
     public init(path: String, compress: Bool? = nil, exporter: String = "sensorpipe") throws(RecordingError) {
         self.path = path
-        self.compressed = compress ?? path.hasSuffix(".gz")
+        file = try OutputFile(path: path, compress: compress)
+        self.compressed = file.compressed
         self.exporter = exporter
-        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw RecordingError(.unreadable, file: path, "cannot create: \(String(cString: strerror(errno)))") }
-        if compressed {
-            let rc = deflateInit2_(
-                &z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
-                Int32(MemoryLayout<z_stream>.size))
-            guard rc == Z_OK else { throw RecordingError(.unreadable, file: path, "zlib could not initialise (\(rc))") }
-        }
-        out.reserveCapacity(1 << 20)
-    }
-
-    deinit {
-        if compressed { deflateEnd(&z) }
-        if fd >= 0 { close(fd) }
     }
 
     // MARK: - Events
@@ -160,7 +142,7 @@ public final class SensorKitWriter {
         guard !finished else { return }
         if !headerWritten { try writeHeader(sensor: streams.first?.key.sensor.rawValue ?? "unknown", device: headerDevice ?? "unknown") }
         finished = true
-        try flush(final: true)
+        try file.finish()
     }
 
     // MARK: - Lines
@@ -235,16 +217,14 @@ public final class SensorKitWriter {
         line.raw(",\"exporter\":"); line.string(exporter)
         line.raw("}\n")
         headerWritten = true
-        out.append(contentsOf: line.bytes)
-        for l in early { out.append(contentsOf: l) }
+        try file.write(line.bytes)
+        for l in early { try file.write(l) }
         early = []
-        try flush(final: false)
     }
 
     private func emit(_ bytes: [UInt8]) throws(RecordingError) {
         if !headerWritten { early.append(bytes); return }
-        out.append(contentsOf: bytes)
-        if out.count >= 1 << 20 { try flush(final: false) }
+        try file.write(bytes)
     }
 
     private func writeBlock(_ b: SampleBlock) throws(RecordingError) {
@@ -382,61 +362,6 @@ public final class SensorKitWriter {
                 i += n
             }
         }
-    }
-
-    // MARK: - Output
-
-    private func writeAll(_ p: UnsafeRawPointer, _ count: Int) throws(RecordingError) {
-        var done = 0
-        while done < count {
-            let n = Glibc.write(fd, p + done, count - done)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw RecordingError(.unreadable, file: path, "cannot write: \(String(cString: strerror(errno)))")
-            }
-            done += n
-        }
-    }
-
-    private func flush(final: Bool) throws(RecordingError) {
-        if !compressed {
-            let result = out.withUnsafeBytes { b in
-                Result { () throws(RecordingError) in try writeAll(b.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, b.count) }
-            }
-            try result.get()
-            out.removeAll(keepingCapacity: true)
-            return
-        }
-        let availIn = out.count
-        var failure: RecordingError?
-        out.withUnsafeMutableBytes { input in
-            z.next_in = input.baseAddress?.assumingMemoryBound(to: Bytef.self)
-            z.avail_in = uInt(availIn)
-            while true {
-                let rc: Int32 = zOut.withUnsafeMutableBytes { o in
-                    z.next_out = o.baseAddress!.assumingMemoryBound(to: Bytef.self)
-                    z.avail_out = uInt(o.count)
-                    return deflate(&z, final ? Z_FINISH : Z_NO_FLUSH)
-                }
-                let produced = zOut.count - Int(z.avail_out)
-                if produced > 0 {
-                    let r = zOut.withUnsafeBytes { o in
-                        Result { () throws(RecordingError) in try writeAll(o.baseAddress!, produced) }
-                    }
-                    if case .failure(let e) = r { failure = e; return }
-                }
-                if final {
-                    if rc == Z_STREAM_END { return }
-                    if rc != Z_OK && rc != Z_BUF_ERROR {
-                        failure = RecordingError(.unreadable, file: path, "deflate failed (\(rc))"); return
-                    }
-                } else if z.avail_in == 0 && z.avail_out != 0 {
-                    return
-                }
-            }
-        }
-        out.removeAll(keepingCapacity: true)
-        if let failure { throw failure }
     }
 }
 
