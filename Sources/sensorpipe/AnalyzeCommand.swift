@@ -21,19 +21,9 @@ enum AnalyzeCommand {
             """,
         options: [
             OptionSpec("--out", value: .folder("DIR"), help: "output folder (created if needed)"),
-            OptionSpec(
-                "--preset", value: .choice("NAME", RecordingPreset.allCases.map(\.rawValue)),
-                help: "layout of CSV/MATLAB inputs (default: detected from content)"),
-            OptionSpec(
-                "--no-verify-integrity",
-                help:
-                    "deliver data whose integrity checks fail (WFDB checksum or header/data mismatch, GT3X CRC-32) and report each "
-                    + "failure as an issue, instead of failing the recording"),
-            OptionSpec(
-                "--config", value: .file("FILE"),
-                help:
-                    "analysis options as JSON (docs/RESULTS.md, \"Configuration files\"); options given on the command line override the file"
-            ),
+            .preset,
+            .noVerifyIntegrity,
+            .configFile,
         ],
         takesAnalysisOptions: true)
     static let usage = spec.usage
@@ -92,7 +82,7 @@ enum AnalyzeCommand {
                 analysis: analysis, sink: sink, progress: showProgress)
             clearProgress()
             print(
-                "\(input): \(summary.streams) stream(s), \(summary.beats) beats → \(out)/"
+                "\(FilePathBytes.display(input)): \(summary.streams) stream(s), \(summary.beats) beats → \(out)/"
                     + summary.tables.map { "\($0).csv" }.joined(separator: ", "))
             for issue in summary.issues { CLI.error("warning: \(issue)") }
             for line in summary.unanalysedStreams { CLI.error("warning: not analysed: \(line)") }

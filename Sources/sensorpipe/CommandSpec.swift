@@ -1,4 +1,5 @@
 import Pipeline
+import Recordings
 
 /// One option of a command, declared once: the command's `--help`, the shell completions
 /// (`sensorpipe completions bash|zsh`) and the man page (`sensorpipe manpage`) are made from it.
@@ -56,6 +57,23 @@ struct OptionSpec {
         lines.append(String(line.dropLast()))
         return lines.joined(separator: "\n")
     }
+}
+
+extension OptionSpec {
+    /// `--preset NAME`, shared by the commands that decode.
+    static let preset = OptionSpec(
+        "--preset", value: .choice("NAME", RecordingPreset.allCases.map(\.rawValue)),
+        help: "layout of CSV/MATLAB inputs (default: detected from content)")
+    /// `--no-verify-integrity` (``DecodeOptions/verifiesIntegrity`` off), shared by the commands that decode.
+    static let noVerifyIntegrity = OptionSpec(
+        "--no-verify-integrity",
+        help:
+            "deliver data whose integrity checks fail (WFDB checksum or header/data mismatch, GT3X CRC-32) and report each "
+            + "failure as an issue, instead of failing the recording")
+    /// `--config FILE`, shared by `analyze` and `run`.
+    static let configFile = OptionSpec(
+        "--config", value: .file("FILE"),
+        help: "analysis options as JSON (docs/RESULTS.md, \"Configuration files\"); options given on the command line override the file")
 }
 
 /// A command declared once: synopsis, description and options.

@@ -17,14 +17,8 @@ enum ConvertCommand {
             """,
         options: [
             OptionSpec("--to", value: .choice("FORMAT", ["sensorkit-ndjson"]), help: "output format; only sensorkit-ndjson"),
-            OptionSpec(
-                "--preset", value: .choice("NAME", RecordingPreset.allCases.map(\.rawValue)),
-                help: "layout of CSV/MATLAB inputs (default: detected from content)"),
-            OptionSpec(
-                "--no-verify-integrity",
-                help:
-                    "deliver data whose integrity checks fail (WFDB checksum or header/data mismatch, GT3X CRC-32) and report each "
-                    + "failure as an issue, instead of failing the recording"),
+            .preset,
+            .noVerifyIntegrity,
         ])
     static let usage = spec.usage
 

@@ -18,14 +18,8 @@ enum InspectCommand {
             """,
         options: [
             OptionSpec("--json", help: "one JSON object per recording, one per line"),
-            OptionSpec(
-                "--preset", value: .choice("NAME", RecordingPreset.allCases.map(\.rawValue)),
-                help: "layout of CSV/MATLAB files (default: detected from content)"),
-            OptionSpec(
-                "--no-verify-integrity",
-                help:
-                    "deliver data whose integrity checks fail (WFDB checksum or header/data mismatch, GT3X CRC-32) and report each "
-                    + "failure as an issue, instead of failing the recording"),
+            .preset,
+            .noVerifyIntegrity,
             OptionSpec("--issues", value: .text("N"), help: "show at most N recoverable issues per file (default 5)"),
         ])
     static let usage = spec.usage
@@ -166,7 +160,7 @@ enum InspectCommand {
     }
 
     static func printTable(_ r: FileReport) {
-        var head = "\(r.path)"
+        var head = FilePathBytes.display(r.path)
         if let f = r.format {
             head += "  [\(f)" + (r.preset.map { ", preset \($0)\(r.presetDetected == true ? " (detected)" : "")" } ?? "") + "]"
         }

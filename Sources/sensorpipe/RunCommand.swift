@@ -61,19 +61,9 @@ enum RunCommand {
             OptionSpec("--label", value: .text("TEXT"), help: "a study label stored in runs.label (not part of the configuration)"),
             OptionSpec("--quiet", "-q", help: "no progress bar or per-recording lines; failures and the summary only"),
             OptionSpec("--json", help: "print the summary as JSON on stdout (progress stays on stderr)"),
-            OptionSpec(
-                "--preset", value: .choice("NAME", RecordingPreset.allCases.map(\.rawValue)),
-                help: "layout of CSV/MATLAB inputs (default: detected from content)"),
-            OptionSpec(
-                "--no-verify-integrity",
-                help:
-                    "deliver data whose integrity checks fail (WFDB checksum or header/data mismatch, GT3X CRC-32) and report each "
-                    + "failure as an issue, instead of failing the recording"),
-            OptionSpec(
-                "--config", value: .file("FILE"),
-                help:
-                    "analysis options as JSON (docs/RESULTS.md, \"Configuration files\"); options given on the command line override the file"
-            ),
+            .preset,
+            .noVerifyIntegrity,
+            .configFile,
         ],
         takesAnalysisOptions: true,
         epilogue: """
@@ -254,7 +244,7 @@ final class ProgressReporter {
         case .skipped:
             line = "skipped \(o.path) (already done)"
         case .failed:
-            line = "FAILED  \(o.error ?? o.path)"
+            line = "FAILED  \(o.error ?? FilePathBytes.display(o.path))"
         }
         switch mode {
         case .quiet:

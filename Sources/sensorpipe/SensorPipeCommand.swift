@@ -30,7 +30,7 @@ struct SensorPipeCommand {
     }
 
     static func main() {
-        var args = Array(CommandLine.arguments.dropFirst())
+        var args = FilePathBytes.arguments // bytes that are not UTF-8 kept (file names may hold them)
         guard let command = args.first else {
             FileHandle.standardError.write(Data((usage + "\n").utf8))
             exit(64)

@@ -147,3 +147,62 @@ struct BatchInputsTests {
         #expect(!plain.stderr.contains("decoded "))
     }
 }
+
+@Suite("File names that are not UTF-8 (issue 15 class 11): found, opened, analysed, named in messages")
+struct NonUTF8FileNameTests {
+    @Test("FilePathBytes: valid UTF-8 unchanged, other bytes round-trip, messages show \\xNN")
+    func roundTrip() {
+        #expect(FilePathBytes.decode(Array("é/ü.csv".utf8)) == "é/ü.csv")
+        let raw: [UInt8] = [0x72, 0xE9, 0x2E, 0x68, 0x65, 0x61, 0xC3, 0xA9, 0xC3] // r, Latin-1 é, ".hea", UTF-8 é, a cut sequence
+        let s = FilePathBytes.decode(raw)
+        #expect(FilePathBytes.bytes(s) == raw)
+        #expect(FilePathBytes.display(s) == "r\\xE9.heaé\\xC3")
+        for b in UInt8(0x80)...UInt8(0xFF) { #expect(FilePathBytes.bytes(FilePathBytes.decode([0x61, b])) == [0x61, b]) }
+    }
+
+    /// Creates `folder/<name bytes>` holding `contents` through the byte path (Foundation cannot).
+    static func create(_ folder: String, name: [UInt8], contents: Data) throws -> String {
+        let path = FilePathBytes.decode(Array(folder.utf8) + [0x2F] + name)
+        let fd = FilePathBytes.withCString(path) { open($0, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
+        #expect(fd >= 0)
+        _ = contents.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        return path
+    }
+
+    @Test("a recording named with a Latin-1 byte is found in its folder and in a manifest, analysed by run and analyze")
+    func analysed() throws {
+        let dir = TemporaryDirectory()
+        let source = Fixtures.repositoryRoot.appendingPathComponent("Datasets/ecg/watch-1_mitdb100_1716282000.ndjson.gz")
+        let name: [UInt8] = Array("patient-".utf8) + [0xE9] + Array(".ndjson.gz".utf8)
+        let folder = dir.url.path + "/in"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = try Self.create(folder, name: name, contents: Data(contentsOf: source))
+        #expect(try RecordingDiscovery.expand([folder]) == [path])
+        // A manifest beside the file, listing it by its bytes.
+        let listed = try Self.create(folder, name: Array("files.manifest".utf8), contents: Data(name + [0x0A]))
+        #expect(try RecordingDiscovery.expand([listed]) == [path])
+        // The CLI gets the name as raw bytes through the shell.
+        let binary = try #require(SensorPipeProcess.binary)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = [
+            "-c",
+            "cd '\(folder)' && '\(binary.path)' analyze \"$(printf 'patient-\\351.ndjson.gz')\" --out '\(dir.url.path)/a' "
+                + "&& '\(binary.path)' run . --out '\(dir.url.path)/r.sqlite' --quiet --json --exclude '*.manifest'",
+        ]
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0, "\(stderr)")
+        #expect(stdout.contains("beats →"), "\(stdout)")
+        #expect(stdout.contains("\"ok\":1"), "\(stdout)")
+        // A missing file with such a name is named with \xNN in the message.
+        let missing = try SensorPipeProcess.run(["analyze", FilePathBytes.decode(Array("/nonexistent/x".utf8) + [0xE9])])
+        #expect(missing.stderr.contains("/nonexistent/x\\xE9"), "\(missing.stderr)")
+    }
+}

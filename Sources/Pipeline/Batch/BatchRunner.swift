@@ -285,8 +285,7 @@ public enum BatchRunner {
 
     /// Size in bytes of the file `path` names (following symbolic links), 0 when unreadable.
     static func fileSize(_ path: String) -> Int {
-        var st = stat()
-        return stat(path, &st) == 0 ? Int(st.st_size) : 0
+        FilePathBytes.status(path).map { Int($0.st_size) } ?? 0
     }
 
     /// Every file a recording reads (WFDB: header and signal files); when a member's files cannot

@@ -70,13 +70,11 @@ public enum RecordingDiscovery {
     /// - Complexity: O(files under the folders).
     public static func expand(_ inputs: [String], filter: Filter = Filter()) throws -> [String] {
         var out = [String]()
-        let fm = FileManager.default
         for input in inputs {
-            var isDir: ObjCBool = false
-            let exists = fm.fileExists(atPath: input, isDirectory: &isDir)
-            if exists && isDir.boolValue {
+            let st = FilePathBytes.status(input)
+            if let st, st.st_mode & S_IFMT == S_IFDIR {
                 out += scan(folder: input)
-            } else if exists && isManifest(input) {
+            } else if st != nil && isManifest(input) {
                 out += try readManifest(input)
             } else {
                 out.append(input)
@@ -202,16 +200,16 @@ public enum RecordingDiscovery {
     }
 
     static func walk(_ folder: String, visited: inout Set<FolderIdentity>, into found: inout [String]) {
-        var st = stat()
-        guard stat(folder, &st) == 0, visited.insert(FolderIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))).inserted
+        guard let st = FilePathBytes.status(folder),
+            visited.insert(FolderIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))).inserted
         else { return }
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        // Names as bytes (FilePathBytes): a name that is not UTF-8 is still found and opened.
+        guard let names = FilePathBytes.directoryEntries(folder) else { return }
         for name in names where !name.hasPrefix(".") { // hidden and partial files
             let path = (folder as NSString).appendingPathComponent(name)
-            var entry = stat()
             // stat follows links; a broken link is kept when named like a recording (it then
             // fails as a recording, with its error, rather than vanishing).
-            if stat(path, &entry) == 0 && (entry.st_mode & S_IFMT) == S_IFDIR {
+            if let entry = FilePathBytes.status(path), entry.st_mode & S_IFMT == S_IFDIR {
                 walk(path, visited: &visited, into: &found)
             } else if looksLikeRecording(name) {
                 found.append(path)
@@ -223,8 +221,7 @@ public enum RecordingDiscovery {
         var out = [String]()
         for line in try readLines(path) {
             let p = resolve(line, relativeTo: path)
-            var isDir: ObjCBool = false
-            if FileManager.default.fileExists(atPath: p, isDirectory: &isDir), isDir.boolValue {
+            if let st = FilePathBytes.status(p), st.st_mode & S_IFMT == S_IFDIR {
                 out += scan(folder: p)
             } else {
                 out.append(p)
@@ -233,21 +230,18 @@ public enum RecordingDiscovery {
         return out
     }
 
-    /// The non-blank, non-comment lines of a manifest, trimmed.
+    /// The non-blank, non-comment lines of a manifest, trimmed; bytes that are not UTF-8 are kept
+    /// (``FilePathBytes``), since file names may hold them.
     /// LF, CRLF or CR line ends and a UTF-8 byte-order mark are accepted; spaces and tabs around a
     /// line are dropped; a FIFO or other non-regular file is refused without opening it.
     static func readLines(_ path: String) throws -> [String] {
         // A FIFO named like a manifest must not block the batch.
         if let why = RegularFile.problem(path) { throw ManifestError(description: "\(path): \(why)") }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ManifestError(description: "\(path): cannot read the manifest")
-        }
+        guard let data = try? readAll(path) else { throw ManifestError(description: "\(path): cannot read the manifest") }
         var out = [String]()
-        for (index, raw) in manifestLines(data).enumerated() {
-            guard let text = String(validating: raw, as: UTF8.self) else {
-                throw ManifestError(description: "\(path):\(index + 1): the line is not UTF-8 text")
-            }
-            let line = text.trimmingCharacters(in: .whitespaces)
+        for raw in manifestLines(data) {
+            // A path is bytes: one that is not UTF-8 is kept as FilePathBytes decodes it.
+            let line = FilePathBytes.decode(raw).trimmingCharacters(in: .whitespaces)
             if line.isEmpty || line.hasPrefix("#") { continue }
             out.append(line)
         }
@@ -277,5 +271,20 @@ public enum RecordingDiscovery {
     static func resolve(_ line: String, relativeTo manifest: String) -> String {
         let base = (manifest as NSString).deletingLastPathComponent
         return line.hasPrefix("/") || base.isEmpty ? line : (base as NSString).appendingPathComponent(line)
+    }
+
+    /// A regular file's bytes (the path as ``FilePathBytes`` decodes it).
+    static func readAll(_ path: String) throws -> Data {
+        let (fd, size) = try RegularFile.open(path)
+        defer { close(fd) }
+        var data = Data(capacity: min(size, 1 << 24))
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { throw RecordingError(.unreadable, file: path, String(cString: strerror(errno))) }
+            if n == 0 { return data }
+            data.append(contentsOf: chunk[0..<n])
+        }
     }
 }

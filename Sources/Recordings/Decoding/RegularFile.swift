@@ -27,14 +27,15 @@ public enum RegularFile {
         "the path names \(kind(mode)), not a regular file; only regular files (or symbolic links to them) are read"
     }
 
-    /// Opens `path` read-only (close-on-exec) after checking that it is a regular file.
+    /// Opens `path` read-only (close-on-exec) after checking that it is a regular file. A path
+    /// with bytes that are not UTF-8 is given as ``FilePathBytes`` decodes it.
     /// - Parameter path: the file.
     /// - Returns: an open, blocking file descriptor and the file's size in bytes; the caller closes it.
     /// - Throws: ``RecordingError`` `.unreadable` naming the file: the system's reason when it
     ///   cannot be opened (`No such file or directory`, …), or what it is when it is not a regular file.
     /// - Complexity: O(1) system calls; never blocks on a FIFO.
     public static func open(_ path: String) throws(RecordingError) -> (fd: Int32, size: Int) {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let fd = FilePathBytes.withCString(path) { Glibc.open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         guard fd >= 0 else {
             throw RecordingError(.unreadable, file: path, String(cString: strerror(errno)))
         }
@@ -59,8 +60,7 @@ public enum RegularFile {
     ///   (missing, or what it is).
     /// - Complexity: one `stat`.
     public static func problem(_ path: String) -> String? {
-        var st = stat()
-        guard stat(path, &st) == 0 else { return String(cString: strerror(errno)) }
+        guard let st = FilePathBytes.status(path) else { return String(cString: strerror(errno)) }
         return st.st_mode & S_IFMT == S_IFREG ? nil : refusal(st.st_mode)
     }
 }

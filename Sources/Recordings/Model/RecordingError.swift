@@ -64,7 +64,7 @@ public struct RecordingError: Error, Sendable, Hashable, CustomStringConvertible
     }
 
     public var description: String {
-        var place = file
+        var place = FilePathBytes.display(file)
         if let line {
             place += ":\(line)"
             if let column { place += ":\(column)" }
