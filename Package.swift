@@ -58,7 +58,7 @@ let package = Package(
 
         // MARK: - Benchmarks
         .executableTarget(
-            name: "sensorpipe-bench", dependencies: ["DSP", "Recordings", "Cardio", "Pipeline", "CFFTW", "CZlib"],
+            name: "sensorpipe-bench", dependencies: ["DSP", "Recordings", "Cardio", "Motion", "Pipeline", "CFFTW", "CZlib"],
             path: "Benchmarks/sensorpipe-bench"),
 
         // MARK: - Test support and tests

@@ -12,6 +12,7 @@ let usage = """
     USAGE: sensorpipe-bench [--list] [--filter REGEX] [--quick] [--json] [--check THRESHOLDS.json]
            sensorpipe-bench --batch [--megabytes MB] [--quick] [--json] [--check BATCH-THRESHOLDS.json]
            sensorpipe-bench --long-ecg DAYS [--compare OLD-SENSORPIPE] [--json]
+           sensorpipe-bench --long-motion DAYS [--json]
 
     OPTIONS:
       --list            list benchmark names and exit
@@ -33,6 +34,8 @@ let usage = """
       --long-ecg DAYS   memory of one long recording: a DAYS-long two-lead 360 Hz ECG through
                         `sensorpipe run --jobs 1` (one record) and `--jobs 2` (two records): peak RSS,
                         seconds, MB/s; --compare runs an older sensorpipe on the same inputs
+      --long-motion DAYS  DAYS of irregular 50 Hz three-axis acceleration through the motion
+                        family in this process: seconds, peak RSS, ratio to a same-run SOS pass
       -h, --help        show this help
 
     ENVIRONMENT (the guard's self-test; nothing else reads these):
@@ -50,6 +53,7 @@ struct Options {
     var measurePlans = false
     var batch = false
     var longDays: Double?
+    var longMotionDays: Double?
     var compare: String?
     var megabytes: Double?
 }
@@ -71,6 +75,9 @@ func parseOptions() -> Options {
         case "--long-ecg":
             guard let v = args.popFirst(), let d = Double(v), d > 0, d <= 31 else { fail("--long-ecg needs a number of days (0–31]") }
             o.longDays = d
+        case "--long-motion":
+            guard let v = args.popFirst(), let d = Double(v), d > 0, d <= 31 else { fail("--long-motion needs a number of days (0–31]") }
+            o.longMotionDays = d
         case "--compare":
             guard let v = args.popFirst() else { fail("--compare needs a sensorpipe executable") }
             o.compare = v
@@ -93,6 +100,9 @@ func parseOptions() -> Options {
 }
 
 let options = parseOptions()
+if let days = options.longMotionDays {
+    exit(runLongMotionBenchmark(days: days, json: options.json))
+}
 if let days = options.longDays {
     exit(runLongECGBenchmark(days: days, compare: options.compare, json: options.json))
 }

@@ -1,0 +1,128 @@
+import Foundation
+import Motion
+import Signals
+
+/// One hour of a synthetic wrist accelerometer at an irregular ~50 Hz (SensorKit-like): gravity
+/// turning slowly, 15 minutes of walking at 1.8 steps/s, arm movements, 5 mg noise, timestamps
+/// jittered by ±3 ms with one sample in 500 missing. Times are offsets within the hour (s).
+struct MotionHourTemplate {
+    var offsets: [Double] = []
+    var x: [Float] = [], y: [Float] = [], z: [Float] = []
+
+    init() {
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func uniform() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        for i in 0..<180_000 {
+            if uniform() < 0.002 { continue }
+            let t = Double(i) / 50 + (uniform() - 0.5) * 0.006
+            let tilt = 0.6 * sin(2 * Double.pi * t / 731)
+            let walking = t >= 600 && t < 1500
+            let v = walking ? 0.3 * sin(2 * Double.pi * 1.8 * t) + 0.08 * sin(4 * Double.pi * 1.8 * t) : 0
+            let arm = t >= 2400 && t < 2700 ? 0.2 * sin(2 * Double.pi * 0.4 * t) : 0
+            offsets.append(t)
+            x.append(Float(sin(tilt) + arm + (uniform() - 0.5) * 0.017))
+            y.append(Float(0.1 * sin(2 * Double.pi * t / 300) + (uniform() - 0.5) * 0.017))
+            z.append(Float(cos(tilt) + v + (uniform() - 0.5) * 0.017))
+        }
+    }
+}
+
+/// Counts rows without keeping them (the chain benchmark measures analysis, not output).
+final class CountingOutput: ResultOutput {
+    var rows = 0
+    func emit<Row>(_ schema: TableSchema<Row>, _ row: Row) throws { rows += 1 }
+}
+
+/// The motion family over `hours` hours of the template (replayed with shifted times) in blocks of
+/// 65,536 samples, as the router feeds it: regularise, epochs (ENMO, MAD, HFEN, BFEN, angles),
+/// counts, steps, daily summary. Returns the rows written.
+func runMotionChain(hours: Int, template: MotionHourTemplate) -> Int {
+    let info = StreamInfo(
+        key: StreamKey(deviceID: "watch", sensor: .accelerometer, channel: "acceleration"),
+        columns: ["x", "y", "z"].map { ColumnInfo(name: $0, unit: .standardGravity) })
+    var analyzer = MotionFamily.makeAnalyzer(options: MotionFamily.defaultOptions)
+    _ = analyzer.claim(AnnouncedStream(index: 0, info: info, file: "bench"))
+    let output = CountingOutput()
+    let n = template.offsets.count
+    let blockSize = 65_536
+    var first = 0
+    for h in 0..<hours {
+        let base = 1_700_000_000 + Double(h) * 3600
+        var start = 0
+        while start < n {
+            let end = min(start + blockSize, n)
+            let times = template.offsets[start..<end].map { $0 + base }
+            let block = SampleBlock(
+                stream: 0, segment: 0, firstSample: first, time: .explicit(times),
+                columns: [Array(template.x[start..<end]), Array(template.y[start..<end]), Array(template.z[start..<end])],
+                flags: [UInt8](repeating: 0, count: end - start), endsSegment: h == hours - 1 && end == n)
+            try! analyzer.consume(block, output: output)
+            first += end - start
+            start = end
+        }
+    }
+    try! analyzer.finish(output: output)
+    return output.rows
+}
+
+/// The motion chain on a day (quick: 1.5 h) of irregular 50 Hz three-axis acceleration, against
+/// one scalar SOS pass over a day of 512 Hz samples (``referenceSOSPass``).
+func motionBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
+    let hours = scale == .full ? 24 : 2
+    return [
+        BenchmarkCase(
+            name: "motion/chain/\(hours)h50/irregular", samples: hours * 180_000 * 3, bytes: hours * 180_000 * 20,
+            reference: sosReferenceName
+        ) {
+            let template = MotionHourTemplate()
+            return {
+                let rows = runMotionChain(hours: hours, template: template)
+                precondition(rows > hours * 700, "motion chain: \(rows) rows")
+                blackHole(rows)
+            }
+        }
+    ]
+}
+
+/// `sensorpipe-bench --long-motion DAYS`: DAYS of irregular 50 Hz three-axis acceleration through
+/// the motion family in this process (generated an hour at a time, so the input never sits in
+/// memory): wall and CPU seconds, peak resident memory, and the same-run reference (one
+/// ``referenceSOSPass`` over as many samples as the three axes hold) for the ratio.
+func runLongMotionBenchmark(days: Double, json: Bool) -> Int32 {
+    let hours = Int((days * 24).rounded())
+    let template = MotionHourTemplate()
+    let samples = hours * template.offsets.count
+    let t0 = Stopwatch.now()
+    let rows = runMotionChain(hours: hours, template: template)
+    let t1 = Stopwatch.now()
+    var usage = rusage()
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    let peak = Double(usage.ru_maxrss) * 1024
+    // Reference: the scalar SOS pass over 3 × samples values, an hour of values at a time.
+    let chunk = template.x + template.y + template.z
+    var out = [Float](repeating: 0, count: chunk.count)
+    let r0 = Stopwatch.now()
+    for _ in 0..<hours {
+        chunk.withUnsafeBufferPointer { c in
+            out.withUnsafeMutableBufferPointer { referenceSOSPass(c.baseAddress!, $0.baseAddress!, count: c.count) }
+        }
+    }
+    blackHole(out)
+    let r1 = Stopwatch.now()
+    let wall = Double(t1.wall - t0.wall) / 1e9, cpu = Double(t1.cpu - t0.cpu) / 1e9
+    let refCPU = Double(r1.cpu - r0.cpu) / 1e9
+    print(
+        String(
+            format: "long motion: %d h, %d samples per axis at ~50 Hz, %d rows; %.2f s wall, %.2f s CPU; "
+                + "reference SOS pass over 3 axes %.2f s CPU; ratio %.2f; peak RSS %.0f MB",
+            hours, samples, rows, wall, cpu, refCPU, cpu / refCPU, peak / 1e6))
+    if json {
+        print(
+            "{\"hours\":\(hours),\"samples_per_axis\":\(samples),\"seconds\":\(wall),\"cpu_seconds\":\(cpu),"
+                + "\"reference_cpu_seconds\":\(refCPU),\"peak_rss_bytes\":\(Int(peak))}")
+    }
+    return 0
+}

@@ -1,0 +1,159 @@
+/// ActiGraph activity counts for one axis, computed sample by sample after the open algorithm of
+/// Neishabouri et al. 2022, "Quantification of acceleration as activity counts in ActiGraph
+/// wearable", Scientific Reports 12:11958, doi:10.1038/s41598-022-16003-x (ActiGraph's published
+/// reference implementation, the `agcounts` package):
+///
+/// 1. resampling to 30 Hz: zero-stuffing by L, the single-pole low-pass
+///    `y[m] = a·L·(u[m] + u[m−1]) − b·y[m−1]` with `a = π/(π + 2L)`, `b = (π − 2L)/(π + 2L)`
+///    (skipped at 30, 60 and 90 Hz), keeping every M-th value (L/M = 3/4, 3/5, 1/2, 3/7, 3/8, 1/3,
+///    3/10 for 40…100 Hz), rounded to 0.001 g (half to even);
+/// 2. the published 8th-order IIR band-pass (direct form II transposed; state started at its
+///    steady state for the segment's first 30 Hz value), scaled by (3/4096)/(2.6/256)·237.5;
+/// 3. the dead-band and saturation: |v| < 4 → 0, |v| > 128 → 128, then the integer part;
+/// 4. accumulation to 10 Hz: ⌊(sum of 3 consecutive 30 Hz values)/3⌋; epochs sum these.
+///
+/// Input in g at an integer rate of 30, 40, …, 100 Hz. Streaming: the state is carried between
+/// calls, so any split of a segment gives the same 10 Hz values; call ``reset()`` at a gap.
+///
+/// - Complexity: O(L) per input sample, no allocation.
+struct ActiGraphCountsAxis: Sendable {
+    /// Band-pass numerator (ActiGraph's published "input coefficients").
+    static let numerator: [Double] = [
+        -0.009341062898525, -0.025470289659360, -0.004235264826105, 0.044152415456420,
+        0.036493718347760, -0.011893961934740, -0.022917390623150, -0.006788163862310,
+    ]
+    /// Band-pass denominator without the leading 1 (ActiGraph's "output coefficients").
+    static let denominator: [Double] = [
+        -3.63367395910957000000, 5.03689812757486000000, -3.09612247819666000000,
+        0.50620507633883000000, 0.32421701566682000000, -0.15685485875559000000,
+        0.01949130205890000000,
+    ]
+    /// Gain from filter output to counts (17.127404…, as in ActiLife).
+    static let gain = (3.0 / 4096.0) / (2.6 / 256.0) * 237.5
+
+    /// Upsampling and downsampling factors for an input rate, or `nil` when the rate is not one
+    /// the algorithm defines.
+    static func factors(sampleRate: Int) -> (up: Int, down: Int)? {
+        switch sampleRate {
+        case 30: return (1, 1)
+        case 40: return (3, 4)
+        case 50: return (3, 5)
+        case 60: return (1, 2)
+        case 70: return (3, 7)
+        case 80: return (3, 8)
+        case 90: return (1, 3)
+        case 100: return (3, 10)
+        default: return nil
+        }
+    }
+
+    let up: Int
+    let down: Int
+    let lowPass: Bool
+    let a: Double
+    let b: Double
+    // Resampler state.
+    private var upIndex = 0 // index of the next upsampled value within the segment
+    private var previousUp = 0.0 // u[m-1]
+    private var previousLow = 0.0 // y[m-1]
+    // Band-pass state (direct form II transposed, 7 delays).
+    private var z0 = 0.0, z1 = 0.0, z2 = 0.0, z3 = 0.0, z4 = 0.0, z5 = 0.0, z6 = 0.0
+    private var started = false
+    // 10 Hz accumulation.
+    private var triad = 0.0
+    private var triadCount = 0
+    /// Number of 30 Hz values produced in this segment.
+    private(set) var produced30 = 0
+
+    /// Creates the stage for input at `sampleRate` Hz (one of 30, 40, …, 100).
+    init?(sampleRate: Int) {
+        guard let f = Self.factors(sampleRate: sampleRate) else { return nil }
+        up = f.up
+        down = f.down
+        lowPass = !(sampleRate == 30 || sampleRate == 60 || sampleRate == 90)
+        a = Double.pi / (Double.pi + 2 * Double(f.up))
+        b = (Double.pi - 2 * Double(f.up)) / (Double.pi + 2 * Double(f.up))
+    }
+
+    /// Starts a new segment (a gap: nothing is carried across).
+    mutating func reset() {
+        upIndex = 0
+        previousUp = 0
+        previousLow = 0
+        started = false
+        triad = 0
+        triadCount = 0
+        produced30 = 0
+        z0 = 0; z1 = 0; z2 = 0; z3 = 0; z4 = 0; z5 = 0; z6 = 0
+    }
+
+    /// Feeds one input sample (g); returns the 10 Hz value completed by it, if any. The 10 Hz
+    /// value with index `j` (from the segment start) covers input samples from `j · rate / 10`.
+    @inline(__always)
+    mutating func push(_ x: Double) -> Double? {
+        var result: Double? = nil
+        for p in 0..<up {
+            let u = p == 0 ? x : 0
+            let y: Double
+            if lowPass {
+                y = a * Double(up) * (u + previousUp) - b * previousLow
+                previousUp = u
+                previousLow = y
+            } else {
+                y = u
+            }
+            if upIndex % down == 0 {
+                if let v = push30((y * 1000).rounded(.toNearestOrEven) / 1000) { result = v }
+            }
+            upIndex += 1
+        }
+        return result
+    }
+
+    /// One 30 Hz value through the band-pass, dead-band and 10 Hz accumulation.
+    @inline(__always)
+    private mutating func push30(_ x: Double) -> Double? {
+        if !started {
+            // scipy.signal.lfilter_zi: the steady state for a constant input, scaled by x.
+            started = true
+            let bs = Self.numerator, as_ = Self.denominator
+            var sb = bs[0], sa = 1.0
+            for i in 1..<8 { sb += bs[i] }
+            for i in 0..<7 { sa += as_[i] }
+            let yss = sb / sa
+            var z = [Double](repeating: 0, count: 7)
+            for i in stride(from: 6, through: 0, by: -1) {
+                z[i] = (i + 1 < 8 ? bs[i + 1] : 0) - as_[i] * yss + (i + 1 < 7 ? z[i + 1] : 0)
+            }
+            z0 = z[0] * x; z1 = z[1] * x; z2 = z[2] * x; z3 = z[3] * x
+            z4 = z[4] * x; z5 = z[5] * x; z6 = z[6] * x
+        }
+        let b0 = -0.009341062898525, b1 = -0.025470289659360, b2 = -0.004235264826105
+        let b3 = 0.044152415456420, b4 = 0.036493718347760, b5 = -0.011893961934740
+        let b6 = -0.022917390623150, b7 = -0.006788163862310
+        let a1 = -3.63367395910957000000, a2 = 5.03689812757486000000, a3 = -3.09612247819666000000
+        let a4 = 0.50620507633883000000, a5 = 0.32421701566682000000, a6 = -0.15685485875559000000
+        let a7 = 0.01949130205890000000
+        let y = b0 * x + z0
+        z0 = b1 * x + z1 - a1 * y
+        z1 = b2 * x + z2 - a2 * y
+        z2 = b3 * x + z3 - a3 * y
+        z3 = b4 * x + z4 - a4 * y
+        z4 = b5 * x + z5 - a5 * y
+        z5 = b6 * x + z6 - a6 * y
+        z6 = b7 * x - a7 * y
+        var v = abs(y * Self.gain)
+        if v < 4 { v = 0 } else if v > 128 { v = 128 }
+        v = v.rounded(.down)
+        produced30 += 1
+        triad += v
+        triadCount += 1
+        if triadCount == 3 {
+            let out = (triad / 3).rounded(.down)
+            triad = 0
+            triadCount = 0
+            return out
+        }
+        return nil
+    }
+}

@@ -1,0 +1,265 @@
+import DSP
+import Foundation
+
+/// Turns runs of grid samples (g) into clock-aligned ``MotionEpoch``s: acceleration metrics,
+/// ActiGraph counts and steps. Epochs are handed out in time order once nothing can change them
+/// any more (counts lag 0.1 s, steps at most a bout's length).
+///
+/// - Complexity: O(1) amortised per grid sample; memory O(epoch length + block size).
+struct EpochProcessor: GridConsumer {
+    let sampleRate: Int
+    let samplesPerEpoch: Int
+    let epochSeconds: Double
+    let options: MotionOptions
+
+    private var highPass: [SOSFilter<Float>]
+    private var bandPass: [SOSFilter<Float>]?
+    private let countsEnabled: Bool
+    private var countsX: ActiGraphCountsAxis
+    private var countsY: ActiGraphCountsAxis
+    private var countsZ: ActiGraphCountsAxis
+    private var countsRunStart = 0
+    private var tenHzIndex = 0
+    private let tenHzStride: Int
+    private var stepDetector: StepDetector
+    private var nextIndex: Int? = nil
+
+    private var hx: [Float] = [], hy: [Float] = [], hz: [Float] = []
+    private var bx: [Float] = [], by: [Float] = [], bz: [Float] = []
+    private var magnitude: [Float] = []
+
+    /// The epoch whose samples are arriving.
+    private struct Sums {
+        var index = Int.min
+        var n = 0
+        var enmo = 0.0, vm = 0.0, hfen = 0.0, bfen = 0.0
+        var sx = 0.0, sy = 0.0, sz = 0.0
+    }
+    private var current = Sums()
+    private var currentMagnitudes: [Float] = []
+
+    /// Epochs whose samples are complete, waiting for counts and steps.
+    private struct Pending {
+        var index: Int
+        var epoch: MotionEpoch
+        var cx = 0, cy = 0, cz = 0
+        var steps = 0
+    }
+    private var pending: [Pending] = []
+
+    /// Final epochs, drained by the caller.
+    var finished: [MotionEpoch] = []
+
+    init(sampleRate: Int, options: MotionOptions) {
+        self.sampleRate = sampleRate
+        self.options = options
+        epochSeconds = options.epochSeconds.rounded()
+        samplesPerEpoch = sampleRate * Int(epochSeconds)
+        let rate = Double(sampleRate)
+        let hp =
+            (try? ButterworthDesign(order: 4, band: .highPass(cutoff: 0.2), sampleRate: rate).sos) ?? SOS(sections: [])
+        highPass = Array(repeating: SOSFilter(hp, initialization: .steadyState), count: 3)
+        if 15 < rate / 2, let bp = try? ButterworthDesign(order: 4, band: .bandPass(low: 0.2, high: 15), sampleRate: rate).sos {
+            bandPass = Array(repeating: SOSFilter(bp, initialization: .steadyState), count: 3)
+        }
+        let axis = ActiGraphCountsAxis(sampleRate: sampleRate)
+        countsEnabled = axis != nil
+        countsX = axis ?? ActiGraphCountsAxis(sampleRate: 30)!
+        countsY = countsX
+        countsZ = countsX
+        tenHzStride = max(sampleRate / 10, 1)
+        stepDetector = StepDetector(sampleRate: rate)
+        currentMagnitudes.reserveCapacity(samplesPerEpoch)
+    }
+
+    mutating func consume(
+        firstIndex: Int, x: UnsafeBufferPointer<Float>, y: UnsafeBufferPointer<Float>, z: UnsafeBufferPointer<Float>
+    ) {
+        let n = x.count
+        guard n > 0 else { return }
+        if nextIndex == nil { countsRunStart = firstIndex }
+        precondition(nextIndex == nil || nextIndex == firstIndex, "grid run not contiguous")
+        nextIndex = firstIndex + n
+        if hx.count < n {
+            for buffer in [\Self.hx, \Self.hy, \Self.hz, \Self.bx, \Self.by, \Self.bz, \Self.magnitude] {
+                self[keyPath: buffer] = [Float](repeating: 0, count: n)
+            }
+        }
+        filter(x, y, z, count: n)
+        let rate = sampleRate
+        let spe = samplesPerEpoch
+        let hasBand = bandPass != nil
+        for i in 0..<n {
+            let k = firstIndex + i
+            let e = k >= 0 ? k / spe : (k - spe + 1) / spe
+            if e != current.index { closeSamples(newIndex: e) }
+            let ax = x[i], ay = y[i], az = z[i]
+            let vm = (ax * ax + ay * ay + az * az).squareRoot()
+            magnitude[i] = vm
+            currentMagnitudes.append(vm)
+            current.n += 1
+            current.vm += Double(vm)
+            current.enmo += Double(max(vm - 1, 0))
+            current.sx += Double(ax)
+            current.sy += Double(ay)
+            current.sz += Double(az)
+            let h0 = hx[i], h1 = hy[i], h2 = hz[i]
+            current.hfen += Double((h0 * h0 + h1 * h1 + h2 * h2).squareRoot())
+            if hasBand {
+                let b0 = bx[i], b1 = by[i], b2 = bz[i]
+                current.bfen += Double((b0 * b0 + b1 * b1 + b2 * b2).squareRoot())
+            }
+            if countsEnabled {
+                let vx = countsX.push(Double(ax))
+                let vy = countsY.push(Double(ay))
+                if let vz = countsZ.push(Double(az)) {
+                    let t = countsRunStart + tenHzIndex * tenHzStride
+                    tenHzIndex += 1
+                    addCounts(at: t, Int(vx ?? 0), Int(vy ?? 0), Int(vz))
+                }
+            }
+        }
+        _ = rate
+        magnitude.withUnsafeBufferPointer { m in
+            stepDetector.process(firstIndex: firstIndex, magnitude: UnsafeBufferPointer(rebasing: m[0..<n]))
+        }
+        takeSteps()
+        let countsResolved = nextIndex! - tenHzStride - 1
+        release(before: min(countsResolved, stepDetector.earliestUndecided))
+    }
+
+    private mutating func filter(
+        _ x: UnsafeBufferPointer<Float>, _ y: UnsafeBufferPointer<Float>, _ z: UnsafeBufferPointer<Float>, count n: Int
+    ) {
+        let inputs = [x, y, z]
+        var filters = highPass
+        hx.withUnsafeMutableBufferPointer { o in filters[0].process(inputs[0].baseAddress!, into: o.baseAddress!, count: n) }
+        hy.withUnsafeMutableBufferPointer { o in filters[1].process(inputs[1].baseAddress!, into: o.baseAddress!, count: n) }
+        hz.withUnsafeMutableBufferPointer { o in filters[2].process(inputs[2].baseAddress!, into: o.baseAddress!, count: n) }
+        highPass = filters
+        if var band = bandPass {
+            bx.withUnsafeMutableBufferPointer { o in band[0].process(inputs[0].baseAddress!, into: o.baseAddress!, count: n) }
+            by.withUnsafeMutableBufferPointer { o in band[1].process(inputs[1].baseAddress!, into: o.baseAddress!, count: n) }
+            bz.withUnsafeMutableBufferPointer { o in band[2].process(inputs[2].baseAddress!, into: o.baseAddress!, count: n) }
+            bandPass = band
+        }
+    }
+
+    mutating func endRun() {
+        for a in 0..<3 { highPass[a].reset() }
+        if bandPass != nil { for a in 0..<3 { bandPass![a].reset() } }
+        countsX.reset()
+        countsY.reset()
+        countsZ.reset()
+        tenHzIndex = 0
+        stepDetector.endRun()
+        takeSteps()
+        if let end = nextIndex { release(before: end) }
+        nextIndex = nil
+    }
+
+    /// Ends the stream: every epoch is final.
+    mutating func finish() {
+        if nextIndex != nil { endRun() }
+        closeSamples(newIndex: Int.max)
+        release(before: Int.max)
+    }
+
+    private mutating func takeSteps() {
+        guard !stepDetector.steps.isEmpty else { return }
+        for k in stepDetector.steps {
+            let e = k >= 0 ? k / samplesPerEpoch : (k - samplesPerEpoch + 1) / samplesPerEpoch
+            if let p = pendingPosition(e) { pending[p].steps += 1 } else if e == current.index { currentSteps += 1 }
+        }
+        stepDetector.steps.removeAll(keepingCapacity: true)
+    }
+
+    private var currentSteps = 0
+    private var currentCounts = (0, 0, 0)
+
+    private mutating func addCounts(at k: Int, _ cx: Int, _ cy: Int, _ cz: Int) {
+        let spe = samplesPerEpoch
+        let e = k >= 0 ? k / spe : (k - spe + 1) / spe
+        if e == current.index {
+            currentCounts.0 += cx
+            currentCounts.1 += cy
+            currentCounts.2 += cz
+        } else if let p = pendingPosition(e) {
+            pending[p].cx += cx
+            pending[p].cy += cy
+            pending[p].cz += cz
+        }
+    }
+
+    private func pendingPosition(_ e: Int) -> Int? {
+        var i = pending.count - 1
+        while i >= 0 {
+            if pending[i].index == e { return i }
+            if pending[i].index < e { return nil }
+            i -= 1
+        }
+        return nil
+    }
+
+    /// The sample metrics of the current epoch are complete: move it to the pending list.
+    private mutating func closeSamples(newIndex: Int) {
+        if current.index != Int.min && current.n > 0 {
+            let n = Double(current.n)
+            let full = Double(samplesPerEpoch)
+            var epoch = MotionEpoch(
+                startSeconds: Double(current.index) * epochSeconds, lengthSeconds: epochSeconds, samples: current.n,
+                coverage: n / full, steps: 0)
+            if current.n * 2 >= samplesPerEpoch {
+                let meanVM = current.vm / n
+                var mad = 0.0
+                for v in currentMagnitudes { mad += abs(Double(v) - meanVM) }
+                epoch.enmoMilliG = current.enmo / n * 1000
+                epoch.madMilliG = mad / n * 1000
+                epoch.hfenMilliG = current.hfen / n * 1000
+                epoch.bfenMilliG = bandPass != nil ? current.bfen / n * 1000 : nil
+                let mx = current.sx / n, my = current.sy / n, mz = current.sz / n
+                let deg = 180 / Double.pi
+                epoch.angleXDegrees = atan2(mx, (my * my + mz * mz).squareRoot()) * deg
+                epoch.angleYDegrees = atan2(my, (mx * mx + mz * mz).squareRoot()) * deg
+                epoch.angleZDegrees = atan2(mz, (mx * mx + my * my).squareRoot()) * deg
+                epoch.intensity = options.intensity(enmoMilliG: current.enmo / n * 1000)
+                if bandPass == nil { epoch.note = "bfen: grid rate \(sampleRate) Hz has no 15 Hz band edge" }
+                if !countsEnabled {
+                    epoch.note =
+                        (epoch.note.map { $0 + "; " } ?? "")
+                        + "counts: grid rate \(sampleRate) Hz is not one of 30, 40, …, 100 Hz"
+                }
+            } else {
+                epoch.note = "coverage below 50 %"
+            }
+            pending.append(
+                Pending(
+                    index: current.index, epoch: epoch, cx: currentCounts.0, cy: currentCounts.1, cz: currentCounts.2,
+                    steps: currentSteps))
+        }
+        current = Sums()
+        current.index = newIndex
+        currentMagnitudes.removeAll(keepingCapacity: true)
+        currentSteps = 0
+        currentCounts = (0, 0, 0)
+    }
+
+    /// Hands out pending epochs that end at or before grid index `limit`.
+    private mutating func release(before limit: Int) {
+        var taken = 0
+        for p in pending {
+            let end = p.index == Int.max ? Int.max : (p.index + 1) * samplesPerEpoch
+            guard end <= limit else { break }
+            var epoch = p.epoch
+            epoch.steps = p.steps
+            if countsEnabled && epoch.enmoMilliG != nil {
+                epoch.countsX = p.cx
+                epoch.countsY = p.cy
+                epoch.countsZ = p.cz
+            }
+            finished.append(epoch)
+            taken += 1
+        }
+        if taken > 0 { pending.removeFirst(taken) }
+    }
+}

@@ -1,0 +1,215 @@
+import Signals
+
+/// The motion analysis of one accelerometer stream (three columns in g or m/s²): regularisation
+/// onto a clock-aligned grid, epochs with their metrics, counts and steps, a daily summary.
+///
+/// Feed blocks in order with ``consume(_:)``, drain ``takeEpochs()``, and call ``finish()`` at the
+/// end. Results depend on sample times only, never on block sizes.
+///
+/// - Complexity: O(samples); memory O(block size + epoch length + days).
+public struct MotionStreamAnalyzer: Sendable {
+    /// Stream key as the tables write it.
+    public let streamName: String
+    let options: MotionOptions
+    let timeOrigin: TimeOrigin
+    let scale: Float
+    private let declaredRate: Double?
+
+    private var held: [SampleBlock] = []
+    private var heldSamples = 0
+    private var regularizer: ClockGridRegularizer?
+    private var processor: EpochProcessor?
+    private var rateSource: String?
+    private var days: [Int: MotionDay] = [:]
+    private var enmoWeight: [Int: Double] = [:]
+    private var epochCount = 0
+    private var stepCount = 0
+    private var ready: [MotionEpoch] = []
+    /// Why the stream cannot be analysed, or `nil`.
+    public private(set) var problem: String?
+
+    /// Samples held to estimate the rate of a stream that declares none.
+    static let rateEstimationSamples = 1024
+
+    /// Creates the analysis of one stream.
+    /// - Parameters:
+    ///   - streamName: the stream key (``StreamKey/description``).
+    ///   - info: the stream's description (three columns in g or m/s²).
+    ///   - options: the family's options.
+    public init(streamName: String, info: StreamInfo, options: MotionOptions) {
+        self.streamName = streamName
+        self.options = options
+        timeOrigin = info.timeOrigin
+        declaredRate = info.nominalSampleRate
+        var s: Float = 1
+        if info.columns.count != 3 {
+            problem = "expected 3 acceleration columns, found \(info.columns.count)"
+        } else {
+            let units = Set(info.columns.map(\.unit))
+            if units == [.standardGravity] {
+                s = 1
+            } else if units == [.metresPerSecondSquared] {
+                s = Float(1 / PhysicalUnit.standardGravityInMetresPerSecondSquared)
+            } else {
+                problem = "acceleration columns in \(units.map(\.rawValue).sorted().joined(separator: ", ")), not g or m/s^2"
+            }
+        }
+        scale = s
+    }
+
+    /// Consumes the next block of the stream.
+    /// - Complexity: O(block samples).
+    public mutating func consume(_ block: SampleBlock) {
+        guard problem == nil, block.columns.count == 3 else { return }
+        if regularizer == nil {
+            held.append(block)
+            heldSamples += block.count
+            if heldSamples >= Self.rateEstimationSamples || declaredRate != nil || options.gridRateHz > 0 {
+                start()
+            }
+            return
+        }
+        run(block)
+    }
+
+    private mutating func start() {
+        let rate: Int
+        if options.gridRateHz > 0 {
+            rate = Int(options.gridRateHz.rounded())
+            rateSource = "option"
+        } else if let d = declaredRate, d >= 1 {
+            rate = Int(d.rounded())
+            rateSource = "declared"
+        } else {
+            var intervals = [Double]()
+            var previous: (segment: Int, time: Double)? = nil
+            for b in held {
+                for i in 0..<b.count {
+                    let t = b.time(at: i)
+                    if let p = previous, p.segment == b.segment {
+                        let d = t - p.time
+                        if d > 0 && d.isFinite { intervals.append(d) }
+                    }
+                    previous = (b.segment, t)
+                }
+            }
+            intervals.sort()
+            guard !intervals.isEmpty else {
+                if heldSamples >= Self.rateEstimationSamples { problem = "no increasing timestamps to estimate the rate" }
+                return
+            }
+            let median = intervals[intervals.count / 2]
+            rate = max(1, Int((1 / median).rounded()))
+            rateSource = "median interval"
+        }
+        guard rate >= 10 && rate <= 1000 else {
+            problem = "grid rate \(rate) Hz outside 10…1000 Hz"
+            held = []
+            return
+        }
+        regularizer = ClockGridRegularizer(sampleRate: Double(rate))
+        processor = EpochProcessor(sampleRate: rate, options: options)
+        let blocks = held
+        held = []
+        for b in blocks { run(b) }
+    }
+
+    private mutating func run(_ block: SampleBlock) {
+        guard var r = regularizer, var p = processor else { return }
+        regularizer = nil
+        processor = nil
+        r.process(block, scale: scale, into: &p)
+        regularizer = r
+        processor = p
+        collect()
+    }
+
+    private mutating func collect() {
+        guard processor != nil, !processor!.finished.isEmpty else { return }
+        for e in processor!.finished { record(e) }
+        processor!.finished.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func record(_ e: MotionEpoch) {
+        epochCount += 1
+        stepCount += e.steps
+        let dayIndex = Int((e.startSeconds / 86_400).rounded(.down))
+        var d =
+            days[dayIndex]
+            ?? MotionDay(
+                day: Self.dayLabel(dayIndex, origin: timeOrigin), timeBasis: Self.basis(timeOrigin), coveredSeconds: 0,
+                sedentarySeconds: 0, lightSeconds: 0, moderateSeconds: 0, vigorousSeconds: 0, enmoMeanMilliG: nil, steps: 0)
+        let seconds = e.coverage * e.lengthSeconds
+        d.coveredSeconds += seconds
+        d.steps += e.steps
+        switch e.intensity {
+        case .sedentary?: d.sedentarySeconds += seconds
+        case .light?: d.lightSeconds += seconds
+        case .moderate?: d.moderateSeconds += seconds
+        case .vigorous?: d.vigorousSeconds += seconds
+        case nil: break
+        }
+        if let enmo = e.enmoMilliG {
+            let w = enmoWeight[dayIndex] ?? 0
+            d.enmoMeanMilliG = ((d.enmoMeanMilliG ?? 0) * w + enmo * Double(e.samples)) / (w + Double(e.samples))
+            enmoWeight[dayIndex] = w + Double(e.samples)
+        }
+        days[dayIndex] = d
+        ready.append(e)
+    }
+
+    /// Epochs that became final, in time order (each is handed out once).
+    /// - Complexity: O(epochs returned).
+    public mutating func takeEpochs() -> [MotionEpoch] {
+        let out = ready
+        ready.removeAll(keepingCapacity: true)
+        return out
+    }
+
+    /// Ends the stream: the last epochs become final (take them with ``takeEpochs()``).
+    /// - Returns: the days in order and the stream's summary.
+    /// - Complexity: O(held samples + days).
+    public mutating func finish() -> (days: [MotionDay], summary: MotionStreamSummary) {
+        if regularizer == nil && problem == nil && !held.isEmpty { start() }
+        if var r = regularizer, var p = processor {
+            r.finish(into: &p)
+            p.finish()
+            regularizer = r
+            processor = p
+            collect()
+        }
+        let r = regularizer
+        let summary = MotionStreamSummary(
+            gridRateHz: r.map { Int($0.sampleRate) }, gridRateSource: rateSource, inputSamples: r?.inputSamples ?? heldSamples,
+            gridSamples: r?.gridSamples ?? 0,
+            interpolatedFraction: r.flatMap { $0.gridSamples > 0 ? Double($0.interpolatedSamples) / Double($0.gridSamples) : nil },
+            droppedSamples: r?.droppedSamples ?? 0, gaps: r?.gapsSkipped ?? 0, epochs: epochCount, steps: stepCount,
+            note: problem)
+        return (days.keys.sorted().map { days[$0]! }, summary)
+    }
+
+    static func basis(_ origin: TimeOrigin) -> String {
+        switch origin {
+        case .unix: return "utc"
+        case .deviceLocal: return "device_local"
+        case .streamStart: return "stream_start"
+        }
+    }
+
+    /// `YYYY-MM-DD` of a day count from 1970-01-01 (proleptic Gregorian; Hinnant's
+    /// `civil_from_days`), or `+N` for stream-relative times.
+    static func dayLabel(_ days: Int, origin: TimeOrigin) -> String {
+        if origin == .streamStart { return "+\(days)" }
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        return "\(y)-\(two(m))-\(two(d))"
+    }
+}

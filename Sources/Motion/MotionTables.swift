@@ -1,0 +1,140 @@
+import Signals
+
+/// Per-stream summary of the motion analysis: how the stream was put on its grid.
+public struct MotionStreamSummary: Sendable, Hashable {
+    /// Grid rate in Hz, or `nil` when the stream could not be analysed.
+    public var gridRateHz: Int?
+    /// Where the grid rate came from (`declared`, `median interval`, `option`).
+    public var gridRateSource: String?
+    /// Input samples.
+    public var inputSamples: Int
+    /// Grid samples produced.
+    public var gridSamples: Int
+    /// Share of grid samples that were interpolated (not an input sample on a grid point).
+    public var interpolatedFraction: Double?
+    /// Input samples dropped (masked, non-finite, time going backwards).
+    public var droppedSamples: Int
+    /// Intervals longer than 1 s left as gaps.
+    public var gaps: Int
+    /// Epochs written.
+    public var epochs: Int
+    /// Steps in all epochs.
+    public var steps: Int
+    /// Why the stream was not (fully) analysed, or `nil`.
+    public var note: String?
+}
+
+/// One day of one stream: time in each intensity class and steps.
+public struct MotionDay: Sendable, Hashable {
+    /// The day: `YYYY-MM-DD` on the stream's clock (UTC for Unix times, the device's wall clock
+    /// for device-local times), or `+N` days from the stream start when times have no origin.
+    public var day: String
+    /// What `day` counts on: `utc`, `device_local` or `stream_start`.
+    public var timeBasis: String
+    /// Seconds covered by grid samples.
+    public var coveredSeconds: Double
+    /// Seconds of epochs with metrics in each intensity class.
+    public var sedentarySeconds: Double
+    public var lightSeconds: Double
+    public var moderateSeconds: Double
+    public var vigorousSeconds: Double
+    /// Mean ENMO over epochs with metrics, weighted by samples, in mg.
+    public var enmoMeanMilliG: Double?
+    /// Steps.
+    public var steps: Int
+}
+
+/// The motion family's tables.
+public enum MotionTables {
+    /// One row per clock-aligned epoch of an accelerometer stream.
+    public static let epochs = TableSchema<Streamed<MotionEpoch>>(
+        name: "motion_epochs", summary: "accelerometer epochs: ENMO, MAD, HFEN, BFEN, angles, intensity, ActiGraph counts, steps",
+        columns: [
+            .init("stream", .text, "stream key") { .text($0.stream) },
+            .init("epoch_start", .real, unit: "s", "epoch start (a multiple of the epoch length on the stream's clock)") {
+                .real($0.value.startSeconds)
+            },
+            .init("epoch_end", .real, unit: "s", "epoch end (exclusive)") {
+                .real($0.value.startSeconds + $0.value.lengthSeconds)
+            },
+            .init("samples", .integer, "grid samples in the epoch") { .integer($0.value.samples) },
+            .init("coverage", .real, "samples / samples of a full epoch; metrics are empty below 0.5") {
+                .finite($0.value.coverage)
+            },
+            .init("enmo_mg", .real, unit: "mg", "mean of max(|a| − 1 g, 0) (van Hees et al. 2013)") { .finite($0.value.enmoMilliG) },
+            .init("mad_mg", .real, unit: "mg", "mean amplitude deviation of |a| (Vähä-Ypyä et al. 2015)") {
+                .finite($0.value.madMilliG)
+            },
+            .init("hfen_mg", .real, unit: "mg", "mean norm of the axes high-passed at 0.2 Hz (Butterworth order 4, causal)") {
+                .finite($0.value.hfenMilliG)
+            },
+            .init("bfen_mg", .real, unit: "mg", "mean norm of the axes band-passed 0.2–15 Hz (Butterworth order 4, causal)") {
+                .finite($0.value.bfenMilliG)
+            },
+            .init("angle_x_deg", .real, unit: "deg", "atan(x / √(y² + z²)) of the epoch's mean acceleration") {
+                .finite($0.value.angleXDegrees)
+            },
+            .init("angle_y_deg", .real, unit: "deg", "atan(y / √(x² + z²)) of the epoch's mean acceleration") {
+                .finite($0.value.angleYDegrees)
+            },
+            .init("angle_z_deg", .real, unit: "deg", "atan(z / √(x² + y²)) of the epoch's mean acceleration") {
+                .finite($0.value.angleZDegrees)
+            },
+            .init("intensity", .text, "sedentary, light, moderate or vigorous from ENMO (Hildebrand et al. 2014, 2017 cut-points)") {
+                .optional($0.value.intensity?.rawValue)
+            },
+            .init("counts_x", .integer, "ActiGraph counts of the x axis (ActiLife axis 2; Neishabouri et al. 2022)") {
+                .optional($0.value.countsX)
+            },
+            .init("counts_y", .integer, "ActiGraph counts of the y axis (ActiLife axis 1)") { .optional($0.value.countsY) },
+            .init("counts_z", .integer, "ActiGraph counts of the z axis (ActiLife axis 3)") { .optional($0.value.countsZ) },
+            .init("counts_vm", .real, "√(counts_x² + counts_y² + counts_z²)") { .finite($0.value.countsVectorMagnitude) },
+            .init("steps", .integer, "steps detected in the epoch") { .integer($0.value.steps) },
+            .init("cadence_spm", .real, unit: "1/min", "steps per minute in the epoch") {
+                .real(Double($0.value.steps) * 60 / $0.value.lengthSeconds)
+            },
+            .init("note", .text, "why metrics are empty, or empty") { .optional($0.value.note) },
+        ])
+
+    /// One row per day of an accelerometer stream.
+    public static let daily = TableSchema<Streamed<MotionDay>>(
+        name: "motion_daily", summary: "per day of an accelerometer stream: time in each intensity class, ENMO, steps",
+        columns: [
+            .init("stream", .text, "stream key") { .text($0.stream) },
+            .init("day", .text, "YYYY-MM-DD on the stream's clock, or +N days from the stream start") { .text($0.value.day) },
+            .init("time_basis", .text, "utc, device_local or stream_start") { .text($0.value.timeBasis) },
+            .init("covered_s", .real, unit: "s", "time covered by grid samples") { .real($0.value.coveredSeconds) },
+            .init("sedentary_s", .real, unit: "s", "time in sedentary epochs") { .real($0.value.sedentarySeconds) },
+            .init("light_s", .real, unit: "s", "time in light epochs") { .real($0.value.lightSeconds) },
+            .init("moderate_s", .real, unit: "s", "time in moderate epochs") { .real($0.value.moderateSeconds) },
+            .init("vigorous_s", .real, unit: "s", "time in vigorous epochs") { .real($0.value.vigorousSeconds) },
+            .init("enmo_mean_mg", .real, unit: "mg", "mean ENMO of epochs with metrics") { .finite($0.value.enmoMeanMilliG) },
+            .init("steps", .integer, "steps") { .integer($0.value.steps) },
+        ])
+
+    /// One row per analysed accelerometer stream.
+    public static let streams = TableSchema<Streamed<MotionStreamSummary>>(
+        name: "motion_streams", summary: "per accelerometer stream: grid, resampled share, epochs, steps",
+        columns: [
+            .init("stream", .text, "stream key") { .text($0.stream) },
+            .init("grid_hz", .integer, unit: "Hz", "rate of the clock-aligned grid") { .optional($0.value.gridRateHz) },
+            .init("grid_rate_source", .text, "declared, median interval or option") { .optional($0.value.gridRateSource) },
+            .init("input_samples", .integer, "input samples") { .integer($0.value.inputSamples) },
+            .init("grid_samples", .integer, "grid samples (linear interpolation, never across gaps over 1 s)") {
+                .integer($0.value.gridSamples)
+            },
+            .init("interpolated_fraction", .real, "share of grid samples that were interpolated") {
+                .finite($0.value.interpolatedFraction)
+            },
+            .init("dropped_samples", .integer, "masked, non-finite or out-of-order input samples") {
+                .integer($0.value.droppedSamples)
+            },
+            .init("gaps", .integer, "intervals over 1 s left as gaps") { .integer($0.value.gaps) },
+            .init("epochs", .integer, "epochs written") { .integer($0.value.epochs) },
+            .init("steps", .integer, "steps") { .integer($0.value.steps) },
+            .init("note", .text, "why the stream was not (fully) analysed, or empty") { .optional($0.value.note) },
+        ])
+
+    /// Every motion table.
+    public static var all: [ResultTable] { [epochs.table, daily.table, streams.table] }
+}
