@@ -13,6 +13,8 @@ enum AnalyzeCommand {
           heart_rate.csv   mean heart rate per window (bpm)
           hrv.csv          HRV per 5-minute window and for the whole recording (NeuroKit2 names)
           ecg_quality.csv  ECG signal-quality indices and label per 10-s window
+          features.csv     windowed features of every stream (long layout; docs/FEATURES.md)
+          feature_windows.csv  every feature window with its valid fraction
         Columns and units: docs/RESULTS.md. Times are Unix seconds when the input carries absolute
         time, otherwise seconds from the stream start (or device-local seconds since 1970 for a
         GT3X without a time zone); `sensorpipe inspect INPUT` shows each stream's origin. The

@@ -18,6 +18,7 @@ struct SensorPipeCommand {
           convert INPUT --to sensorkit-ndjson OUTPUT
                                      rewrite any readable recording in the canonical schema
           tables [--update FILE]     the result tables' columns as Markdown (from their declarations)
+          features --list [--json]   the feature catalog: every column name, unit and definition
 
         Run `sensorpipe <command> --help` for a command's options; `sensorpipe --version` (-V)
         prints the version.
@@ -40,6 +41,7 @@ struct SensorPipeCommand {
         case "merge": code = MergeCommand.run(args)
         case "run": code = RunCommand.run(args)
         case "tables": code = TablesCommand.run(args)
+        case "features": code = FeaturesCommand.run(args)
         case "-h", "--help", "help":
             print(usage)
             code = 0

@@ -1,4 +1,5 @@
 import Cardio
+import Features
 import Signals
 
 /// One option of a registered family, type-erased: what configuration files, command-line flags
@@ -57,7 +58,8 @@ public struct AnalysisFamilyEntry: Sendable {
 public enum AnalysisRegistry {
     /// Every family, in the order analyses run and their tables are listed.
     public static let families: [AnalysisFamilyEntry] = [
-        AnalysisFamilyEntry(ECGFamily.self)
+        AnalysisFamilyEntry(ECGFamily.self),
+        AnalysisFamilyEntry(FeaturesFamily.self),
     ]
 
     /// Every result table of every family, once each (families that share a stage, such as the
