@@ -51,14 +51,14 @@ let package = Package(
             exclude: ["README.md"]),
 
         // MARK: - Command-line tool
-        .executableTarget(name: "sensorpipe", dependencies: ["Pipeline", "Recordings", "Cardio", "DSP"]),
+        .executableTarget(name: "sensorpipe", dependencies: ["Pipeline", "Recordings", "Cardio", "DSP", "Features"]),
 
         // MARK: - Examples (runnable with `swift run -c release <name>`; not products)
         .executableTarget(name: "heart-rate-report", dependencies: ["SensorPipe"], path: "Examples/HeartRateReport"),
 
         // MARK: - Benchmarks
         .executableTarget(
-            name: "sensorpipe-bench", dependencies: ["DSP", "Recordings", "Cardio", "Motion", "Pipeline", "CFFTW", "CZlib"],
+            name: "sensorpipe-bench", dependencies: ["DSP", "Recordings", "Cardio", "Motion", "Features", "Pipeline", "CFFTW", "CZlib"],
             path: "Benchmarks/sensorpipe-bench"),
 
         // MARK: - Test support and tests

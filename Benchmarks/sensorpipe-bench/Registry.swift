@@ -15,5 +15,6 @@ func allBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
     all += sqiBenchmarks(scale)
     all += chainBenchmarks(scale)
     all += motionBenchmarks(scale)
+    all += featureBenchmarks(scale)
     return all
 }

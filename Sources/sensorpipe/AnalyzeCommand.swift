@@ -8,12 +8,11 @@ enum AnalyzeCommand {
         name: "analyze", summary: "the analyses of one recording, as CSV tables",
         synopsis: "analyze INPUT… [--out DIR] [ANALYSIS OPTIONS] [--preset NAME] [--config FILE]",
         about: """
-            Analyses one recording (several INPUT files are one recording, decoded side by side) and
-            writes one CSV per result table into DIR (default ./results):
-              beats.csv        detected beats (time = detection time), RR/NN intervals (ms), HR, artefacts
-              heart_rate.csv   mean heart rate per window (bpm)
-              hrv.csv          HRV per 5-minute window and for the whole recording (NeuroKit2 names)
-              ecg_quality.csv  ECG signal-quality indices and label per 10-s window
+            Analyses one recording (several INPUT files are one recording, decoded side by side) with
+            every analysis family and writes one CSV per result table into DIR (default ./results):
+            """ + AnalysisRegistry.tables.map { "\n  " + ($0.name + ".csv").padding(toLength: 22, withPad: " ", startingAt: 0) + $0.summary }
+            .joined() + """
+
             Columns and units: docs/RESULTS.md. Times are Unix seconds when the input carries absolute
             time, otherwise seconds from the stream start (or device-local seconds since 1970 for a
             GT3X without a time zone); `sensorpipe inspect INPUT` shows each stream's origin. The

@@ -52,7 +52,10 @@ struct ArgumentCursor {
     /// returns `false` when
     /// `option` is not one of them.
     mutating func analysisOption(_ option: String, analysis: inout AnalysisConfiguration) -> Bool {
-        let aliases = ["--hr-window": "--ecg-heart-rate-window-s", "--hr-step": "--ecg-heart-rate-step-s"]
+        let aliases = [
+            "--hr-window": "--ecg-heart-rate-window-s", "--hr-step": "--ecg-heart-rate-step-s",
+            "--features": "--features-catalog",
+        ]
         let flag = aliases[option] ?? option
         if let d = AnalysisRegistry.families.lazy.flatMap(\.options).first(where: { $0.flag == flag }) {
             let text = value(option)
@@ -93,6 +96,7 @@ struct ArgumentCursor {
             }
         }
         lines.append("  --hr-window S, --hr-step S      aliases of --ecg-heart-rate-window-s, --ecg-heart-rate-step-s")
+        lines.append("  --features SET                  alias of --features-catalog (`sensorpipe features --list`)")
         return lines.joined(separator: "\n")
     }
 }

@@ -144,9 +144,7 @@ enum RunCommand {
         let store: BatchStore
         do {
             if csv {
-                var tables = [ResultTable](), names = Set<String>()
-                for t in AnalysisRegistry.families.flatMap(\.tables) where names.insert(t.name).inserted { tables.append(t) }
-                store = try CSVBatchFolder(directory: URL(fileURLWithPath: output), tables: tables, compressTables: gzip)
+                store = try CSVBatchFolder(directory: URL(fileURLWithPath: output), tables: AnalysisRegistry.tables, compressTables: gzip)
             } else {
                 store = try BatchDatabase(path: output)
             }

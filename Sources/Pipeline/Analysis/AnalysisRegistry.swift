@@ -1,5 +1,6 @@
 import Cardio
 import Motion
+import Features
 import Signals
 
 /// One option of a registered family, type-erased: what configuration files, command-line flags
@@ -60,6 +61,7 @@ public enum AnalysisRegistry {
     public static let families: [AnalysisFamilyEntry] = [
         AnalysisFamilyEntry(ECGFamily.self),
         AnalysisFamilyEntry(MotionFamily.self),
+        AnalysisFamilyEntry(FeaturesFamily.self),
     ]
 
     /// Every result table of every family, once each (families that share a stage, such as the

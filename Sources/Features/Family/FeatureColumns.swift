@@ -1,0 +1,70 @@
+import DSP
+import Signals
+
+/// How a stream's feature columns are named: `<family>_<channel>_<feature>`.
+///
+/// The family token comes from the sensor (`acc` accelerometer, also a PPG device's embedded
+/// accelerometer; `gyro` rotation rate; `ecg`; `ppg`), the channel from the stream's column
+/// (`x`, `y`, `z`, `value`, `normalizedReflectance`, …) plus `mag` (vector magnitude) and `xyz`
+/// (across the three axes) for tri-axial streams.
+public enum FeatureColumns {
+    /// The family token of a stream.
+    /// - Parameter key: the stream's key.
+    /// - Returns: `acc`, `gyro`, `ecg` or `ppg`.
+    public static func family(of key: StreamKey) -> String {
+        switch key.sensor {
+        case .accelerometer: return "acc"
+        case .rotationRate: return "gyro"
+        case .electrocardiogram: return "ecg"
+        case .photoplethysmogram: return key.channel == "accelerometer" ? "acc" : "ppg"
+        }
+    }
+
+    /// The stream's columns that get features, and whether they are the three axes x, y, z
+    /// (then `mag` and `xyz` are added).
+    /// - Parameter info: the stream's description.
+    /// - Returns: column indices and names; PPG optical streams use `normalizedReflectance`
+    ///   only (the other optical columns are the device's noise estimates).
+    public static func channels(of info: StreamInfo) -> (columns: [Int], names: [String], triaxial: Bool) {
+        let names = info.columns.map(\.name)
+        if let x = names.firstIndex(of: "x"), let y = names.firstIndex(of: "y"), let z = names.firstIndex(of: "z") {
+            return ([x, y, z], ["x", "y", "z"], true)
+        }
+        if info.key.sensor == .photoplethysmogram, let r = names.firstIndex(of: "normalizedReflectance") {
+            return ([r], ["normalizedReflectance"], false)
+        }
+        return (Array(names.indices), names, false)
+    }
+
+    /// The column name `<family>_<channel>_<feature>`.
+    public static func name(family: String, channel: String, feature: String) -> String {
+        "\(family)_\(channel)_\(feature)"
+    }
+
+    /// Every column the catalog defines for the default stream families, for `features --list`:
+    /// `(column, unit, group, definition)`, with `U` in units standing for the channel's unit.
+    /// - Parameter configuration: the catalog configuration.
+    /// - Complexity: O(families · channels · features).
+    public static func list(_ configuration: FeatureExtractor.Configuration) -> [(
+        name: String, unit: String, group: String, definition: String
+    )] {
+        let definitions = FeatureCatalog.definitions(configuration)
+        let layouts: [(String, [String], Bool)] = [
+            ("acc", ["x", "y", "z", "mag"], true), ("gyro", ["x", "y", "z", "mag"], true), ("ecg", ["value"], false),
+            ("ppg", ["normalizedReflectance"], false),
+        ]
+        var out = [(name: String, unit: String, group: String, definition: String)]()
+        for (family, channels, triaxial) in layouts {
+            for c in channels {
+                for d in definitions {
+                    out.append((name(family: family, channel: c, feature: d.name), d.unit, d.group.rawValue, d.definition))
+                }
+            }
+            if triaxial && configuration.groups.contains(.temporal) {
+                let d = FeatureCatalog.signalMagnitudeArea
+                out.append((name(family: family, channel: "xyz", feature: d.name), d.unit, d.group.rawValue, d.definition))
+            }
+        }
+        return out
+    }
+}

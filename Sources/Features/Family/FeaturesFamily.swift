@@ -1,0 +1,110 @@
+import DSP
+import Signals
+
+/// The feature family: windowed features (``FeatureCatalog``) over every raw stream of a
+/// recording — accelerometer and rotation rate per axis plus vector magnitude, ECG, PPG, and any
+/// other stream the decoders produce — in the long `features` table, with every window and its
+/// valid fraction in `feature_windows`.
+public enum FeaturesFamily: AnalysisFamily {
+    /// The family's options.
+    public struct Options: Sendable, Hashable {
+        /// Windowing.
+        public var windowing = FeatureWindowing()
+        /// Which groups (a ``FeaturesFamily/catalogChoices`` word).
+        public var catalog = "default"
+        /// Welch segment in s.
+        public var welchSegmentSeconds = 10.0
+        /// Lag of `acf_<ms>ms` in s.
+        public var autocorrelationLagSeconds = 1.0
+
+        /// Defaults.
+        public init() {}
+
+        /// The groups ``catalog`` names (empty for `none`).
+        public var groups: Set<FeatureGroup> {
+            if catalog == "default" { return Set(FeatureGroup.allCases) }
+            if catalog == "none" { return [] }
+            return Set(catalog.split(separator: "+").compactMap { FeatureGroup(rawValue: String($0)) })
+        }
+
+        /// The extractor configuration.
+        public var configuration: FeatureExtractor.Configuration {
+            FeatureExtractor.Configuration(
+                groups: groups, welchSegmentSeconds: welchSegmentSeconds,
+                autocorrelationLagSeconds: autocorrelationLagSeconds)
+        }
+    }
+
+    /// Accepted `catalog` words: `default` (every group), `none` (family off), or groups joined
+    /// by `+` in catalog order (`statistical+spectral`).
+    public static let catalogChoices: [String] = {
+        var out = ["default", "none"]
+        let groups = FeatureGroup.allCases
+        for mask in 1..<(1 << groups.count) {
+            out.append(groups.indices.filter { mask & (1 << $0) != 0 }.map { groups[$0].rawValue }.joined(separator: "+"))
+        }
+        return out
+    }()
+
+    public static let name = "features"
+    public static let summary = "windowed statistical, temporal and spectral features of every stream"
+    public static var tables: [ResultTable] { [FeatureTables.features.table, FeatureTables.windows.table] }
+    public static var defaultOptions: Options { Options() }
+    public static var options: [AnalysisOption<Options>] {
+        [
+            .choice(
+                "catalog", "feature groups (--features): default, none, or groups joined by +", choices: catalogChoices,
+                get: { $0.catalog }, set: { $0.catalog = $1 }),
+            .number(
+                "window_s", unit: "s", "feature window length", range: 0.1...86_400,
+                get: { $0.windowing.lengthSeconds }, set: { $0.windowing.lengthSeconds = $1 }),
+            .number(
+                "step_s", unit: "s", "feature window step", range: 0.1...86_400,
+                get: { $0.windowing.stepSeconds }, set: { $0.windowing.stepSeconds = $1 }),
+            .flag(
+                "align", "window starts at multiples of the step on the clock (UTC)",
+                get: { $0.windowing.alignsToClock }, set: { $0.windowing.alignsToClock = $1 }),
+            .number(
+                "min_valid_fraction", unit: nil, "windows with less valid data get no features", range: 0...1,
+                get: { $0.windowing.minimumValidFraction }, set: { $0.windowing.minimumValidFraction = $1 }),
+            .number(
+                "welch_segment_s", unit: "s", "Welch segment of the spectral features (capped at the window)",
+                range: 0.1...86_400, get: { $0.welchSegmentSeconds }, set: { $0.welchSegmentSeconds = $1 }),
+            .number(
+                "acf_lag_s", unit: "s", "lag of the acf_<ms>ms feature", range: 0.001...3600,
+                get: { $0.autocorrelationLagSeconds }, set: { $0.autocorrelationLagSeconds = $1 }),
+        ]
+    }
+
+    public static func makeAnalyzer(options: Options) -> Analyzer { Analyzer(options: options) }
+
+    /// The feature analysis of one recording: one windower and extractor per claimed stream.
+    public struct Analyzer: RecordingAnalyzer {
+        let options: Options
+        var streams: [Int: StreamFeatures] = [:]
+        var order: [Int] = []
+        public private(set) var issues: [String] = []
+
+        init(options: Options) { self.options = options }
+
+        public mutating func claim(_ stream: AnnouncedStream) -> Bool {
+            guard !options.groups.isEmpty, !stream.info.columns.isEmpty else { return false }
+            streams[stream.index] = StreamFeatures(stream: stream, options: options)
+            order.append(stream.index)
+            return true
+        }
+
+        public mutating func consume(_ block: SampleBlock, output: any ResultOutput) throws {
+            guard var s = streams.removeValue(forKey: block.stream) else { return }
+            defer { streams[block.stream] = s }
+            try s.consume(block, output: output)
+        }
+
+        public mutating func finish(output: any ResultOutput) throws {
+            for index in order {
+                guard var s = streams.removeValue(forKey: index) else { continue }
+                try s.finish(output: output)
+            }
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import DSP
+import Features
+import Foundation
+import Pipeline
+
+/// `sensorpipe features --list`: the feature catalog a run writes, so a study can pin it.
+enum FeaturesCommand {
+    static let spec = CommandSpec(
+        name: "features", summary: "the feature catalog: every column name, unit and definition",
+        synopsis: "features --list [--json] [--features SET] [--features-acf-lag-s S]",
+        about: """
+            Lists every feature column name (<family>_<channel>_<feature>) of the catalog version in
+            use, with its unit (U = the channel's unit), group and definition; --features chooses the
+            groups as for analyze and run (default, none, or groups joined by +). docs/FEATURES.md
+            gives the sources.
+            """,
+        options: [
+            OptionSpec("--list", help: "list the catalog (required)"),
+            OptionSpec("--json", help: "as one JSON object (catalog_version, features)"),
+        ],
+        takesAnalysisOptions: true, positionalFiles: false)
+    static let usage = spec.usage
+
+    static func run(_ args: [String]) -> Int32 {
+        var cursor = ArgumentCursor(args, usage: usage)
+        var list = false
+        var json = false
+        var analysis = AnalysisConfiguration()
+        while let a = cursor.next() {
+            if cursor.analysisOption(a, analysis: &analysis) { continue }
+            switch a {
+            case "--list": list = true
+            case "--json": json = true
+            case "-h", "--help":
+                print(usage)
+                return 0
+            default: CLI.usageError("unknown argument '\(a)'", usage: usage)
+            }
+        }
+        guard list else { CLI.usageError("features needs --list", usage: usage) }
+        let options = analysis.options(of: FeaturesFamily.self)
+        let rows = FeatureColumns.list(options.configuration)
+        if json {
+            let objects = rows.map { ["name": $0.name, "unit": $0.unit, "group": $0.group, "definition": $0.definition] }
+            let document: [String: Any] = ["catalog_version": FeatureCatalog.version, "features": objects]
+            guard let data = try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]) else { return 1 }
+            print(String(decoding: data, as: UTF8.self))
+        } else {
+            print("# feature catalog version \(FeatureCatalog.version): \(rows.count) columns")
+            print("name\tunit\tgroup\tdefinition")
+            for r in rows { print("\(r.name)\t\(r.unit)\t\(r.group)\t\(r.definition)") }
+        }
+        return 0
+    }
+}
