@@ -8,6 +8,7 @@ enum RunCommand {
     static let usage = """
         USAGE: sensorpipe run INPUT… [--out PATH] [--format sqlite|csv] [--jobs N] [--shard K/N]
                               [--include GLOB]… [--exclude GLOB]… [--label TEXT] [--quiet] [--json]
+                              [--report]
                               [ANALYSIS OPTIONS] [--preset NAME] [--config FILE]
 
         Analyses every recording among the INPUTs into one SQLite database (default
@@ -40,6 +41,8 @@ enum RunCommand {
           --label TEXT    a study label stored in runs.label (not part of the configuration)
           --quiet         no progress bar or per-recording lines; failures and the summary only
           --json          print the summary as JSON on stdout (progress stays on stderr)
+          --report        at the end, write the HTML reports of the whole database (as
+                          `sensorpipe report`) into RESULTS-report/ beside it (SQLite only)
           --preset NAME   layout of CSV/MATLAB inputs (default: detected from content)
           --config FILE   analysis options as JSON (docs/RESULTS.md, "Configuration files");
                           options given on the command line override the file
@@ -59,6 +62,7 @@ enum RunCommand {
         var csv = false
         var quiet = false
         var json = false
+        var report = false
         var shard: Shard?
         var jobs = ProcessInfo.processInfo.activeProcessorCount
         var label: String?
@@ -88,6 +92,7 @@ enum RunCommand {
             case "--label": label = cursor.value(a, "a TEXT")
             case "--quiet", "-q": quiet = true
             case "--json": json = true
+            case "--report": report = true
             case "-h", "--help":
                 print(usage)
                 return 0
@@ -99,6 +104,7 @@ enum RunCommand {
         guard !inputs.isEmpty else { CLI.usageError("no INPUT given", usage: usage) }
         if out?.isEmpty == true { CLI.usageError("--out needs a path, got an empty one", usage: usage) }
         let output = out ?? (csv ? "results" : "results.sqlite")
+        if report && csv { CLI.usageError("--report reads the SQLite output; it cannot follow --format csv", usage: usage) }
         // The shard is chosen on the paths as given (identical on every node of a job array).
         let recordings: [RecordingInput]
         let found: Int
@@ -140,6 +146,11 @@ enum RunCommand {
             print(summary.json)
         } else {
             print(render(summary, output: output, shard: shard))
+        }
+        if report {
+            let code = ReportCommand.write(
+                database: output, out: ReportCommand.defaultFolder(for: output), recording: nil, quietStdout: json)
+            if code != 0 { return 2 }
         }
         return summary.failed == 0 ? 0 : 1
     }

@@ -18,6 +18,8 @@ struct SensorPipeCommand {
           convert INPUT --to sensorkit-ndjson OUTPUT
                                      rewrite any readable recording in the canonical schema
           tables [--update FILE]     the result tables' columns as Markdown (from their declarations)
+          report RESULTS.sqlite [--out DIR]
+                                     HTML pages per recording and an index.html (plots, QC, summary)
 
         Run `sensorpipe <command> --help` for a command's options; `sensorpipe --version` (-V)
         prints the version.
@@ -40,6 +42,7 @@ struct SensorPipeCommand {
         case "merge": code = MergeCommand.run(args)
         case "run": code = RunCommand.run(args)
         case "tables": code = TablesCommand.run(args)
+        case "report": code = ReportCommand.run(args)
         case "-h", "--help", "help":
             print(usage)
             code = 0
