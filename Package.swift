@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "Motion", targets: ["Motion"]),
         .library(name: "Features", targets: ["Features"]),
         .library(name: "Pipeline", targets: ["Pipeline"]),
+        .library(name: "Report", targets: ["Report"]),
         .executable(name: "sensorpipe", targets: ["sensorpipe"]),
         .executable(name: "sensorpipe-bench", targets: ["sensorpipe-bench"]),
     ],
@@ -44,14 +45,15 @@ let package = Package(
         .target(
             name: "Pipeline", dependencies: ["Signals", "Recordings", "Cardio", "Motion", "Features", "CSQLite"],
             exclude: ["README.md"]),
+        .target(name: "Report", dependencies: ["Pipeline", "Recordings", "CSQLite"], exclude: ["README.md"]),
 
         // MARK: - Umbrella library (`import SensorPipe` re-exports DSP, Recordings, Cardio, Motion, Features, Pipeline)
         .target(
-            name: "SensorPipe", dependencies: ["DSP", "Recordings", "Cardio", "Motion", "Features", "Pipeline"],
+            name: "SensorPipe", dependencies: ["DSP", "Recordings", "Cardio", "Motion", "Features", "Pipeline", "Report"],
             exclude: ["README.md"]),
 
         // MARK: - Command-line tool
-        .executableTarget(name: "sensorpipe", dependencies: ["Pipeline", "Recordings", "Cardio", "DSP", "Features"]),
+        .executableTarget(name: "sensorpipe", dependencies: ["Pipeline", "Recordings", "Cardio", "DSP", "Features", "Report"]),
 
         // MARK: - Examples (runnable with `swift run -c release <name>`; not products)
         .executableTarget(name: "heart-rate-report", dependencies: ["SensorPipe"], path: "Examples/HeartRateReport"),
@@ -79,6 +81,7 @@ let package = Package(
             name: "FeaturesTests", dependencies: ["Features", "DSP", "Recordings", "_TestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(name: "SensorPipeTests", dependencies: ["SensorPipe", "_TestSupport"]),
+        .testTarget(name: "ReportTests", dependencies: ["Report", "Pipeline", "Recordings", "_TestSupport", "CSQLite"]),
         .testTarget(
             name: "RecordingsTests", dependencies: ["Recordings", "_TestSupport", "CZlib"],
             exclude: ["Fixtures"]),

@@ -15,3 +15,14 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
+
+# Headless Chromium renders the HTML reports in the report tests (Tests/ReportTests/BrowserTests);
+# they skip without it. SENSORPIPE_SKIP_CHROMIUM=1 leaves it out.
+if [ -z "${SENSORPIPE_SKIP_CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1; then
+  echo "setup: installing chromium (report browser tests)" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends chromium ||
+    echo "setup: chromium could not be installed; the report browser tests will skip" >&2
+fi

@@ -7,7 +7,8 @@
 // - `Motion`: accelerometer and rotation-rate analysis (epochs, counts, steps, sleep).
 // - `Features`: the windowed feature catalog.
 // - `Pipeline`: stages and result tables (`ECGAnalyzer` with its typed `ECGResults`,
-//   `RecordingAnalysis`, the CSV and SQLite sinks).
+//   `RecordingAnalysis`, the CSV and SQLite sinks, the summary tables).
+// - `Report`: HTML reports of a results database (`Report.write(database:to:)`).
 //
 // See Sources/SensorPipe/README.md and Examples/.
 
@@ -17,3 +18,4 @@
 @_exported import Motion
 @_exported import Pipeline
 @_exported import Recordings
+@_exported import Report

@@ -9,7 +9,7 @@ enum RunCommand {
         name: "run", summary: "resumable batch of recordings into one SQLite database (or CSV folder)",
         synopsis: """
             run INPUT… [--out PATH] [--format sqlite|csv [--gzip]] [--jobs N] [--shard K/N]
-                                  [--include GLOB]… [--exclude GLOB]… [--label TEXT] [--quiet] [--json]
+                                  [--include GLOB]… [--exclude GLOB]… [--label TEXT] [--quiet] [--json] [--report]
                                   [ANALYSIS OPTIONS] [--preset NAME] [--config FILE]
             """,
         about: """
@@ -61,6 +61,11 @@ enum RunCommand {
             OptionSpec("--label", value: .text("TEXT"), help: "a study label stored in runs.label (not part of the configuration)"),
             OptionSpec("--quiet", "-q", help: "no progress bar or per-recording lines; failures and the summary only"),
             OptionSpec("--json", help: "print the summary as JSON on stdout (progress stays on stderr)"),
+            OptionSpec(
+                "--report",
+                help:
+                    "at the end, write the HTML reports of the whole database (as `sensorpipe report`) into "
+                    + "RESULTS-report/ beside it (SQLite only)"),
             .preset,
             .noVerifyIntegrity,
             .configFile,
@@ -81,6 +86,7 @@ enum RunCommand {
         var gzip = false
         var quiet = false
         var json = false
+        var report = false
         var shard: Shard?
         var jobs = ProcessInfo.processInfo.activeProcessorCount
         var label: String?
@@ -111,6 +117,7 @@ enum RunCommand {
             case "--label": label = cursor.value(a, "a TEXT")
             case "--quiet", "-q": quiet = true
             case "--json": json = true
+            case "--report": report = true
             case "-h", "--help":
                 print(usage)
                 return 0
@@ -123,6 +130,7 @@ enum RunCommand {
         if out?.isEmpty == true { CLI.usageError("--out needs a path, got an empty one", usage: usage) }
         if gzip && !csv { CLI.usageError("--gzip goes with --format csv", usage: usage) }
         let output = out ?? (csv ? "results" : "results.sqlite")
+        if report && csv { CLI.usageError("--report reads the SQLite output; it cannot follow --format csv", usage: usage) }
         // The shard is chosen on the paths as given (identical on every node of a job array).
         let recordings: [RecordingInput]
         let found: Int
@@ -168,6 +176,11 @@ enum RunCommand {
             print(summary.json)
         } else {
             print(render(summary, output: output, shard: shard))
+        }
+        if report {
+            let code = ReportCommand.write(
+                database: output, out: ReportCommand.defaultFolder(for: output), recording: nil, quietStdout: json)
+            if code != 0 { return 2 }
         }
         return summary.failed == 0 ? 0 : 1
     }

@@ -10,7 +10,7 @@ struct SensorPipeCommand {
     /// Every command, in the order the help lists them.
     static let commands: [CommandSpec] = [
         InspectCommand.spec, AnalyzeCommand.spec, RunCommand.spec, MergeCommand.spec, ConvertCommand.spec,
-        TablesCommand.spec, FeaturesCommand.spec, CompletionsCommand.spec, CompletionsCommand.manpageSpec,
+        TablesCommand.spec, ReportCommand.spec, FeaturesCommand.spec, CompletionsCommand.spec, CompletionsCommand.manpageSpec,
     ]
 
     static var usage: String {
@@ -47,6 +47,7 @@ struct SensorPipeCommand {
         case "completions": code = CompletionsCommand.run(args)
         case "manpage": code = CompletionsCommand.runManpage(args)
         case "features": code = FeaturesCommand.run(args)
+        case "report": code = ReportCommand.run(args)
         case "-h", "--help", "help":
             print(usage)
             code = 0

@@ -159,6 +159,7 @@ public enum RecordingAnalysis {
             let counting = CountingOutput(sink)
             var summary = try analyse(
                 recording, analysis: analysis, families: families, output: counting, progress: progress)
+            try counting.emitSummary(analyses: summary.streamSummaries.map(\.analyses))
             summary.rowsByTable = counting.rows
             summary.tables = counting.order
             try beforeCommit(summary)
@@ -252,6 +253,7 @@ public enum RecordingAnalysis {
                     used.insert(f)
                 }
                 claimedBy.append(claimers)
+                output.figures.announce(index: index, info: info)
                 let attributes = storedAttributes(info, device: announced.device)
                 summary.streamSummaries.append(
                     StreamSummary(
@@ -260,6 +262,7 @@ public enum RecordingAnalysis {
             case .block(var b):
                 guard let index = source.globalIndex[b.stream] else { continue }
                 b.stream = index
+                output.figures.add(b)
                 for f in claimedBy[index] { try families[f].1.consume(b, output: output) }
                 if let progress, b.count > 0 {
                     decoded.samples += b.count
@@ -325,10 +328,13 @@ final class CountingOutput: ResultOutput {
     let sink: any ResultSink
     var rows: [String: Int] = [:]
     var order: [String] = []
+    /// The summary tables' figures, added up as rows pass.
+    var figures = SummaryAccumulator()
 
     init(_ sink: any ResultSink) { self.sink = sink }
 
     func emit<Row>(_ schema: TableSchema<Row>, _ row: Row) throws {
+        if let c = row as? any SummaryContributing, let fact = c.summaryFact { figures.add(fact) }
         let name = schema.table.name
         if rows[name] == nil { order.append(name) }
         rows[name, default: 0] += 1
@@ -341,5 +347,14 @@ final class CountingOutput: ResultOutput {
             order.append(table.name)
         }
         try sink.declare(table)
+    }
+
+    /// Writes the recording's `recording_summary` and `daily_summary` rows (``SummaryTables``).
+    /// - Parameter analyses: per stream, the families that analysed it.
+    func emitSummary(analyses: [[String]]) throws {
+        let (recording, daily) = figures.rows(analyses: analyses)
+        for t in SummaryTables.all { try declare(t) }
+        for r in recording { try emit(SummaryTables.recording, r) }
+        for r in daily { try emit(SummaryTables.daily, r) }
     }
 }

@@ -5,9 +5,10 @@ import Signals
 /// `<!-- columns: NAME -->` … `<!-- end columns -->` block of the file with ``markdown(_:)``, and
 /// `sensorpipe tables --update docs/RESULTS.md` rewrites them.
 public enum ResultsDocumentation {
-    /// Every documented table: the families' result tables, then the bookkeeping tables.
+    /// Every documented table: the families' result tables, the summary tables, then the
+    /// bookkeeping tables.
     public static var tables: [ResultTable] {
-        AnalysisRegistry.tables + BatchTables.all.map(\.table)
+        AnalysisRegistry.tables + SummaryTables.all + BatchTables.all.map(\.table)
     }
 
     /// The Markdown column table of one table.

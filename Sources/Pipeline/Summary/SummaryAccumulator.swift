@@ -1,0 +1,163 @@
+import Foundation
+import Signals
+
+/// Adds up a recording's summary figures while it is analysed: the segment spans of every
+/// stream (from the blocks the router delivers) and the ``SummaryFact``s of the rows the
+/// families emit, binned per family, device and calendar day. Memory: one span per segment and
+/// one bin per family, device and day.
+struct SummaryAccumulator {
+    struct Stream {
+        var name: String
+        var device: String
+        var origin: TimeOrigin
+        var utcOffsetSeconds: Int?
+        var auxiliary: Bool
+        var spans: [(start: Double, end: Double)] = []
+        var segment = -1
+
+        var basis: SummaryTimeBasis { .of(origin, utcOffsetSeconds: utcOffsetSeconds) }
+        /// Seconds added to a time to reach the calendar of ``basis``.
+        var shift: Double { Double(utcOffsetSeconds ?? 0) * (origin == .unix ? 1 : 0) }
+    }
+
+    struct BinKey: Hashable {
+        var family: String
+        var device: String
+        var day: Int
+    }
+
+    private(set) var streams: [Stream] = []
+    private var byName: [String: Int] = [:]
+    private var bins: [BinKey: SummaryFigures] = [:]
+    private var factStreams: [String: Set<Int>] = [:]
+
+    /// A stream was announced (recording-wide `index`, in announcement order).
+    mutating func announce(index: Int, info: StreamInfo) {
+        precondition(index == streams.count, "streams are announced in index order")
+        let offset = info.attributes[StreamAttribute.utcOffsetSeconds].flatMap { Int($0) }
+        streams.append(
+            Stream(
+                name: info.key.description, device: info.key.deviceID, origin: info.timeOrigin,
+                utcOffsetSeconds: offset, auxiliary: info.key.channel == "temperature"))
+        byName[info.key.description] = index
+    }
+
+    /// A block of stream `block.stream` (recording-wide index) was delivered.
+    mutating func add(_ block: SampleBlock) {
+        guard block.count > 0, block.stream < streams.count else { return }
+        let first = block.time(at: 0), last = block.time(at: block.count - 1)
+        if streams[block.stream].segment == block.segment, let k = streams[block.stream].spans.indices.last {
+            streams[block.stream].spans[k].end = max(streams[block.stream].spans[k].end, last)
+        } else {
+            streams[block.stream].segment = block.segment
+            streams[block.stream].spans.append((first, last))
+        }
+    }
+
+    /// A row was emitted; its figure, if any, is added to its day.
+    mutating func add(_ fact: SummaryFact) {
+        guard let s = byName[fact.stream], fact.startSeconds.isFinite else { return }
+        let stream = streams[s]
+        let day = Int(((fact.startSeconds + stream.shift) / 86_400).rounded(.down))
+        let seconds = max(0, fact.endSeconds - fact.startSeconds)
+        bins[BinKey(family: fact.family, device: stream.device, day: day), default: SummaryFigures()]
+            .add(fact.measure, seconds: seconds)
+        factStreams[fact.family, default: []].insert(s)
+    }
+
+    /// The summary rows, given which families analysed which stream.
+    /// - Parameter analyses: per recording-wide stream index, the families that claimed it.
+    /// - Complexity: O(segments · log segments + bins).
+    func rows(analyses: [[String]]) -> (recording: [RecordingSummaryRow], daily: [DailySummaryRow]) {
+        var groups = [String: Set<Int>]() // "family\0device" → streams
+        var order = [(family: String, device: String)]()
+        func note(_ family: String, _ s: Int) {
+            let key = family + "\u{0}" + streams[s].device
+            if groups[key] == nil { order.append((family, streams[s].device)) }
+            groups[key, default: []].insert(s)
+        }
+        for (s, families) in analyses.enumerated() where s < streams.count {
+            for f in families { note(f, s) }
+        }
+        for (family, set) in factStreams.sorted(by: { $0.key < $1.key }) {
+            for s in set.sorted() { note(family, s) }
+        }
+        var recording = [RecordingSummaryRow](), daily = [DailySummaryRow]()
+        for (family, device) in order {
+            let members = groups[family + "\u{0}" + device]!.sorted()
+            let lead = streams[members[0]]
+            let basis = lead.basis, shift = lead.shift
+            let deviceStreams = streams.indices.filter { streams[$0].device == device && !streams[$0].auxiliary }
+            let decoded = Self.secondsPerDay(deviceStreams.flatMap { streams[$0].spans }, shift: shift)
+            let analysed = Self.secondsPerDay(members.flatMap { streams[$0].spans }, shift: shift)
+            var days = Set(analysed.keys)
+            for key in bins.keys where key.family == family && key.device == device { days.insert(key.day) }
+            var total = SummaryFigures()
+            total.decodedSeconds = decoded.values.reduce(0, +)
+            total.analysedSeconds = analysed.values.reduce(0, +)
+            let firstDay = days.min() ?? 0
+            for day in days.sorted() {
+                var f = bins[BinKey(family: family, device: device, day: day)] ?? SummaryFigures()
+                var counted = f
+                counted.decodedSeconds = 0
+                counted.analysedSeconds = 0
+                total.add(counted)
+                f.decodedSeconds = decoded[day] ?? 0
+                f.analysedSeconds = analysed[day] ?? 0
+                let midnight = Double(day) * 86_400
+                daily.append(
+                    DailySummaryRow(
+                        family: family, device: device,
+                        date: basis == .streamStart ? nil : Self.date(midnight), dayNumber: day - firstDay + 1,
+                        dayStart: midnight - shift, timeBasis: basis, utcOffsetSeconds: lead.utcOffsetSeconds, figures: f))
+            }
+            let starts = members.compactMap { streams[$0].spans.first?.start }
+            let ends = members.compactMap { streams[$0].spans.map(\.end).max() }
+            recording.append(
+                RecordingSummaryRow(
+                    family: family, device: device, streams: members.count, firstTime: starts.min(), lastTime: ends.max(),
+                    timeOrigin: lead.origin, timeBasis: basis, utcOffsetSeconds: lead.utcOffsetSeconds, figures: total))
+        }
+        return (recording, daily)
+    }
+
+    /// The union of `spans`, split into calendar days (`shift` seconds added before dividing).
+    static func secondsPerDay(_ spans: [(start: Double, end: Double)], shift: Double) -> [Int: Double] {
+        var out = [Int: Double]()
+        var merged = [(start: Double, end: Double)]()
+        for s in spans.sorted(by: { $0.start < $1.start }) {
+            if let last = merged.last, s.start <= last.end {
+                merged[merged.count - 1].end = max(last.end, s.end)
+            } else {
+                merged.append(s)
+            }
+        }
+        for m in merged {
+            var a = m.start + shift
+            let b = m.end + shift
+            while a < b {
+                let day = Int((a / 86_400).rounded(.down))
+                let next = min(b, Double(day + 1) * 86_400)
+                out[day, default: 0] += next - a
+                a = next
+            }
+        }
+        return out
+    }
+
+    /// `YYYY-MM-DD` of a midnight given in seconds since 1970 (already shifted to the calendar).
+    static func date(_ midnight: Double) -> String {
+        let days = Int((midnight / 86_400).rounded(.down))
+        // Howard Hinnant's civil_from_days (days since 1970-01-01 → proleptic Gregorian date).
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        return String(format: "%04d-%02d-%02d", y, m, d)
+    }
+}

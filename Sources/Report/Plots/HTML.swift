@@ -1,0 +1,70 @@
+/// HTML and SVG text helpers.
+enum HTML {
+    /// Escapes text for element content and attribute values.
+    static func escape(_ s: String) -> String {
+        var out = ""
+        out.reserveCapacity(s.utf8.count)
+        for c in s {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+
+    /// A coordinate with one decimal (0.1 px), without a trailing `.0`.
+    static func n(_ x: Double) -> String {
+        let r = (x * 10).rounded() / 10
+        if r == r.rounded() { return String(Int(r)) }
+        return String(r)
+    }
+
+    /// A number for people: `digits` decimals, or an en dash when missing.
+    static func number(_ x: Double?, _ digits: Int = 1) -> String {
+        guard let x, x.isFinite else { return "–" }
+        return String(format: "%.\(digits)f", x)
+    }
+
+    /// A share as a percentage, or an en dash when missing.
+    static func percent(_ x: Double?) -> String {
+        guard let x, x.isFinite else { return "–" }
+        return String(format: "%.1f %%", x * 100)
+    }
+
+    /// The style sheet every report page carries inline (no external resources). Readable in
+    /// grey-scale print: series differ by dash pattern and marker, not only by colour.
+    static let style = """
+        body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:1.5em auto;max-width:1040px;color:#111;background:#fff;line-height:1.4;padding:0 12px}
+        h1{font-size:1.45em;margin-bottom:.2em}h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid #999}h3{font-size:1.02em;margin-bottom:.3em}
+        table{border-collapse:collapse;font-size:.86em;margin:.4em 0 1em}th,td{border:1px solid #bbb;padding:2px 6px;text-align:right;vertical-align:top}
+        th{background:#eee}td.l,th.l{text-align:left}table.qc{font-size:.78em}table.qc td.l{max-width:240px;overflow-wrap:anywhere}
+        .note{background:#f4f4f4;border-left:4px solid #555;padding:.4em .8em;margin:.6em 0}
+        .warn{background:#fff3e0;border-left:4px solid #b45309;padding:.4em .8em;margin:.6em 0}
+        .placeholder{color:#444;font-style:italic;border:1px dashed #888;padding:.5em .8em}
+        figure{margin:.6em 0 1.2em}figcaption{font-size:.82em;color:#333;margin-top:.2em}
+        svg.plot{display:block;width:100%;height:auto;background:#fff}
+        svg.plot text{font-size:11px;fill:#111}svg.plot .axis{stroke:#111;stroke-width:1;fill:none}
+        svg.plot .grid{stroke:#ddd;stroke-width:1}svg.plot .ptitle{font-size:13px;font-weight:600}
+        .s0{stroke:#1f4e99;fill:none;stroke-width:1.3}.s1{stroke:#b3261e;fill:none;stroke-width:1.3;stroke-dasharray:6 3}
+        .s2{stroke:#2d6a2d;fill:none;stroke-width:1.3;stroke-dasharray:2 2}.s3{stroke:#6b3fa0;fill:none;stroke-width:1.3;stroke-dasharray:8 2 2 2}
+        .ecg{stroke:#111;fill:none;stroke-width:.9}
+        .q-excellent{fill:#ffffff}.q-barely_acceptable{fill:#c8c8c8}.q-unacceptable{fill:url(#hatch)}
+        .lane-data{fill:#4a4a4a}.lane-masked{fill:url(#dots)}.lane-deleted{fill:url(#hatch)}
+        .beat{fill:none;stroke:#1f4e99;stroke-width:1.4}.corr{fill:#b3261e;stroke:#b3261e}.removed{stroke:#b3261e;stroke-width:1.6}
+        a{color:#1f4e99}
+        @media print{body{max-width:none}}
+        """
+
+    /// Pattern definitions (hatching, dots) used by the fills above; each SVG carries its own.
+    static let patterns = """
+        <defs><pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">\
+        <rect width="6" height="6" fill="#e6e6e6"/><line x1="0" y1="0" x2="0" y2="6" stroke="#555" stroke-width="2"/></pattern>\
+        <pattern id="dots" width="4" height="4" patternUnits="userSpaceOnUse"><rect width="4" height="4" fill="#bbb"/>\
+        <circle cx="2" cy="2" r="1" fill="#111"/></pattern></defs>
+        """
+}

@@ -1,0 +1,212 @@
+/// One SVG plot over time: axes with units and clock, series reduced per pixel, shaded spans,
+/// markers, and a text alternative (`<title>`, `<desc>` and a caption).
+///
+/// Long series are reduced to a min/max envelope per pixel column (the "M4"-style reduction of
+/// Jugel et al. 2014, "M4: a visualization-oriented time series data aggregation", PVLDB 7(10)),
+/// so a week of data draws as at most two points per pixel and the page stays small; a series
+/// with fewer points than twice the plot's pixel width is drawn point for point.
+///
+/// The SVG carries its mapping (`data-t0`, `data-t1`, `data-v0`, `data-v1` and the plot area
+/// `data-left`, `data-right`, `data-top`, `data-bottom`), so a reader (or test) can turn drawn
+/// points back into times and values.
+struct Plot {
+    /// Pixel columns of the signal timeline (a 960-wide plot with 12 and 14 px margins).
+    static let defaultPlotColumns = 934
+    var id: String
+    var title: String
+    var width = 960.0, height = 230.0
+    var left = 64.0, right = 14.0, top = 26.0, bottom = 44.0
+    var t0: Double, t1: Double
+    var v0: Double, v1: Double
+    var time: TimeScale
+    var yLabel: String
+    var body: [String] = []
+    var legend: [(cssClass: String, label: String, marker: String?)] = []
+
+    var plotWidth: Double { width - left - right }
+    var plotHeight: Double { height - top - bottom }
+
+    func x(_ t: Double) -> Double { left + (t - t0) / max(t1 - t0, 1e-9) * plotWidth }
+    func y(_ v: Double) -> Double { top + (1 - (v - v0) / max(v1 - v0, 1e-12)) * plotHeight }
+
+    /// A series as a path, broken where consecutive points are more than `gapSeconds` apart or a
+    /// value is missing, reduced to a min/max envelope per pixel column when long.
+    /// - Complexity: O(points).
+    mutating func addSeries(
+        _ points: [(t: Double, v: Double?)], gapSeconds: Double, cssClass: String, name: String
+    ) {
+        var d = ""
+        d.reserveCapacity(min(points.count, Int(plotWidth) * 2) * 14)
+        let exact = points.count <= Int(plotWidth) * 2
+        var penDown = false
+        var lastT = -Double.infinity
+        // Envelope state for the current pixel column.
+        var column = Int.min
+        var lo = 0.0, hi = 0.0, loFirst = true
+        func flushColumn() {
+            guard column != Int.min else { return }
+            let px = left + (Double(column) + 0.5)
+            let (a, b) = loFirst ? (lo, hi) : (hi, lo)
+            d += (penDown ? "L" : "M") + HTML.n(px) + " " + HTML.n(y(a))
+            if a != b { d += "L" + HTML.n(px) + " " + HTML.n(y(b)) }
+            penDown = true
+            column = Int.min
+        }
+        for p in points {
+            guard p.t >= t0, p.t <= t1 else { continue }
+            guard let v = p.v, v.isFinite else {
+                if !exact { flushColumn() }
+                penDown = false
+                continue
+            }
+            if p.t - lastT > gapSeconds {
+                if !exact { flushColumn() }
+                penDown = false
+            }
+            lastT = p.t
+            if exact {
+                d += (penDown ? "L" : "M") + HTML.n(x(p.t)) + " " + HTML.n(y(v))
+                penDown = true
+                continue
+            }
+            let c = Int(x(p.t) - left)
+            if c != column {
+                flushColumn()
+                column = c
+                lo = v
+                hi = v
+                loFirst = true
+            } else {
+                if v < lo {
+                    lo = v
+                    loFirst = false
+                }
+                if v > hi {
+                    hi = v
+                    loFirst = true
+                }
+            }
+        }
+        if !exact { flushColumn() }
+        guard !d.isEmpty else { return }
+        body.append(
+            "<path class=\"\(cssClass) series\" data-series=\"\(HTML.escape(name))\" data-reduced=\"\(exact ? 0 : 1)\" d=\"\(d)\"/>"
+        )
+        legend.append((cssClass, name, nil))
+    }
+
+    /// Spans shaded over the plot's full height (quality, gaps), merged per pixel column:
+    /// `spans` are (start, end, class); the class drawn in a column is the one with the highest
+    /// `rank`.
+    mutating func addBands(
+        _ spans: [(start: Double, end: Double, cssClass: String)], rank: [String: Int], y0: Double? = nil, y1: Double? = nil
+    ) {
+        let n = Int(plotWidth.rounded(.up))
+        var column = [Int](repeating: -1, count: n)
+        var classes = [String]()
+        var index = [String: Int]()
+        for s in spans {
+            guard s.end > t0, s.start < t1 else { continue }
+            let k =
+                index[s.cssClass]
+                ?? {
+                    classes.append(s.cssClass)
+                    index[s.cssClass] = classes.count - 1
+                    return classes.count - 1
+                }()
+            let a = max(0, Int((x(max(s.start, t0)) - left).rounded(.down)))
+            let b = min(n - 1, max(a, Int((x(min(s.end, t1)) - left).rounded(.up)) - 1))
+            if a > b { continue }
+            let r = rank[s.cssClass] ?? 0
+            for c in a...b where column[c] < 0 || (rank[classes[column[c]]] ?? 0) < r { column[c] = k }
+        }
+        let top = y0 ?? self.top, h = (y1 ?? (self.top + plotHeight)) - top
+        var c = 0
+        while c < n {
+            let k = column[c]
+            var e = c + 1
+            while e < n && column[e] == k { e += 1 }
+            if k >= 0 {
+                body.append(
+                    "<rect class=\"\(classes[k])\" x=\"\(HTML.n(left + Double(c)))\" y=\"\(HTML.n(top))\" width=\"\(e - c)\" height=\"\(HTML.n(h))\"/>"
+                )
+            }
+            c = e
+        }
+    }
+
+    /// Raw SVG content inside the plot area.
+    mutating func add(_ svg: String) { body.append(svg) }
+
+    /// The `<figure>`: the SVG and a caption with the text alternative.
+    func render(description: String, valueTicks: [Double]? = nil, valueLabel: ((Double) -> String)? = nil) -> String {
+        var s = "<figure id=\"\(id)\" class=\"plot-figure\">"
+        s += "<svg class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(HTML.n(width)) \(HTML.n(height))\" "
+        s += "role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\" data-plot=\"\(id)\" "
+        s += "data-t0=\"\(t0)\" data-t1=\"\(t1)\" data-v0=\"\(v0)\" data-v1=\"\(v1)\" "
+        s += "data-left=\"\(left)\" data-right=\"\(width - right)\" data-top=\"\(top)\" data-bottom=\"\(top + plotHeight)\">"
+        s += "<title id=\"\(id)-title\">\(HTML.escape(title))</title><desc id=\"\(id)-desc\">\(HTML.escape(description))</desc>"
+        s += "<text class=\"ptitle\" x=\"\(HTML.n(left))\" y=\"16\">\(HTML.escape(title))</text>"
+        // Grid and value axis.
+        let vt = valueTicks ?? Self.niceTicks(v0, v1)
+        for v in vt where v >= v0 && v <= v1 {
+            let yy = HTML.n(y(v))
+            s += "<line class=\"grid\" x1=\"\(HTML.n(left))\" x2=\"\(HTML.n(left + plotWidth))\" y1=\"\(yy)\" y2=\"\(yy)\"/>"
+            s += "<text x=\"\(HTML.n(left - 5))\" y=\"\(yy)\" text-anchor=\"end\" dominant-baseline=\"middle\">"
+            s += HTML.escape(valueLabel?(v) ?? TimeScale.trim(v)) + "</text>"
+        }
+        s += "<text x=\"12\" y=\"\(HTML.n(top + plotHeight / 2))\" text-anchor=\"middle\" "
+        s += "transform=\"rotate(-90 12 \(HTML.n(top + plotHeight / 2)))\">\(HTML.escape(yLabel))</text>"
+        // Time axis.
+        let ticks = time.ticks(t0, t1)
+        for (k, t) in ticks.enumerated() {
+            let xx = HTML.n(x(t))
+            s += "<line class=\"grid\" x1=\"\(xx)\" x2=\"\(xx)\" y1=\"\(HTML.n(top))\" y2=\"\(HTML.n(top + plotHeight))\"/>"
+            let anchor = x(t) - left < 30 ? "start" : (left + plotWidth - x(t) < 30 ? "end" : "middle")
+            s += "<text x=\"\(xx)\" y=\"\(HTML.n(top + plotHeight + 14))\" text-anchor=\"\(anchor)\">"
+            s += HTML.escape(time.label(t, span: t1 - t0, first: k == 0)) + "</text>"
+        }
+        s += "<text x=\"\(HTML.n(left + plotWidth / 2))\" y=\"\(HTML.n(height - 6))\" text-anchor=\"middle\">"
+        s += HTML.escape(time.axisTitle(from: t0)) + "</text>"
+        s += body.joined()
+        s +=
+            "<rect class=\"axis\" x=\"\(HTML.n(left))\" y=\"\(HTML.n(top))\" width=\"\(HTML.n(plotWidth))\" height=\"\(HTML.n(plotHeight))\"/>"
+        // Legend (top right): a line sample in the series' style and its name.
+        var lx = width - right
+        for item in legend.reversed() {
+            let w = Double(item.label.count) * 6.2 + 30
+            lx -= w
+            if item.marker == "rect" {
+                s +=
+                    "<rect class=\"\(item.cssClass)\" x=\"\(HTML.n(lx))\" y=\"5\" width=\"22\" height=\"12\" stroke=\"#111\" stroke-width=\"0.5\"/>"
+            } else {
+                s += "<line class=\"\(item.cssClass)\" x1=\"\(HTML.n(lx))\" x2=\"\(HTML.n(lx + 22))\" y1=\"12\" y2=\"12\"/>"
+            }
+            s += "<text x=\"\(HTML.n(lx + 26))\" y=\"16\">\(HTML.escape(item.label))</text>"
+        }
+        s += "</svg><figcaption>\(HTML.escape(description))</figcaption></figure>\n"
+        return s
+    }
+
+    /// Round values between `a` and `b`, about five of them.
+    static func niceTicks(_ a: Double, _ b: Double) -> [Double] {
+        guard b > a else { return [a] }
+        let raw = (b - a) / 5
+        let mag = pow10(raw)
+        let step = [1.0, 2, 2.5, 5, 10].map { $0 * mag }.first { $0 >= raw } ?? 10 * mag
+        var out = [Double]()
+        var v = (a / step).rounded(.up) * step
+        while v <= b + step * 1e-9 {
+            out.append(abs(v) < step * 1e-9 ? 0 : v)
+            v += step
+        }
+        return out
+    }
+
+    static func pow10(_ x: Double) -> Double {
+        var m = 1.0
+        while m * 10 <= x { m *= 10 }
+        while m > x && m > 1e-12 { m /= 10 }
+        return m
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+
+/// How a plot's time axis reads: what the times count from (a result stream's `time_origin`),
+/// the recording's UTC offset when known, and the tick labels that follow from both.
+struct TimeScale: Sendable {
+    /// `unix`, `stream_start` or `device_local`.
+    var origin: String
+    /// Seconds east of UTC (`stream_attributes.utc_offset_s`), when known.
+    var utcOffsetSeconds: Int?
+
+    /// The axis title, saying which clock the labels are in.
+    var title: String {
+        switch origin {
+        case "unix":
+            if let o = utcOffsetSeconds { return "local time (\(Self.offsetText(o)))" }
+            return "time (UTC; the recording's UTC offset is unknown)"
+        case "device_local": return "device clock (local time, UTC offset unknown)"
+        default: return "time from the stream's start"
+        }
+    }
+
+    /// Whether the times are calendar times (tick labels are clock times and dates).
+    var isCalendar: Bool { origin == "unix" || origin == "device_local" }
+
+    private var shift: Double { origin == "unix" ? Double(utcOffsetSeconds ?? 0) : 0 }
+
+    /// `UTC+08:00`.
+    static func offsetText(_ seconds: Int) -> String {
+        let sign = seconds < 0 ? "−" : "+"
+        let a = abs(seconds)
+        return String(format: "UTC%@%02d:%02d", sign, a / 3600, (a % 3600) / 60)
+    }
+
+    /// Tick positions (stream time) for the span `t0…t1`, about `target` of them, on round clock values.
+    func ticks(_ t0: Double, _ t1: Double, target: Int = 7) -> [Double] {
+        guard t1 > t0 else { return [t0] }
+        let steps: [Double] = [
+            0.2, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10_800, 21_600, 43_200, 86_400,
+            172_800, 604_800,
+        ]
+        let span = t1 - t0
+        let step = steps.first { span / $0 <= Double(target) } ?? 604_800
+        var out = [Double]()
+        var k = ((t0 + shift) / step).rounded(.up)
+        while k * step - shift <= t1 + 1e-9 {
+            out.append(k * step - shift)
+            k += 1
+        }
+        return out
+    }
+
+    /// A tick label: clock time (with the month and day at midnights and on spans of days), or
+    /// elapsed time. The date of the first tick is in ``axisTitle(from:)``.
+    func label(_ t: Double, span: Double, first: Bool) -> String {
+        if isCalendar {
+            let local = t + shift
+            let (date, time) = Self.calendar(local, seconds: span < 600)
+            let midnight = local.truncatingRemainder(dividingBy: 86_400) == 0
+            if span >= 2 * 86_400 { return String(date.dropFirst(5)) + (midnight ? "" : " " + time) }
+            return midnight ? String(date.dropFirst(5)) + " " + time : time
+        }
+        if span < 600 { return Self.trim(t) + " s" }
+        if span < 36_000 { return Self.trim(t / 60) + " min" }
+        return Self.trim(t / 3600) + " h"
+    }
+
+    /// The axis title with the date the axis starts on: `local time (UTC+08:00), from 2024-05-21`.
+    func axisTitle(from t0: Double) -> String {
+        guard isCalendar else { return title }
+        return title + ", from " + Self.calendar(t0 + shift, seconds: false).0
+    }
+
+    /// A full time for text: `2024-05-21 09:00:12 (UTC+08:00)` or `12.5 s from the stream's start`.
+    func describe(_ t: Double) -> String {
+        if isCalendar {
+            let (date, time) = Self.calendar(t + shift, seconds: true)
+            let zone =
+                origin == "device_local" ? "device clock" : (utcOffsetSeconds.map { Self.offsetText($0) } ?? "UTC")
+            return "\(date) \(time) (\(zone))"
+        }
+        return Self.trim(t) + " s from the stream's start"
+    }
+
+    static func trim(_ x: Double) -> String {
+        let s = String(format: "%.1f", x)
+        return s.hasSuffix(".0") ? String(s.dropLast(2)) : s
+    }
+
+    /// `YYYY-MM-DD` and `HH:MM[:SS]` of seconds since 1970 on some calendar (no time zone applied).
+    static func calendar(_ t: Double, seconds: Bool) -> (String, String) {
+        let total = Int(t.rounded(.down))
+        var days = total / 86_400
+        var rest = total % 86_400
+        if rest < 0 {
+            rest += 86_400
+            days -= 1
+        }
+        // Howard Hinnant's civil_from_days.
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        let date = String(format: "%04d-%02d-%02d", y, m, d)
+        let time =
+            seconds
+            ? String(format: "%02d:%02d:%02d", rest / 3600, (rest % 3600) / 60, rest % 60)
+            : String(format: "%02d:%02d", rest / 3600, (rest % 3600) / 60)
+        return (date, time)
+    }
+}

@@ -1,0 +1,118 @@
+import Cardio
+import Foundation
+import Recordings
+import Signals
+import Testing
+import _TestSupport
+
+@testable import Pipeline
+
+/// `recording_summary` and `daily_summary` (``SummaryTables``): figures added up from the rows the
+/// families emit, days counted in local time when the recording gives its UTC offset.
+@Suite("Summary tables")
+struct SummaryTablesTests {
+    static let demo = Fixtures.repositoryRoot.appendingPathComponent("Datasets/ecg/watch-1_mitdb100_1716282000.ndjson.gz").path
+    static let health = Fixtures.repositoryRoot
+        .appendingPathComponent("Tests/RecordingsTests/Fixtures/health/synthetic-english-quoted.csv").path
+
+    func results(_ path: String, blockCapacity: Int? = nil) throws -> RecordingResults {
+        var analysis = AnalysisConfiguration()
+        if let blockCapacity { analysis.decode.blockCapacity = blockCapacity }
+        return try RecordingAnalysis.results(of: RecordingInput(path: path), analysis: analysis)
+    }
+
+    /// The ECG summary equals the figures recomputed here from the emitted rows (mean, min, max
+    /// of the windows' bpm; beats whose correction column is not empty), and the demo's known
+    /// facts: one 60-s stream at 512 Hz starting 2024-05-21 09:00:00 UTC (the file name's Unix
+    /// time 1716282000), no UTC offset in a SensorKit export, so UTC days.
+    @Test func ecgFiguresMatchTheRows() throws {
+        let r = try results(Self.demo)
+        let rows = r.rows(SummaryTables.recording)
+        try #require(rows.count == 1)
+        let s = rows[0]
+        #expect(s.family == "ecg" && s.device == "watch-1" && s.streams == 1)
+        #expect(s.timeBasis == .utc && s.utcOffsetSeconds == nil)
+        #expect(s.firstTime == 1_716_282_000)
+        // 30 720 samples at 512 Hz: the last one 30 719 / 512 s after the first.
+        #expect(abs((s.lastTime ?? 0) - (1_716_282_000 + 30_719.0 / 512)) < 1e-6)
+        #expect(abs(s.figures.decodedSeconds - 30_719.0 / 512) < 1e-6)
+        #expect(s.figures.analysedSeconds == s.figures.decodedSeconds)
+        let bpm = r.rows(BeatSeriesTables.heartRate).compactMap(\.value.heartRateBPM)
+        #expect(s.figures.heartRateWindows == bpm.count && bpm.count == 6)
+        #expect(abs((s.figures.heartRateMean ?? 0) - bpm.reduce(0, +) / Double(bpm.count)) < 1e-9)
+        #expect(s.figures.heartRateMin == bpm.min() && s.figures.heartRateMax == bpm.max())
+        let beats = r.rows(BeatSeriesTables.beats)
+        #expect(s.figures.beats == beats.count)
+        #expect(s.figures.correctedBeats == beats.filter { !$0.value.beat.correctionDescription.isEmpty }.count)
+        let quality = r.rows(ECGTables.quality)
+        #expect(abs(s.figures.assessedSeconds - 10 * Double(quality.count)) < 1e-9)
+        #expect(
+            abs(s.figures.usableSeconds - 10 * Double(quality.filter { $0.value.label != .unacceptable }.count)) < 1e-9)
+        let days = r.rows(SummaryTables.daily)
+        #expect(days.count == 1)
+        #expect(days.first?.date == "2024-05-21" && days.first?.dayNumber == 1)
+        #expect(days.first?.dayStart == 1_716_249_600) // 2024-05-21T00:00:00Z
+        #expect(days.first?.figures.heartRateWindows == 6)
+    }
+
+    /// An Apple Health ECG recorded at 2024-03-05 23:59:30 −07:30 is counted on its local day
+    /// 2024-03-05 (in UTC it is already 2024-03-06 07:29:30), and says so.
+    @Test func localDayFromTheUTCOffset() throws {
+        let r = try results(Self.health)
+        let day = try #require(r.rows(SummaryTables.daily).first)
+        #expect(day.timeBasis == .local && day.utcOffsetSeconds == -27_000)
+        #expect(day.date == "2024-03-05")
+        #expect(day.dayStart == 1_709_596_800 + 27_000) // local midnight 2024-03-05 = 07:30 UTC
+        let values = SummaryTables.daily.values(of: day)
+        let names = SummaryTables.daily.table.columns.map(\.name)
+        #expect(values[names.firstIndex(of: "time_basis")!] == .text("local"))
+        #expect(values[names.firstIndex(of: "utc_offset_s")!] == .integer(-27_000))
+    }
+
+    /// Summary rows do not depend on the block size the decoder delivers.
+    @Test(arguments: [1, 333, 4_096])
+    func independentOfBlockSize(_ capacity: Int) throws {
+        let whole = try results(Self.demo)
+        let chunked = try results(Self.demo, blockCapacity: capacity)
+        #expect(chunked.rows(SummaryTables.recording) == whole.rows(SummaryTables.recording))
+        #expect(chunked.rows(SummaryTables.daily) == whole.rows(SummaryTables.daily))
+    }
+
+    /// Signal crossing local midnight is split between the two days: a stream at UTC+01:00 from
+    /// 22:30 to 01:00 local time with a 30-minute gap (23:30–00:00) holds 1 h on the first day and
+    /// 1 h on the second; facts go to the day they start in.
+    @Test func midnightSplitWithOffset() {
+        var a = SummaryAccumulator()
+        let key = StreamKey(deviceID: "d", sensor: .electrocardiogram, channel: "ecg")
+        a.announce(
+            index: 0,
+            info: StreamInfo(
+                key: key, columns: [ColumnInfo(name: "value", unit: .microvolts)],
+                attributes: [StreamAttribute.utcOffsetSeconds: "3600"]))
+        let localMidnight = 1_700_006_400.0 - 3600 // 2023-11-15T00:00 at UTC+01:00 (1700006400 is 00:00Z)
+        func block(_ segment: Int, from: Double, seconds: Double) -> SampleBlock {
+            let n = Int(seconds) + 1
+            return SampleBlock(
+                stream: 0, segment: segment, firstSample: 0, time: .uniform(segmentStart: from, sampleRate: 1),
+                columns: [[Float](repeating: 0, count: n)], flags: [UInt8](repeating: 0, count: n), endsSegment: true)
+        }
+        a.add(block(0, from: localMidnight - 5400, seconds: 3600)) // 22:30–23:30
+        a.add(block(1, from: localMidnight, seconds: 3600)) // 00:00–01:00
+        a.add(
+            SummaryFact(
+                family: "ecg", stream: key.description, startSeconds: localMidnight - 10, endSeconds: localMidnight + 20,
+                measure: .heartRate(bpm: 60)))
+        a.add(
+            SummaryFact(
+                family: "ecg", stream: key.description, startSeconds: localMidnight + 20, endSeconds: localMidnight + 30,
+                measure: .heartRate(bpm: 90)))
+        let (recording, daily) = a.rows(analyses: [["ecg"]])
+        #expect(daily.map(\.date) == ["2023-11-14", "2023-11-15"])
+        #expect(daily.map(\.dayNumber) == [1, 2])
+        #expect(daily.map(\.figures.decodedSeconds) == [3600, 3600])
+        #expect(daily.map(\.figures.heartRateMean) == [60, 90])
+        #expect(daily[1].dayStart == localMidnight)
+        #expect(recording.count == 1 && recording[0].figures.decodedSeconds == 7200)
+        #expect(recording[0].figures.heartRateMean == 75 && recording[0].timeBasis == .local)
+    }
+}
