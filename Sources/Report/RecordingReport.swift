@@ -225,7 +225,7 @@ enum RecordingReport {
         }
         var bands = [QualityBand]()
         for section in ReportSections.all where try section.hasResults(c) { bands += try section.qualityBands(c) }
-        var all = [(name: String, points: [(t: Double, v: Double?)])]()
+        var all = [(name: String, source: String, points: [(t: Double, v: Double?)])]()
         var values = [Double]()
         var step = 10.0
         for row in series {
@@ -240,7 +240,7 @@ enum RecordingReport {
                 )
             }
             values += points.compactMap(\.v)
-            all.append(("\(source): \(stream)", points))
+            all.append(("\(source): \(stream)", source, points))
         }
         let lo = max(0, ((values.min() ?? 40) - 10) / 10).rounded(.down) * 10
         let hi = (((values.max() ?? 120) + 10) / 10).rounded(.up) * 10
@@ -248,13 +248,30 @@ enum RecordingReport {
         let classes = ["q-excellent", "q-barely_acceptable", "q-unacceptable"]
         p.addBands(
             bands.map { ($0.start, $0.end, classes[$0.rank]) }, rank: ["q-excellent": 0, "q-barely_acceptable": 1, "q-unacceptable": 2])
+        // Up to four series get a style each; more (a SensorKit export holds one ECG stream per
+        // session) share their source's style and one legend entry.
+        let sources = Array(Set(all.map(\.source))).sorted()
         for (k, ser) in all.enumerated() {
-            p.addSeries(ser.points, gapSeconds: step * 1.5, cssClass: "s\(k % 4)", name: ser.name)
+            if all.count <= 4 {
+                p.addSeries(ser.points, gapSeconds: step * 1.5, cssClass: "s\(k)", name: ser.name)
+            } else {
+                let i = sources.firstIndex(of: ser.source) ?? 0
+                p.addSeries(ser.points, gapSeconds: step * 1.5, cssClass: "s\(i % 4)", name: ser.name)
+                p.legend.removeLast()
+            }
+        }
+        if all.count > 4 {
+            for (i, source) in sources.enumerated() {
+                p.legend.append(("s\(i % 4)", "\(source) (\(all.filter { $0.source == source }.count) streams)", nil))
+            }
         }
         if !bands.isEmpty {
             p.legend += [("q-barely_acceptable", "barely acceptable", "rect"), ("q-unacceptable", "unacceptable", "rect")]
         }
-        let usable = bands.isEmpty ? "" : " Background: grey where a quality window is barely acceptable, hatched where it is unacceptable."
+        let usable =
+            bands.isEmpty
+            ? ""
+            : " Background: grey where a quality window is barely acceptable, hatched where it is unacceptable (the worst of the streams at that time)."
         let stats = all.map { ser -> String in
             let v = ser.points.compactMap(\.v)
             guard !v.isEmpty else { return "\(ser.name): no window with a rate" }
