@@ -14,5 +14,6 @@ func allBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
     all += ecgBenchmarks(scale)
     all += sqiBenchmarks(scale)
     all += chainBenchmarks(scale)
+    all += ppgBenchmarks(scale)
     return all
 }

@@ -57,7 +57,8 @@ public struct AnalysisFamilyEntry: Sendable {
 public enum AnalysisRegistry {
     /// Every family, in the order analyses run and their tables are listed.
     public static let families: [AnalysisFamilyEntry] = [
-        AnalysisFamilyEntry(ECGFamily.self)
+        AnalysisFamilyEntry(ECGFamily.self),
+        AnalysisFamilyEntry(PPGFamily.self),
     ]
 
     /// Every result table of every family, once each (families that share a stage, such as the
