@@ -107,7 +107,9 @@ public enum BeatSeriesTables {
             .init("beats", .integer, "NN intervals ending in the window (empty for a spectral estimate)") {
                 $0.value.method == .beats ? .integer($0.value.intervalCount) : .null
             },
-            .init("method", .text, "beats (60000 / mean NN), spectral_online (PPG spectrum tracked causally), spectral_offline (Viterbi path)") {
+            .init(
+                "method", .text, "beats (60000 / mean NN), spectral_online (PPG spectrum tracked causally), spectral_offline (Viterbi path)"
+            ) {
                 .text($0.value.method.rawValue)
             },
             .init("confidence", .real, "spectral estimates: share of the cleaned PPG spectrum within ±6 bpm of the estimate, 0–1") {

@@ -27,7 +27,7 @@ import Signals
 ///   truncated at ``Parameters/maxJumpBPM``;
 /// - **online**: the arg-max of the forward max-product score after each window (causal, no
 ///   later data), with the stronger suppression γ = 3 and the looser σ = 6 bpm that a causal
-///   tracker needs to recover from a wrong lock; **offline**: the Viterbi path with γ = 1,
+///   tracker needs to recover from a wrong lock; **offline**: the Viterbi path with γ = 1.5,
 ///   σ = 3 bpm, decided with a fixed lag of ``Parameters/lagWindows`` windows (the exact
 ///   Viterbi path of any recording shorter than the lag; memory bounded for longer ones).
 ///
@@ -44,7 +44,7 @@ struct PPGSpectralHeartRate {
         var alpha: Float = 1
         /// Exponent γ of the Wiener gain, online and offline.
         var gammaOnline: Float = 3
-        var gammaOffline: Float = 1
+        var gammaOffline: Float = 1.5
         /// Standard deviation of the heart-rate change per 2-s step, bpm, online and offline.
         var sigmaOnlineBPM = 6.0
         var sigmaOfflineBPM = 3.0

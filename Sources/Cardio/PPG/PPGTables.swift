@@ -23,7 +23,8 @@ public enum PPGTables {
             .init("in_band_power", .real, "power within ±0.2 Hz of the window's heart rate and its 2nd harmonic / power 0.4–4 Hz, 0–1") {
                 .finite($0.value.inBandPower)
             },
-            .init("acceleration_rms", .real, unit: "g", "RMS of the 0.4–4 Hz band-passed acceleration vector; empty without accelerometer") {
+            .init("acceleration_rms", .real, unit: "g", "RMS of the 0.4–4 Hz band-passed acceleration vector; empty without accelerometer")
+            {
                 .finite($0.value.accelerationRMS)
             },
             .init("masked_fraction", .real, "share of masked samples in the window") { .finite($0.value.maskedFraction) },
