@@ -16,5 +16,6 @@ func allBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
     all += chainBenchmarks(scale)
     all += motionBenchmarks(scale)
     all += featureBenchmarks(scale)
+    all += ppgBenchmarks(scale)
     return all
 }

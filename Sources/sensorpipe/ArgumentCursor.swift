@@ -52,20 +52,25 @@ struct ArgumentCursor {
     /// returns `false` when
     /// `option` is not one of them.
     mutating func analysisOption(_ option: String, analysis: inout AnalysisConfiguration) -> Bool {
+        // The short aliases set the options of every family that has them (heart-rate windows: ECG and PPG).
         let aliases = [
-            "--hr-window": "--ecg-heart-rate-window-s", "--hr-step": "--ecg-heart-rate-step-s",
-            "--features": "--features-catalog",
+            "--hr-window": ["--ecg-heart-rate-window-s", "--ppg-heart-rate-window-s"],
+            "--hr-step": ["--ecg-heart-rate-step-s", "--ppg-heart-rate-step-s"],
+            "--features": ["--features-catalog"],
         ]
-        let flag = aliases[option] ?? option
-        if let d = AnalysisRegistry.families.lazy.flatMap(\.options).first(where: { $0.flag == flag }) {
+        let flags = aliases[option] ?? [option]
+        let descriptors = flags.compactMap { f in AnalysisRegistry.families.lazy.flatMap(\.options).first(where: { $0.flag == f }) }
+        if !descriptors.isEmpty {
             let text = value(option)
-            guard let v = AnalysisOption<Void>.parse(text, kind: d.kind) else {
-                CLI.usageError("\(option): '\(text)' is not a valid value", usage: usage)
-            }
-            do {
-                try analysis.set(family: d.family, key: d.key, value: v, origin: option)
-            } catch {
-                CLI.usageError("\(error)", usage: usage)
+            for d in descriptors {
+                guard let v = AnalysisOption<Void>.parse(text, kind: d.kind) else {
+                    CLI.usageError("\(option): '\(text)' is not a valid value", usage: usage)
+                }
+                do {
+                    try analysis.set(family: d.family, key: d.key, value: v, origin: option)
+                } catch {
+                    CLI.usageError("\(error)", usage: usage)
+                }
             }
             return true
         }
@@ -95,7 +100,7 @@ struct ArgumentCursor {
                         + "\(o.summary) (default \(o.defaultValue)\(unit)\(range))")
             }
         }
-        lines.append("  --hr-window S, --hr-step S      aliases of --ecg-heart-rate-window-s, --ecg-heart-rate-step-s")
+        lines.append("  --hr-window S, --hr-step S      set --ecg- and --ppg-heart-rate-window-s, --ecg- and --ppg-heart-rate-step-s")
         lines.append("  --features SET                  alias of --features-catalog (`sensorpipe features --list`)")
         return lines.joined(separator: "\n")
     }

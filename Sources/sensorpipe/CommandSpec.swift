@@ -118,8 +118,9 @@ struct CommandSpec {
             }
             return OptionSpec(o.flag, value: value, help: o.summary + (o.unit.map { " (\($0))" } ?? ""))
         }
-        out.append(OptionSpec("--hr-window", value: .text("S"), help: "alias of --ecg-heart-rate-window-s"))
-        out.append(OptionSpec("--hr-step", value: .text("S"), help: "alias of --ecg-heart-rate-step-s"))
+        out.append(OptionSpec("--hr-window", value: .text("S"), help: "sets --ecg- and --ppg-heart-rate-window-s"))
+        out.append(OptionSpec("--hr-step", value: .text("S"), help: "sets --ecg- and --ppg-heart-rate-step-s"))
+        out.append(OptionSpec("--features", value: .text("SET"), help: "alias of --features-catalog"))
         return out
     }
 

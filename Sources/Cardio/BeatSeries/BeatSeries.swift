@@ -253,8 +253,23 @@ public struct HeartRateWindow: Sendable, Hashable {
     /// 60000 / the mean NN interval (ms) of the intervals ending in the window, beats per
     /// minute; `nil` with fewer than two intervals.
     public var heartRateBPM: Double?
-    /// NN intervals ending in the window.
+    /// NN intervals ending in the window (beat-based rates only; ``method`` `.beats`).
     public var intervalCount: Int
+    /// How the rate was measured: from beats (the default), or from the PPG spectrum.
+    public var method: HeartRateMethod = .beats
+    /// Confidence of a spectral estimate, 0…1 (share of the cleaned spectrum within ±6 bpm of
+    /// the estimate); `nil` for beat-based rates.
+    public var confidence: Double?
+}
+
+/// How a heart-rate window was measured (the `method` column of `heart_rate`).
+public enum HeartRateMethod: String, Sendable, Hashable, CaseIterable {
+    /// 60000 / the mean NN interval of the beat series.
+    case beats
+    /// PPG spectral tracking with the accelerometer as motion reference, causal (no later data).
+    case spectralOnline = "spectral_online"
+    /// The same spectra, tracked by the Viterbi path over the recording (fixed lag).
+    case spectralOffline = "spectral_offline"
 }
 
 /// HRV of one window of a beat series' NN intervals, or of the whole series (one row of the

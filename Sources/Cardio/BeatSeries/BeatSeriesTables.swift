@@ -45,10 +45,10 @@ public enum BeatSeriesTables {
     /// One row per beat: detected beats, beats inserted by artefact correction, and detected beats
     /// removed as extra (flagged, never silently dropped).
     public static let beats = TableSchema<SeriesRow<LabelledBeat>>(
-        name: "beats", summary: "detected beats (ECG R-peaks) with RR/NN intervals and artefact flags",
+        name: "beats", summary: "detected beats (ECG R-peaks, PPG systolic peaks) with RR/NN intervals and artefact flags",
         columns: [
             .init("stream", .text, "stream key (device/sensor/channel[/session])") { .text($0.stream) },
-            .init("source", .text, "signal the beats come from: ecg (ppg next)") { .text($0.source.rawValue) },
+            .init("source", .text, "signal the beats come from: ecg or ppg (systolic peaks)") { .text($0.source.rawValue) },
             .init(
                 "time", .real, unit: "s",
                 "where the detector put the beat (ECG: the refined R apex), never moved by correction; empty for a beat inserted by correction; Unix seconds or seconds from the stream start (streams.time_origin)"
@@ -98,13 +98,23 @@ public enum BeatSeriesTables {
         name: "heart_rate", summary: "mean heart rate per window",
         columns: [
             .init("stream", .text, "stream key") { .text($0.stream) },
-            .init("source", .text, "signal the rate comes from: ecg (ppg next)") { .text($0.source.rawValue) },
+            .init("source", .text, "signal the rate comes from: ecg or ppg") { .text($0.source.rawValue) },
             .init("window_start", .real, unit: "s", "window start (same time scale as beats.time)") { .real($0.value.startSeconds) },
             .init("window_end", .real, unit: "s", "window end (exclusive)") { .real($0.value.endSeconds) },
             .init("bpm", .real, unit: "bpm", "60000 / mean NN interval of the intervals ending in the window; empty with fewer than 2") {
                 .finite($0.value.heartRateBPM)
             },
-            .init("beats", .integer, "NN intervals ending in the window") { .integer($0.value.intervalCount) },
+            .init("beats", .integer, "NN intervals ending in the window (empty for a spectral estimate)") {
+                $0.value.method == .beats ? .integer($0.value.intervalCount) : .null
+            },
+            .init(
+                "method", .text, "beats (60000 / mean NN), spectral_online (PPG spectrum tracked causally), spectral_offline (Viterbi path)"
+            ) {
+                .text($0.value.method.rawValue)
+            },
+            .init("confidence", .real, "spectral estimates: share of the cleaned PPG spectrum within ±6 bpm of the estimate, 0–1") {
+                .finite($0.value.confidence)
+            },
         ])
 
     /// HRV per window and one row for the whole stream (`scope` = recording).
@@ -112,7 +122,7 @@ public enum BeatSeriesTables {
         name: "hrv", summary: "heart-rate variability (pulse-rate variability for source ppg), NeuroKit2 metric names",
         columns: [
             .init("stream", .text, "stream key") { .text($0.stream) },
-            .init("source", .text, "signal the intervals come from: ecg (ppg next)") { .text($0.source.rawValue) },
+            .init("source", .text, "signal the intervals come from: ecg or ppg") { .text($0.source.rawValue) },
             .init("window_start", .real, unit: "s", "window start") { .real($0.value.startSeconds) },
             .init("window_end", .real, unit: "s", "window end") { .real($0.value.endSeconds) },
         ]

@@ -62,6 +62,7 @@ public enum AnalysisRegistry {
         AnalysisFamilyEntry(ECGFamily.self),
         AnalysisFamilyEntry(MotionFamily.self),
         AnalysisFamilyEntry(FeaturesFamily.self),
+        AnalysisFamilyEntry(PPGFamily.self),
     ]
 
     /// Every result table of every family, once each (families that share a stage, such as the

@@ -1,0 +1,346 @@
+import DSP
+import Signals
+
+/// The PPG analysis of one device: its optical channels and its accelerometer, brought onto one
+/// 25-Hz grid (``PPGGridChannel``) whose windows start at the device's first optical sample.
+///
+/// **Channel rule.** Optical channels are ranked by wavelength (the stream's
+/// `nominalWavelength` attribute): green (490–580 nm) first — the most pulsatile and least
+/// motion-sensitive at the wrist — then channels of unknown wavelength (SPC 2015's green
+/// channels, a phone camera), then infrared (> 750 nm), then red (580–750 nm). For heart rate,
+/// every usable channel of the best rank present in a window (each photodiode and signal of
+/// that wavelength; a channel is usable when at most 20 % of its window is masked) contributes
+/// its normalised spectrum, averaged; the rows carry the key of the best-ranked stream
+/// announced when the first optical block arrives. Pulses, quality and the beat series are
+/// computed for every optical stream (its first column: SPC 2015's `ppg1`), each under its own
+/// key. The accelerometer is the PPG sample's own one when the device has it,
+/// else the device's accelerometer stream. Masked samples are `signalSaturation`,
+/// `unreliableNoise`, `null` reflectance and the other masking flags.
+///
+/// Windows of `--ppg-heart-rate-window-s` every `--ppg-heart-rate-step-s` (8 s / 2 s: window k
+/// covers `[t0 + 2k, t0 + 2k + 8)`, t0 the first optical sample; at 125 Hz, samples
+/// `[250k, 250k + 1000)`, the SPC 2015 convention); only complete windows are written. Window
+/// times are on the 40-ms grid.
+struct PPGDeviceAnalysis {
+    enum Rank: Int, Comparable {
+        case green = 0, unknown, infrared, red
+        static func < (a: Rank, b: Rank) -> Bool { a.rawValue < b.rawValue }
+        init(attributes: [String: String]) {
+            guard let w = attributes["nominalWavelength"].flatMap(Double.init) else {
+                self = .unknown
+                return
+            }
+            switch w {
+            case 490..<580: self = .green
+            case 580..<750: self = .red
+            case 750...: self = .infrared
+            default: self = .unknown
+            }
+        }
+    }
+
+    struct Optical {
+        var stream: Int
+        var column: Int
+        var name: String
+        var rank: Rank
+        var grid = PPGGridChannel()
+    }
+
+    struct Axis {
+        var stream: Int
+        var column: Int
+        var grid = PPGGridChannel()
+    }
+
+    struct StreamState {
+        var info: StreamInfo
+        var isOptical: Bool
+        var rate: Double?
+    }
+
+    let deviceID: String
+    let options: PPGAnalysisOptions
+    var streams: [Int: StreamState] = [:]
+    var optical: [Optical] = []
+    var axes: [Axis] = []
+    var preferredAccelerationStream: Int?
+    var origin: Double?
+    var pendingAcceleration: [SampleBlock] = []
+    var pendingSamples = 0
+    var heartRate: PPGSpectralHeartRate?
+    var windowLength = 0
+    var stepLength = 0
+    var nextWindow = 0
+    var primaryName: String?
+    var scratch: [Float] = []
+    var onlineRows: [PPGSpectralHeartRate.Estimate] = []
+    var offlineRows: [PPGSpectralHeartRate.Estimate] = []
+    var forcedWindows = 0
+    private(set) var issues: [String] = []
+    /// Pulses, quality and beat series: one per optical stream (its first column).
+    var pulseChannels: [PPGPulseChannel] = []
+    var primary: Int?
+    var qualityRows: [(stream: String, result: PPGQualityResult)] = []
+    var rawScratch: [Float] = []
+    var maskScratch: [Bool] = []
+
+    /// Grid points a channel may lag behind the optical channels before windows go ahead
+    /// without it: 2^18 (about 2.9 h at 25 Hz, 1.3 MB per channel), more than a decoder's block
+    /// (a MATLAB file delivers up to 65 536 samples of one stream before the next).
+    static let maxLagGrid = 1 << 18
+    /// Raw samples of accelerometer blocks held until the first optical block.
+    static let maxPendingSamples = 1 << 20
+
+    init(deviceID: String, options: PPGAnalysisOptions) {
+        self.deviceID = deviceID
+        self.options = options
+        windowLength = Int((options.heartRateWindowSeconds * PPGGridChannel.gridRate).rounded())
+        stepLength = max(1, Int((options.heartRateStepSeconds * PPGGridChannel.gridRate).rounded()))
+    }
+
+    mutating func announce(_ stream: AnnouncedStream) {
+        let info = stream.info
+        let isOptical = info.key.sensor == .photoplethysmogram && info.key.channel != "accelerometer"
+        streams[stream.index] = StreamState(info: info, isOptical: isOptical, rate: info.nominalSampleRate)
+        if isOptical {
+            let rank = Rank(attributes: info.attributes)
+            for c in info.columns.indices {
+                let name = info.columns.count > 1 ? "\(stream.name)#\(info.columns[c].name)" : stream.name
+                var o = Optical(stream: stream.index, column: c, name: name, rank: rank)
+                if c == 0 {
+                    o.grid.keepsRaw = true
+                    pulseChannels.append(PPGPulseChannel(optical: optical.count, name: stream.name, options: options.series))
+                }
+                optical.append(o)
+            }
+        } else if info.columns.count >= 3 {
+            let own = info.key.sensor == .photoplethysmogram
+            if preferredAccelerationStream == nil || own {
+                if own, let p = preferredAccelerationStream, streams[p]?.info.key.sensor != .photoplethysmogram {
+                    axes.removeAll()
+                }
+                if axes.isEmpty || own {
+                    preferredAccelerationStream = stream.index
+                    for c in 0..<3 { axes.append(Axis(stream: stream.index, column: c)) }
+                }
+            }
+        }
+    }
+
+    mutating func consume(_ block: SampleBlock, output: any ResultOutput) throws {
+        guard var state = streams[block.stream], block.count > 0 else { return }
+        if state.rate == nil {
+            state.rate = Self.rate(of: block)
+            streams[block.stream] = state
+        }
+        let rate: Double
+        if case .uniform(_, let r) = block.time { rate = r } else { rate = state.rate ?? 0 }
+        guard rate >= 8 && rate <= 10_000 else {
+            if state.isOptical { issues.append("\(state.info.key): sample rate \(rate) Hz unusable; no PPG analysis") }
+            return
+        }
+        if state.isOptical && origin == nil { start(at: block.time(at: 0)) }
+        guard origin != nil else {
+            if block.stream == preferredAccelerationStream {
+                pendingAcceleration.append(block)
+                pendingSamples += block.count
+                while pendingSamples > Self.maxPendingSamples, let first = pendingAcceleration.first {
+                    pendingSamples -= first.count
+                    pendingAcceleration.removeFirst()
+                }
+            }
+            return
+        }
+        feed(block, rate: rate)
+        try advance(force: false, output: output)
+    }
+
+    private mutating func start(at t0: Double) {
+        origin = t0
+        for i in optical.indices { optical[i].grid.origin = t0 }
+        for i in axes.indices { axes[i].grid.origin = t0 }
+        heartRate = PPGSpectralHeartRate(windowLength: windowLength, stepSeconds: Double(stepLength) / PPGGridChannel.gridRate)
+        scratch = [Float](repeating: 0, count: windowLength)
+        if let best = optical.indices.min(by: { optical[$0].rank < optical[$1].rank }) {
+            primary = best
+            primaryName = streams[optical[best].stream]?.info.key.description
+        }
+        rawScratch = [Float](repeating: 0, count: windowLength)
+        maskScratch = [Bool](repeating: false, count: windowLength)
+        let held = pendingAcceleration
+        pendingAcceleration = []
+        pendingSamples = 0
+        for b in held {
+            if let r = streams[b.stream]?.rate { feed(b, rate: r) }
+        }
+    }
+
+    private mutating func feed(_ block: SampleBlock, rate: Double) {
+        for k in pulseChannels.indices where optical[pulseChannels[k].optical].stream == block.stream {
+            pulseChannels[k].consume(block, column: 0, rate: rate)
+        }
+        for i in optical.indices where optical[i].stream == block.stream {
+            if optical[i].grid.origin == nil { optical[i].grid.origin = origin }
+            optical[i].grid.consume(block.columns[optical[i].column], flags: block.flags, block: block, sampleRate: rate)
+        }
+        for i in axes.indices where axes[i].stream == block.stream {
+            if axes[i].grid.origin == nil { axes[i].grid.origin = origin }
+            axes[i].grid.consume(block.columns[axes[i].column], flags: block.flags, block: block, sampleRate: rate)
+        }
+    }
+
+    /// Computes every window whose data are complete (or, with `force`, every complete window of
+    /// the optical channels).
+    private mutating func advance(force: Bool, output: any ResultOutput) throws {
+        guard heartRate != nil, let t0 = origin, let name = primaryName else { return }
+        while true {
+            let start = nextWindow * stepLength, end = start + windowLength
+            var opticalNext = 0
+            for o in optical { opticalNext = max(opticalNext, o.grid.next) }
+            if end > opticalNext { break }
+            if !force {
+                var minNext = opticalNext
+                for o in optical { minNext = min(minNext, o.grid.next) }
+                for a in axes { minNext = min(minNext, a.grid.next) }
+                if minNext < end {
+                    if opticalNext - minNext < Self.maxLagGrid { break }
+                    forcedWindows += 1
+                }
+            }
+            if !force && !pulsesFinal(throughGrid: end, t0: t0) { break }
+            computeWindow(start: start, t0: t0)
+            nextWindow += 1
+            let keep = nextWindow * stepLength
+            for i in optical.indices { optical[i].grid.trim(before: keep) }
+            for i in axes.indices { axes[i].grid.trim(before: keep) }
+            try flushRows(name: name, t0: t0, output: output)
+        }
+    }
+
+    private mutating func computeWindow(start: Int, t0: Double) {
+        let limit = windowLength / 5
+        var ppg: [[Float]] = []
+        var bestRank: Rank?
+        for o in optical {
+            let missing = o.grid.window(start: start, count: windowLength, into: &scratch)
+            guard missing <= limit else { continue }
+            if bestRank == nil || o.rank < bestRank! {
+                bestRank = o.rank
+                ppg.removeAll()
+            }
+            if o.rank == bestRank { ppg.append(scratch) }
+        }
+        var acc: [[Float]] = []
+        for a in axes {
+            _ = a.grid.window(start: start, count: windowLength, into: &scratch)
+            acc.append(scratch)
+        }
+        var online: PPGSpectralHeartRate.Estimate?
+        heartRate!.process(ppg: ppg, acceleration: acc, online: &online, offline: &offlineRows)
+        if let online { onlineRows.append(online) }
+        for k in pulseChannels.indices { assessQuality(start: start, t0: t0, channel: k, bpm: online?.bpm, acceleration: acc) }
+    }
+
+    /// Whether every pulse channel with data through grid index `end` knows its pulses there.
+    private func pulsesFinal(throughGrid end: Int, t0: Double) -> Bool {
+        let t = t0 + Double(end) / PPGGridChannel.gridRate
+        for c in pulseChannels where optical[c.optical].grid.next >= end && c.finalTime < t { return false }
+        return true
+    }
+
+    /// The quality of pulse channel `c` in the window starting at grid index `start` (nothing
+    /// when the channel has no unmasked sample there).
+    private mutating func assessQuality(start: Int, t0: Double, channel c: Int, bpm: Double?, acceleration: [[Float]]) {
+        let g = optical[pulseChannels[c].optical].grid
+        let missing = g.window(start: start, count: windowLength, into: &scratch)
+        let ws = t0 + Double(start) / PPGGridChannel.gridRate
+        let we = ws + Double(windowLength) / PPGGridChannel.gridRate
+        let keepFrom = t0 + Double((nextWindow + 1) * stepLength) / PPGGridChannel.gridRate
+        let local = pulseChannels[c].pulses(from: ws, to: we, keepFrom: keepFrom, gridRate: PPGGridChannel.gridRate)
+        guard missing < windowLength else { return }
+        for j in 0..<windowLength {
+            let k = start + j - g.base
+            let ok = k >= 0 && k < g.values.count && !g.masked[k]
+            maskScratch[j] = !ok
+            rawScratch[j] = ok && k < g.raw.count ? g.raw[k] : 0
+        }
+        let inBand = bpm.map { heartRate!.relativePower(scratch, bpm: $0) } ?? .nan
+        var accRMS: Double?
+        if acceleration.count >= 3 {
+            var e = 0.0
+            for j in 0..<windowLength {
+                for a in acceleration.prefix(3) { e += Double(a[j]) * Double(a[j]) }
+            }
+            accRMS = (e / Double(windowLength)).squareRoot()
+        }
+        let q = PPGQuality.assess(
+            values: scratch, raw: rawScratch, masked: maskScratch, pulses: local, gridRate: PPGGridChannel.gridRate,
+            inBandPower: inBand, accelerationRMS: accRMS, startSeconds: ws, endSeconds: we)
+        qualityRows.append((pulseChannels[c].name, q))
+        // Beats take the label of the window centred on them (the window's central step).
+        let half = (Double(windowLength - stepLength) / 2) / PPGGridChannel.gridRate
+        pulseChannels[c].labels.append((ws + half, ws + half + Double(stepLength) / PPGGridChannel.gridRate, q.label))
+    }
+
+    private mutating func flushRows(name: String, t0: Double, output: any ResultOutput) throws {
+        for (rows, method) in [(onlineRows, HeartRateMethod.spectralOnline), (offlineRows, .spectralOffline)] {
+            for e in rows {
+                let s = Double(e.window * stepLength) / PPGGridChannel.gridRate
+                var w = HeartRateWindow(
+                    startSeconds: t0 + s, endSeconds: t0 + s + Double(windowLength) / PPGGridChannel.gridRate,
+                    heartRateBPM: e.bpm, intervalCount: 0)
+                w.method = method
+                w.confidence = e.confidence
+                try output.emit(BeatSeriesTables.heartRate, SeriesRow(stream: name, source: .ppg, value: w))
+            }
+        }
+        onlineRows.removeAll(keepingCapacity: true)
+        offlineRows.removeAll(keepingCapacity: true)
+        for q in qualityRows { try output.emit(PPGTables.quality, Streamed(stream: q.stream, value: q.result)) }
+        qualityRows.removeAll(keepingCapacity: true)
+    }
+
+    mutating func finish(output: any ResultOutput) throws {
+        if origin == nil {
+            if !optical.isEmpty { issues.append("\(deviceID): no optical samples; no PPG analysis") }
+            return
+        }
+        for k in pulseChannels.indices { pulseChannels[k].close() }
+        try advance(force: true, output: output)
+        if heartRate != nil, let t0 = origin, let name = primaryName {
+            heartRate!.finish(into: &offlineRows)
+            try flushRows(name: name, t0: t0, output: output)
+        }
+        for k in pulseChannels.indices {
+            try pulseChannels[k].finish(output: output)
+            issues += pulseChannels[k].issues
+        }
+        if forcedWindows > 0 {
+            issues.append("\(deviceID): \(forcedWindows) windows computed while a channel lagged over 2^18 grid points (2.9 h) behind")
+        }
+    }
+
+    /// The label of the window whose central step holds time `t`, or `nil`.
+    static func label(at t: Double, in windows: [(start: Double, end: Double, label: PPGQualityLabel)]) -> PPGQualityLabel? {
+        var lo = 0, hi = windows.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if windows[mid].end <= t { lo = mid + 1 } else { hi = mid }
+        }
+        guard lo < windows.count, windows[lo].start <= t else { return nil }
+        return windows[lo].label
+    }
+
+    /// The sample rate of an explicit-time block: the median spacing of its first samples.
+    static func rate(of block: SampleBlock) -> Double? {
+        if case .uniform(_, let r) = block.time { return r }
+        let n = min(block.count, 257)
+        guard n >= 3 else { return nil }
+        var d = [Double]()
+        for i in 1..<n { d.append(block.time(at: i) - block.time(at: i - 1)) }
+        d.sort()
+        let m = d[d.count / 2]
+        return m > 0 ? 1 / m : nil
+    }
+}

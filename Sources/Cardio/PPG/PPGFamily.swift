@@ -1,0 +1,103 @@
+import Signals
+
+/// The PPG analysis family: for every device with photoplethysmogram streams, the optical
+/// channels and that device's accelerometer go to one ``PPGDeviceAnalysis`` (motion-robust heart
+/// rate, systolic pulses into the shared beat series, PPG quality per window).
+///
+/// **Claims.** Every stream of sensor `photoplethysmogram` (each optical channel, or a stream
+/// of several optical columns such as SPC 2015's `ppg1`/`ppg2`, and the PPG sample's own
+/// `accelerometer` channel), plus `accelerometer` streams of a device that has announced a PPG
+/// stream before them (SPC 2015's wrist accelerometer). Streams of different sessions of a
+/// device are analysed apart.
+public enum PPGFamily: AnalysisFamily {
+    public static let name = "ppg"
+    public static let summary = "PPG pulses, pulse-rate variability, PPG quality and accelerometer-assisted heart rate"
+    public static var tables: [ResultTable] { BeatSeriesTables.all + [PPGTables.quality.table] }
+    public static var defaultOptions: PPGAnalysisOptions { PPGAnalysisOptions() }
+    public static var options: [AnalysisOption<PPGAnalysisOptions>] {
+        [
+            .number(
+                "heart_rate_window_s", unit: "s", "heart-rate and quality window length (SPC 2015: 8 s)", range: 2...600,
+                get: { $0.heartRateWindowSeconds }, set: { $0.heartRateWindowSeconds = $1 }),
+            .number(
+                "heart_rate_step_s", unit: "s", "heart-rate and quality window step (SPC 2015: 2 s)", range: 0.2...600,
+                get: { $0.heartRateStepSeconds }, set: { $0.heartRateStepSeconds = $1 }),
+            .number(
+                "hrv_window_s", unit: "s", "pulse-rate variability window length", range: 10...86_400,
+                get: { $0.hrvWindowSeconds }, set: { $0.hrvWindowSeconds = $1 }),
+        ]
+    }
+
+    public static func makeAnalyzer(options: PPGAnalysisOptions) -> Analyzer { Analyzer(options: options) }
+
+    /// The PPG analysis of one recording: one ``PPGDeviceAnalysis`` per device.
+    public struct Analyzer: RecordingAnalyzer {
+        let options: PPGAnalysisOptions
+        var devices: [String: PPGDeviceAnalysis] = [:]
+        var order: [String] = []
+        var deviceOf: [Int: String] = [:]
+        var extraIssues: [String] = []
+
+        init(options: PPGAnalysisOptions) { self.options = options }
+
+        public var issues: [String] { extraIssues + order.flatMap { devices[$0]?.issues ?? [] } }
+
+        public mutating func claim(_ stream: AnnouncedStream) -> Bool {
+            let key = stream.info.key
+            // Streams of one device and session analyse together (a BUT PPG record is its own
+            // session; Apple Watch optical channels and accelerometer have none).
+            let device = key.deviceID + (key.session.map { "/session=\($0)" } ?? "")
+            switch key.sensor {
+            case .photoplethysmogram:
+                if devices[device] == nil {
+                    devices[device] = PPGDeviceAnalysis(deviceID: device, options: options)
+                    order.append(device)
+                }
+                devices[device]!.announce(stream)
+            case .accelerometer:
+                guard devices[device] != nil else { return false }
+                devices[device]!.announce(stream)
+            default:
+                return false
+            }
+            deviceOf[stream.index] = device
+            return true
+        }
+
+        public mutating func consume(_ block: SampleBlock, output: any ResultOutput) throws {
+            guard let d = deviceOf[block.stream], var analysis = devices.removeValue(forKey: d) else { return }
+            defer { devices[d] = analysis }
+            try analysis.consume(block, output: output)
+        }
+
+        public mutating func finish(output: any ResultOutput) throws {
+            for d in order {
+                guard var analysis = devices.removeValue(forKey: d) else { continue }
+                try analysis.finish(output: output)
+                devices[d] = analysis
+            }
+        }
+    }
+}
+
+/// Options of the PPG analysis.
+public struct PPGAnalysisOptions: Sendable, Hashable {
+    /// Heart-rate window length, seconds (default 8, the SPC 2015 convention); the PPG quality
+    /// windows are the same windows.
+    public var heartRateWindowSeconds = 8.0
+    /// Heart-rate window step, seconds (default 2).
+    public var heartRateStepSeconds = 2.0
+    /// Pulse-rate variability window length, seconds (default 300).
+    public var hrvWindowSeconds = 300.0
+    /// Creates default options.
+    public init() {}
+
+    /// The beat series' options (its heart-rate windows are these windows too).
+    var series: BeatSeries.Options {
+        var o = BeatSeries.Options()
+        o.heartRateWindowSeconds = heartRateWindowSeconds
+        o.heartRateStepSeconds = heartRateStepSeconds
+        o.hrvWindowSeconds = hrvWindowSeconds
+        return o
+    }
+}

@@ -1,0 +1,157 @@
+import DSP
+import Signals
+
+/// One signal column (a PPG optical channel or one accelerometer axis) brought onto the common
+/// analysis grid of its device: masked samples held at the last valid value, band-pass filtered
+/// at the source rate (causal Butterworth, started in steady state so a DC offset gives no
+/// transient), then sampled at the grid times `origin + n / gridRate` by linear interpolation
+/// between the two source samples around each grid time.
+///
+/// A grid point is masked when either neighbouring source sample is masked, when it lies before
+/// the column's first valid sample, or in a gap between segments. Every step is per sample, so
+/// feeding a stream in blocks of any size gives exactly the same grid as feeding it whole.
+///
+/// Filter: Butterworth (1930) band-pass in second-order sections (``SOSFilter``), the 0.4–4 Hz
+/// heart-rate band of Temko (2017), "Accurate heart rate monitoring during physical exercises
+/// using PPG", IEEE TBME 64(9):2016–2024, doi:10.1109/TBME.2017.2676243.
+struct PPGGridChannel {
+    /// Grid rate, Hz.
+    static let gridRate = 25.0
+    /// Masking flags of the PPG analysis: missing, saturated, invalid and `unreliableNoise`.
+    static let masking = SampleFlags.maskingFlags.rawValue | SampleFlags.unreliableNoise.rawValue
+
+    /// Grid values from grid index ``base``.
+    var values: [Float] = []
+    /// Whether each grid value is masked.
+    var masked: [Bool] = []
+    /// The unfiltered (held) values on the grid, when ``keepsRaw`` (for the perfusion index).
+    var raw: [Float] = []
+    /// Whether ``raw`` is kept.
+    var keepsRaw = false
+    /// Grid index of `values[0]`.
+    var base = 0
+    /// Next grid index to produce.
+    var next = 0
+    /// Grid origin (time of grid index 0), seconds; `nil` until known.
+    var origin: Double?
+
+    private var filter: SOSFilter<Double>?
+    private let band: FilterBand
+    private var rate = 0.0
+    private var segment = -1
+    private var hold: Double?
+    private var prevTime = -Double.infinity
+    private var prevValue = 0.0
+    private var prevRaw = 0.0
+    private var prevMasked = true
+    private var started = false
+    private var held: [Double] = []
+    private var filtered: [Double] = []
+
+    /// Creates a channel filtered to `band`.
+    init(band: FilterBand = .bandPass(low: 0.4, high: 4)) { self.band = band }
+
+    /// Feeds one block's column. `sampleRate` is the source rate (Hz) the filter is designed
+    /// for; a new segment restarts the filter.
+    /// - Complexity: O(block length · sections).
+    mutating func consume(_ column: [Float], flags: [UInt8], block: SampleBlock, sampleRate: Double) {
+        guard let origin else { return }
+        if block.segment != segment {
+            segment = block.segment
+            started = false
+            hold = nil
+            prevTime = -.infinity
+            if rate != sampleRate || filter == nil {
+                rate = sampleRate
+                filter = (try? ButterworthDesign(order: 2, band: band, sampleRate: sampleRate)).map {
+                    SOSFilter<Double>($0.sos, initialization: .steadyState)
+                }
+            } else {
+                filter?.reset()
+            }
+        }
+        guard filter != nil else { return }
+        // Masked samples hold the last valid value; samples before the segment's first valid
+        // one are not filtered.
+        held.removeAll(keepingCapacity: true)
+        var first = -1
+        for i in 0..<column.count {
+            let raw = column[i]
+            if flags[i] & Self.masking == 0 && raw.isFinite { hold = Double(raw) }
+            if let h = hold {
+                if first < 0 { first = i }
+                held.append(h)
+            }
+        }
+        guard first >= 0 else { return }
+        filtered.removeAll(keepingCapacity: true)
+        held.withUnsafeBufferPointer { filter!.process($0, into: &filtered) }
+        let step = 1 / Self.gridRate
+        for i in first..<column.count {
+            let t = block.time(at: i)
+            let isMasked = flags[i] & Self.masking != 0 || !column[i].isFinite
+            let y = filtered[i - first]
+            if !started {
+                // Grid points before the segment's first valid sample are masked.
+                while origin + Double(next) * step < t { push(0, raw: 0, masked: true) }
+                started = true
+            } else {
+                while true {
+                    let g = origin + Double(next) * step
+                    if g > t { break }
+                    if g < prevTime {
+                        push(0, raw: 0, masked: true)
+                    } else {
+                        let span = t - prevTime
+                        let f = span > 0 ? (g - prevTime) / span : 1
+                        let r = held[i - first]
+                        push(
+                            Float(prevValue + f * (y - prevValue)), raw: Float(prevRaw + f * (r - prevRaw)),
+                            masked: prevMasked || isMasked)
+                    }
+                }
+            }
+            prevTime = t
+            prevValue = y
+            prevRaw = held[i - first]
+            prevMasked = isMasked
+        }
+    }
+
+    private mutating func push(_ v: Float, raw r: Float, masked m: Bool) {
+        if next >= base {
+            values.append(v)
+            masked.append(m)
+            if keepsRaw { raw.append(r) }
+        }
+        next += 1
+    }
+
+    /// Drops grid values before grid index `index`.
+    /// - Complexity: O(values kept).
+    mutating func trim(before index: Int) {
+        guard index > base else { return }
+        let drop = min(index - base, values.count)
+        values.removeFirst(drop)
+        masked.removeFirst(drop)
+        if keepsRaw { raw.removeFirst(drop) }
+        base = index
+    }
+
+    /// Copies grid points `[start, start + count)` into `out` (masked or not yet produced points
+    /// as 0) and returns how many of them are masked or missing.
+    /// - Complexity: O(count).
+    func window(start: Int, count: Int, into out: inout [Float]) -> Int {
+        var missing = 0
+        for j in 0..<count {
+            let k = start + j - base
+            if k >= 0 && k < values.count && !masked[k] {
+                out[j] = values[k]
+            } else {
+                out[j] = 0
+                missing += 1
+            }
+        }
+        return missing
+    }
+}

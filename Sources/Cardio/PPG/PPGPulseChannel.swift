@@ -1,0 +1,129 @@
+import DSP
+import Signals
+
+/// Pulses, quality labels and the beat series of one optical stream (its first column).
+struct PPGPulseChannel {
+    /// Index of the channel in the device's optical list.
+    let optical: Int
+    /// The stream key, as the tables write it.
+    let name: String
+    var detector: PPGPulseDetector?
+    var segment = -1
+    var segmentStart = 0.0
+    var rate = 0.0
+    var samples = 0
+    var buffer: [Int] = []
+    var timeRing: [Double] = []
+    var explicitTimes = false
+    /// Time up to which every pulse of the channel is known.
+    var finalTime = -Double.infinity
+    /// Pulse times that a pending window may still need.
+    var pulseTimes: [Double] = []
+    var series: BeatSeries
+    /// Quality labels by the central step of each window (for the beats' `quality` column).
+    var labels: [(start: Double, end: Double, label: PPGQualityLabel)] = []
+    var issues: [String] = []
+
+    init(optical: Int, name: String, options: BeatSeries.Options) {
+        self.optical = optical
+        self.name = name
+        series = BeatSeries(options: options)
+    }
+
+    /// Runs the pulse detector over the block's `column`; pulses go to the beat series.
+    /// - Complexity: O(block length).
+    mutating func consume(_ block: SampleBlock, column: Int, rate sampleRate: Double) {
+        if block.segment != segment {
+            close()
+            segment = block.segment
+            rate = sampleRate
+            samples = 0
+            segmentStart = block.time(at: 0)
+            if case .explicit = block.time { explicitTimes = true } else { explicitTimes = false }
+            if sampleRate >= 20 && sampleRate <= 5000 {
+                let d = PPGPulseDetector(sampleRate: sampleRate)
+                timeRing = [Double](repeating: 0, count: d.latencySamples + d.delay + 64)
+                detector = d
+            } else {
+                detector = nil
+                issues.append("\(name): segment \(block.segment): sample rate \(sampleRate) Hz outside 20–5000 Hz; no pulses")
+            }
+        }
+        series.cover(from: block.time(at: 0), to: block.time(at: block.count - 1))
+        guard detector != nil else {
+            finalTime = block.time(at: block.count - 1)
+            return
+        }
+        block.columns[column].withUnsafeBufferPointer { v in
+            block.flags.withUnsafeBufferPointer { f in detector!.process(v, flags: f, into: &buffer) }
+        }
+        // Pulses in this block take its times; older ones (the detector's look-ahead) the ring's.
+        drain(block: block, base: samples)
+        if explicitTimes {
+            for i in max(0, block.count - timeRing.count)..<block.count {
+                timeRing[(samples + i) % timeRing.count] = block.time(at: i)
+            }
+        }
+        samples += block.count
+        let finalSample = samples - 1 - detector!.latencySamples
+        if finalSample >= 0 { finalTime = max(finalTime, sampleTime(finalSample)) }
+        if block.endsSegment {
+            close()
+            finalTime = max(finalTime, block.time(at: block.count - 1))
+        }
+    }
+
+    /// The time of segment sample `p`: from `block` (whose first sample is `base`) when it holds
+    /// it, else from the ring of recent times.
+    private func sampleTime(_ p: Int, block: SampleBlock? = nil, base: Int = 0) -> Double {
+        guard explicitTimes else { return segmentStart + Double(p) / rate }
+        if let block, p >= base && p < base + block.count { return block.time(at: p - base) }
+        return timeRing[p % timeRing.count]
+    }
+
+    private mutating func drain(block: SampleBlock? = nil, base: Int = 0) {
+        for p in buffer {
+            let t = sampleTime(p, block: block, base: base)
+            series.append(segment: segment, sampleIndex: p, timeSeconds: t)
+            pulseTimes.append(t)
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Ends the current segment: the detector's last pulses.
+    mutating func close() {
+        guard detector != nil else { return }
+        detector!.finish(into: &buffer)
+        drain()
+        detector = nil
+    }
+
+    /// Pulse positions (grid points from `start`) in `[start, end)` seconds; pulses before
+    /// `keepFrom` are dropped (no later window needs them).
+    mutating func pulses(from start: Double, to end: Double, keepFrom: Double, gridRate: Double) -> [Double] {
+        var local = [Double]()
+        for t in pulseTimes where t >= start && t < end { local.append((t - start) * gridRate) }
+        if let firstKept = pulseTimes.firstIndex(where: { $0 >= keepFrom }) {
+            if firstKept > 0 { pulseTimes.removeFirst(firstKept) }
+        } else {
+            pulseTimes.removeAll(keepingCapacity: true)
+        }
+        return local
+    }
+
+    /// Emits the beat series (beats with their window's label, heart rate, PRV).
+    mutating func finish(output: any ResultOutput) throws {
+        close()
+        let windows = labels
+        let name = self.name
+        try series.finish(
+            beat: { b in
+                let label = PPGDeviceAnalysis.label(at: b.listedTimeSeconds, in: windows)
+                try output.emit(
+                    BeatSeriesTables.beats,
+                    SeriesRow(stream: name, source: .ppg, value: LabelledBeat(beat: b, qualityLabel: label?.rawValue)))
+            },
+            heartRate: { try output.emit(BeatSeriesTables.heartRate, SeriesRow(stream: name, source: .ppg, value: $0)) },
+            hrv: { try output.emit(BeatSeriesTables.hrv, SeriesRow(stream: name, source: .ppg, value: $0)) })
+    }
+}

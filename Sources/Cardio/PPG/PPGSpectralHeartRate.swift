@@ -1,0 +1,339 @@
+import DSP
+import Signals
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Motion-robust heart rate from wrist PPG with the accelerometer as the motion reference:
+/// per window, the power spectra of the optical channels are cleaned by a Wiener-type gain
+/// against the accelerometer spectra, and the heart rate is tracked across windows by a hidden
+/// Markov model on the frequency bins (a Gaussian random walk of the heart rate as the
+/// physiological prior).
+///
+/// Method (after Temko 2017, WFPV):
+/// - each optical channel's 8-s window (grid of 25 Hz, band-passed 0.4–4 Hz) is Hann-windowed and
+///   zero-padded to 2048 points (0.73 bpm per bin); its power spectrum is normalised to its
+///   maximum and the usable channels are averaged (`S`);
+/// - each accelerometer axis gives a spectrum normalised the same way, weighted by
+///   min(1, RMS / ``Parameters/accelerationScale``) so that a wrist at rest suppresses nothing;
+///   the axes are summed (`A`);
+/// - Wiener gain `W = S̄ / (S̄ + α·A)` with `S̄` the mean of `S` over the last
+///   ``Parameters/averagedWindows`` windows; cleaned spectrum `C = S · W^γ`;
+/// - tracking: states are the bins from 40 to 220 bpm, emission `log(C / ΣC)`, transition a
+///   Gaussian of the bpm change with σ per 2-s step (scaled with the square root of the step),
+///   truncated at ``Parameters/maxJumpBPM``;
+/// - **online**: the arg-max of the forward max-product score after each window (causal, no
+///   later data), with the stronger suppression γ = 3 and the looser σ = 6 bpm that a causal
+///   tracker needs to recover from a wrong lock; **offline**: the Viterbi path with γ = 1.5,
+///   σ = 3 bpm, decided with a fixed lag of ``Parameters/lagWindows`` windows (the exact
+///   Viterbi path of any recording shorter than the lag; memory bounded for longer ones).
+///
+/// Sources: A. Temko, "Accurate heart rate monitoring during physical exercises using PPG",
+/// IEEE TBME 64(9):2016–2024 (2017), doi:10.1109/TBME.2017.2676243 (Wiener filtering of the PPG
+/// spectrum with accelerometer spectra); Z. Zhang, Z. Pi, B. Liu, "TROIKA", IEEE TBME
+/// 62(2):522–531 (2015), doi:10.1109/TBME.2014.2359372 (spectral peak tracking); A. J. Viterbi,
+/// "Error bounds for convolutional codes and an asymptotically optimum decoding algorithm",
+/// IEEE Trans. Inf. Theory 13(2):260–269 (1967).
+struct PPGSpectralHeartRate {
+    /// Tuning of the method (tuned on the 12 SPC 2015 training recordings only).
+    struct Parameters: Sendable, Hashable {
+        /// Wiener gain weight α of the accelerometer spectrum.
+        var alpha: Float = 1
+        /// Exponent γ of the Wiener gain, online and offline.
+        var gammaOnline: Float = 3
+        var gammaOffline: Float = 1.5
+        /// Standard deviation of the heart-rate change per 2-s step, bpm, online and offline.
+        var sigmaOnlineBPM = 6.0
+        var sigmaOfflineBPM = 3.0
+        /// Largest heart-rate change per 2-s step, bpm.
+        var maxJumpBPM = 12.0
+        /// Acceleration RMS (g, in the 0.4–4 Hz band) at which an axis counts fully.
+        var accelerationScale: Float = 0.05
+        /// Windows averaged into `S̄`.
+        var averagedWindows = 2
+        /// Fixed lag of the offline Viterbi decision, windows.
+        var lagWindows = 300
+        /// Lowest and highest heart rate tracked, bpm.
+        var minBPM = 40.0
+        var maxBPM = 220.0
+    }
+
+    /// One window's estimate.
+    struct Estimate {
+        var window: Int
+        var bpm: Double?
+        var confidence: Double?
+    }
+
+    /// A max-product (Viterbi) recursion over the heart-rate states with a ring of backpointers
+    /// and emissions for the last `lag` windows.
+    struct Tracker {
+        let n: Int
+        let jump: Int
+        let transition: [Float]
+        let lag: Int
+        var score: [Float]
+        var newScore: [Float]
+        var backRing: [Int8]
+        var emissionRing: [Float]
+        var usableRing: [Bool]
+        var processed = 0
+        var decided = 0
+
+        init(states: Int, sigmaBins: Double, jump: Int, lag: Int) {
+            n = states
+            self.jump = jump
+            transition = (-jump...jump).map { o in Float(-0.5 * (Double(o) / sigmaBins) * (Double(o) / sigmaBins)) }
+            self.lag = max(1, lag)
+            score = [Float](repeating: 0, count: states)
+            newScore = score
+            backRing = [Int8](repeating: 0, count: self.lag * states)
+            emissionRing = [Float](repeating: 0, count: self.lag * states)
+            usableRing = [Bool](repeating: false, count: self.lag)
+        }
+
+        /// One step with emission probabilities `e` (sum 1).
+        mutating func step(_ e: [Float], usable: Bool) {
+            let slot = processed % lag
+            if processed == 0 {
+                for j in 0..<n {
+                    score[j] = logf(e[j] + 1e-9)
+                    backRing[j] = 0
+                }
+            } else {
+                var best: Float = -.infinity
+                for j in 0..<n {
+                    var m: Float = -.infinity
+                    var arg = 0
+                    var o = max(-jump, j - (n - 1))
+                    let hi = min(jump, j)
+                    while o <= hi {
+                        let v = score[j - o] + transition[o + jump]
+                        if v > m {
+                            m = v
+                            arg = o
+                        }
+                        o += 1
+                    }
+                    let v = m + logf(e[j] + 1e-9)
+                    newScore[j] = v
+                    backRing[slot * n + j] = Int8(arg)
+                    if v > best { best = v }
+                }
+                for j in 0..<n { score[j] = newScore[j] - best }
+            }
+            for j in 0..<n { emissionRing[slot * n + j] = e[j] }
+            usableRing[slot] = usable
+            processed += 1
+        }
+
+        func argmax() -> Int {
+            var best = 0
+            for j in 1..<n where score[j] > score[best] { best = j }
+            return best
+        }
+
+        /// Traces back from the best current state and returns the states of windows
+        /// `decided..<end` (then marks them decided).
+        mutating func decide(upTo end: Int) -> [(window: Int, state: Int, slot: Int, usable: Bool)] {
+            var state = argmax()
+            var path = [Int](repeating: 0, count: processed - decided)
+            var w = processed - 1
+            while w >= decided {
+                path[w - decided] = state
+                if w > decided { state -= Int(backRing[(w % lag) * n + state]) }
+                w -= 1
+            }
+            var out: [(window: Int, state: Int, slot: Int, usable: Bool)] = []
+            for w in decided..<end { out.append((w, path[w - decided], w % lag, usableRing[w % lag])) }
+            decided = end
+            return out
+        }
+
+        /// Share of the window's emission within ±`radius` bins of `state`.
+        func confidence(_ state: Int, slot: Int, radius: Int) -> Double {
+            var m: Float = 0
+            for j in max(0, state - radius)...min(n - 1, state + radius) { m += emissionRing[slot * n + j] }
+            return Double(m)
+        }
+    }
+
+    let parameters: Parameters
+    let windowLength: Int
+    let fftSize = 2048
+    let binBPM: Double
+    let lowBin: Int
+    let stateCount: Int
+    let topBin: Int
+    let fft: RealFFT<Float>
+    let hann: [Float]
+    let radius: Int
+
+    var frame: [Float]
+    var spectrum: [Float]
+    var power: [Float]
+    var s: [Float]
+    var a: [Float]
+    var sBar: [Float]
+    var history: [[Float]] = []
+    var emissionOnline: [Float]
+    var emissionOffline: [Float]
+    var online: Tracker
+    var offline: Tracker
+
+    /// Creates the estimator for windows of `windowLength` grid points taken every
+    /// `stepSeconds`.
+    init(windowLength: Int, stepSeconds: Double, parameters: Parameters = Parameters()) {
+        self.parameters = parameters
+        self.windowLength = windowLength
+        binBPM = PPGGridChannel.gridRate / Double(fftSize) * 60
+        lowBin = Int((parameters.minBPM / binBPM).rounded(.up))
+        let high = Int((parameters.maxBPM / binBPM).rounded(.down))
+        stateCount = high - lowBin + 1
+        topBin = min(fftSize / 2, 2 * high)
+        radius = Int((6 / binBPM).rounded())
+        let scale = (stepSeconds / 2).squareRoot()
+        let jump = max(1, min(127, Int((parameters.maxJumpBPM * stepSeconds / 2 / binBPM).rounded())))
+        online = Tracker(states: stateCount, sigmaBins: parameters.sigmaOnlineBPM * scale / binBPM, jump: jump, lag: 1)
+        offline = Tracker(
+            states: stateCount, sigmaBins: parameters.sigmaOfflineBPM * scale / binBPM, jump: jump, lag: parameters.lagWindows)
+        fft = RealFFT<Float>(count: fftSize)
+        hann = (0..<windowLength).map { Float(0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(windowLength - 1))) }
+        frame = [Float](repeating: 0, count: fftSize)
+        spectrum = [Float](repeating: 0, count: fft.spectrumCount)
+        power = [Float](repeating: 0, count: topBin + 1)
+        s = power
+        a = power
+        sBar = power
+        emissionOnline = [Float](repeating: 0, count: stateCount)
+        emissionOffline = emissionOnline
+    }
+
+    /// The normalised power spectrum of one window (bins 0…topBin, maximum 1) into ``power``;
+    /// returns the RMS of the demeaned window.
+    private mutating func normalizedPower(_ x: [Float]) -> Float {
+        var mean: Float = 0
+        for v in x { mean += v }
+        mean /= Float(x.count)
+        var ss: Float = 0
+        for i in 0..<windowLength {
+            let d = x[i] - mean
+            ss += d * d
+            frame[i] = d * hann[i]
+        }
+        fft.forward(frame, into: &spectrum)
+        var peak: Float = 0
+        for k in 0...topBin {
+            let p = spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1]
+            power[k] = p
+            if p > peak { peak = p }
+        }
+        let inv: Float = peak > 0 ? 1 / peak : 0
+        for k in 0...topBin { power[k] *= inv }
+        return (ss / Float(x.count)).squareRoot()
+    }
+
+    /// Processes the next window: `ppg` holds the usable optical channels' windows (grid
+    /// values), `acceleration` the accelerometer axes' windows (may be empty). Returns the online
+    /// estimate of this window and appends the offline estimates decided now.
+    mutating func process(ppg: [[Float]], acceleration: [[Float]], online estimate: inout Estimate?, offline decided: inout [Estimate]) {
+        let n = stateCount
+        let usable = !ppg.isEmpty
+        if usable {
+            for k in 0...topBin {
+                s[k] = 0
+                a[k] = 0
+            }
+            for x in ppg {
+                _ = normalizedPower(x)
+                for k in 0...topBin { s[k] += power[k] }
+            }
+            let inv = 1 / Float(ppg.count)
+            for k in 0...topBin { s[k] *= inv }
+            for x in acceleration {
+                let rms = normalizedPower(x)
+                let w = min(1, rms / parameters.accelerationScale)
+                for k in 0...topBin { a[k] += w * power[k] }
+            }
+            if history.count == parameters.averagedWindows { history.removeFirst() }
+            history.append(s)
+            let hInv = 1 / Float(history.count)
+            for k in 0...topBin {
+                var m: Float = 0
+                for h in history { m += h[k] }
+                sBar[k] = m * hInv
+            }
+            var e = [Float]()
+            swap(&e, &emissionOnline)
+            emission(gamma: parameters.gammaOnline, into: &e)
+            swap(&e, &emissionOnline)
+            swap(&e, &emissionOffline)
+            emission(gamma: parameters.gammaOffline, into: &e)
+            swap(&e, &emissionOffline)
+        } else {
+            for j in 0..<n {
+                emissionOnline[j] = 1 / Float(n)
+                emissionOffline[j] = 1 / Float(n)
+            }
+        }
+        online.step(emissionOnline, usable: usable)
+        let best = online.argmax()
+        estimate = Estimate(
+            window: online.processed - 1, bpm: usable ? bpm(best) : nil,
+            confidence: usable ? online.confidence(best, slot: 0, radius: radius) : nil)
+        offline.step(emissionOffline, usable: usable)
+        if offline.processed - offline.decided >= offline.lag {
+            append(offline.decide(upTo: offline.processed - offline.lag + 1), into: &decided)
+        }
+    }
+
+    /// Ends the series: decides every window not yet decided.
+    mutating func finish(into decided: inout [Estimate]) {
+        if offline.processed > offline.decided { append(offline.decide(upTo: offline.processed), into: &decided) }
+    }
+
+    private func append(_ states: [(window: Int, state: Int, slot: Int, usable: Bool)], into decided: inout [Estimate]) {
+        for d in states {
+            decided.append(
+                Estimate(
+                    window: d.window, bpm: d.usable ? bpm(d.state) : nil,
+                    confidence: d.usable ? offline.confidence(d.state, slot: d.slot, radius: radius) : nil))
+        }
+    }
+
+    /// Emission probabilities over the states: `C = S · W^γ`, normalised to sum 1.
+    private func emission(gamma: Float, into out: inout [Float]) {
+        var total: Float = 0
+        for j in 0..<stateCount {
+            let k = lowBin + j
+            let d = sBar[k] + parameters.alpha * a[k]
+            let g = d > 0 ? sBar[k] / d : 0
+            let c = s[k] * (gamma == 1 ? g : powf(g, gamma))
+            out[j] = c
+            total += c
+        }
+        let inv: Float = total > 0 ? 1 / total : 0
+        for j in 0..<stateCount { out[j] = total > 0 ? out[j] * inv : 1 / Float(stateCount) }
+    }
+
+    /// Power within ±0.2 Hz of `bpm` and of its second harmonic over the power in 0.4–4 Hz of
+    /// one grid window.
+    mutating func relativePower(_ x: [Float], bpm: Double) -> Double {
+        _ = normalizedPower(x)
+        let hz = PPGGridChannel.gridRate / Double(fftSize)
+        let f = bpm / 60
+        var inside = 0.0, total = 0.0
+        for k in 0...topBin {
+            let fk = Double(k) * hz
+            guard fk >= 0.4 && fk <= 4 else { continue }
+            total += Double(power[k])
+            if abs(fk - f) <= 0.2 || abs(fk - 2 * f) <= 0.2 { inside += Double(power[k]) }
+        }
+        return total > 0 ? inside / total : .nan
+    }
+
+    private func bpm(_ state: Int) -> Double { Double(lowBin + state) * binBPM }
+}

@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Prototype of the PPG spectral heart-rate method (Cardio/PPG/PPGSpectralHeartRate.swift) used to
+choose its parameters on the 12 SPC 2015 *training* recordings only (issue 11). Not a reference
+for any test: the Swift suite compares against the ECG-derived ground truth directly.
+
+Per 8-s window (2-s step) at 25 Hz (band-pass 0.4-4 Hz, order-2 Butterworth, every 5th sample of
+125 Hz): Hann window, 2048-point power spectra normalised to their maximum; PPG channels averaged
+(S), accelerometer axes weighted by min(1, RMS/0.05 g) and summed (A); Wiener gain
+W = S_bar / (S_bar + alpha*A), S_bar the mean of the last 2 S; emission S*W**gamma over 40-220 bpm;
+Viterbi with a Gaussian random walk (sigma bpm per step, max 12 bpm). Online = arg-max of the
+forward score; offline = the Viterbi path. After Temko 2017 (WFPV) and Zhang et al. 2015 (TROIKA).
+
+    python3 scripts/ppg/spc2015-prototype.py [../shared/datasets/spc2015]
+
+Prints the training-set MAE for each parameter set of the grid below (the chosen ones: online
+gamma 3, sigma 6; offline gamma 1, sigma 3; alpha 1).
+"""
+import glob
+import itertools
+import os
+import sys
+
+import numpy as np
+import scipy.io as sio
+import scipy.signal as ss
+
+D = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "../../../shared/datasets/spc2015")
+NFFT = 2048
+FR = np.fft.rfftfreq(NFFT, 1 / 25) * 60
+SEL = (FR >= 40) & (FR <= 220)
+
+
+def training():
+    for i in range(1, 13):
+        f = [x for x in sorted(glob.glob(f"{D}/Training_data/DATA_{i:02d}_TYPE0*.mat")) if "BPM" not in x][0]
+        s = sio.loadmat(f)["sig"]
+        yield os.path.basename(f), s[1:3], s[3:6], sio.loadmat(f.replace(".mat", "_BPMtrace.mat"))["BPM0"].ravel()
+
+
+def spectra(ppg, acc):
+    sos = ss.butter(2, [0.4, 4], "bandpass", fs=125, output="sos")
+    pf = ss.sosfilt(sos, ppg, axis=1)[:, ::5]
+    af = ss.sosfilt(sos, acc, axis=1)[:, ::5]
+    k_count = (ppg.shape[1] - 1000) // 250 + 1
+    win = np.hanning(200)
+    S, A, R = [], [], []
+    for k in range(k_count):
+        a, b = k * 50, k * 50 + 200
+        X = np.abs(np.fft.rfft((pf[:, a:b] - pf[:, a:b].mean(1, keepdims=True)) * win, NFFT, axis=1)) ** 2
+        S.append((X / X.max(1, keepdims=True)).mean(0))
+        Y = np.abs(np.fft.rfft((af[:, a:b] - af[:, a:b].mean(1, keepdims=True)) * win, NFFT, axis=1)) ** 2
+        A.append(Y / Y.max(1, keepdims=True))
+        R.append(af[:, a:b].std(1))
+    return np.array(S), np.array(A), np.array(R)
+
+
+def emissions(S, A, R, alpha, gamma, avg=2, scale=0.05):
+    out, hist = [], []
+    for k in range(len(S)):
+        ak = (np.minimum(1, R[k] / scale)[:, None] * A[k]).sum(0)
+        hist = (hist + [S[k]])[-avg:]
+        sb = np.mean(hist, 0)
+        e = (S[k] * (sb / (sb + alpha * ak + 1e-12)) ** gamma)[SEL]
+        out.append(e / e.sum())
+    return np.array(out)
+
+
+def track(E, sigma, online, maxjump=12):
+    fr = FR[SEL]
+    n, d = len(fr), fr[1] - fr[0]
+    offs = np.arange(-int(maxjump / d), int(maxjump / d) + 1)
+    tl = -0.5 * (offs * d / sigma) ** 2
+    L = np.log(E + 1e-9)
+    score, bp, out = L[0].copy(), np.zeros((len(E), n), int), [fr[np.argmax(L[0])]]
+    for k in range(1, len(E)):
+        ns, arg = np.full(n, -np.inf), np.zeros(n, int)
+        for o, t in zip(offs, tl):
+            src = np.arange(n) - o
+            ok = (src >= 0) & (src < n)
+            v = np.full(n, -np.inf)
+            v[ok] = score[src[ok]] + t
+            better = v > ns
+            ns[better], arg[better] = v[better], src[better]
+        score = ns + L[k]
+        score -= score.max()
+        bp[k] = arg
+        out.append(fr[np.argmax(score)])
+    if online:
+        return np.array(out)
+    s, path = np.argmax(score), []
+    for k in range(len(E) - 1, -1, -1):
+        path.append(s)
+        s = bp[k][s]
+    return fr[np.array(path[::-1])]
+
+
+def main():
+    data = [(name, spectra(p, a), bpm) for name, p, a, bpm in training()]
+    for mode, alpha, gamma, sigma in itertools.product(("online", "offline"), (0.5, 1, 2), (1, 2, 3), (3, 6)):
+        maes = [np.mean(np.abs(track(emissions(*sp, alpha, gamma), sigma, mode == "online")[: len(b)] - b)) for _, sp, b in data]
+        print(f"{mode:8s} alpha {alpha} gamma {gamma} sigma {sigma}: training MAE {np.mean(maes):.2f} bpm")
+
+
+if __name__ == "__main__":
+    main()
