@@ -37,11 +37,18 @@ public struct BeatSeries: Sendable {
 
     /// Options in use.
     public let options: Options
-    private var segments: [Int32] = []
-    private var samples: [Int] = []
-    private var times: [Double] = []
-    private var firstTime: Double?
-    private var lastTime: Double?
+    var segments: [Int32] = []
+    var samples: [Int] = []
+    var times: [Double] = []
+    /// Per detected beat: ``BeatClass`` raw value, bit 7 set when the classification is
+    /// uncertain; ``unlabelled`` for beats of an unclassified source.
+    var labels: [UInt8] = []
+    /// Spans (seconds) whose intervals HRV leaves out (e.g. `unacceptable` quality windows).
+    var unusable: [(start: Double, end: Double)] = []
+    var firstTime: Double?
+    var lastTime: Double?
+    static let unlabelled: UInt8 = 0xFF
+    static let uncertainBit: UInt8 = 0x80
 
     /// Creates an empty series.
     /// - Parameter options: window lengths.
@@ -67,16 +74,42 @@ public struct BeatSeries: Sendable {
     ///   - segment: the stream segment the beat lies in.
     ///   - sampleIndex: the beat's sample within its segment.
     ///   - timeSeconds: its time (Unix seconds, or seconds from the stream start).
+    ///   - beatClass: the beat's class when the source classifies beats (ECG), else `nil`. With
+    ///     classes, HRV uses only normal-to-normal intervals (see ``finish(beat:heartRate:hrv:)``).
+    ///   - uncertain: the classification is uncertain (HRV leaves the beat's intervals out).
     /// - Complexity: amortised O(1).
-    public mutating func append(segment: Int, sampleIndex: Int, timeSeconds: Double) {
+    public mutating func append(
+        segment: Int, sampleIndex: Int, timeSeconds: Double, beatClass: BeatClass? = nil, uncertain: Bool = false
+    ) {
         segments.append(Int32(truncatingIfNeeded: segment))
         samples.append(sampleIndex)
         times.append(timeSeconds)
+        labels.append(beatClass.map { $0.rawValue | (uncertain ? Self.uncertainBit : 0) } ?? Self.unlabelled)
+    }
+
+    /// Leaves the intervals that end in `[start, end)` out of HRV (reason ``NNExclusion/quality``);
+    /// spans come in time order.
+    /// - Complexity: amortised O(1).
+    public mutating func excludeFromHRV(from start: Double, to end: Double) {
+        if let last = unusable.last, last.end >= start {
+            unusable[unusable.count - 1].end = max(last.end, end)
+        } else {
+            unusable.append((start, end))
+        }
     }
 
     /// Corrects the series and emits its results, each kind in time order: beats (detected,
     /// inserted and removed ones), then heart-rate windows, then HRV windows followed by the
     /// whole-series result (`scope` `.recording`, only with at least two NN intervals).
+    ///
+    /// Heart rate uses every interval of the corrected series. When the beats carry classes,
+    /// HRV uses only normal-to-normal intervals (``NNSelection``): both beats detected, normal
+    /// and certain, not flagged ectopic by the correction, inside the physiological range and
+    /// outside spans excluded with ``excludeFromHRV(from:to:)``, measured between the detected
+    /// beats (an extra detection the correction removed does not split an interval). Without
+    /// classes every corrected interval outside excluded spans is used. Each HRV result carries its coverage
+    /// (``HRVCoverage``) and leaves out metrics whose minimum data is not met
+    /// (``HRVMinimumData``).
     /// - Parameters:
     ///   - beat: receives each beat.
     ///   - heartRate: receives each heart-rate window.
@@ -87,27 +120,27 @@ public struct BeatSeries: Sendable {
         hrv: (HRVResult) throws -> Void
     ) rethrows {
         let correction = LipponenTarvainenCorrection()
-        var nn: [Double] = []
-        var nnTimes: [Double] = []
+        var all = CorrectedIntervals()
         var start = 0
         while start < times.count {
             var end = start
             while end < times.count && segments[end] == segments[start] { end += 1 }
-            try correctSegment(start..<end, correction: correction, nn: &nn, nnTimes: &nnTimes, beat: beat)
+            try correctSegment(start..<end, correction: correction, into: &all, beat: beat)
             start = end
         }
         segments = []
         samples = []
         times = []
+        labels = []
         if let first = firstTime, let last = lastTime {
             let w = options.heartRateWindowSeconds, step = options.heartRateStepSeconds
             var ws = first
             var lo = 0
             while ws < last {
                 let we = ws + w
-                while lo < nnTimes.count && nnTimes[lo] < ws { lo += 1 }
+                while lo < all.times.count && all.times[lo] < ws { lo += 1 }
                 var hi = lo, sum = 0.0
-                while hi < nnTimes.count && nnTimes[hi] < we { sum += nn[hi]; hi += 1 }
+                while hi < all.times.count && all.times[hi] < we { sum += all.milliseconds[hi]; hi += 1 }
                 let n = hi - lo
                 try heartRate(
                     HeartRateWindow(
@@ -117,26 +150,14 @@ public struct BeatSeries: Sendable {
                 ws += step
             }
         }
-        if nn.count >= 2, let series = try? NNIntervalSeries(intervalsMilliseconds: nn, closingBeatTimesSeconds: nnTimes) {
-            let analysis = HRVAnalysis(windowSeconds: options.hrvWindowSeconds)
-            for w in analysis.windows(series) {
-                try hrv(
-                    HRVResult(
-                        startSeconds: w.startSeconds, endSeconds: w.endSeconds, scope: .window,
-                        metrics: w.metrics, intervalCount: w.intervals.count))
-            }
-            try hrv(
-                HRVResult(
-                    startSeconds: nnTimes[0] - nn[0] / 1000, endSeconds: nnTimes[nnTimes.count - 1],
-                    scope: .recording, metrics: analysis.metrics(series), intervalCount: nn.count))
-        }
+        try emitHRV(all, hrv: hrv)
     }
 
     /// Corrects one segment's beats and emits them in time order (corrected beats and removed
     /// extra beats merged by their listed time).
     private func correctSegment(
-        _ range: Range<Int>, correction: LipponenTarvainenCorrection, nn: inout [Double],
-        nnTimes: inout [Double], beat: (SeriesBeat) throws -> Void
+        _ range: Range<Int>, correction: LipponenTarvainenCorrection, into all: inout CorrectedIntervals,
+        beat: (SeriesBeat) throws -> Void
     ) rethrows {
         let detected = Array(times[range])
         let segment = Int(segments[range.lowerBound])
@@ -171,22 +192,62 @@ public struct BeatSeries: Sendable {
                     SeriesBeat(
                         detectionTimeSeconds: detected[k], nnTimeSeconds: nil, sampleIndex: samples[base + k],
                         segment: segment, rrMilliseconds: rr(k), nnMilliseconds: nil, heartRateBPM: nil,
-                        artefact: artefactAt[k], corrections: [], isRemovedExtra: true))
+                        artefact: artefactAt[k], corrections: [], isRemovedExtra: true,
+                        beatClass: BeatClass(rawValue: labels[base + k] & ~Self.uncertainBit)))
                 r += 1
             }
         }
+        // Class of each corrected beat (an inserted beat has none) and whether the correction
+        // flagged it ectopic.
+        let classified = labels[range.lowerBound] != Self.unlabelled
+        func label(_ i: Int) -> UInt8 {
+            guard let d = detectedIndexOf[i] >= 0 ? detectedIndexOf[i] : nil else { return BeatClass.normal.rawValue }
+            return labels[base + d]
+        }
+        func flagged(_ i: Int) -> Bool {
+            if cFlags[i].contains(.ectopic) { return true }
+            let d = detectedIndexOf[i]
+            return d >= 0 && artefactAt[d] == .ectopic
+        }
+        var previousLabel: UInt8 = 0
+        var previousFlagged = false
+        var previousDetected: Int?
         for (i, t) in cTimes.enumerated() {
             try emitRemoved(before: t)
             let d = detectedIndexOf[i] >= 0 ? detectedIndexOf[i] : nil
             let nnValue: Double? = i > 0 ? 1000 * (t - cTimes[i - 1]) : nil
-            if let v = nnValue { nn.append(v); nnTimes.append(t) }
+            let own = label(i), isFlagged = flagged(i)
+            var exclusion: NNExclusion?
+            if let v = nnValue {
+                let opening = cTimes[i - 1]
+                // With classes, HRV takes the interval between the two detected beats (never
+                // moved by the correction); an interval with an inserted beat is excluded.
+                var hrvValue = v, hrvTime = t
+                if classified, let a = previousDetected, let b = d {
+                    hrvValue = 1000 * (detected[b] - detected[a])
+                    hrvTime = detected[b]
+                }
+                exclusion =
+                    classified
+                    ? NNSelection.exclusion(
+                        labels: (previousLabel, own), flagged: (previousFlagged, isFlagged),
+                        inserted: previousDetected == nil || d == nil, milliseconds: hrvValue)
+                    : nil
+                if exclusion == nil && isUnusable(from: opening, to: t) { exclusion = .quality }
+                all.append(milliseconds: v, hrvMilliseconds: hrvValue, closingTime: t, hrvClosingTime: hrvTime, exclusion: exclusion)
+            }
+            previousLabel = own
+            previousFlagged = isFlagged
+            previousDetected = d
             try beat(
                 SeriesBeat(
                     detectionTimeSeconds: d.map { detected[$0] }, nnTimeSeconds: t,
                     sampleIndex: d.map { samples[base + $0] }, segment: segment,
                     rrMilliseconds: d.flatMap(rr), nnMilliseconds: Self.finite(nnValue),
                     heartRateBPM: Self.finite(nnValue.map { 60000 / $0 }), artefact: d.flatMap { artefactAt[$0] },
-                    corrections: cFlags[i], isRemovedExtra: false))
+                    corrections: cFlags[i], isRemovedExtra: false,
+                    beatClass: classified ? d.flatMap { BeatClass(rawValue: labels[base + $0] & ~Self.uncertainBit) } : nil,
+                    nnExclusion: exclusion))
         }
         try emitRemoved(before: nil)
     }
@@ -225,6 +286,12 @@ public struct SeriesBeat: Sendable, Hashable {
     public var corrections: BeatCorrection
     /// Whether the correction removed this detected beat as extra.
     public var isRemovedExtra: Bool
+    /// The detected beat's class when the source classifies beats (ECG), else `nil` (also for
+    /// an inserted beat).
+    public var beatClass: BeatClass? = nil
+    /// Why the interval ending at this beat (``nnMilliseconds``) is left out of HRV, or `nil`
+    /// when it is used (or there is no interval).
+    public var nnExclusion: NNExclusion? = nil
 
     /// The time the beat is listed at: its corrected time, or for a removed beat its detection
     /// time.
@@ -295,4 +362,9 @@ public struct HRVResult: Sendable, Equatable {
     public var metrics: HRVMetrics
     /// NN intervals the result covers.
     public var intervalCount: Int
+    /// The data the result rests on: NN count and duration, shares excluded, gaps.
+    public var coverage = HRVCoverage()
+    /// Why metrics are empty: each metric whose minimum data (``HRVMinimumData``) is not met,
+    /// with the rule; empty when every metric has its minimum.
+    public var nullReason = ""
 }

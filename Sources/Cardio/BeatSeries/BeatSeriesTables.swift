@@ -91,6 +91,18 @@ public enum BeatSeriesTables {
             ) {
                 .optional($0.value.qualityLabel)
             },
+            .init(
+                "class", .text,
+                "beat class (ECG, AAMI EC57 groups): N normal, S supraventricular ectopic, V ventricular ectopic, Q unclassifiable; empty for an inserted beat or an unclassified source"
+            ) {
+                .optional($0.value.beat.beatClass.map { String($0.code) })
+            },
+            .init(
+                "nn_excluded", .text,
+                "why the interval ending at this beat is left out of HRV: ectopic, unclassifiable, artefact (flagged ectopic by the correction), range, quality, corrected (an inserted beat); empty when used (or no interval); HRV uses the interval between the detected beats"
+            ) {
+                .optional($0.value.beat.nnExclusion?.rawValue)
+            },
         ])
 
     /// Heart rate per window.
@@ -131,7 +143,36 @@ public enum BeatSeriesTables {
                     .finite(k < row.value.metrics.values.count ? row.value.metrics.values[k] : nil)
                 }
             } + [
-                .init("scope", .text, "window (one HRV window) or recording (the whole stream)") { .text($0.value.scope.rawValue) }
+                .init("scope", .text, "window (one HRV window) or recording (the whole stream)") { .text($0.value.scope.rawValue) },
+                .init("nn_count", .integer, "NN intervals used") { .integer($0.value.coverage.nnCount) },
+                .init("nn_span_s", .real, unit: "s", "total duration of the NN intervals used") { .real($0.value.coverage.nnSeconds) },
+                .init("intervals", .integer, "intervals of the corrected beat series ending in the span (used or not)") {
+                    .integer($0.value.coverage.intervalCount)
+                },
+                .init(
+                    "excluded_ectopic_share", .real,
+                    "share of the intervals left out as ectopic: a beat classified S, V or Q (or uncertain), or flagged ectopic by the correction"
+                ) {
+                    .finite($0.value.coverage.excludedEctopicShare)
+                },
+                .init("excluded_quality_share", .real, "share left out for lying in an unacceptable quality window") {
+                    .finite($0.value.coverage.excludedQualityShare)
+                },
+                .init("excluded_other_share", .real, "share left out for another reason (outside 300–2000 ms)") {
+                    .finite($0.value.coverage.excludedOtherShare)
+                },
+                .init("corrected_share", .real, "share left out because the correction inserted one of its beats for a missed detection") {
+                    .finite($0.value.coverage.correctedShare)
+                },
+                .init("gap_share", .real, "share of the span no beat interval covers (masked samples, segment gaps, no beats)") {
+                    .finite($0.value.coverage.gapShare)
+                },
+                .init(
+                    "null_reason", .text,
+                    "metrics left empty because their minimum data is not met, with the rule (docs/HRV.md); empty when none"
+                ) {
+                    .text($0.value.nullReason)
+                },
             ])
 
     /// Every beat-series table.

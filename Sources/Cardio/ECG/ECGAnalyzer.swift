@@ -44,6 +44,9 @@ public struct ECGAnalyzer {
             get { series.hrvWindowSeconds }
             set { series.hrvWindowSeconds = newValue }
         }
+        /// Leave the intervals in `unacceptable` quality windows out of HRV (default `true`;
+        /// counted in the `hrv` table's `excluded_quality_share`).
+        public var hrvExcludesUnacceptable = true
         /// Creates default options.
         public init() {}
     }
@@ -54,6 +57,9 @@ public struct ECGAnalyzer {
     public let options: Options
 
     var detector: RPeakDetector?
+    /// Classifies the detector's beats (N, S, V, Q) for the beat series.
+    var classifier: BeatClassifier?
+    var classified: [ClassifiedBeat] = []
     var segment = -1
     var segmentStart = 0.0
     var rate = 0.0
@@ -77,6 +83,8 @@ public struct ECGAnalyzer {
     var series: BeatSeries
     /// Problems that made parts of the stream unanalysable (reported, not hidden).
     public private(set) var issues: [String] = []
+    /// The per-stream summary, set by ``finish(quality:beat:heartRate:hrv:)``.
+    public private(set) var lastSummary: ECGSummary?
 
     /// Creates an analyzer for one ECG stream.
     public init(streamName: String, options: Options = Options()) {
@@ -103,9 +111,11 @@ public struct ECGAnalyzer {
             rate = sampleRate
             if sampleRate >= 100 && sampleRate <= 2000 {
                 detector = RPeakDetector(sampleRate: sampleRate)
+                classifier = BeatClassifier(sampleRate: sampleRate)
                 latencySamples = Int((detector!.maximumLatencySeconds * sampleRate).rounded(.up)) + 1
             } else {
                 detector = nil
+                classifier = nil
                 issues.append("segment \(block.segment): sample rate \(sampleRate) Hz outside 100–2000 Hz; no R-peak detection")
             }
             fed = 0
@@ -124,6 +134,7 @@ public struct ECGAnalyzer {
         block.columns[0].withUnsafeBufferPointer { v in
             block.flags.withUnsafeBufferPointer { f in
                 detector!.process(v, flags: f, into: &peaks)
+                classifier!.process(v, flags: f, peaks: peaks, into: &classified)
             }
         }
         drainPeaks()
@@ -189,18 +200,24 @@ public struct ECGAnalyzer {
     }
 
     mutating func drainPeaks() {
-        for p in peaks {
-            series.append(segment: segment, sampleIndex: p, timeSeconds: segmentStart + Double(p) / rate)
-            segmentBeats.append(p)
-        }
+        segmentBeats.append(contentsOf: peaks)
         peaks.removeAll(keepingCapacity: true)
+        for b in classified {
+            series.append(
+                segment: segment, sampleIndex: b.sample, timeSeconds: segmentStart + Double(b.sample) / rate,
+                beatClass: b.beatClass, uncertain: Self.isUncertain(b))
+        }
+        classified.removeAll(keepingCapacity: true)
     }
 
     mutating func closeSegment() {
         if detector != nil {
             detector!.finish(into: &peaks)
+            classifier!.process(UnsafeBufferPointer(start: nil, count: 0), flags: nil, peaks: peaks, into: &classified)
+            classifier!.finish(into: &classified)
             drainPeaks()
             detector = nil
+            classifier = nil
         }
         // Every beat is final now; the trailing partial window (< one window) is not assessed.
         assessFinalWindows(upTo: Int.max)
@@ -235,9 +252,22 @@ public struct ECGAnalyzer {
         closeSegment()
         for q in takeQualityResults() { try quality(q) }
         let labels = qualityLabels
+        if options.hrvExcludesUnacceptable {
+            for w in labels where w.label == .unacceptable { series.excludeFromHRV(from: w.start, to: w.end) }
+        }
+        var tally = ECGSummary.Tally()
+        for w in labels { tally.addWindow(seconds: w.end - w.start, unacceptable: w.label == .unacceptable) }
         try series.finish(
-            beat: { b in try beat(ECGBeat(beat: b, qualityLabel: Self.label(at: b.listedTimeSeconds, in: labels))) },
-            heartRate: heartRate, hrv: hrv)
+            beat: { b in
+                tally.add(b)
+                try beat(ECGBeat(beat: b, qualityLabel: Self.label(at: b.listedTimeSeconds, in: labels)))
+            },
+            heartRate: heartRate,
+            hrv: { h in
+                if h.scope == .recording { tally.recordingHRV = h }
+                try hrv(h)
+            })
+        lastSummary = tally.summary
     }
 
     /// Ends the stream and returns every result: the quality windows not yet handed out by
@@ -251,6 +281,7 @@ public struct ECGAnalyzer {
             quality: { results.quality.append($0) }, beat: { results.beats.append($0) },
             heartRate: { results.heartRate.append($0) }, hrv: { results.hrv.append($0) })
         results.issues = issues
+        results.summary = lastSummary
         return results
     }
 

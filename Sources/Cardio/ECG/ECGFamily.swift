@@ -7,7 +7,7 @@ import Signals
 public enum ECGFamily: AnalysisFamily {
     public static let name = "ecg"
     public static let summary = "ECG R-peaks, artefact correction, heart rate, HRV and signal quality"
-    public static var tables: [ResultTable] { BeatSeriesTables.all + [ECGTables.quality.table] }
+    public static var tables: [ResultTable] { BeatSeriesTables.all + [ECGTables.quality.table, ECGTables.summary.table] }
     public static var defaultOptions: ECGAnalyzer.Options { ECGAnalyzer.Options() }
     public static var options: [AnalysisOption<ECGAnalyzer.Options>] {
         [
@@ -23,6 +23,9 @@ public enum ECGFamily: AnalysisFamily {
             .number(
                 "quality_window_s", unit: "s", "ECG signal-quality window length (Zhao & Zhang 2018: 10 s)",
                 range: 2...600, get: { $0.qualityWindowSeconds }, set: { $0.qualityWindowSeconds = $1 }),
+            .flag(
+                "hrv_exclude_unacceptable", "leave intervals in unacceptable quality windows out of HRV (default on)",
+                get: { $0.hrvExcludesUnacceptable }, set: { $0.hrvExcludesUnacceptable = $1 }),
         ]
     }
 
@@ -67,6 +70,7 @@ public enum ECGFamily: AnalysisFamily {
                     },
                     heartRate: { try output.emit(BeatSeriesTables.heartRate, SeriesRow(stream: name, source: .ecg, value: $0)) },
                     hrv: { try output.emit(BeatSeriesTables.hrv, SeriesRow(stream: name, source: .ecg, value: $0)) })
+                if let summary = a.lastSummary { try output.emit(ECGTables.summary, Streamed(stream: name, value: summary)) }
                 issues += a.issues.map { "\(name): \($0)" }
             }
         }

@@ -31,12 +31,15 @@ public struct ECGResults: Sendable, Equatable {
     /// Problems that made parts of the stream unanalysable (irregular timestamps, a sample rate
     /// outside the detector's range), one line each.
     public var issues: [String]
+    /// The stream's summary figures (the `ecg_summary` row), or `nil` before the analysis ended.
+    public var summary: ECGSummary?
 
     /// Creates results from their parts.
     public init(
         streamName: String, beats: [ECGBeat], heartRate: [HeartRateWindow], hrv: [HRVResult],
-        quality: [ECGQualityResult], issues: [String]
+        quality: [ECGQualityResult], issues: [String], summary: ECGSummary? = nil
     ) {
+        self.summary = summary
         self.streamName = streamName
         self.beats = beats
         self.heartRate = heartRate

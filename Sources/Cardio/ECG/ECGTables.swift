@@ -28,4 +28,26 @@ public enum ECGTables {
             .init("masked_fraction", .real, "share of masked samples in the window") { .finite($0.value.maskedFraction) },
             .init("beats", .integer, "primary-detector beats in the window") { .integer($0.value.beatCount) },
         ])
+
+    /// Per-stream summary: beats by class, mean heart rate, ectopic and usable shares.
+    public static let summary = TableSchema<Streamed<ECGSummary>>(
+        name: "ecg_summary", summary: "per ECG stream: beats by class, mean heart rate, ectopic share, usable share",
+        columns: [
+            .init("stream", .text, "stream key") { .text($0.stream) },
+            .init("beats", .integer, "detected beats kept by the artefact correction") { .integer($0.value.beatCount) },
+            .init("normal", .integer, "beats classified N") { .integer($0.value.normalCount) },
+            .init("supraventricular", .integer, "beats classified S") { .integer($0.value.supraventricularCount) },
+            .init("ventricular", .integer, "beats classified V") { .integer($0.value.ventricularCount) },
+            .init("unclassifiable", .integer, "beats classified Q") { .integer($0.value.unclassifiableCount) },
+            .init("mean_hr_bpm", .real, unit: "bpm", "60000 / mean interval of the corrected beat series (ectopic beats included)") {
+                .finite($0.value.meanHeartRateBPM)
+            },
+            .init("ectopic_share", .real, "(S + V) / classified beats") { .finite($0.value.ectopicShare) },
+            .init("usable_share", .real, "share of the quality-assessed time not labelled unacceptable") {
+                .finite($0.value.usableShare)
+            },
+            .init("nn_share", .real, "share of the corrected series' intervals used as NN intervals by the whole-stream HRV") {
+                .finite($0.value.nnShare)
+            },
+        ])
 }

@@ -25,9 +25,25 @@ extension RPeakDetector {
 
     /// Ends the stream: decides the pending candidates, appends the remaining peaks, and resets
     /// the detector for a new stream (indices start again at 0).
+    ///
+    /// A QRS complex that ends less than the band-pass and integrator delays (~0.15 s) before
+    /// the last sample would never reach its full height, and the last beat of a short recording
+    /// would be lost: once the levels are learned, the stream is first flushed with its last
+    /// value held for 0.3 s (no new slope), and only peaks inside the real samples are kept.
     /// - Parameter peaks: receives the remaining R-apex indices.
     /// - Complexity: O(1) amortised (a few hundred samples of look-back).
     public mutating func finish(into peaks: inout [Int]) {
+        let end = filter.inputIndex
+        var tail = [Int]()
+        if end > 0, decision.learned, !filter.inGap, case let last = raw[(end - 1) & rawMask], last.isFinite {
+            let pad = [Float](repeating: last, count: max(1, Int((0.3 * sampleRate).rounded())))
+            pad.withUnsafeBufferPointer { process($0, flags: nil, into: &tail) }
+        }
+        finishFlushed(into: &tail)
+        for p in tail where p < end { peaks.append(p) }
+    }
+
+    mutating func finishFlushed(into peaks: inout [Int]) {
         withRings { me, rp, bp, sp, qp in
             var st = me.filter
             if st.groupCount > 0 {

@@ -25,6 +25,7 @@ public struct RecordingResults: @unchecked Sendable {
         let hr = rows(BeatSeriesTables.heartRate).filter { $0.source == .ecg }
         let hrv = rows(BeatSeriesTables.hrv).filter { $0.source == .ecg }
         let quality = rows(ECGTables.quality)
+        let summaries = rows(ECGTables.summary)
         let issues = summary.issues
         return names.map { name in
             ECGResults(
@@ -35,7 +36,8 @@ public struct RecordingResults: @unchecked Sendable {
                 heartRate: hr.filter { $0.stream == name }.map(\.value),
                 hrv: hrv.filter { $0.stream == name }.map(\.value),
                 quality: quality.filter { $0.stream == name }.map(\.value),
-                issues: issues.filter { $0.hasPrefix(name + ": ") }.map { String($0.dropFirst(name.count + 2)) })
+                issues: issues.filter { $0.hasPrefix(name + ": ") }.map { String($0.dropFirst(name.count + 2)) },
+                summary: summaries.last { $0.stream == name }?.value)
         }
     }
 }

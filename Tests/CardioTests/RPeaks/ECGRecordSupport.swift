@@ -43,7 +43,8 @@ struct ECGRecord {
         }
         let dat = dir.appendingPathComponent("\(name).dat")
         if !FileManager.default.fileExists(atPath: dat.path) {
-            let partial = dir.appendingPathComponent("\(name).dat.partial")
+            // A unique partial file: suites running in parallel may unpack the same record.
+            let partial = dir.appendingPathComponent("\(name).dat.\(UUID().uuidString).partial")
             _ = FileManager.default.createFile(atPath: partial.path, contents: nil)
             let out = try FileHandle(forWritingTo: partial)
             let p = Process()
@@ -54,7 +55,10 @@ struct ECGRecord {
             p.waitUntilExit()
             try out.close()
             guard p.terminationStatus == 0 else { throw Failure(description: "xz failed on \(set)/\(name)") }
-            try FileManager.default.moveItem(at: partial, to: dat)
+            if (try? FileManager.default.moveItem(at: partial, to: dat)) == nil {
+                try? FileManager.default.removeItem(at: partial)
+                guard FileManager.default.fileExists(atPath: dat.path) else { throw Failure(description: "cannot place \(dat.path)") }
+            }
         }
         let decoder = try WFDBDecoder(path: hea.path, sensor: { _ in .electrocardiogram })
         var samples = [Float](), flags = [UInt8](), sizes = [Int]()

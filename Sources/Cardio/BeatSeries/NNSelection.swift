@@ -1,0 +1,148 @@
+/// Why an interval of the corrected beat series is left out of HRV (the `nn_excluded` column of
+/// `beats`).
+public enum NNExclusion: String, Sendable, Hashable, CaseIterable {
+    /// One of its beats is a supraventricular or ventricular ectopic beat.
+    case ectopic
+    /// One of its beats is unclassifiable, or its classification is uncertain.
+    case unclassifiable
+    /// The artefact correction (Lipponen & Tarvainen 2019) flagged one of its beats ectopic: a
+    /// timing no sinus beat has, whatever the morphology says.
+    case artefact
+    /// Outside ``NNSelection/rangeMilliseconds``.
+    case range
+    /// It lies in a span excluded from HRV (ECG: an `unacceptable` quality window).
+    case quality
+    /// One of its beats was inserted by the correction for a missed detection (its timing is
+    /// interpolated, not measured).
+    case corrected
+}
+
+/// The rule that makes an interval of a classified beat series normal-to-normal (NN).
+///
+/// Task Force of the ESC and NASPE (1996), "Heart rate variability: standards of measurement,
+/// physiological interpretation and clinical use", Circulation 93(5):1043–1065,
+/// doi:10.1161/01.CIR.93.5.1043: NN intervals are those between adjacent QRS complexes
+/// resulting from sinus node depolarisations. An interval is used when both its beats are
+/// classified normal with certainty (``BeatClassifier``), neither is flagged ectopic by the
+/// Lipponen & Tarvainen (2019) correction (a premature beat the morphology classifier took for
+/// normal: supraventricular beats keep the normal QRS shape), neither was inserted by the
+/// correction for a missed detection, and it lies within 300–2000 ms (30–200 bpm). The interval
+/// is measured between the two detected beats (the correction never moves them); an extra
+/// detection the correction removed does not split it.
+public enum NNSelection {
+    /// Accepted NN interval range, milliseconds (30–200 bpm).
+    public static let rangeMilliseconds: ClosedRange<Double> = NormalToNormalIntervals.defaultRangeMilliseconds
+
+    /// Why the interval between two consecutive beats of a classified series is excluded, or
+    /// `nil` when it is NN.
+    /// - Parameters:
+    ///   - labels: the two beats' labels (``BeatClass`` raw value; bit 7 set when uncertain).
+    ///   - flagged: whether the correction flagged each beat ectopic.
+    ///   - inserted: whether one of the beats was inserted by the correction.
+    ///   - milliseconds: the interval.
+    /// - Complexity: O(1).
+    static func exclusion(labels: (UInt8, UInt8), flagged: (Bool, Bool), inserted: Bool, milliseconds: Double) -> NNExclusion? {
+        if inserted { return .corrected }
+        let a = BeatClass(rawValue: labels.0 & 0x7F), b = BeatClass(rawValue: labels.1 & 0x7F)
+        if a == .supraventricular || a == .ventricular || b == .supraventricular || b == .ventricular { return .ectopic }
+        if a != .normal || b != .normal || (labels.0 | labels.1) & 0x80 != 0 { return .unclassifiable }
+        if flagged.0 || flagged.1 { return .artefact }
+        if !rangeMilliseconds.contains(milliseconds) { return .range }
+        return nil
+    }
+}
+
+/// Every interval of a corrected beat series with its exclusion (heart rate uses them all, HRV
+/// the NN ones).
+struct CorrectedIntervals {
+    /// Intervals of the corrected series (heart rate).
+    var milliseconds: [Double] = []
+    /// The interval HRV takes when it is used (with classes: between the detected beats).
+    var hrvMilliseconds: [Double] = []
+    /// Closing time HRV takes (with classes: the detection time).
+    var hrvTimes: [Double] = []
+    var times: [Double] = []
+    /// 0 = used; else 1 + the ``NNExclusion`` index.
+    var exclusion: [UInt8] = []
+
+    mutating func append(
+        milliseconds ms: Double, hrvMilliseconds hrv: Double, closingTime t: Double, hrvClosingTime ht: Double,
+        exclusion e: NNExclusion?
+    ) {
+        milliseconds.append(ms)
+        hrvMilliseconds.append(hrv)
+        hrvTimes.append(ht)
+        times.append(t)
+        exclusion.append(e.map { UInt8(NNExclusion.allCases.firstIndex(of: $0)! + 1) } ?? 0)
+    }
+
+    /// The coverage of the intervals closing in `[start, end)`.
+    func coverage(from start: Double, to end: Double, nnCount: Int, nnSeconds: Double) -> HRVCoverage {
+        var lo = 0, hi = times.count
+        while lo < hi {
+            let m = (lo + hi) / 2
+            if times[m] < start { lo = m + 1 } else { hi = m }
+        }
+        var total = 0, ectopic = 0, quality = 0, other = 0, repairedCount = 0
+        var covered = 0.0
+        var k = lo
+        while k < times.count && times[k] < end {
+            total += 1
+            covered += milliseconds[k] / 1000
+            switch exclusion[k] {
+            case 0: break
+            case 1, 2, 3: ectopic += 1
+            case 5: quality += 1
+            case 6: repairedCount += 1
+            default: other += 1
+            }
+            k += 1
+        }
+        func share(_ n: Int) -> Double? { total > 0 ? Double(n) / Double(total) : nil }
+        let span = end - start
+        return HRVCoverage(
+            nnCount: nnCount, nnSeconds: nnSeconds, intervalCount: total, excludedEctopicShare: share(ectopic),
+            excludedQualityShare: share(quality), excludedOtherShare: share(other), correctedShare: share(repairedCount),
+            gapShare: span > 0 ? min(max(1 - covered / span, 0), 1) : nil)
+    }
+}
+
+extension BeatSeries {
+    /// Whether the interval from `opening` to `closing` (seconds) touches an excluded span.
+    func isUnusable(from opening: Double, to closing: Double) -> Bool {
+        var lo = 0, hi = unusable.count
+        while lo < hi {
+            let m = (lo + hi) / 2
+            if unusable[m].end <= opening { lo = m + 1 } else { hi = m }
+        }
+        return lo < unusable.count && unusable[lo].start < closing
+    }
+
+    /// Runs the HRV analysis on the NN intervals of `all` (windows, then the whole series).
+    func emitHRV(_ all: CorrectedIntervals, hrv: (HRVResult) throws -> Void) rethrows {
+        var nn = [Double](), nnTimes = [Double]()
+        for k in all.milliseconds.indices where all.exclusion[k] == 0 {
+            nn.append(all.hrvMilliseconds[k])
+            nnTimes.append(all.hrvTimes[k])
+        }
+        guard nn.count >= 2, let series = try? NNIntervalSeries(intervalsMilliseconds: nn, closingBeatTimesSeconds: nnTimes)
+        else { return }
+        let analysis = HRVAnalysis(windowSeconds: options.hrvWindowSeconds)
+        func result(_ start: Double, _ end: Double, _ scope: HRVResult.Scope, _ metrics: HRVMetrics, _ r: Range<Int>) -> HRVResult {
+            var seconds = 0.0
+            for k in r { seconds += nn[k] / 1000 }
+            // The whole-series row ends at its last beat: its interval is inside.
+            let coverEnd = scope == .recording ? end.nextUp : end
+            let coverage = all.coverage(from: start, to: coverEnd, nnCount: r.count, nnSeconds: seconds)
+            let (kept, reason) = HRVMinimumData.apply(metrics, coverage: coverage, spanSeconds: end - start)
+            return HRVResult(
+                startSeconds: start, endSeconds: end, scope: scope, metrics: kept, intervalCount: r.count,
+                coverage: coverage, nullReason: reason)
+        }
+        for w in analysis.windows(series) {
+            try hrv(result(w.startSeconds, w.endSeconds, .window, w.metrics, w.intervals))
+        }
+        let start = nnTimes[0] - nn[0] / 1000
+        try hrv(result(start, nnTimes[nnTimes.count - 1], .recording, analysis.metrics(series), 0..<nn.count))
+    }
+}
