@@ -50,7 +50,7 @@ enum HTML {
         svg.plot{display:block;width:100%;height:auto;background:#fff}
         svg.plot text{font-size:11px;fill:#111}svg.plot .axis{stroke:#111;stroke-width:1;fill:none}
         svg.plot .grid{stroke:#ddd;stroke-width:1}svg.plot .ptitle{font-size:13px;font-weight:600}
-        .s0{stroke:#1f4e99;fill:none;stroke-width:1.3}.s1{stroke:#b3261e;fill:none;stroke-width:1.3;stroke-dasharray:6 3}
+        .s0{stroke:#1f4e99;fill:none;stroke-width:1.6}.s1{stroke:#b3261e;fill:none;stroke-width:1.6;stroke-dasharray:6 3}
         .s2{stroke:#2d6a2d;fill:none;stroke-width:1.3;stroke-dasharray:2 2}.s3{stroke:#6b3fa0;fill:none;stroke-width:1.3;stroke-dasharray:8 2 2 2}
         .ecg{stroke:#111;fill:none;stroke-width:.9}
         .q-excellent{fill:#ffffff}.q-barely_acceptable{fill:#c8c8c8}.q-unacceptable{fill:url(#hatch)}
@@ -63,7 +63,7 @@ enum HTML {
     /// Pattern definitions (hatching, dots) used by the fills above; each SVG carries its own.
     static let patterns = """
         <defs><pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">\
-        <rect width="6" height="6" fill="#e6e6e6"/><line x1="0" y1="0" x2="0" y2="6" stroke="#555" stroke-width="2"/></pattern>\
+        <rect width="6" height="6" fill="#eeeeee"/><line x1="0" y1="0" x2="0" y2="6" stroke="#8a8a8a" stroke-width="1.5"/></pattern>\
         <pattern id="dots" width="4" height="4" patternUnits="userSpaceOnUse"><rect width="4" height="4" fill="#bbb"/>\
         <circle cx="2" cy="2" r="1" fill="#111"/></pattern></defs>
         """
