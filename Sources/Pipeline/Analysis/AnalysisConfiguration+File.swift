@@ -52,6 +52,9 @@ extension AnalysisConfiguration {
                 let parsed: OptionValue
                 switch (option?.kind, raw) {
                 case (.flag?, let b as Bool): parsed = .flag(b)
+                // On Linux a JSON 0 or 1 also casts to Bool (only true/false come as __NSCFBoolean):
+                // a number option takes it as a number.
+                case (.number?, let n as NSNumber) where "\(type(of: raw))" == "NSNumber": parsed = .number(n.doubleValue)
                 case (.choice?, let s as String): parsed = .choice(s)
                 case (_, let n as NSNumber) where !(raw is Bool): parsed = .number(n.doubleValue)
                 case (_, let s as String): parsed = .choice(s)
