@@ -95,8 +95,9 @@ struct ArgumentCursor {
                 case .flag: range = ", true|false"
                 case .choice(let w): range = ", " + w.joined(separator: "|")
                 }
+                let head = "  \(o.flag) V"
                 lines.append(
-                    "  \(o.flag) V".padding(toLength: 32, withPad: " ", startingAt: 0)
+                    (head.count < 32 ? head.padding(toLength: 32, withPad: " ", startingAt: 0) : head + "  ")
                         + "\(o.summary) (default \(o.defaultValue)\(unit)\(range))")
             }
         }
