@@ -4,6 +4,7 @@ import Signals
 /// `acceleration` channel, an ActiGraph's, and the accelerometer embedded in a PPG recording) gets
 /// its own ``MotionStreamAnalyzer``: clock-aligned regularisation, 5-s epochs (ENMO, MAD, HFEN,
 /// BFEN, angles, intensity, ActiGraph counts, steps), a daily summary and a per-stream summary.
+/// Every rotation-rate stream gets epochs of angular speed on the same clock-aligned grid.
 /// Epoch rows are emitted as they become final.
 public enum MotionFamily: AnalysisFamily {
     public static let name = "motion"
@@ -15,9 +16,6 @@ public enum MotionFamily: AnalysisFamily {
             .number(
                 "epoch_s", unit: "s", "epoch length (whole seconds; GGIR's default 5 s)", range: 1...3600,
                 get: { $0.epochSeconds }, set: { $0.epochSeconds = $1.rounded() }),
-            .number(
-                "grid_hz", unit: "Hz", "regularisation grid rate; 0 = declared rate or median interval", range: 0...1000,
-                get: { $0.gridRateHz }, set: { $0.gridRateHz = $1 }),
             .number(
                 "sedentary_below_mg", unit: "mg", "ENMO below which an epoch is sedentary (Hildebrand 2017: 44.8)",
                 range: 0...10_000, get: { $0.sedentaryBelowMilliG }, set: { $0.sedentaryBelowMilliG = $1 }),
@@ -52,7 +50,7 @@ public enum MotionFamily: AnalysisFamily {
         init(options: MotionOptions) { self.options = options }
 
         public mutating func claim(_ stream: AnnouncedStream) -> Bool {
-            guard MotionFamily.isAccelerometer(stream.info.key) else { return false }
+            guard MotionFamily.isAccelerometer(stream.info.key) || stream.info.key.sensor == .rotationRate else { return false }
             analyzers[stream.index] = MotionStreamAnalyzer(streamName: stream.name, info: stream.info, options: options)
             order.append(stream.index)
             return true
@@ -62,9 +60,11 @@ public enum MotionFamily: AnalysisFamily {
             guard var a = analyzers.removeValue(forKey: block.stream) else { return }
             a.consume(block)
             let epochs = a.takeEpochs()
+            let turns = a.takeRotationEpochs()
             let name = a.streamName
             analyzers[block.stream] = a
             for e in epochs { try output.emit(MotionTables.epochs, Streamed(stream: name, value: e)) }
+            for e in turns { try output.emit(MotionTables.rotationEpochs, Streamed(stream: name, value: e)) }
         }
 
         public mutating func finish(output: any ResultOutput) throws {
@@ -73,6 +73,9 @@ public enum MotionFamily: AnalysisFamily {
                 let name = a.streamName
                 let (days, summary) = a.finish()
                 for e in a.takeEpochs() { try output.emit(MotionTables.epochs, Streamed(stream: name, value: e)) }
+                for e in a.takeRotationEpochs() {
+                    try output.emit(MotionTables.rotationEpochs, Streamed(stream: name, value: e))
+                }
                 for d in days { try output.emit(MotionTables.daily, Streamed(stream: name, value: d)) }
                 try output.emit(MotionTables.streams, Streamed(stream: name, value: summary))
                 if let p = summary.note { issues.append("\(name): \(p)") }

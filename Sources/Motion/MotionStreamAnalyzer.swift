@@ -19,6 +19,10 @@ public struct MotionStreamAnalyzer: Sendable {
     private var heldSamples = 0
     private var regularizer: ClockGridRegularizer?
     private var processor: EpochProcessor?
+    private var rotation: RotationEpochProcessor?
+    private var readyRotation: [RotationEpoch] = []
+    /// Whether the stream is a rotation rate (rad/s) rather than an acceleration.
+    public let isRotationRate: Bool
     private var rateSource: String?
     private var days: [Int: MotionDay] = [:]
     private var enmoWeight: [Int: Double] = [:]
@@ -42,8 +46,11 @@ public struct MotionStreamAnalyzer: Sendable {
         timeOrigin = info.timeOrigin
         declaredRate = info.nominalSampleRate
         var s: Float = 1
+        isRotationRate = info.key.sensor == .rotationRate
         if info.columns.count != 3 {
-            problem = "expected 3 acceleration columns, found \(info.columns.count)"
+            problem = "expected 3 columns (x, y, z), found \(info.columns.count)"
+        } else if isRotationRate {
+            if Set(info.columns.map(\.unit)) != [.radiansPerSecond] { problem = "rotation-rate columns not in rad/s" }
         } else {
             let units = Set(info.columns.map(\.unit))
             if units == [.standardGravity] {
@@ -108,13 +115,28 @@ public struct MotionStreamAnalyzer: Sendable {
             return
         }
         regularizer = ClockGridRegularizer(sampleRate: Double(rate))
-        processor = EpochProcessor(sampleRate: rate, options: options)
+        if isRotationRate {
+            rotation = RotationEpochProcessor(sampleRate: rate, epochSeconds: options.epochSeconds)
+        } else {
+            processor = EpochProcessor(sampleRate: rate, options: options)
+        }
         let blocks = held
         held = []
         for b in blocks { run(b) }
     }
 
     private mutating func run(_ block: SampleBlock) {
+        if var r = regularizer, var q = rotation {
+            regularizer = nil
+            rotation = nil
+            r.process(block, scale: scale, into: &q)
+            epochCount += q.finished.count
+            readyRotation += q.finished
+            q.finished.removeAll(keepingCapacity: true)
+            regularizer = r
+            rotation = q
+            return
+        }
         guard var r = regularizer, var p = processor else { return }
         regularizer = nil
         processor = nil
@@ -125,20 +147,27 @@ public struct MotionStreamAnalyzer: Sendable {
     }
 
     private mutating func collect() {
-        guard processor != nil, !processor!.finished.isEmpty else { return }
+        guard processor != nil else { return }
         for e in processor!.finished { record(e) }
         processor!.finished.removeAll(keepingCapacity: true)
+        if !processor!.nonWear.decided.isEmpty {
+            let rate = Double(processor!.sampleRate)
+            for b in processor!.nonWear.decided {
+                let start = Double(b.firstIndex) / rate
+                let dayIndex = Int((start / 86_400).rounded(.down))
+                var d = days[dayIndex] ?? emptyDay(dayIndex)
+                if b.nonWear { d.nonWearSeconds += Double(b.samples) / rate } else { d.wearSeconds += Double(b.samples) / rate }
+                days[dayIndex] = d
+            }
+            processor!.nonWear.decided.removeAll(keepingCapacity: true)
+        }
     }
 
     private mutating func record(_ e: MotionEpoch) {
         epochCount += 1
         stepCount += e.steps
         let dayIndex = Int((e.startSeconds / 86_400).rounded(.down))
-        var d =
-            days[dayIndex]
-            ?? MotionDay(
-                day: Self.dayLabel(dayIndex, origin: timeOrigin), timeBasis: Self.basis(timeOrigin), coveredSeconds: 0,
-                sedentarySeconds: 0, lightSeconds: 0, moderateSeconds: 0, vigorousSeconds: 0, enmoMeanMilliG: nil, steps: 0)
+        var d = days[dayIndex] ?? emptyDay(dayIndex)
         let seconds = e.coverage * e.lengthSeconds
         d.coveredSeconds += seconds
         d.steps += e.steps
@@ -158,6 +187,21 @@ public struct MotionStreamAnalyzer: Sendable {
         ready.append(e)
     }
 
+    /// Rotation-rate epochs that became final, in time order (each is handed out once).
+    /// - Complexity: O(epochs returned).
+    public mutating func takeRotationEpochs() -> [RotationEpoch] {
+        let out = readyRotation
+        readyRotation.removeAll(keepingCapacity: true)
+        return out
+    }
+
+    private func emptyDay(_ dayIndex: Int) -> MotionDay {
+        MotionDay(
+            day: Self.dayLabel(dayIndex, origin: timeOrigin), timeBasis: Self.basis(timeOrigin), coveredSeconds: 0,
+            wearSeconds: 0, nonWearSeconds: 0, sedentarySeconds: 0, lightSeconds: 0, moderateSeconds: 0,
+            vigorousSeconds: 0, enmoMeanMilliG: nil, steps: 0)
+    }
+
     /// Epochs that became final, in time order (each is handed out once).
     /// - Complexity: O(epochs returned).
     public mutating func takeEpochs() -> [MotionEpoch] {
@@ -171,6 +215,15 @@ public struct MotionStreamAnalyzer: Sendable {
     /// - Complexity: O(held samples + days).
     public mutating func finish() -> (days: [MotionDay], summary: MotionStreamSummary) {
         if regularizer == nil && problem == nil && !held.isEmpty { start() }
+        if var r = regularizer, var q = rotation {
+            r.finish(into: &q)
+            q.finish()
+            epochCount += q.finished.count
+            readyRotation += q.finished
+            q.finished.removeAll()
+            regularizer = r
+            rotation = q
+        }
         if var r = regularizer, var p = processor {
             r.finish(into: &p)
             p.finish()

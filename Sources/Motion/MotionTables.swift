@@ -33,6 +33,9 @@ public struct MotionDay: Sendable, Hashable {
     public var timeBasis: String
     /// Seconds covered by grid samples.
     public var coveredSeconds: Double
+    /// Seconds of 15-min blocks judged worn and not worn (van Hees et al. 2013).
+    public var wearSeconds: Double
+    public var nonWearSeconds: Double
     /// Seconds of epochs with metrics in each intensity class.
     public var sedentarySeconds: Double
     public var lightSeconds: Double
@@ -104,6 +107,15 @@ public enum MotionTables {
             .init("day", .text, "YYYY-MM-DD on the stream's clock, or +N days from the stream start") { .text($0.value.day) },
             .init("time_basis", .text, "utc, device_local or stream_start") { .text($0.value.timeBasis) },
             .init("covered_s", .real, unit: "s", "time covered by grid samples") { .real($0.value.coveredSeconds) },
+            .init("wear_s", .real, unit: "s", "covered time in 15-min blocks judged worn (van Hees et al. 2013)") {
+                .real($0.value.wearSeconds)
+            },
+            .init(
+                "non_wear_s", .real, unit: "s",
+                "covered time in blocks judged not worn (2 of 3 axes: SD < 13 mg, range < 50 mg over 60 min)"
+            ) {
+                .real($0.value.nonWearSeconds)
+            },
             .init("sedentary_s", .real, unit: "s", "time in sedentary epochs") { .real($0.value.sedentarySeconds) },
             .init("light_s", .real, unit: "s", "time in light epochs") { .real($0.value.lightSeconds) },
             .init("moderate_s", .real, unit: "s", "time in moderate epochs") { .real($0.value.moderateSeconds) },
@@ -112,9 +124,44 @@ public enum MotionTables {
             .init("steps", .integer, "steps") { .integer($0.value.steps) },
         ])
 
-    /// One row per analysed accelerometer stream.
+    /// One row per clock-aligned epoch of a rotation-rate stream.
+    public static let rotationEpochs = TableSchema<Streamed<RotationEpoch>>(
+        name: "motion_rotation_epochs", summary: "rotation-rate (gyroscope) epochs: angular speed, angle turned through",
+        columns: [
+            .init("stream", .text, "stream key") { .text($0.stream) },
+            .init("epoch_start", .real, unit: "s", "epoch start (a multiple of the epoch length on the stream's clock)") {
+                .real($0.value.startSeconds)
+            },
+            .init("epoch_end", .real, unit: "s", "epoch end (exclusive)") {
+                .real($0.value.startSeconds + $0.value.lengthSeconds)
+            },
+            .init("samples", .integer, "grid samples in the epoch") { .integer($0.value.samples) },
+            .init("coverage", .real, "samples / samples of a full epoch; metrics are empty below 0.5") {
+                .finite($0.value.coverage)
+            },
+            .init("mean_speed_dps", .real, unit: "deg/s", "mean angular speed |ω|") {
+                .finite($0.value.meanSpeedDegreesPerSecond)
+            },
+            .init("peak_speed_dps", .real, unit: "deg/s", "largest angular speed |ω|") {
+                .finite($0.value.peakSpeedDegreesPerSecond)
+            },
+            .init("rotation_deg", .real, unit: "deg", "angle turned through in the epoch (∫|ω| dt)") {
+                .finite($0.value.rotationDegrees)
+            },
+            .init("mean_x_dps", .real, unit: "deg/s", "mean rotation rate about the device's x axis") {
+                .finite($0.value.meanXDegreesPerSecond)
+            },
+            .init("mean_y_dps", .real, unit: "deg/s", "mean rotation rate about the device's y axis") {
+                .finite($0.value.meanYDegreesPerSecond)
+            },
+            .init("mean_z_dps", .real, unit: "deg/s", "mean rotation rate about the device's z axis") {
+                .finite($0.value.meanZDegreesPerSecond)
+            },
+        ])
+
+    /// One row per analysed accelerometer or rotation-rate stream.
     public static let streams = TableSchema<Streamed<MotionStreamSummary>>(
-        name: "motion_streams", summary: "per accelerometer stream: grid, resampled share, epochs, steps",
+        name: "motion_streams", summary: "per accelerometer or rotation-rate stream: grid, resampled share, epochs, steps",
         columns: [
             .init("stream", .text, "stream key") { .text($0.stream) },
             .init("grid_hz", .integer, unit: "Hz", "rate of the clock-aligned grid") { .optional($0.value.gridRateHz) },
@@ -136,5 +183,5 @@ public enum MotionTables {
         ])
 
     /// Every motion table.
-    public static var all: [ResultTable] { [epochs.table, daily.table, streams.table] }
+    public static var all: [ResultTable] { [epochs.table, daily.table, rotationEpochs.table, streams.table] }
 }

@@ -56,6 +56,7 @@ struct StepDetectionTests {
         let count = Self.steps(seed: 11) { _, rng in
             (Float(0.003 * Self.gaussian(&rng)), Float(0.003 * Self.gaussian(&rng)), Float(1 + 0.003 * Self.gaussian(&rng)))
         }
+        print("negative control \(#function): \(count) steps")
         #expect(count <= 5, "\(count) steps")
     }
 
@@ -82,6 +83,7 @@ struct StepDetectionTests {
             }
             return (Float(0.003 * Self.gaussian(&rng)), Float(0.003 * Self.gaussian(&rng)), Float(1 + v + 0.003 * Self.gaussian(&rng)))
         }
+        print("negative control \(#function): \(count) steps")
         #expect(count <= 5, "\(count) steps")
     }
 
@@ -95,6 +97,7 @@ struct StepDetectionTests {
                 Float(a * 0.5 * sin(2 * .pi * 5 * t + 1) + 0.005 * Self.gaussian(&rng)), Float(0.8 + 0.005 * Self.gaussian(&rng))
             )
         }
+        print("negative control \(#function): \(count) steps")
         #expect(count <= 5, "\(count) steps")
     }
 
@@ -126,6 +129,7 @@ struct StepDetectionTests {
                 Float(cos(angle) + 0.005 * Self.gaussian(&rng))
             )
         }
+        print("negative control \(#function): \(count) steps")
         #expect(count <= 5, "\(count) steps")
     }
 
@@ -159,6 +163,7 @@ struct StepDetectionTests {
                 Float(1 + v + road + 0.02 * sin(2 * .pi * 30 * t))
             )
         }
+        print("negative control \(#function): \(count) steps")
         #expect(count <= 5, "\(count) steps")
     }
 }

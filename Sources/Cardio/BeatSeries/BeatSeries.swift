@@ -43,6 +43,8 @@ public struct BeatSeries: Sendable {
     /// Per detected beat: ``BeatClass`` raw value, bit 7 set when the classification is
     /// uncertain; ``unlabelled`` for beats of an unclassified source.
     var labels: [UInt8] = []
+    /// Per detected beat: HRV fiducial point relative to the detection time, seconds.
+    var fiducials: [Float] = []
     /// Spans (seconds) whose intervals HRV leaves out (e.g. `unacceptable` quality windows).
     var unusable: [(start: Double, end: Double)] = []
     var firstTime: Double?
@@ -77,10 +79,15 @@ public struct BeatSeries: Sendable {
     ///   - beatClass: the beat's class when the source classifies beats (ECG), else `nil`. With
     ///     classes, HRV uses only normal-to-normal intervals (see ``finish(beat:heartRate:hrv:)``).
     ///   - uncertain: the classification is uncertain (HRV leaves the beat's intervals out).
+    ///   - fiducialOffsetSeconds: where the beat's HRV fiducial point lies relative to
+    ///     `timeSeconds` (ECG: the normal-template match, ``BeatFeatures/normalAlignmentSamples``);
+    ///     classified series measure NN intervals between fiducial points.
     /// - Complexity: amortised O(1).
     public mutating func append(
-        segment: Int, sampleIndex: Int, timeSeconds: Double, beatClass: BeatClass? = nil, uncertain: Bool = false
+        segment: Int, sampleIndex: Int, timeSeconds: Double, beatClass: BeatClass? = nil, uncertain: Bool = false,
+        fiducialOffsetSeconds: Double = 0
     ) {
+        fiducials.append(Float(fiducialOffsetSeconds))
         segments.append(Int32(truncatingIfNeeded: segment))
         samples.append(sampleIndex)
         times.append(timeSeconds)
@@ -132,6 +139,7 @@ public struct BeatSeries: Sendable {
         samples = []
         times = []
         labels = []
+        fiducials = []
         if let first = firstTime, let last = lastTime {
             let w = options.heartRateWindowSeconds, step = options.heartRateStepSeconds
             var ws = first
@@ -224,8 +232,9 @@ public struct BeatSeries: Sendable {
                 // moved by the correction); an interval with an inserted beat is excluded.
                 var hrvValue = v, hrvTime = t
                 if classified, let a = previousDetected, let b = d {
-                    hrvValue = 1000 * (detected[b] - detected[a])
-                    hrvTime = detected[b]
+                    let fa = detected[a] + Double(fiducials[base + a]), fb = detected[b] + Double(fiducials[base + b])
+                    hrvValue = 1000 * (fb - fa)
+                    hrvTime = fb
                 }
                 exclusion =
                     classified

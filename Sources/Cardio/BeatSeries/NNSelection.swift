@@ -78,6 +78,8 @@ struct CorrectedIntervals {
 
     /// The coverage of the intervals closing in `[start, end)`.
     func coverage(from start: Double, to end: Double, nnCount: Int, nnSeconds: Double) -> HRVCoverage {
+        // HRV's time base (with classes: the fiducial points), as the result's start and end.
+        let times = hrvTimes
         var lo = 0, hi = times.count
         while lo < hi {
             let m = (lo + hi) / 2

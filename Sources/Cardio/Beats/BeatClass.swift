@@ -44,6 +44,12 @@ public struct BeatFeatures: Sendable, Hashable {
     /// Pearson correlation with the running normal template over −100…+160 ms around the R
     /// apex, at the best alignment within ±40 ms (1 = identical shape).
     public var normalCorrelation: Double?
+    /// Where the beat best matches the running normal template (the shift of
+    /// ``normalCorrelation``, refined to a fraction of a working sample by a parabola through
+    /// the neighbouring correlations), in input samples relative to the given R peak: a fiducial
+    /// point that is the same for every beat of the normal morphology, where the R apex can jump
+    /// between the notches of a wide QRS.
+    public var normalAlignmentSamples: Double?
     /// RMS amplitude of this beat over the correlation window relative to the normal template's.
     public var amplitudeRatio: Double?
     /// Whether the dominant QRS deflection has the normal template's sign.

@@ -175,14 +175,27 @@ extension BeatClassifier {
             f.inNormalCluster = nc == ci
             // 2. Features against the normal template.
             let normal = clusters[nc]
-            var corrN: Float = -2, normN: Float = 0
+            var corrN: Float = -2, normN: Float = 0, shiftN = 0
             let shifts = min(max(1, Int((Self.normalShiftSeconds * workingRate).rounded())), margin)
             normal.unit.withUnsafeBufferPointer { u in
-                for sh in -shifts...shifts {
+                func r(_ sh: Int) -> Float {
                     let nm = norms[sh + reach]
-                    let r = nm > 0 ? Self.dot(v, center - corrPre + sh, u) / nm : 0
-                    if r > corrN { corrN = r; normN = nm }
+                    return nm > 0 ? Self.dot(v, center - corrPre + sh, u) / nm : 0
                 }
+                for sh in -shifts...shifts {
+                    let c = r(sh)
+                    if c > corrN { corrN = c; normN = norms[sh + reach]; shiftN = sh }
+                }
+                // Template-matched fiducial: the best shift, refined by a parabola through the
+                // correlations at its neighbours (sub-sample), in input samples from the peak.
+                var delta = 0.0
+                if shiftN > -shifts && shiftN < shifts {
+                    let a = Double(r(shiftN - 1)), b = Double(corrN), c = Double(r(shiftN + 1))
+                    let den = a - 2 * b + c
+                    if den < 0 { delta = min(max(0.5 * (a - c) / den, -0.5), 0.5) }
+                }
+                let aligned = (Double(s.sample / decimation + shiftN) + delta) * Double(decimation)
+                f.normalAlignmentSamples = aligned - Double(s.sample)
             }
             let (width, polarity) = widthAndPolarity(v, center: center)
             f.qrsWidthSeconds = width

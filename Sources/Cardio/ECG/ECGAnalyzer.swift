@@ -205,7 +205,8 @@ public struct ECGAnalyzer {
         for b in classified {
             series.append(
                 segment: segment, sampleIndex: b.sample, timeSeconds: segmentStart + Double(b.sample) / rate,
-                beatClass: b.beatClass, uncertain: Self.isUncertain(b))
+                beatClass: b.beatClass, uncertain: Self.isUncertain(b),
+                fiducialOffsetSeconds: Self.fiducialOffsetSamples(b) / rate)
         }
         classified.removeAll(keepingCapacity: true)
     }

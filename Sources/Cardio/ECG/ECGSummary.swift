@@ -72,6 +72,20 @@ public struct ECGSummary: Sendable, Equatable {
 extension ECGAnalyzer {
     /// Ventricular probability from which a beat classified normal counts as uncertain.
     static let uncertainVentricularProbability = 0.2
+    /// QRS width of the normal template from which HRV measures intervals between template-matched
+    /// fiducial points instead of R apices, seconds: 120 ms, the QRS duration of complete bundle
+    /// branch block (Surawicz et al. 2009, AHA/ACCF/HRS recommendations for the standardization
+    /// and interpretation of the ECG, part III, J Am Coll Cardiol 53(11):976–981,
+    /// doi:10.1016/j.jacc.2008.12.013), whose notched R waves make the apex jump between notches.
+    static let wideQRSSeconds = 0.120
+
+    /// The HRV fiducial point of a beat relative to its R apex, input samples: the normal-template
+    /// match (``BeatFeatures/normalAlignmentSamples``) when the normal QRS is wide, else 0.
+    static func fiducialOffsetSamples(_ b: ClassifiedBeat) -> Double {
+        guard (b.features.normalQRSWidthSeconds ?? 0) >= wideQRSSeconds else { return 0 }
+        return b.features.normalAlignmentSamples ?? 0
+    }
+
     /// Whether a classified beat's class is uncertain: a beat classified normal whose ventricular
     /// probability (``BeatFeatures/ventricularProbability``) is at least
     /// ``uncertainVentricularProbability``. Its intervals are left out of HRV.

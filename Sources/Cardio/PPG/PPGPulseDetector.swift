@@ -41,7 +41,7 @@ struct PPGPulseDetector {
     var filter: SOSFilter<Double>
     // Rings indexed by sample number modulo ringSize.
     var squared: [Double]
-    var filtered: [Double]
+    var filteredRing: [Double]
     var maskedRing: [Bool]
     var rawRing: [Double]
     let refine: Int
@@ -52,7 +52,9 @@ struct PPGPulseDetector {
     var hold: Double?
     var inBlock = false
     var blockStart = 0
-    var one = [Double](repeating: 0, count: 1)
+    var held: [Double] = []
+    var filtered: [Double] = []
+    static let maskingFlags = PPGGridChannel.masking
     var rawNext = 0.0
 
     /// Look-ahead: a pulse is reported at most this many samples after its sample.
@@ -71,7 +73,7 @@ struct PPGPulseDetector {
         filter = SOSFilter<Double>(sos, initialization: .steadyState)
         delay = Int(Self.groupDelay(sos, frequency: 1.5, sampleRate: sampleRate).rounded())
         squared = [Double](repeating: 0, count: ringSize)
-        filtered = [Double](repeating: 0, count: ringSize)
+        filteredRing = [Double](repeating: 0, count: ringSize)
         maskedRing = [Bool](repeating: true, count: ringSize)
         rawRing = [Double](repeating: 0, count: ringSize)
         refine = max(1, Int((0.15 * sampleRate).rounded()))
@@ -80,18 +82,29 @@ struct PPGPulseDetector {
 
     /// Feeds samples; appends detected pulses (sample index within the segment) to `pulses`.
     mutating func process(_ values: UnsafeBufferPointer<Float>, flags: UnsafeBufferPointer<UInt8>, into pulses: inout [Int]) {
+        // Hold masked samples at the last valid value and filter the block in one call (samples
+        // before the segment's first valid one are not filtered).
+        held.removeAll(keepingCapacity: true)
+        var first = -1
         for i in 0..<values.count {
             let v = values[i]
-            let isMasked = flags[i] & PPGGridChannel.masking != 0 || !v.isFinite
-            if !isMasked { hold = Double(v) }
-            var y = 0.0
-            rawNext = hold ?? 0
+            if flags[i] & PPGPulseDetector.maskingFlags == 0 && v.isFinite { hold = Double(v) }
             if let h = hold {
-                one[0] = h
-                one.withUnsafeMutableBufferPointer { p in filter.process(p.baseAddress!, into: p.baseAddress!, count: 1) }
-                y = one[0]
+                if first < 0 { first = i }
+                held.append(h)
             }
-            push(y, masked: isMasked || hold == nil, into: &pulses)
+        }
+        filtered.removeAll(keepingCapacity: true)
+        if first >= 0 { held.withUnsafeBufferPointer { filter.process($0, into: &filtered) } }
+        for i in 0..<values.count {
+            let isMasked = flags[i] & PPGPulseDetector.maskingFlags != 0 || !values[i].isFinite
+            if first >= 0 && i >= first {
+                rawNext = held[i - first]
+                push(filtered[i - first], masked: isMasked, into: &pulses)
+            } else {
+                rawNext = 0
+                push(0, masked: true, into: &pulses)
+            }
             real += 1
         }
     }
@@ -113,7 +126,7 @@ struct PPGPulseDetector {
         if n >= meanLength { sumMean -= meanRing[(n - meanLength) % ringSize] }
         let z = y > 0 ? y * y : 0
         squared[slot] = z
-        filtered[slot] = y
+        filteredRing[slot] = y
         maskedRing[slot] = masked
         rawRing[slot] = masked ? -Double.infinity : rawNext
         meanRing[slot] = y * y
@@ -150,7 +163,7 @@ struct PPGPulseDetector {
         var best = blockStart
         var k = blockStart
         while k < end {
-            if filtered[k % ringSize] > filtered[best % ringSize] { best = k }
+            if filteredRing[k % ringSize] > filteredRing[best % ringSize] { best = k }
             k += 1
         }
         guard !maskedRing[best % ringSize] else { return }

@@ -22,6 +22,8 @@ struct EpochProcessor: GridConsumer {
     private var tenHzIndex = 0
     private let tenHzStride: Int
     private var stepDetector: StepDetector
+    /// Non-wear per 15-min block (van Hees et al. 2013); drain ``NonWearDetector/decided``.
+    var nonWear: NonWearDetector
     private var nextIndex: Int? = nil
 
     private var hx: [Float] = [], hy: [Float] = [], hz: [Float] = []
@@ -69,6 +71,7 @@ struct EpochProcessor: GridConsumer {
         countsZ = countsX
         tenHzStride = max(sampleRate / 10, 1)
         stepDetector = StepDetector(sampleRate: rate)
+        nonWear = NonWearDetector(sampleRate: sampleRate)
         currentMagnitudes.reserveCapacity(samplesPerEpoch)
     }
 
@@ -95,6 +98,7 @@ struct EpochProcessor: GridConsumer {
             if e != current.index { closeSamples(newIndex: e) }
             let ax = x[i], ay = y[i], az = z[i]
             let vm = (ax * ax + ay * ay + az * az).squareRoot()
+            nonWear.add(k, ax, ay, az)
             magnitude[i] = vm
             currentMagnitudes.append(vm)
             current.n += 1
@@ -163,6 +167,7 @@ struct EpochProcessor: GridConsumer {
         if nextIndex != nil { endRun() }
         closeSamples(newIndex: Int.max)
         release(before: Int.max)
+        nonWear.finish()
     }
 
     private mutating func takeSteps() {
