@@ -6,7 +6,7 @@ import Signals
 ///
 /// **Claims.** Every stream of sensor `photoplethysmogram` (each optical channel, or a stream
 /// of several optical columns such as SPC 2015's `ppg1`/`ppg2`, and the PPG sample's own
-/// `accelerometer` channel), plus `accelerometer` streams of a device that has announced a PPG
+/// `accelerometer` channel; not its `temperature`), plus `accelerometer` streams of a device that has announced a PPG
 /// stream before them (SPC 2015's wrist accelerometer). Streams of different sessions of a
 /// device are analysed apart.
 public enum PPGFamily: AnalysisFamily {
@@ -49,6 +49,8 @@ public enum PPGFamily: AnalysisFamily {
             let device = key.deviceID + (key.session.map { "/session=\($0)" } ?? "")
             switch key.sensor {
             case .photoplethysmogram:
+                // The PPG sample's temperature is not a signal of this analysis.
+                guard stream.info.columns.allSatisfy({ $0.unit != .degreesCelsius }) else { return false }
                 if devices[device] == nil {
                     devices[device] = PPGDeviceAnalysis(deviceID: device, options: options)
                     order.append(device)

@@ -177,6 +177,24 @@ struct PPGFamilyTests {
         }
     }
 
+    @Test("claims optical channels and the device's accelerometer, not temperature or another device's accelerometer")
+    func claims() {
+        var analyzer = PPGFamily.makeAnalyzer(options: PPGFamily.defaultOptions)
+        func stream(_ index: Int, _ device: String, _ sensor: SensorKind, _ channel: String, _ unit: PhysicalUnit) -> AnnouncedStream {
+            AnnouncedStream(
+                index: index,
+                info: StreamInfo(
+                    key: StreamKey(deviceID: device, sensor: sensor, channel: channel), columns: [ColumnInfo(name: "v", unit: unit)]),
+                file: "f")
+        }
+        let otherAccelerometer = analyzer.claim(stream(0, "phone", .accelerometer, "acceleration", .standardGravity))
+        let optical = analyzer.claim(stream(1, "watch", .photoplethysmogram, "optical/e1/pd0/s1", .dimensionless))
+        let temperature = analyzer.claim(stream(2, "watch", .photoplethysmogram, "temperature", .degreesCelsius))
+        let accelerometer = analyzer.claim(stream(3, "watch", .accelerometer, "acceleration", .standardGravity))
+        let ecg = analyzer.claim(stream(4, "watch", .electrocardiogram, "ecg", .microvolts))
+        #expect(!otherAccelerometer && optical && !temperature && accelerometer && !ecg)
+    }
+
     @Test("quality: clean pulses are good, masked samples count, motion lowers the label")
     func quality() throws {
         let clean = try SyntheticPPG(sampleRate: 64, seconds: 30, heartRateBPM: 70, motionHz: nil).analyze(blockSize: 512)
