@@ -52,7 +52,7 @@ struct SummaryTablesTests {
         #expect(abs(s.figures.assessedSeconds - 10 * Double(quality.count)) < 1e-9)
         #expect(
             abs(s.figures.usableSeconds - 10 * Double(quality.filter { $0.value.label != .unacceptable }.count)) < 1e-9)
-        let days = r.rows(SummaryTables.daily)
+        let days = r.rows(SummaryTables.daily).filter { $0.family == "ecg" }
         #expect(days.count == 1)
         #expect(days.first?.date == "2024-05-21" && days.first?.dayNumber == 1)
         #expect(days.first?.dayStart == 1_716_249_600) // 2024-05-21T00:00:00Z
