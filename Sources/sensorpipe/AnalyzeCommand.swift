@@ -9,10 +9,11 @@ enum AnalyzeCommand {
 
         Analyses one recording (several INPUT files are one recording, decoded side by side) and
         writes one CSV per result table into DIR (default ./results):
-          beats.csv        detected beats (time = detection time), RR/NN intervals (ms), HR, artefacts
-          heart_rate.csv   mean heart rate per window (bpm)
+          beats.csv        detected beats (ECG R-peaks, PPG pulses), RR/NN intervals (ms), HR, artefacts
+          heart_rate.csv   mean heart rate per window (bpm); PPG also spectral, online and offline
           hrv.csv          HRV per 5-minute window and for the whole recording (NeuroKit2 names)
           ecg_quality.csv  ECG signal-quality indices and label per 10-s window
+          ppg_quality.csv  PPG signal-quality indices and label per 8-s window
         Columns and units: docs/RESULTS.md. Times are Unix seconds when the input carries absolute
         time, otherwise seconds from the stream start (or device-local seconds since 1970 for a
         GT3X without a time zone); `sensorpipe inspect INPUT` shows each stream's origin. The
