@@ -131,10 +131,14 @@ public struct ECGAnalyzer {
             }
         }
         guard detector != nil else { return }
+        // Without a masking flag in the block the classifier takes its unflagged path (the same
+        // result: a non-finite sample still masks its group).
+        let mask = RPeakDetector.maskingFlagBits
+        let masked = block.flags.contains { $0 & mask != 0 }
         block.columns[0].withUnsafeBufferPointer { v in
             block.flags.withUnsafeBufferPointer { f in
                 detector!.process(v, flags: f, into: &peaks)
-                classifier!.process(v, flags: f, peaks: peaks, into: &classified)
+                classifier!.process(v, flags: masked ? f : nil, peaks: peaks, into: &classified)
             }
         }
         drainPeaks()
