@@ -10,14 +10,17 @@ enum AnalyzeCommand {
         about: """
             Analyses one recording (several INPUT files are one recording, decoded side by side) with
             every analysis family and writes one CSV per result table into DIR (default ./results):
-            """ + AnalysisRegistry.tables.map { "\n  " + ($0.name + ".csv").padding(toLength: 22, withPad: " ", startingAt: 0) + $0.summary }
-            .joined() + """
+            """
+                + AnalysisRegistry.tables.map {
+                    "\n  " + ($0.name + ".csv").padding(toLength: 22, withPad: " ", startingAt: 0) + $0.summary
+                }
+                .joined() + """
 
-            Columns and units: docs/RESULTS.md. Times are Unix seconds when the input carries absolute
-            time, otherwise seconds from the stream start (or device-local seconds since 1970 for a
-            GT3X without a time zone); `sensorpipe inspect INPUT` shows each stream's origin. The
-            tables appear only when complete. Streams no analysis covers are named in a warning.
-            """,
+                    Columns and units: docs/RESULTS.md. Times are Unix seconds when the input carries absolute
+                    time, otherwise seconds from the stream start (or device-local seconds since 1970 for a
+                    GT3X without a time zone); `sensorpipe inspect INPUT` shows each stream's origin. The
+                    tables appear only when complete. Streams no analysis covers are named in a warning.
+                    """,
         options: [
             OptionSpec("--out", value: .folder("DIR"), help: "output folder (created if needed)"),
             .preset,

@@ -30,9 +30,15 @@ struct ReportTests {
             for plot in ["qc-timeline", "heart-rate", "strip-0", "strip-1"] {
                 #expect(html.contains("<figure id=\"\(plot)\""), "recording \(id): plot \(plot) missing")
             }
+            // Every family has its section; these ECG recordings have no PPG or motion results
+            // (placeholders), while the features family analyses their ECG stream (no placeholder).
             for family in ["ppg", "motion", "features"] {
+                #expect(html.contains("data-family=\"\(family)\""), "recording \(id): \(family) section missing")
+            }
+            for family in ["ppg", "motion"] {
                 #expect(html.contains("data-placeholder=\"\(family)\""), "recording \(id): \(family) placeholder missing")
             }
+            #expect(!html.contains("data-placeholder=\"features\""), "recording \(id): features rows not shown")
             #expect(html.contains("No results from this family in this recording"))
             // Every plot has a text alternative.
             #expect(html.components(separatedBy: "<figure").count - 1 == html.components(separatedBy: "<desc id=").count - 1)

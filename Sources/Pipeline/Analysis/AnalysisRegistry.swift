@@ -1,6 +1,6 @@
 import Cardio
-import Motion
 import Features
+import Motion
 import Signals
 
 /// One option of a registered family, type-erased: what configuration files, command-line flags
