@@ -11,7 +11,7 @@ enum AnalyzeCommand {
             Analyses one recording (several INPUT files are one recording, decoded side by side) with
             every analysis family and writes one CSV per result table into DIR (default ./results):
             """
-                + AnalysisRegistry.tables.map {
+                + AnalysisRegistry.resultTables.map {
                     "\n  " + ($0.name + ".csv").padding(toLength: 22, withPad: " ", startingAt: 0) + $0.summary
                 }
                 .joined() + """

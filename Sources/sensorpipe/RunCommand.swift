@@ -152,7 +152,8 @@ enum RunCommand {
         let store: BatchStore
         do {
             if csv {
-                store = try CSVBatchFolder(directory: URL(fileURLWithPath: output), tables: AnalysisRegistry.tables, compressTables: gzip)
+                store = try CSVBatchFolder(
+                    directory: URL(fileURLWithPath: output), tables: AnalysisRegistry.resultTables, compressTables: gzip)
             } else {
                 store = try BatchDatabase(path: output)
             }

@@ -8,7 +8,7 @@ public enum ResultsDocumentation {
     /// Every documented table: the families' result tables, the summary tables, then the
     /// bookkeeping tables.
     public static var tables: [ResultTable] {
-        AnalysisRegistry.tables + SummaryTables.all + BatchTables.all.map(\.table)
+        AnalysisRegistry.resultTables + BatchTables.all.map(\.table)
     }
 
     /// The Markdown column table of one table.

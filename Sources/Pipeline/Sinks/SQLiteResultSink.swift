@@ -38,12 +38,13 @@ public final class SQLiteResultSink: ResultSink {
     /// COLUMN`); any other difference is refused with the table and column named.
     /// - Parameters:
     ///   - path: database file (created if missing).
-    ///   - tables: result tables to create up front (default: every registered family's).
+    ///   - tables: result tables to create up front (default: every registered family's and the
+    ///     summary tables, ``AnalysisRegistry/resultTables``).
     /// - Throws: ``SQLiteError`` with SQLite's message; when the file's schema is newer than
     ///   ``schemaVersion``, is an older version holding recordings, or has a table whose columns
     ///   differ from the declaration.
     /// - Complexity: O(number of tables).
-    public init(path: String, tables: [ResultTable] = AnalysisRegistry.tables) throws {
+    public init(path: String, tables: [ResultTable] = AnalysisRegistry.resultTables) throws {
         self.path = path
         db = try SQLiteConnection(path: path)
         try db.execute("BEGIN IMMEDIATE")
