@@ -253,16 +253,6 @@ public struct MotionStreamAnalyzer: Sendable {
     /// `civil_from_days`), or `+N` for stream-relative times.
     static func dayLabel(_ days: Int, origin: TimeOrigin) -> String {
         if origin == .streamStart { return "+\(days)" }
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
-        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        return "\(y)-\(two(m))-\(two(d))"
+        return CivilDate.isoDate(daysSince1970: days)
     }
 }

@@ -148,16 +148,6 @@ struct SummaryAccumulator {
     /// `YYYY-MM-DD` of a midnight given in seconds since 1970 (already shifted to the calendar).
     static func date(_ midnight: Double) -> String {
         let days = Int((midnight / 86_400).rounded(.down))
-        // Howard Hinnant's civil_from_days (days since 1970-01-01 → proleptic Gregorian date).
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
-        return String(format: "%04d-%02d-%02d", y, m, d)
+        return CivilDate.isoDate(daysSince1970: days)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Pipeline
 
 /// How a plot's time axis reads: what the times count from (a result stream's `time_origin`),
 /// the recording's UTC offset when known, and the tick labels that follow from both.
@@ -95,17 +96,7 @@ struct TimeScale: Sendable {
             rest += 86_400
             days -= 1
         }
-        // Howard Hinnant's civil_from_days.
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
-        let date = String(format: "%04d-%02d-%02d", y, m, d)
+        let date = CivilDate.isoDate(daysSince1970: days)
         let time =
             seconds
             ? String(format: "%02d:%02d:%02d", rest / 3600, (rest % 3600) / 60, rest % 60)
