@@ -33,27 +33,9 @@ enum IndexPage {
             cells += "<td>\(HTML.number(r.double("signal_hours"), 2))</td><td>\(HTML.number(r.double("analysed_hours"), 2))</td>"
             let fams = summary.compactMap { $0.text("family") }
             cells += "<td class=\"l\">\(HTML.escape(fams.isEmpty ? "–" : fams.joined(separator: ", ")))</td>"
-            let hr = summary.filter { $0.double("hr_mean_bpm") != nil }
-            cells +=
-                "<td>"
-                + (hr.isEmpty
-                    ? "–"
-                    : hr.map { "\(HTML.escape($0.text("family") ?? "")) \(HTML.number($0.double("hr_mean_bpm")))" }.joined(
-                        separator: "<br>")) + "</td>"
-            let q = summary.filter { $0.double("usable_share") != nil }
-            cells +=
-                "<td>"
-                + (q.isEmpty
-                    ? "–"
-                    : q.map { "\(HTML.escape($0.text("family") ?? "")) \(HTML.percent($0.double("usable_share")))" }.joined(
-                        separator: "<br>")) + "</td>"
-            let b = summary.filter { $0.double("corrected_share") != nil }
-            cells +=
-                "<td>"
-                + (b.isEmpty
-                    ? "–"
-                    : b.map { "\(HTML.escape($0.text("family") ?? "")) \(HTML.percent($0.double("corrected_share")))" }.joined(
-                        separator: "<br>")) + "</td>"
+            cells += perFamilyCell(summary, "hr_mean_bpm") { HTML.number($0) }
+            cells += perFamilyCell(summary, "usable_share") { HTML.percent($0) }
+            cells += perFamilyCell(summary, "corrected_share") { HTML.percent($0) }
             if let page = pages[id] {
                 cells += "<td class=\"l\"><a href=\"\(HTML.escape((page as NSString).lastPathComponent))\">report</a></td>"
             } else {
@@ -66,5 +48,12 @@ enum IndexPage {
             "HR mean: mean of the heart_rate windows; usable: share of quality-assessed time usable; corrected beats: share of beat rows the artefact correction touched (recording_summary).</p>"
         s += "</body></html>\n"
         return s
+    }
+
+    /// One table cell listing `column` of every summary row that has it, one family per line, or "–".
+    private static func perFamilyCell(_ summary: [ReportDatabase.Row], _ column: String, _ format: (Double?) -> String) -> String {
+        let rows = summary.filter { $0.double(column) != nil }
+        let lines = rows.map { "\(HTML.escape($0.text("family") ?? "")) \(format($0.double(column)))" }
+        return "<td>" + (lines.isEmpty ? "–" : lines.joined(separator: "<br>")) + "</td>"
     }
 }

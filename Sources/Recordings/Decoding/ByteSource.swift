@@ -41,7 +41,8 @@ public final class ByteSource {
         self.path = path
         self.chunkSize = max(chunkSize, 64)
         (fd, fileSize) = try RegularFile.open(path)
-        raw = [UInt8](repeating: 0, count: self.chunkSize)
+        // A small file needs no full chunk: the on-disk bytes bound what one read can bring.
+        raw = [UInt8](repeating: 0, count: min(self.chunkSize, max(fileSize + 1, 64)))
         try fillRaw()
         if rawEnd - rawStart >= 2 && raw[rawStart] == 0x1f && raw[rawStart + 1] == 0x8b {
             isCompressed = true
@@ -58,6 +59,14 @@ public final class ByteSource {
 
     deinit {
         close(fd)
+    }
+
+    /// The buffer size a reader of this source needs for reads of up to `chunkSize` bytes: the
+    /// content's size + 1 when it is known (a plain file: one read brings everything and the next
+    /// says end), else `chunkSize`; at least 256. Readers that grow their buffer for long lines
+    /// or records start from this, so a small file never costs a full chunk.
+    public func bufferSize(forChunk chunkSize: Int) -> Int {
+        max(isCompressed ? chunkSize : min(chunkSize, fileSize + 1), 256)
     }
 
     private func fillRaw() throws(RecordingError) {

@@ -31,7 +31,7 @@ public final class LineReader {
     public init(source: ByteSource, chunkSize: Int = 1 << 20, maximumLineLength: Int = 64 << 20) {
         self.source = source
         self.maximumLineLength = maximumLineLength
-        buffer = [UInt8](repeating: 0, count: max(chunkSize, 256))
+        buffer = [UInt8](repeating: 0, count: source.bufferSize(forChunk: chunkSize))
     }
 
     /// Returns the byte range of the next line in ``buffer`` (without its `\n` or `\r\n`), or

@@ -34,7 +34,7 @@ final class MyDataHelpsSplitter {
     init(source: ByteSource, chunkSize: Int = 1 << 20, maximumRecordLength: Int = 64 << 20) {
         self.source = source
         self.maximumRecordLength = maximumRecordLength
-        buffer = [UInt8](repeating: 0, count: max(chunkSize, 256))
+        buffer = [UInt8](repeating: 0, count: source.bufferSize(forChunk: chunkSize))
     }
 
     private var column: Int { windowOffset + pos - lineStart + 1 }
