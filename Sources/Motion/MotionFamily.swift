@@ -8,7 +8,8 @@ import Signals
 /// Epoch rows are emitted as they become final.
 public enum MotionFamily: AnalysisFamily {
     public static let name = "motion"
-    public static let summary = "accelerometer epochs (ENMO, MAD, HFEN, BFEN, angles, intensity), ActiGraph counts, steps"
+    public static let summary =
+        "accelerometer auto-calibration, epochs (ENMO, MAD, HFEN, BFEN, angles, intensity), ActiGraph counts, steps, sleep"
     public static var tables: [ResultTable] { MotionTables.all }
     public static var defaultOptions: MotionOptions { MotionOptions() }
     public static var options: [AnalysisOption<MotionOptions>] {
@@ -16,6 +17,9 @@ public enum MotionFamily: AnalysisFamily {
             .number(
                 "epoch_s", unit: "s", "epoch length (whole seconds; GGIR's default 5 s)", range: 1...3600,
                 get: { $0.epochSeconds }, set: { $0.epochSeconds = $1.rounded() }),
+            .flag(
+                "calibrate", "auto-calibrate accelerometers against gravity (van Hees 2014) before the epochs",
+                get: { $0.autoCalibrate }, set: { $0.autoCalibrate = $1 }),
             .number(
                 "sedentary_below_mg", unit: "mg", "ENMO below which an epoch is sedentary (Hildebrand 2017: 44.8)",
                 range: 0...10_000, get: { $0.sedentaryBelowMilliG }, set: { $0.sedentaryBelowMilliG = $1 }),
@@ -65,17 +69,20 @@ public enum MotionFamily: AnalysisFamily {
             analyzers[block.stream] = a
             for e in epochs { try output.emit(MotionTables.epochs, Streamed(stream: name, value: e)) }
             for e in turns { try output.emit(MotionTables.rotationEpochs, Streamed(stream: name, value: e)) }
+            for n in a.takeNights() { try output.emit(MotionTables.nights, Streamed(stream: name, value: n)) }
         }
 
         public mutating func finish(output: any ResultOutput) throws {
             for index in order {
                 guard var a = analyzers.removeValue(forKey: index) else { continue }
                 let name = a.streamName
-                let (days, summary) = a.finish()
-                for e in a.takeEpochs() { try output.emit(MotionTables.epochs, Streamed(stream: name, value: e)) }
+                let (days, summary) = try a.finish { epochs in
+                    for e in epochs { try output.emit(MotionTables.epochs, Streamed(stream: name, value: e)) }
+                }
                 for e in a.takeRotationEpochs() {
                     try output.emit(MotionTables.rotationEpochs, Streamed(stream: name, value: e))
                 }
+                for n in a.takeNights() { try output.emit(MotionTables.nights, Streamed(stream: name, value: n)) }
                 for d in days { try output.emit(MotionTables.daily, Streamed(stream: name, value: d)) }
                 try output.emit(MotionTables.streams, Streamed(stream: name, value: summary))
                 if let p = summary.note { issues.append("\(name): \(p)") }

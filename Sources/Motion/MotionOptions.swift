@@ -16,6 +16,11 @@ public struct MotionOptions: Sendable, Hashable {
     /// ENMO from which an epoch is vigorous, in mg (Hildebrand et al. 2014: 428.8 mg).
     public var vigorousFromMilliG: Double = 428.8
 
+    /// Whether accelerometer streams are auto-calibrated against gravity (van Hees et al. 2014;
+    /// ``AutoCalibration``) before the epochs are computed. The epochs then come in a second pass
+    /// over the grid, kept in a temporary file, at the end of the stream.
+    public var autoCalibrate = true
+
     /// Options with every default.
     public init() {}
 

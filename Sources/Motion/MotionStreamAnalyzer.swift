@@ -19,6 +19,12 @@ public struct MotionStreamAnalyzer: Sendable {
     private var heldSamples = 0
     private var regularizer: ClockGridRegularizer?
     private var processor: EpochProcessor?
+    private var calibrationPass: CalibrationPass?
+    private var sleep: SleepDetector?
+    private var readyNights: [MotionNight] = []
+    /// The auto-calibration of an accelerometer stream, once ``finish()`` has run (`nil` when
+    /// calibration is off or the stream is a rotation rate).
+    public private(set) var calibration: CalibrationResult?
     private var rotation: RotationEpochProcessor?
     private var readyRotation: [RotationEpoch] = []
     /// Whether the stream is a rotation rate (rad/s) rather than an acceleration.
@@ -118,6 +124,12 @@ public struct MotionStreamAnalyzer: Sendable {
         if isRotationRate {
             rotation = RotationEpochProcessor(sampleRate: rate, epochSeconds: options.epochSeconds)
         } else {
+            sleep = SleepDetector(epochSeconds: options.epochSeconds.rounded())
+        }
+        if isRotationRate {
+        } else if options.autoCalibrate {
+            calibrationPass = CalibrationPass(sampleRate: rate)
+        } else {
             processor = EpochProcessor(sampleRate: rate, options: options)
         }
         let blocks = held
@@ -135,6 +147,14 @@ public struct MotionStreamAnalyzer: Sendable {
             q.finished.removeAll(keepingCapacity: true)
             regularizer = r
             rotation = q
+            return
+        }
+        if var r = regularizer, var c = calibrationPass {
+            regularizer = nil
+            calibrationPass = nil
+            r.process(block, scale: scale, into: &c)
+            regularizer = r
+            calibrationPass = c
             return
         }
         guard var r = regularizer, var p = processor else { return }
@@ -158,13 +178,42 @@ public struct MotionStreamAnalyzer: Sendable {
                 var d = days[dayIndex] ?? emptyDay(dayIndex)
                 if b.nonWear { d.nonWearSeconds += Double(b.samples) / rate } else { d.wearSeconds += Double(b.samples) / rate }
                 days[dayIndex] = d
+                sleep?.add(blockStart: start, seconds: 900, nonWear: b.nonWear)
             }
             processor!.nonWear.decided.removeAll(keepingCapacity: true)
         }
+        if sleep != nil {
+            sleep!.advance()
+            takeSleep()
+        }
+    }
+
+    private mutating func takeSleep() {
+        guard sleep != nil, !sleep!.finished.isEmpty else { return }
+        for (d, r) in sleep!.finished {
+            let start = Double(d) * 86_400 + 43_200
+            let e = sleep!.epochSeconds
+            readyNights.append(
+                MotionNight(
+                    night: Self.dayLabel(d, origin: timeOrigin), timeBasis: Self.basis(timeOrigin), windowStartSeconds: start,
+                    validSeconds: r.validSeconds, nonWearSeconds: r.nonWearSeconds, thresholdDegrees: r.threshold,
+                    onsetSeconds: r.onsetEpoch.map { start + Double($0) * e }, wakeSeconds: r.wakeEpoch.map { start + Double($0) * e },
+                    sleepSeconds: r.sleepEpochs.map { Double($0) * e }, bouts: r.bouts, note: r.note))
+        }
+        sleep!.finished.removeAll()
+    }
+
+    /// Noon-to-noon windows whose sleep analysis is final, in time order (each handed out once).
+    /// - Complexity: O(nights returned).
+    public mutating func takeNights() -> [MotionNight] {
+        let out = readyNights
+        readyNights.removeAll(keepingCapacity: true)
+        return out
     }
 
     private mutating func record(_ e: MotionEpoch) {
         epochCount += 1
+        sleep?.add(epochStart: e.startSeconds, angleZ: e.angleZDegrees)
         stepCount += e.steps
         let dayIndex = Int((e.startSeconds / 86_400).rounded(.down))
         var d = days[dayIndex] ?? emptyDay(dayIndex)
@@ -212,9 +261,50 @@ public struct MotionStreamAnalyzer: Sendable {
 
     /// Ends the stream: the last epochs become final (take them with ``takeEpochs()``).
     /// - Returns: the days in order and the stream's summary.
-    /// - Complexity: O(held samples + days).
+    /// - Complexity: O(held samples + days), plus the second pass when auto-calibrating.
     public mutating func finish() -> (days: [MotionDay], summary: MotionStreamSummary) {
+        var kept = [MotionEpoch]()
+        let result = finish { kept += $0 }
+        ready = kept
+        return result
+    }
+
+    /// Ends the stream, handing the epochs of the second pass (auto-calibration) to `handler`
+    /// in time order, a few thousand at a time, so they need not all be held.
+    /// - Parameter handler: receives every epoch not yet taken, each once, in time order.
+    /// - Returns: the days in order and the stream's summary.
+    /// - Throws: what `handler` throws.
+    /// - Complexity: O(held samples + days), plus the second pass when auto-calibrating.
+    public mutating func finish(
+        epochs handler: ([MotionEpoch]) throws -> Void
+    ) rethrows -> (days: [MotionDay], summary: MotionStreamSummary) {
         if regularizer == nil && problem == nil && !held.isEmpty { start() }
+        if var r = regularizer, var c = calibrationPass {
+            r.finish(into: &c)
+            c.windows.finish()
+            regularizer = r
+            calibrationPass = nil
+            let fit = AutoCalibration.fit(c.windows.points)
+            calibration = fit
+            var p = EpochProcessor(sampleRate: c.sampleRate, options: options, calibration: fit)
+            replay: while true {
+                switch c.spool.replay(into: &p, maximumRecords: 64) {
+                case .more:
+                    processor = p
+                    collect()
+                    p = processor!
+                    try handler(takeEpochs())
+                case .done: break replay
+                case .failed:
+                    problem = "the temporary file of the calibration pass could not be read back; epochs are incomplete"
+                    break replay
+                }
+            }
+            if c.spool.failed {
+                problem = "the temporary file of the calibration pass could not be written; epochs are incomplete"
+            }
+            processor = p
+        }
         if var r = regularizer, var q = rotation {
             r.finish(into: &q)
             q.finish()
@@ -231,13 +321,18 @@ public struct MotionStreamAnalyzer: Sendable {
             processor = p
             collect()
         }
+        try handler(takeEpochs())
+        if sleep != nil {
+            sleep!.finish()
+            takeSleep()
+        }
         let r = regularizer
         let summary = MotionStreamSummary(
             gridRateHz: r.map { Int($0.sampleRate) }, gridRateSource: rateSource, inputSamples: r?.inputSamples ?? heldSamples,
             gridSamples: r?.gridSamples ?? 0,
             interpolatedFraction: r.flatMap { $0.gridSamples > 0 ? Double($0.interpolatedSamples) / Double($0.gridSamples) : nil },
             droppedSamples: r?.droppedSamples ?? 0, gaps: r?.gapsSkipped ?? 0, epochs: epochCount, steps: stepCount,
-            note: problem)
+            calibration: calibration, note: problem)
         return (days.keys.sorted().map { days[$0]! }, summary)
     }
 
@@ -254,5 +349,29 @@ public struct MotionStreamAnalyzer: Sendable {
     static func dayLabel(_ days: Int, origin: TimeOrigin) -> String {
         if origin == .streamStart { return "+\(days)" }
         return CivilDate.isoDate(daysSince1970: days)
+    }
+}
+
+/// The first pass of an auto-calibrated stream: still windows for the fit, grid runs to the spool.
+struct CalibrationPass: GridConsumer {
+    let sampleRate: Int
+    var windows: StillWindowCollector
+    let spool = GridSpool()
+
+    init(sampleRate: Int) {
+        self.sampleRate = sampleRate
+        windows = StillWindowCollector(sampleRate: sampleRate)
+    }
+
+    mutating func consume(
+        firstIndex: Int, x: UnsafeBufferPointer<Float>, y: UnsafeBufferPointer<Float>, z: UnsafeBufferPointer<Float>
+    ) {
+        windows.add(firstIndex: firstIndex, x: x, y: y, z: z)
+        spool.append(firstIndex: firstIndex, x: x, y: y, z: z)
+    }
+
+    mutating func endRun() {
+        windows.endRun()
+        spool.appendEndRun()
     }
 }

@@ -20,6 +20,9 @@ public struct MotionStreamSummary: Sendable, Hashable {
     public var epochs: Int
     /// Steps in all epochs.
     public var steps: Int
+    /// The auto-calibration (van Hees et al. 2014), or `nil` when it was off or the stream is a
+    /// rotation rate.
+    public var calibration: CalibrationResult?
     /// Why the stream was not (fully) analysed, or `nil`.
     public var note: String?
 }
@@ -159,6 +162,38 @@ public enum MotionTables {
             },
         ])
 
+    /// One row per noon-to-noon window of an accelerometer stream: the sleep period time window
+    /// and sustained inactivity (``SleepDetector``).
+    public static let nights = TableSchema<Streamed<MotionNight>>(
+        name: "motion_nights",
+        summary: "per noon-to-noon window: sleep period time (HDCZA, van Hees 2018), sustained inactivity (van Hees 2015)",
+        columns: [
+            .init("stream", .text, "stream key") { .text($0.stream) },
+            .init("night", .text, "date of the noon opening the window (YYYY-MM-DD or +N)") { .text($0.value.night) },
+            .init("time_basis", .text, "utc, device_local or stream_start") { .text($0.value.timeBasis) },
+            .init("window_start", .real, unit: "s", "noon opening the window, on the stream's clock") {
+                .real($0.value.windowStartSeconds)
+            },
+            .init("valid_s", .real, unit: "s", "worn time with a z-angle in the window (16 h needed)") {
+                .real($0.value.validSeconds)
+            },
+            .init("non_wear_s", .real, unit: "s", "time in blocks judged not worn") { .real($0.value.nonWearSeconds) },
+            .init("threshold_deg", .real, unit: "deg", "HDCZA threshold: 10th percentile × 15 within 0.13…0.50") {
+                .finite($0.value.thresholdDegrees)
+            },
+            .init("spt_onset", .real, unit: "s", "sleep period time window start (sleep onset)") {
+                .finite($0.value.onsetSeconds)
+            },
+            .init("spt_wake", .real, unit: "s", "sleep period time window end (wake)") { .finite($0.value.wakeSeconds) },
+            .init("spt_s", .real, unit: "s", "duration of the sleep period time window") { .finite($0.value.sptSeconds) },
+            .init("sleep_s", .real, unit: "s", "sustained inactivity (no z-angle change > 5° for > 5 min) inside the window") {
+                .finite($0.value.sleepSeconds)
+            },
+            .init("bouts", .integer, "sustained-inactivity bouts inside the window") { .optional($0.value.bouts) },
+            .init("waso_s", .real, unit: "s", "wake after sleep onset: spt_s − sleep_s") { .finite($0.value.wasoSeconds) },
+            .init("note", .text, "why the night has no sleep period time window, or empty") { .optional($0.value.note) },
+        ])
+
     /// One row per analysed accelerometer or rotation-rate stream.
     public static let streams = TableSchema<Streamed<MotionStreamSummary>>(
         name: "motion_streams", summary: "per accelerometer or rotation-rate stream: grid, resampled share, epochs, steps",
@@ -179,9 +214,38 @@ public enum MotionTables {
             .init("gaps", .integer, "intervals over 1 s left as gaps") { .integer($0.value.gaps) },
             .init("epochs", .integer, "epochs written") { .integer($0.value.epochs) },
             .init("steps", .integer, "steps") { .integer($0.value.steps) },
+            .init("calibration", .text, "auto-calibration (van Hees et al. 2014): applied, rejected, or empty when off") {
+                .optional($0.value.calibration.map { $0.accepted ? "applied" : "rejected" })
+            },
+            .init("cal_still_windows", .integer, "still 10-s windows (per-axis SD < 13 mg) used by the calibration") {
+                .optional($0.value.calibration?.stillWindows)
+            },
+            .init("cal_error_before_mg", .real, unit: "mg", "mean |‖a‖ − 1 g| of the still windows before calibration") {
+                .finite($0.value.calibration?.errorBeforeG.map { $0 * 1000 })
+            },
+            .init("cal_error_after_mg", .real, unit: "mg", "the same after the fitted calibration (applied only below 10 mg)") {
+                .finite($0.value.calibration?.errorAfterG.map { $0 * 1000 })
+            },
+            .init("cal_offset_x_mg", .real, unit: "mg", "offset added to x before scaling") {
+                .finite($0.value.calibration.map { $0.offsetG.x * 1000 })
+            },
+            .init("cal_offset_y_mg", .real, unit: "mg", "offset added to y before scaling") {
+                .finite($0.value.calibration.map { $0.offsetG.y * 1000 })
+            },
+            .init("cal_offset_z_mg", .real, unit: "mg", "offset added to z before scaling") {
+                .finite($0.value.calibration.map { $0.offsetG.z * 1000 })
+            },
+            .init("cal_scale_x", .real, "scale factor of x (calibrated = (raw + offset) · scale)") {
+                .finite($0.value.calibration?.scale.x)
+            },
+            .init("cal_scale_y", .real, "scale factor of y") { .finite($0.value.calibration?.scale.y) },
+            .init("cal_scale_z", .real, "scale factor of z") { .finite($0.value.calibration?.scale.z) },
+            .init("cal_note", .text, "why the calibration was rejected, or empty") {
+                .optional($0.value.calibration?.reason)
+            },
             .init("note", .text, "why the stream was not (fully) analysed, or empty") { .optional($0.value.note) },
         ])
 
     /// Every motion table.
-    public static var all: [ResultTable] { [epochs.table, daily.table, rotationEpochs.table, streams.table] }
+    public static var all: [ResultTable] { [epochs.table, daily.table, nights.table, rotationEpochs.table, streams.table] }
 }

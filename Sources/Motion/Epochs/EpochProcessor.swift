@@ -29,6 +29,9 @@ struct EpochProcessor: GridConsumer {
     private var hx: [Float] = [], hy: [Float] = [], hz: [Float] = []
     private var bx: [Float] = [], by: [Float] = [], bz: [Float] = []
     private var magnitude: [Float] = []
+    private var cx: [Float] = [], cy: [Float] = [], cz: [Float] = []
+    /// The accepted auto-calibration applied to the acceleration metrics, or `nil`.
+    let calibration: CalibrationResult?
 
     /// The epoch whose samples are arriving.
     private struct Sums {
@@ -52,8 +55,9 @@ struct EpochProcessor: GridConsumer {
     /// Final epochs, drained by the caller.
     var finished: [MotionEpoch] = []
 
-    init(sampleRate: Int, options: MotionOptions) {
+    init(sampleRate: Int, options: MotionOptions, calibration: CalibrationResult? = nil) {
         self.sampleRate = sampleRate
+        self.calibration = calibration?.accepted == true ? calibration : nil
         self.options = options
         epochSeconds = options.epochSeconds.rounded()
         samplesPerEpoch = sampleRate * Int(epochSeconds)
@@ -80,6 +84,48 @@ struct EpochProcessor: GridConsumer {
     ) {
         let n = x.count
         guard n > 0 else { return }
+        guard let c = calibration else {
+            process(firstIndex: firstIndex, x: x, y: y, z: z, rawX: x, rawY: y, rawZ: z)
+            return
+        }
+        if cx.count < n {
+            cx = [Float](repeating: 0, count: n)
+            cy = cx
+            cz = cx
+        }
+        let (ox, oy, oz) = (Float(c.offsetG.x), Float(c.offsetG.y), Float(c.offsetG.z))
+        let (sx, sy, sz) = (Float(c.scale.x), Float(c.scale.y), Float(c.scale.z))
+        cx.withUnsafeMutableBufferPointer { bx in
+            cy.withUnsafeMutableBufferPointer { by in
+                cz.withUnsafeMutableBufferPointer { bz in
+                    for i in 0..<n {
+                        bx[i] = (x[i] + ox) * sx
+                        by[i] = (y[i] + oy) * sy
+                        bz[i] = (z[i] + oz) * sz
+                    }
+                }
+            }
+        }
+        let copies = (cx, cy, cz)
+        copies.0.withUnsafeBufferPointer { bx in
+            copies.1.withUnsafeBufferPointer { by in
+                copies.2.withUnsafeBufferPointer { bz in
+                    process(
+                        firstIndex: firstIndex, x: UnsafeBufferPointer(rebasing: bx[0..<n]),
+                        y: UnsafeBufferPointer(rebasing: by[0..<n]), z: UnsafeBufferPointer(rebasing: bz[0..<n]), rawX: x,
+                        rawY: y, rawZ: z)
+                }
+            }
+        }
+    }
+
+    /// Epoch metrics, non-wear and steps from `x`, `y`, `z` (calibrated when a calibration was
+    /// accepted); ActiGraph counts from the raw values, as ActiLife computes them.
+    private mutating func process(
+        firstIndex: Int, x: UnsafeBufferPointer<Float>, y: UnsafeBufferPointer<Float>, z: UnsafeBufferPointer<Float>,
+        rawX: UnsafeBufferPointer<Float>, rawY: UnsafeBufferPointer<Float>, rawZ: UnsafeBufferPointer<Float>
+    ) {
+        let n = x.count
         if nextIndex == nil { countsRunStart = firstIndex }
         precondition(nextIndex == nil || nextIndex == firstIndex, "grid run not contiguous")
         nextIndex = firstIndex + n
@@ -114,9 +160,9 @@ struct EpochProcessor: GridConsumer {
                 current.bfen += Double((b0 * b0 + b1 * b1 + b2 * b2).squareRoot())
             }
             if countsEnabled {
-                let vx = countsX.push(Double(ax))
-                let vy = countsY.push(Double(ay))
-                if let vz = countsZ.push(Double(az)) {
+                let vx = countsX.push(Double(rawX[i]))
+                let vy = countsY.push(Double(rawY[i]))
+                if let vz = countsZ.push(Double(rawZ[i])) {
                     let t = countsRunStart + tenHzIndex * tenHzStride
                     tenHzIndex += 1
                     addCounts(at: t, Int(vx ?? 0), Int(vy ?? 0), Int(vz))

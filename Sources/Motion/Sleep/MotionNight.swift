@@ -1,0 +1,37 @@
+/// One noon-to-noon window of an accelerometer stream: its sleep period time window (HDCZA)
+/// and the sustained-inactivity bouts inside it.
+public struct MotionNight: Sendable, Hashable {
+    /// The date of the noon that opens the window (`YYYY-MM-DD` on the stream's clock, or `+N`).
+    public var night: String
+    /// What `night` counts on: `utc`, `device_local` or `stream_start`.
+    public var timeBasis: String
+    /// Start of the window (noon), in s on the stream's clock.
+    public var windowStartSeconds: Double
+    /// Worn time with a z-angle in the window, in s.
+    public var validSeconds: Double
+    /// Time in 15-min blocks judged not worn, in s.
+    public var nonWearSeconds: Double
+    /// The HDCZA threshold of the window, in degrees (10th percentile × 15, within 0.13…0.50).
+    public var thresholdDegrees: Double?
+    /// Sleep onset and wake: start and end (exclusive) of the SPT window, in s.
+    public var onsetSeconds: Double?
+    public var wakeSeconds: Double?
+    /// Sustained-inactivity time inside the SPT window, in s.
+    public var sleepSeconds: Double?
+    /// Sustained-inactivity bouts inside the SPT window.
+    public var bouts: Int?
+    /// Why the night has no SPT window, or `nil`.
+    public var note: String?
+
+    /// Duration of the SPT window, in s.
+    public var sptSeconds: Double? {
+        guard let a = onsetSeconds, let b = wakeSeconds else { return nil }
+        return b - a
+    }
+
+    /// Wake after sleep onset: SPT time outside sustained-inactivity bouts, in s.
+    public var wasoSeconds: Double? {
+        guard let spt = sptSeconds, let sleep = sleepSeconds else { return nil }
+        return spt - sleep
+    }
+}
