@@ -57,6 +57,7 @@ struct ArgumentCursor {
             "--hr-window": ["--ecg-heart-rate-window-s", "--ppg-heart-rate-window-s"],
             "--hr-step": ["--ecg-heart-rate-step-s", "--ppg-heart-rate-step-s"],
             "--features": ["--features-catalog"],
+            "--channel": ["--ecg-channel"],
         ]
         let flags = aliases[option] ?? [option]
         let descriptors = flags.compactMap { f in AnalysisRegistry.families.lazy.flatMap(\.options).first(where: { $0.flag == f }) }
@@ -94,6 +95,7 @@ struct ArgumentCursor {
                 case .number(let r): range = ", \(OptionValue.number(r.lowerBound))–\(OptionValue.number(r.upperBound))\(unit)"
                 case .flag: range = ", true|false"
                 case .choice(let w): range = ", " + w.joined(separator: "|")
+                case .text: range = ""
                 }
                 let head = "  \(o.flag) V"
                 lines.append(
@@ -103,6 +105,7 @@ struct ArgumentCursor {
         }
         lines.append("  --hr-window S, --hr-step S      set --ecg- and --ppg-heart-rate-window-s, --ecg- and --ppg-heart-rate-step-s")
         lines.append("  --features SET                  alias of --features-catalog (`sensorpipe features --list`)")
+        lines.append("  --channel NAME|INDEX            alias of --ecg-channel")
         return lines.joined(separator: "\n")
     }
 }

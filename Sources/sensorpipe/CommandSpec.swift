@@ -114,13 +114,19 @@ struct CommandSpec {
             switch o.kind {
             case .choice(let words): value = .choice("V", words)
             case .flag: value = .choice("V", ["true", "false"])
-            case .number: value = .text("V")
+            case .number, .text: value = .text("V")
             }
             return OptionSpec(o.flag, value: value, help: o.summary + (o.unit.map { " (\($0))" } ?? ""))
         }
         out.append(OptionSpec("--hr-window", value: .text("S"), help: "sets --ecg- and --ppg-heart-rate-window-s"))
         out.append(OptionSpec("--hr-step", value: .text("S"), help: "sets --ecg- and --ppg-heart-rate-step-s"))
         out.append(OptionSpec("--features", value: .text("SET"), help: "alias of --features-catalog"))
+        out.append(
+            OptionSpec(
+                "--channel", value: .text("NAME|INDEX"),
+                help:
+                    "ECG leads to analyse, comma-separated channel names or 0-based indexes among the ECG streams (alias of --ecg-channel; default every lead)"
+            ))
         return out
     }
 

@@ -6,6 +6,9 @@ public enum BeatSource: String, Sendable, Hashable, CaseIterable {
     case ecg
     /// PPG systolic peaks (pulse-rate variability when written to `hrv`).
     case ppg
+    /// ECG R-peaks fused across the leads of a multi-lead recording (``LeadFusion``): each beat
+    /// from the cleanest lead at its time.
+    case fused
 }
 
 /// A row of a beat-series table: the value, the stream it comes from and its source signal.
@@ -48,7 +51,10 @@ public enum BeatSeriesTables {
         name: "beats", summary: "detected beats (ECG R-peaks, PPG systolic peaks) with RR/NN intervals and artefact flags",
         columns: [
             .init("stream", .text, "stream key (device/sensor/channel[/session])") { .text($0.stream) },
-            .init("source", .text, "signal the beats come from: ecg or ppg (systolic peaks)") { .text($0.source.rawValue) },
+            .init(
+                "source", .text,
+                "signal the beats come from: ecg, ppg (systolic peaks), or fused (ECG leads fused: each beat from the cleanest lead, time shifted by that lead's median delay to the first lead)"
+            ) { .text($0.source.rawValue) },
             .init(
                 "time", .real, unit: "s",
                 "where the detector put the beat (ECG: the refined R apex), never moved by correction; empty for a beat inserted by correction; Unix seconds or seconds from the stream start (streams.time_origin)"
@@ -110,7 +116,7 @@ public enum BeatSeriesTables {
         name: "heart_rate", summary: "mean heart rate per window",
         columns: [
             .init("stream", .text, "stream key") { .text($0.stream) },
-            .init("source", .text, "signal the rate comes from: ecg or ppg") { .text($0.source.rawValue) },
+            .init("source", .text, "signal the rate comes from: ecg, ppg or fused (ECG leads fused)") { .text($0.source.rawValue) },
             .init("window_start", .real, unit: "s", "window start (same time scale as beats.time)") { .real($0.value.startSeconds) },
             .init("window_end", .real, unit: "s", "window end (exclusive)") { .real($0.value.endSeconds) },
             .init("bpm", .real, unit: "bpm", "60000 / mean NN interval of the intervals ending in the window; empty with fewer than 2") {
@@ -134,7 +140,7 @@ public enum BeatSeriesTables {
         name: "hrv", summary: "heart-rate variability (pulse-rate variability for source ppg), NeuroKit2 metric names",
         columns: [
             .init("stream", .text, "stream key") { .text($0.stream) },
-            .init("source", .text, "signal the intervals come from: ecg or ppg") { .text($0.source.rawValue) },
+            .init("source", .text, "signal the intervals come from: ecg, ppg or fused (ECG leads fused)") { .text($0.source.rawValue) },
             .init("window_start", .real, unit: "s", "window start") { .real($0.value.startSeconds) },
             .init("window_end", .real, unit: "s", "window end") { .real($0.value.endSeconds) },
         ]

@@ -47,6 +47,15 @@ public struct ECGAnalyzer {
         /// Leave the intervals in `unacceptable` quality windows out of HRV (default `true`;
         /// counted in the `hrv` table's `excluded_quality_share`).
         public var hrvExcludesUnacceptable = true
+        /// The ECG leads to analyse, each a channel name (``StreamKey/channel`` or the stream's
+        /// `lead` attribute) or a 0-based index among the recording's ECG streams in the order
+        /// they are announced (for WFDB, the signal number when every signal is ECG); empty
+        /// (default) analyses every lead. Used by ``ECGFamily`` (`--channel`, `--ecg-channel`).
+        public var channels: [String] = []
+        /// For a recording with several analysed leads of one device (and session), also write a
+        /// beat series fused across the leads (``LeadFusion``; `source` `fused`, channel `fused`)
+        /// (default `true`).
+        public var fusesLeads = true
         /// Creates default options.
         public init() {}
     }
@@ -73,8 +82,8 @@ public struct ECGAnalyzer {
     var fed = 0 // samples fed to the detector in this segment
     var latencySamples = 0
     var pendingWindows: [(start: Int, samples: [Float], masked: [Bool])] = []
-    /// Assessed quality windows, reduced to what beat labels need (17 bytes each).
-    var qualityLabels: [(start: Double, end: Double, label: ECGQualityLabel)] = []
+    /// Assessed quality windows, reduced to what beat labels and lead fusion need (21 bytes each).
+    var qualityLabels: [LeadFusion.Window] = []
     /// Quality results not yet handed out (``takeQualityResults()``).
     var finishedQuality: [ECGQualityResult] = []
     /// Detected beats of the current segment, for the quality windows: (sample index).
@@ -191,7 +200,10 @@ public struct ECGAnalyzer {
                 templateCorrelation: result.templateMatch.templateCorrelation,
                 isTemplateAcceptable: result.templateMatch.isAcceptable, fuzzyScore: result.fuzzyEvaluation.score,
                 maskedFraction: result.maskedFraction, beatCount: result.beatCount)
-            qualityLabels.append((quality.startSeconds, quality.endSeconds, quality.label))
+            qualityLabels.append(
+                LeadFusion.Window(
+                    start: quality.startSeconds, end: quality.endSeconds, label: quality.label,
+                    templateCorrelation: Float(quality.templateCorrelation)))
             finishedQuality.append(quality)
         }
         // Beats before the earliest window still waiting can no longer be needed.
@@ -256,8 +268,27 @@ public struct ECGAnalyzer {
     ) rethrows {
         closeSegment()
         for q in takeQualityResults() { try quality(q) }
-        let labels = qualityLabels
-        if options.hrvExcludesUnacceptable {
+        lastSummary = try Self.finish(
+            &series, windows: qualityLabels, excludesUnacceptable: options.hrvExcludesUnacceptable, beat: beat,
+            heartRate: heartRate, hrv: hrv)
+    }
+
+    /// Closes the stream's last segment and returns its beats and quality windows as one lead of
+    /// a ``LeadFusion`` (``finish(quality:beat:heartRate:hrv:)`` may still be called after).
+    mutating func fusionLead() -> LeadFusion.Lead {
+        closeSegment()
+        return LeadFusion.Lead(series: series, windows: qualityLabels)
+    }
+
+    /// Finishes a beat series (a lead's, or one fused across leads) with its quality windows:
+    /// leaves `unacceptable` windows out of HRV when asked, labels each beat with its window and
+    /// tallies the summary.
+    /// - Returns: the series' summary.
+    static func finish(
+        _ series: inout BeatSeries, windows labels: [LeadFusion.Window], excludesUnacceptable: Bool,
+        beat: (ECGBeat) throws -> Void, heartRate: (HeartRateWindow) throws -> Void, hrv: (HRVResult) throws -> Void
+    ) rethrows -> ECGSummary {
+        if excludesUnacceptable {
             for w in labels where w.label == .unacceptable { series.excludeFromHRV(from: w.start, to: w.end) }
         }
         var tally = ECGSummary.Tally()
@@ -272,7 +303,7 @@ public struct ECGAnalyzer {
                 if h.scope == .recording { tally.recordingHRV = h }
                 try hrv(h)
             })
-        lastSummary = tally.summary
+        return tally.summary
     }
 
     /// Ends the stream and returns every result: the quality windows not yet handed out by
@@ -297,7 +328,7 @@ public struct ECGAnalyzer {
     }
 
     /// The label of the assessed window holding time `t`, or `nil` outside assessed windows.
-    static func label(at t: Double, in windows: [(start: Double, end: Double, label: ECGQualityLabel)]) -> ECGQualityLabel? {
+    static func label(at t: Double, in windows: [LeadFusion.Window]) -> ECGQualityLabel? {
         var lo = 0, hi = windows.count
         while lo < hi {
             let mid = (lo + hi) / 2

@@ -1,9 +1,12 @@
 import Signals
 
-/// The ECG analysis family: every ECG stream of a recording gets its own ``ECGAnalyzer``
-/// (R-peaks, signal quality, the beat series with heart rate and HRV). Rows are emitted as they
-/// become final: quality windows while the stream is read, the beat series per stream at the end
-/// of the recording (its artefact correction runs over whole segments).
+/// The ECG analysis family: every ECG stream of a recording (or those `channel` selects) gets its
+/// own ``ECGAnalyzer`` (R-peaks, signal quality, the beat series with heart rate and HRV). Rows
+/// are emitted as they become final: quality windows while the stream is read, the beat series
+/// per stream at the end of the recording (its artefact correction runs over whole segments).
+/// When two or more analysed leads share a device (and session), a beat series fused across them
+/// (``LeadFusion``) follows the leads' rows: stream `device/electrocardiogram/fused[/session]`,
+/// `source` `fused`, with its `beats`, `heart_rate`, `hrv` and `ecg_summary` rows.
 public enum ECGFamily: AnalysisFamily {
     public static let name = "ecg"
     public static let summary = "ECG R-peaks, artefact correction, heart rate, HRV and signal quality"
@@ -26,24 +29,64 @@ public enum ECGFamily: AnalysisFamily {
             .flag(
                 "hrv_exclude_unacceptable", "leave intervals in unacceptable quality windows out of HRV (default on)",
                 get: { $0.hrvExcludesUnacceptable }, set: { $0.hrvExcludesUnacceptable = $1 }),
+            .text(
+                "channel",
+                "ECG leads to analyse: all, or comma-separated channel names or 0-based indexes among the recording's ECG streams",
+                get: { $0.channels.isEmpty ? "all" : $0.channels.joined(separator: ",") },
+                set: { $0.channels = ECGFamily.channels(parsing: $1) }),
+            .flag(
+                "fuse_leads", "also write a beat series fused across the leads of a multi-lead recording (source fused; default on)",
+                get: { $0.fusesLeads }, set: { $0.fusesLeads = $1 }),
         ]
     }
 
     public static func makeAnalyzer(options: ECGAnalyzer.Options) -> Analyzer { Analyzer(options: options) }
+
+    /// The channel selectors of a `channel` option value: comma-separated, trimmed; `all` or
+    /// nothing selects every lead (an empty list).
+    static func channels(parsing text: String) -> [String] {
+        let items = text.split(separator: ",").map {
+            String($0.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        }
+        .filter { !$0.isEmpty }
+        return items == ["all"] ? [] : items
+    }
+
+    /// The channel name of a fused series (``StreamKey/channel``).
+    public static let fusedChannel = "fused"
 
     /// The ECG analysis of one recording: one ``ECGAnalyzer`` per claimed ECG stream.
     public struct Analyzer: RecordingAnalyzer {
         let options: ECGAnalyzer.Options
         var analyzers: [Int: ECGAnalyzer] = [:]
         var order: [Int] = []
+        /// Per analysed stream: the fused series' stream key of its device (and session).
+        var groups: [Int: StreamKey] = [:]
+        /// ECG streams announced so far (the index a numeric `channel` selector names).
+        var ecgStreams = 0
+        /// Channel selectors that named a stream.
+        var matched: Set<String> = []
+        var announced: [String] = []
         public private(set) var issues: [String] = []
 
         init(options: ECGAnalyzer.Options) { self.options = options }
 
         public mutating func claim(_ stream: AnnouncedStream) -> Bool {
             guard stream.info.key.sensor == .electrocardiogram else { return false }
+            let position = ecgStreams
+            ecgStreams += 1
+            announced.append(stream.info.key.channel)
+            if !options.channels.isEmpty {
+                let lead = stream.info.attributes["lead"]
+                let hits = options.channels.filter { $0 == stream.info.key.channel || $0 == lead || Int($0) == position }
+                guard !hits.isEmpty else { return false }
+                matched.formUnion(hits)
+            }
             analyzers[stream.index] = ECGAnalyzer(streamName: stream.name, options: options)
             order.append(stream.index)
+            var key = stream.info.key
+            key.channel = ECGFamily.fusedChannel
+            groups[stream.index] = key
             return true
         }
 
@@ -57,6 +100,25 @@ public enum ECGFamily: AnalysisFamily {
         }
 
         public mutating func finish(output: any ResultOutput) throws {
+            // Fused series first (the leads' beats are final once their last segment is closed),
+            // emitted after the leads' rows.
+            var fused = [(name: String, series: BeatSeries, windows: [LeadFusion.Window])]()
+            if options.fusesLeads {
+                var keys = [StreamKey]()
+                for index in order where !keys.contains(groups[index]!) { keys.append(groups[index]!) }
+                for key in keys {
+                    let members = order.filter { groups[$0] == key }
+                    guard members.count >= 2 else { continue }
+                    var leads = [LeadFusion.Lead]()
+                    for index in members {
+                        var a = analyzers.removeValue(forKey: index)!
+                        leads.append(a.fusionLead())
+                        analyzers[index] = a
+                    }
+                    let f = LeadFusion.fuse(leads, options: options.series)
+                    fused.append((key.description, f.series, f.windows))
+                }
+            }
             for index in order {
                 guard var a = analyzers.removeValue(forKey: index) else { continue }
                 let name = a.streamName
@@ -72,6 +134,25 @@ public enum ECGFamily: AnalysisFamily {
                     hrv: { try output.emit(BeatSeriesTables.hrv, SeriesRow(stream: name, source: .ecg, value: $0)) })
                 if let summary = a.lastSummary { try output.emit(ECGTables.summary, Streamed(stream: name, value: summary)) }
                 issues += a.issues.map { "\(name): \($0)" }
+            }
+            for var f in fused {
+                let name = f.name
+                let summary = try ECGAnalyzer.finish(
+                    &f.series, windows: f.windows, excludesUnacceptable: options.hrvExcludesUnacceptable,
+                    beat: {
+                        try output.emit(
+                            BeatSeriesTables.beats,
+                            SeriesRow(
+                                stream: name, source: .fused, value: LabelledBeat(beat: $0.beat, qualityLabel: $0.qualityLabel?.rawValue)))
+                    },
+                    heartRate: { try output.emit(BeatSeriesTables.heartRate, SeriesRow(stream: name, source: .fused, value: $0)) },
+                    hrv: { try output.emit(BeatSeriesTables.hrv, SeriesRow(stream: name, source: .fused, value: $0)) })
+                try output.emit(ECGTables.summary, Streamed(stream: name, value: summary))
+            }
+            for c in options.channels where !matched.contains(c) {
+                issues.append(
+                    "ecg channel '\(c)' matches no ECG stream (ECG channels: "
+                        + (announced.isEmpty ? "none" : announced.joined(separator: ", ")) + ")")
             }
         }
     }

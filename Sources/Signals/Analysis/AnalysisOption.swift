@@ -21,6 +21,9 @@ public enum OptionKind: Sendable, Hashable {
     case flag
     /// One of the listed words.
     case choice([String])
+    /// Free text (a list of names, say), carried as ``OptionValue/choice(_:)``; the family checks
+    /// what the text means where it uses it.
+    case text
 }
 
 /// One option of an analysis family, declared once: its key, meaning, unit, accepted values and
@@ -80,6 +83,16 @@ public struct AnalysisOption<Options>: Sendable {
             set: { if case .choice(let s) = $1 { set(&$0, s) } })
     }
 
+    /// Declares a free-text option (its value travels as ``OptionValue/choice(_:)``).
+    public static func text(
+        _ key: String, _ summary: String, get: @escaping @Sendable (Options) -> String,
+        set: @escaping @Sendable (inout Options, String) -> Void
+    ) -> Self {
+        Self(
+            key: key, summary: summary, unit: nil, kind: .text, get: { .choice(get($0)) },
+            set: { if case .choice(let s) = $1 { set(&$0, s) } })
+    }
+
     /// The option's value in `options`.
     public func value(in options: Options) -> OptionValue { get(options) }
 
@@ -96,7 +109,7 @@ public struct AnalysisOption<Options>: Sendable {
         switch kind {
         case .number: return Double(text).map { .number($0) }
         case .flag: return text == "true" ? .flag(true) : text == "false" ? .flag(false) : nil
-        case .choice: return .choice(text)
+        case .choice, .text: return .choice(text)
         }
     }
 
@@ -106,6 +119,8 @@ public struct AnalysisOption<Options>: Sendable {
         case (.number(let r), .number(let x)):
             return x.isFinite && r.contains(x) ? nil : "must be a number from \(r.lowerBound) to \(r.upperBound), got \(value)"
         case (.flag, .flag): return nil
+        case (.text, .choice): return nil
+        case (.text, _): return "must be text, got \(value)"
         case (.choice(let words), .choice(let w)):
             return words.contains(w) ? nil : "must be one of \(words.joined(separator: ", ")), got \(w)"
         case (.number, _): return "must be a number, got \(value)"
