@@ -106,7 +106,10 @@ struct RecordingAnalysisTests {
         #expect(summary.streams == 2)
         let beats = sink.committed["beats"] ?? []
         let perStream = Dictionary(grouping: beats) { row -> String in if case .text(let s) = row[0] { return s } else { return "" } }
-        #expect(perStream.count == 2, "\(perStream.keys.sorted())")
+        // Both leads, and the series fused across them (issue 10 item 4).
+        #expect(
+            perStream.keys.sorted() == ["two/electrocardiogram/fused", "two/electrocardiogram/signal 0", "two/electrocardiogram/signal 1"],
+            "\(perStream.keys.sorted())")
         let counts = perStream.values.map(\.count)
         #expect(counts.allSatisfy { $0 >= 70 && $0 <= 78 }, "\(counts)") // 74 beats in the first minute of record 100
     }

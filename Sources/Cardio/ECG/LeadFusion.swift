@@ -26,7 +26,8 @@
 ///    (then the best-ranked of them gives the timing). Beats only other leads saw are dropped:
 ///    with two leads, a beat counts when the cleaner lead saw it. A beat closer than
 ///    ``refractorySeconds`` to the previous fused beat (a cluster split at a window edge) is
-///    dropped too.
+///    dropped too. A fused segment ends where the timing lead crossed one of its own gaps since
+///    it last gave a beat, so no fused interval spans a gap of the lead that timed it.
 ///
 /// The result depends only on the leads' beats and quality windows, which do not depend on
 /// block sizes, so a fused series is the same however the recording was chunked.
@@ -107,6 +108,8 @@ struct LeadFusion {
         var windowAt = [Int](repeating: 0, count: n)
         var member = [Int](repeating: -1, count: n)
         var last = -Double.infinity
+        var leadSegment = [Int32?](repeating: nil, count: n)
+        var segment: Int32 = 0
 
         /// The window of lead `k` holding `t` (or the one just before, for the trailing partial
         /// window), advancing monotonically.
@@ -168,7 +171,11 @@ struct LeadFusion {
             let t = s.times[i] - delays[from]
             guard t - last >= refractorySeconds else { continue }
             last = t
-            fused.segments.append(s.segments[i])
+            // A new fused segment where the timing lead crossed one of its gaps since it last gave
+            // a beat (leads number their segments on their own, so their numbers are not used).
+            if let previous = leadSegment[from], previous != s.segments[i] { segment += 1 }
+            leadSegment[from] = s.segments[i]
+            fused.segments.append(segment)
             fused.samples.append(s.samples[i])
             fused.times.append(t)
             fused.labels.append(s.labels[i])

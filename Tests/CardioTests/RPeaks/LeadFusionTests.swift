@@ -170,4 +170,16 @@ struct LeadFusionTests {
         #expect(three.count == beats.count + 1)
         #expect(three.contains { abs($0 - 5) < 1e-9 })
     }
+
+    @Test("A new fused segment starts where the timing lead crossed a gap")
+    func fusedSegments() {
+        var a = BeatSeries()
+        for t in [1.0, 2, 3, 4, 7, 8, 9] { a.append(segment: t < 5 ? 0 : 1, sampleIndex: 0, timeSeconds: t, beatClass: .normal) }
+        let lead0 = LeadFusion.Lead(
+            series: a, windows: [LeadFusion.Window(start: 0, end: 20, label: .excellent, templateCorrelation: 0.9)])
+        let b = Self.lead([1.0, 2, 3, 4, 5, 6, 7, 8, 9], .unacceptable)
+        let f = LeadFusion.fuse([lead0, b], options: BeatSeries.Options()).series
+        #expect(f.times == [1, 2, 3, 4, 7, 8, 9])
+        #expect(f.segments == [0, 0, 0, 0, 1, 1, 1])
+    }
 }
