@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Write the reference values of the feature catalog (Tests/FeaturesTests/Fixtures/reference/).
 
-Usage: python3 scripts/make-feature-fixtures.py        (needs numpy, scipy)
+Usage: python3 scripts/make-feature-fixtures.py        (needs numpy, scipy, pycatch22 1.0.2)
 
 Every case is a short synthetic signal (fixed seeds), saved as `<case>.npy` (float64 holding
 float32-exact values: the Swift code reads blocks of Float). `cases.json` holds, per case, the
@@ -21,6 +21,11 @@ features undefined) when its variance is within rounding of zero, scipy.stats.sk
 reference is computed on the remaining 450 samples, concatenated (never interpolated). The
 `triaxial` case has x, y, z columns; its `mag` channel is sqrt(x²+y²+z²) and `xyz_sma` the signal
 magnitude area.
+
+catch22: `catch22_<case>.npy` (float64 series) and `catch22.json` hold, per case, the 22 values
+`pycatch22.catch22_all(x, mask_nans=False)` (pycatch22 1.0.2, catch22 C v1.1.0) gives: noise,
+sine, AR(1), random walk, a short (45) and a long (4000) series, and a constant one (every
+feature NaN, written null). The Swift code never computes them.
 """
 import json
 import pathlib
@@ -176,6 +181,37 @@ def main():
         json.dump(cases, fh, indent=1, sort_keys=True)
         fh.write("\n")
     print(f"wrote {len(cases)} cases to {OUT}")
+    catch22_fixtures()
+
+
+def catch22_fixtures():
+    import pycatch22
+    import scipy.signal
+
+    import importlib.metadata
+
+    assert importlib.metadata.version("pycatch22") == "1.0.2", "the fixtures are pycatch22 1.0.2 values"
+    rng = np.random.default_rng(2022)
+    series = {
+        "noise": rng.standard_normal(500),
+        "sine": np.sin(2 * np.pi * np.arange(500) / 27.0) + 0.2 * rng.standard_normal(500),
+        "ar1": scipy.signal.lfilter([1.0], [1.0, -0.8], rng.standard_normal(600)),
+        "random_walk": np.cumsum(rng.standard_normal(700)),
+        "short": rng.standard_normal(45),
+        "long": scipy.signal.lfilter([1.0], [1.0, -0.95], rng.standard_normal(4000)),
+        "constant": np.full(200, 0.981),
+    }
+    out = {}
+    for name, x in series.items():
+        np.save(OUT / f"catch22_{name}.npy", np.asarray(x, dtype=np.float64))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            r = pycatch22.catch22_all(list(map(float, x)), mask_nans=False)
+        out[name] = {k: (None if v != v else float(v)) for k, v in zip(r["names"], r["values"])}
+    with open(OUT / "catch22.json", "w") as fh:
+        json.dump(out, fh, indent=1, sort_keys=True)
+        fh.write("\n")
+    print(f"wrote {len(out)} catch22 cases to {OUT}")
 
 
 if __name__ == "__main__":

@@ -53,6 +53,8 @@ func featureBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
     }
     var withoutCatch22 = FeaturesFamily.Options()
     withoutCatch22.catalog = "default"
+    var withCatch22 = FeaturesFamily.Options()
+    withCatch22.catalog = "all"
     return [
         BenchmarkCase(name: reference, samples: 3 * week, bytes: 3 * week * 4, reference: nil) {
             let x = axes.flatMap { $0 }
@@ -72,5 +74,9 @@ func featureBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
         BenchmarkCase(
             name: "features/default/week50x3/float", samples: 3 * week, bytes: 3 * week * 4, reference: reference
         ) { run(options: withoutCatch22) },
+        BenchmarkCase(
+            name: "features/default+catch22/week50x3/float", samples: 3 * week, bytes: 3 * week * 4,
+            reference: reference
+        ) { run(options: withCatch22) },
     ]
 }

@@ -11,7 +11,8 @@ enum FeaturesCommand {
         about: """
             Lists every feature column name (<family>_<channel>_<feature>) of the catalog version in
             use, with its unit (U = the channel's unit), group and definition; --features chooses the
-            groups as for analyze and run (default, none, or groups joined by +). docs/FEATURES.md
+            groups as for analyze and run (default, all = default and catch22, none, or groups joined
+            by +). docs/FEATURES.md
             gives the sources.
             """,
         options: [

@@ -138,6 +138,7 @@ public enum FeatureCatalog {
                     undefined: "the band lies above the Nyquist frequency")
             }
         }
+        if configuration.groups.contains(.catch22) { out += catch22Definitions }
         return out
     }
 

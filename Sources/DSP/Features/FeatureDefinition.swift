@@ -6,6 +6,11 @@ public enum FeatureGroup: String, Sendable, Hashable, CaseIterable, Codable {
     case temporal
     /// Statistics of the window's Welch power spectral density.
     case spectral
+    /// The 22 catch22 features (Lubba et al. 2019), opt-in: not in ``defaultGroups``.
+    case catch22
+
+    /// The groups of the default catalog: statistical, temporal, spectral.
+    public static let defaultGroups: Set<FeatureGroup> = [.statistical, .temporal, .spectral]
 }
 
 /// One feature of the catalog: its stable name, unit, definition and source.

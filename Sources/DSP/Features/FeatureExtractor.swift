@@ -26,7 +26,7 @@
 public struct FeatureExtractor {
     /// What to compute.
     public struct Configuration: Sendable, Hashable {
-        /// The groups computed (output order is always statistical, temporal, spectral).
+        /// The groups computed (output order is always statistical, temporal, spectral, catch22).
         public var groups: Set<FeatureGroup>
         /// Welch segment length in seconds (the segment is `min(n, round(s · fs))` samples).
         public var welchSegmentSeconds: Double
@@ -44,13 +44,13 @@ public struct FeatureExtractor {
 
         /// Creates a configuration.
         /// - Parameters:
-        ///   - groups: groups to compute; default all three.
+        ///   - groups: groups to compute; default ``FeatureGroup/defaultGroups`` (catch22 is opt-in).
         ///   - welchSegmentSeconds: Welch segment in s, > 0; default 10 (a 10-s window is then
         ///     one Hann-windowed periodogram).
         ///   - autocorrelationLagSeconds: lag of `acf_<ms>ms` in s, > 0; default 1.
         ///   - bands: band-power bands in Hz; default ``movementBands``.
         public init(
-            groups: Set<FeatureGroup> = Set(FeatureGroup.allCases), welchSegmentSeconds: Double = 10,
+            groups: Set<FeatureGroup> = FeatureGroup.defaultGroups, welchSegmentSeconds: Double = 10,
             autocorrelationLagSeconds: Double = 1, bands: [FrequencyBand] = movementBands
         ) {
             precondition(welchSegmentSeconds > 0 && autocorrelationLagSeconds > 0, "lengths must be positive")
@@ -69,6 +69,8 @@ public struct FeatureExtractor {
     let statistical: Bool
     let temporal: Bool
     let spectral: Bool
+    let computesCatch22: Bool
+    var catch22 = Catch22()
     var scratch: FeatureScratch
     var plans: [Int: SpectralPlan] = [:]
 
@@ -81,6 +83,7 @@ public struct FeatureExtractor {
         statistical = configuration.groups.contains(.statistical)
         temporal = configuration.groups.contains(.temporal)
         spectral = configuration.groups.contains(.spectral)
+        computesCatch22 = configuration.groups.contains(.catch22)
         scratch = FeatureScratch()
     }
 
@@ -137,6 +140,10 @@ public struct FeatureExtractor {
                 psd: psd, bins: bins, segment: segment, sampleRate: sampleRate, bands: configuration.bands,
                 into: out + o)
             o += 8 + configuration.bands.count
+        }
+        if computesCatch22 {
+            catch22.extract(samples, into: out + o)
+            o += Catch22.names.count
         }
         assert(o == features.count)
     }

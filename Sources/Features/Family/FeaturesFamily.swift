@@ -22,7 +22,8 @@ public enum FeaturesFamily: AnalysisFamily {
 
         /// The groups ``catalog`` names (empty for `none`).
         public var groups: Set<FeatureGroup> {
-            if catalog == "default" { return Set(FeatureGroup.allCases) }
+            if catalog == "default" { return FeatureGroup.defaultGroups }
+            if catalog == "all" { return Set(FeatureGroup.allCases) }
             if catalog == "none" { return [] }
             return Set(catalog.split(separator: "+").compactMap { FeatureGroup(rawValue: String($0)) })
         }
@@ -35,10 +36,11 @@ public enum FeaturesFamily: AnalysisFamily {
         }
     }
 
-    /// Accepted `catalog` words: `default` (every group), `none` (family off), or groups joined
-    /// by `+` in catalog order (`statistical+spectral`).
+    /// Accepted `catalog` words: `default` (statistical, temporal, spectral), `all` (also
+    /// catch22), `none` (family off), or groups joined by `+` in catalog order
+    /// (`statistical+spectral`, `catch22`).
     public static let catalogChoices: [String] = {
-        var out = ["default", "none"]
+        var out = ["default", "all", "none"]
         let groups = FeatureGroup.allCases
         for mask in 1..<(1 << groups.count) {
             out.append(groups.indices.filter { mask & (1 << $0) != 0 }.map { groups[$0].rawValue }.joined(separator: "+"))
@@ -53,7 +55,7 @@ public enum FeaturesFamily: AnalysisFamily {
     public static var options: [AnalysisOption<Options>] {
         [
             .choice(
-                "catalog", "feature groups (--features): default, none, or groups joined by +", choices: catalogChoices,
+                "catalog", "feature groups (--features): default, all (adds catch22), none, or groups joined by +", choices: catalogChoices,
                 get: { $0.catalog }, set: { $0.catalog = $1 }),
             .number(
                 "window_s", unit: "s", "feature window length", range: 0.1...86_400,

@@ -26,19 +26,18 @@ public struct StreamFeatures {
     /// Windows the block's samples, emitting completed windows.
     /// - Complexity: O(block) plus O(n log n) per completed window.
     public mutating func consume(_ block: SampleBlock, output: any ResultOutput) throws {
-        var w = windower!
-        var e = emitter!
-        windower = nil
-        emitter = nil
-        defer {
-            windower = w
-            emitter = e
-        }
-        try w.append(block, columns: columns) { try e.emit($0, output: output) }
+        let columns = columns
+        try withParts { w, e in try w.append(block, columns: columns) { try e.emit($0, output: output) } }
     }
 
     /// Emits the windows still open.
     public mutating func finish(output: any ResultOutput) throws {
+        try withParts { w, e in try w.finish { try e.emit($0, output: output) } }
+    }
+
+    /// Runs `body` on the windower and emitter moved out of `self` (so the emit callback can
+    /// mutate the emitter while the windower runs without copying either), then puts them back.
+    mutating func withParts(_ body: (inout FeatureWindower, inout WindowEmitter) throws -> Void) rethrows {
         var w = windower!
         var e = emitter!
         windower = nil
@@ -47,7 +46,7 @@ public struct StreamFeatures {
             windower = w
             emitter = e
         }
-        try w.finish { try e.emit($0, output: output) }
+        try body(&w, &e)
     }
 }
 
