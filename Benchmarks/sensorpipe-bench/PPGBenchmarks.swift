@@ -18,65 +18,136 @@ func ppgBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
     return [
         sosReferenceCase(count: 6 * count, name: reference),
         BenchmarkCase(name: "ppg/analyze-chain/hour128/3ch+acc", samples: 6 * count, bytes: 6 * count * 4, reference: reference) {
-            var optical = [[Float]](repeating: [Float](repeating: 0, count: count), count: 3)
-            var acc = [[Float]](repeating: [Float](repeating: 0, count: count), count: 3)
-            var phase = 0.0
-            for i in 0..<count {
-                let t = Double(i) / rate
-                phase += 2 * Double.pi * (70 + 10 * sin(2 * Double.pi * t / 300)) / 60 / rate
-                let beat = pow(max(0, sin(phase)), 3) + 0.3 * pow(max(0, sin(phase - 1.2)), 2)
-                let motion = 0.8 * sin(2 * Double.pi * 1.6 * t)
-                let noise = Double((i &* 2_654_435_761) % 1000) / 1000 - 0.5
-                for c in 0..<3 { optical[c][i] = Float(100 + Double(c + 1) * beat + motion + 0.05 * noise) }
-                acc[0][i] = Float(0.3 * sin(2 * Double.pi * 1.6 * t))
-                acc[1][i] = Float(0.1 * sin(2 * Double.pi * 1.6 * t + 0.5))
-                acc[2][i] = Float(1 + 0.02 * noise)
-            }
-            let wavelengths = ["525", "660", "940"]
+            let (optical, acc) = syntheticWristPPG(count: count, rate: rate)
             return {
-                var analyzer = PPGFamily.makeAnalyzer(options: PPGFamily.defaultOptions)
-                for c in 0..<3 {
-                    _ = analyzer.claim(
-                        AnnouncedStream(
-                            index: c,
-                            info: StreamInfo(
-                                key: StreamKey(deviceID: "watch", sensor: .photoplethysmogram, channel: "optical/e\(c)/pd0/s0"),
-                                columns: [ColumnInfo(name: "normalizedReflectance", unit: .dimensionless)], nominalSampleRate: rate,
-                                attributes: ["nominalWavelength": wavelengths[c]]), file: "bench"))
-                }
-                _ = analyzer.claim(
-                    AnnouncedStream(
-                        index: 3,
-                        info: StreamInfo(
-                            key: StreamKey(deviceID: "watch", sensor: .photoplethysmogram, channel: "accelerometer"),
-                            columns: ["x", "y", "z"].map { ColumnInfo(name: $0, unit: .standardGravity) }, nominalSampleRate: rate),
-                        file: "bench"))
-                let sink = DiscardingSink()
-                let output = BenchmarkOutput(sink: sink)
-                let block = 65_536
-                var start = 0
-                while start < count {
-                    let end = min(count, start + block)
-                    let time = TimeBase.uniform(segmentStart: 0, sampleRate: rate)
-                    let flags = [UInt8](repeating: 0, count: end - start)
-                    for c in 0..<3 {
-                        try! analyzer.consume(
-                            SampleBlock(
-                                stream: c, segment: 0, firstSample: start, time: time, columns: [Array(optical[c][start..<end])],
-                                flags: flags, endsSegment: end == count), output: output)
-                    }
-                    try! analyzer.consume(
-                        SampleBlock(
-                            stream: 3, segment: 0, firstSample: start, time: time, columns: acc.map { Array($0[start..<end]) },
-                            flags: flags, endsSegment: end == count), output: output)
-                    start = end
-                }
+                var analyzer = makeWristPPGAnalyzer(rate: rate)
+                let output = BenchmarkOutput(sink: DiscardingSink())
+                feedWristPPG(&analyzer, optical: optical, acc: acc, firstSample: 0, last: true, rate: rate, output: output)
                 try! analyzer.finish(output: output)
                 precondition(output.rows > count / 128 / 2, "ppg chain benchmark: \(output.rows) rows")
                 blackHole(output.rows)
             }
         },
     ]
+}
+
+/// The synthetic wrist recording of the PPG benchmarks: pulses at 60–80 bpm with a diastolic
+/// wave, a 1.6 Hz arm-swing artefact in the three optical channels and the accelerometer, noise.
+func syntheticWristPPG(count: Int, rate: Double) -> (optical: [[Float]], acc: [[Float]]) {
+    var optical = [[Float]](repeating: [Float](repeating: 0, count: count), count: 3)
+    var acc = [[Float]](repeating: [Float](repeating: 0, count: count), count: 3)
+    var phase = 0.0
+    for i in 0..<count {
+        let t = Double(i) / rate
+        phase += 2 * Double.pi * (70 + 10 * sin(2 * Double.pi * t / 300)) / 60 / rate
+        let beat = pow(max(0, sin(phase)), 3) + 0.3 * pow(max(0, sin(phase - 1.2)), 2)
+        let motion = 0.8 * sin(2 * Double.pi * 1.6 * t)
+        let noise = Double((i &* 2_654_435_761) % 1000) / 1000 - 0.5
+        for c in 0..<3 { optical[c][i] = Float(100 + Double(c + 1) * beat + motion + 0.05 * noise) }
+        acc[0][i] = Float(0.3 * sin(2 * Double.pi * 1.6 * t))
+        acc[1][i] = Float(0.1 * sin(2 * Double.pi * 1.6 * t + 0.5))
+        acc[2][i] = Float(1 + 0.02 * noise)
+    }
+    return (optical, acc)
+}
+
+/// The PPG family with a watch's three optical streams (green, red, infrared) and its own
+/// accelerometer announced.
+func makeWristPPGAnalyzer(rate: Double) -> PPGFamily.Analyzer {
+    var analyzer = PPGFamily.makeAnalyzer(options: PPGFamily.defaultOptions)
+    let wavelengths = ["525", "660", "940"]
+    for c in 0..<3 {
+        _ = analyzer.claim(
+            AnnouncedStream(
+                index: c,
+                info: StreamInfo(
+                    key: StreamKey(deviceID: "watch", sensor: .photoplethysmogram, channel: "optical/e\(c)/pd0/s0"),
+                    columns: [ColumnInfo(name: "normalizedReflectance", unit: .dimensionless)], nominalSampleRate: rate,
+                    attributes: ["nominalWavelength": wavelengths[c]]), file: "bench"))
+    }
+    _ = analyzer.claim(
+        AnnouncedStream(
+            index: 3,
+            info: StreamInfo(
+                key: StreamKey(deviceID: "watch", sensor: .photoplethysmogram, channel: "accelerometer"),
+                columns: ["x", "y", "z"].map { ColumnInfo(name: $0, unit: .standardGravity) }, nominalSampleRate: rate),
+            file: "bench"))
+    return analyzer
+}
+
+/// Feeds one stretch of the synthetic recording (sample `firstSample` onwards) in blocks of
+/// 65 536 samples; `last` ends the segment with its final block.
+func feedWristPPG(
+    _ analyzer: inout PPGFamily.Analyzer, optical: [[Float]], acc: [[Float]], firstSample: Int, last: Bool, rate: Double,
+    output: any ResultOutput
+) {
+    let count = optical[0].count
+    let block = 65_536
+    var start = 0
+    let time = TimeBase.uniform(segmentStart: 0, sampleRate: rate)
+    while start < count {
+        let end = min(count, start + block)
+        let flags = [UInt8](repeating: 0, count: end - start)
+        let ends = last && end == count
+        for c in 0..<3 {
+            try! analyzer.consume(
+                SampleBlock(
+                    stream: c, segment: 0, firstSample: firstSample + start, time: time, columns: [Array(optical[c][start..<end])],
+                    flags: flags, endsSegment: ends), output: output)
+        }
+        try! analyzer.consume(
+            SampleBlock(
+                stream: 3, segment: 0, firstSample: firstSample + start, time: time, columns: acc.map { Array($0[start..<end]) },
+                flags: flags, endsSegment: ends), output: output)
+        start = end
+    }
+}
+
+/// `sensorpipe-bench --long-ppg DAYS`: DAYS of 128 Hz wrist PPG (three optical channels and the
+/// accelerometer; the synthetic hour of `ppg/analyze-chain` replayed, so the input never sits in
+/// memory) through the PPG family in this process: resident memory at the end of every day
+/// (`/proc/self/statm`), peak resident memory, wall and CPU seconds.
+func runLongPPGBenchmark(days: Double, json: Bool) -> Int32 {
+    let rate = 128.0
+    let hourCount = 3600 * 128
+    let hours = Int((days * 24).rounded())
+    let (optical, acc) = syntheticWristPPG(count: hourCount, rate: rate)
+    var analyzer = makeWristPPGAnalyzer(rate: rate)
+    let output = BenchmarkOutput(sink: DiscardingSink())
+    func residentMB() -> Double {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return .nan }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Double(fields[1]) else { return .nan }
+        return pages * Double(sysconf(Int32(_SC_PAGESIZE))) / 1e6
+    }
+    print(
+        String(format: "long PPG: %d h at 128 Hz, 3 optical channels + accelerometer; resident after set-up %.1f MB", hours, residentMB()))
+    let t0 = Stopwatch.now()
+    var perDay = [Double]()
+    for h in 0..<hours {
+        feedWristPPG(
+            &analyzer, optical: optical, acc: acc, firstSample: h * hourCount, last: h == hours - 1, rate: rate, output: output)
+        if (h + 1) % 24 == 0 || h == hours - 1 {
+            perDay.append(residentMB())
+            print(String(format: "  after %3d h: resident %.1f MB, %d rows so far", h + 1, perDay.last!, output.rows))
+        }
+    }
+    try! analyzer.finish(output: output)
+    let t1 = Stopwatch.now()
+    var usage = rusage()
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    let peak = Double(usage.ru_maxrss) * 1024
+    let wall = Double(t1.wall - t0.wall) / 1e9, cpu = Double(t1.cpu - t0.cpu) / 1e9
+    print(
+        String(
+            format: "long PPG: %d h, %d rows; %.1f s wall, %.1f s CPU; peak RSS %.0f MB (input hour %.0f MB)", hours, output.rows, wall,
+            cpu, peak / 1e6, Double(6 * hourCount * 4) / 1e6))
+    if json {
+        print(
+            "{\"hours\":\(hours),\"rows\":\(output.rows),\"seconds\":\(wall),\"cpu_seconds\":\(cpu),\"peak_rss_bytes\":\(Int(peak)),"
+                + "\"resident_mb_per_day\":\(perDay)}")
+    }
+    return 0
 }
 
 /// Counts rows (the benchmark measures analysis, not output).

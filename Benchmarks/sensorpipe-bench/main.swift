@@ -13,6 +13,7 @@ let usage = """
            sensorpipe-bench --batch [--megabytes MB] [--quick] [--json] [--check BATCH-THRESHOLDS.json]
            sensorpipe-bench --long-ecg DAYS [--compare OLD-SENSORPIPE] [--json]
            sensorpipe-bench --long-motion DAYS [--json]
+           sensorpipe-bench --long-ppg DAYS [--json]
 
     OPTIONS:
       --list            list benchmark names and exit
@@ -36,6 +37,8 @@ let usage = """
                         seconds, MB/s; --compare runs an older sensorpipe on the same inputs
       --long-motion DAYS  DAYS of irregular 50 Hz three-axis acceleration through the motion
                         family in this process: seconds, peak RSS, ratio to a same-run SOS pass
+      --long-ppg DAYS   DAYS of 128 Hz wrist PPG (3 optical channels + accelerometer) through the
+                        PPG family in this process: resident memory per day, peak RSS, seconds
       -h, --help        show this help
 
     ENVIRONMENT (the guard's self-test; nothing else reads these):
@@ -54,6 +57,7 @@ struct Options {
     var batch = false
     var longDays: Double?
     var longMotionDays: Double?
+    var longPPGDays: Double?
     var compare: String?
     var megabytes: Double?
 }
@@ -75,6 +79,9 @@ func parseOptions() -> Options {
         case "--long-ecg":
             guard let v = args.popFirst(), let d = Double(v), d > 0, d <= 31 else { fail("--long-ecg needs a number of days (0–31]") }
             o.longDays = d
+        case "--long-ppg":
+            guard let v = args.popFirst(), let d = Double(v), d > 0, d <= 31 else { fail("--long-ppg needs a number of days (0–31]") }
+            o.longPPGDays = d
         case "--long-motion":
             guard let v = args.popFirst(), let d = Double(v), d > 0, d <= 31 else { fail("--long-motion needs a number of days (0–31]") }
             o.longMotionDays = d
@@ -100,6 +107,9 @@ func parseOptions() -> Options {
 }
 
 let options = parseOptions()
+if let days = options.longPPGDays {
+    exit(runLongPPGBenchmark(days: days, json: options.json))
+}
 if let days = options.longMotionDays {
     exit(runLongMotionBenchmark(days: days, json: options.json))
 }

@@ -84,6 +84,7 @@ struct PPGDeviceAnalysis {
     var qualityRows: [(stream: String, result: PPGQualityResult)] = []
     var rawScratch: [Float] = []
     var maskScratch: [Bool] = []
+    var qualityWorkspace = PPGQuality.Workspace()
 
     /// Grid points a channel may lag behind the optical channels before windows go ahead
     /// without it: 2^18 (about 2.9 h at 25 Hz, 1.3 MB per channel), more than a decoder's block
@@ -276,7 +277,7 @@ struct PPGDeviceAnalysis {
         }
         let q = PPGQuality.assess(
             values: scratch, raw: rawScratch, masked: maskScratch, pulses: local, gridRate: PPGGridChannel.gridRate,
-            inBandPower: inBand, accelerationRMS: accRMS, startSeconds: ws, endSeconds: we)
+            inBandPower: inBand, accelerationRMS: accRMS, startSeconds: ws, endSeconds: we, workspace: &qualityWorkspace)
         qualityRows.append((pulseChannels[c].name, q))
         // Beats take the label of the window centred on them (the window's central step).
         let half = (Double(windowLength - stepLength) / 2) / PPGGridChannel.gridRate

@@ -87,35 +87,63 @@ struct PPGGridChannel {
         filtered.removeAll(keepingCapacity: true)
         held.withUnsafeBufferPointer { filter!.process($0, into: &filtered) }
         let step = 1 / Self.gridRate
-        for i in first..<column.count {
-            let t = block.time(at: i)
-            let isMasked = flags[i] & Self.masking != 0 || !column[i].isFinite
-            let y = filtered[i - first]
-            if !started {
-                // Grid points before the segment's first valid sample are masked.
-                while origin + Double(next) * step < t { push(0, raw: 0, masked: true) }
-                started = true
-            } else {
-                while true {
-                    let g = origin + Double(next) * step
-                    if g > t { break }
-                    if g < prevTime {
-                        push(0, raw: 0, masked: true)
-                    } else {
-                        let span = t - prevTime
-                        let f = span > 0 ? (g - prevTime) / span : 1
-                        let r = held[i - first]
-                        push(
-                            Float(prevValue + f * (y - prevValue)), raw: Float(prevRaw + f * (r - prevRaw)),
-                            masked: prevMasked || isMasked)
+        // The loop keeps the interpolation state in locals and reads the block through raw
+        // pointers; only grid points (one per five source samples at 125 Hz) touch `self`.
+        var uniformStart = 0.0, uniformRate = 0.0
+        var explicitTimes: [Double] = []
+        switch block.time {
+        case .uniform(let s, let r): (uniformStart, uniformRate) = (s, r)
+        case .explicit(let t): explicitTimes = t
+        }
+        let isUniform = explicitTimes.isEmpty
+        let firstSample = block.firstSample
+        var prevTime = self.prevTime, prevValue = self.prevValue, prevRaw = self.prevRaw, prevMasked = self.prevMasked
+        var started = self.started
+        let heldValues = held, filteredValues = filtered
+        column.withUnsafeBufferPointer { col in
+            flags.withUnsafeBufferPointer { fl in
+                heldValues.withUnsafeBufferPointer { hv in
+                    filteredValues.withUnsafeBufferPointer { fv in
+                        explicitTimes.withUnsafeBufferPointer { et in
+                            for i in first..<col.count {
+                                let t = isUniform ? uniformStart + Double(firstSample + i) / uniformRate : et[i]
+                                let isMasked = fl[i] & Self.masking != 0 || !col[i].isFinite
+                                let y = fv[i - first]
+                                let r = hv[i - first]
+                                if !started {
+                                    // Grid points before the segment's first valid sample are masked.
+                                    while origin + Double(next) * step < t { push(0, raw: 0, masked: true) }
+                                    started = true
+                                } else {
+                                    while true {
+                                        let g = origin + Double(next) * step
+                                        if g > t { break }
+                                        if g < prevTime {
+                                            push(0, raw: 0, masked: true)
+                                        } else {
+                                            let span = t - prevTime
+                                            let f = span > 0 ? (g - prevTime) / span : 1
+                                            push(
+                                                Float(prevValue + f * (y - prevValue)), raw: Float(prevRaw + f * (r - prevRaw)),
+                                                masked: prevMasked || isMasked)
+                                        }
+                                    }
+                                }
+                                prevTime = t
+                                prevValue = y
+                                prevRaw = r
+                                prevMasked = isMasked
+                            }
+                        }
                     }
                 }
             }
-            prevTime = t
-            prevValue = y
-            prevRaw = held[i - first]
-            prevMasked = isMasked
         }
+        self.prevTime = prevTime
+        self.prevValue = prevValue
+        self.prevRaw = prevRaw
+        self.prevMasked = prevMasked
+        self.started = started
     }
 
     private mutating func push(_ v: Float, raw r: Float, masked m: Bool) {
@@ -127,15 +155,19 @@ struct PPGGridChannel {
         next += 1
     }
 
-    /// Drops grid values before grid index `index`.
-    /// - Complexity: O(values kept).
+    /// Allows dropping grid values before grid index `index`. They are dropped once they are
+    /// at least half of the values held (and at least 4096), so each value is moved at most
+    /// about once: a window step trims a few values, and removing them from the front at every
+    /// step cost O(values held) per step (a 64-k-sample block holds over 12 000 grid values).
+    /// - Complexity: amortised O(values dropped).
     mutating func trim(before index: Int) {
         guard index > base else { return }
         let drop = min(index - base, values.count)
+        guard drop >= 4096 && 2 * drop >= values.count else { return }
         values.removeFirst(drop)
         masked.removeFirst(drop)
         if keepsRaw { raw.removeFirst(drop) }
-        base = index
+        base += drop
     }
 
     /// Copies grid points `[start, start + count)` into `out` (masked or not yet produced points

@@ -23,6 +23,13 @@ import Signals
 /// pulse on a masked sample is dropped. The systolic peak is taken as a maximum of the signal as
 /// the source presents it (SPC 2015, BUT PPG: pulses point up).
 ///
+/// Refractory period: a pulse less than 300 ms after the previous one is dropped (the first
+/// stands; 300 ms is a heart rate of 200 bpm), as in NeuroKit2's implementation of this method
+/// (`mindelay = 0.3` s; D. Makowski et al., "NeuroKit2: A Python toolbox for neurophysiological
+/// signal processing", Behavior Research Methods 53:1689–1696 (2021),
+/// doi:10.3758/s13428-020-01516-y). Without it, sharp noise on a 30-Hz camera PPG splits one
+/// pulse into two blocks of interest.
+///
 /// Source: M. Elgendi, I. Norton, M. Brearley, D. Abbott, D. Schuurmans, "Systolic peak
 /// detection in acceleration photoplethysmograms measured from emergency responders in tropical
 /// conditions", PLoS ONE 8(10):e76585 (2013), doi:10.1371/journal.pone.0076585.
@@ -38,6 +45,9 @@ struct PPGPulseDetector {
     let minBlock: Int
     let delay: Int
     let ringSize: Int
+    let ringMask: Int
+    /// Refractory period, samples: a pulse within 300 ms of the previous one is dropped.
+    let refractory: Int
     var filter: SOSFilter<Double>
     // Rings indexed by sample number modulo ringSize.
     var squared: [Double]
@@ -46,16 +56,22 @@ struct PPGPulseDetector {
     var rawRing: [Double]
     let refine: Int
     var meanRing: [Double]
-    var sumBeat = 0.0, sumPeak = 0.0, sumMean = 0.0
-    var n = 0 // samples pushed (including the flush zeros)
-    var real = 0 // real samples of the segment
+    /// The running sums and counters of the detector.
+    var state = State()
     var hold: Double?
-    var inBlock = false
-    var blockStart = 0
     var held: [Double] = []
     var filtered: [Double] = []
     static let maskingFlags = PPGGridChannel.masking
-    var rawNext = 0.0
+
+    struct State {
+        var sumBeat = 0.0, sumPeak = 0.0, sumMean = 0.0
+        var n = 0 // samples pushed (including the flush zeros)
+        var real = 0 // real samples of the segment
+        var inBlock = false
+        var blockStart = 0
+        /// The last pulse reported (sample index), for the refractory period.
+        var lastPulse = Int.min / 2
+    }
 
     /// Look-ahead: a pulse is reported at most this many samples after its sample.
     var latencySamples: Int { halfBeat + maxBlock + delay + refine + 1 }
@@ -68,7 +84,11 @@ struct PPGPulseDetector {
         meanLength = max(beatLength, Int((10 * sampleRate).rounded()))
         maxBlock = Int((1.5 * sampleRate).rounded())
         minBlock = max(1, Int((0.111 * sampleRate).rounded()))
-        ringSize = max(meanLength, beatLength + maxBlock + Int((0.5 * sampleRate).rounded()) + 2)
+        // A power of two, so that a ring slot is a mask, not a division.
+        let needed = max(meanLength, beatLength + maxBlock + Int((0.5 * sampleRate).rounded()) + 2)
+        ringSize = 1 << (Int.bitWidth - (needed - 1).leadingZeroBitCount)
+        ringMask = ringSize - 1
+        refractory = Int((0.3 * sampleRate).rounded())
         let sos = try! ButterworthDesign(order: 2, band: .bandPass(low: 0.5, high: min(8, 0.45 * sampleRate)), sampleRate: sampleRate).sos
         filter = SOSFilter<Double>(sos, initialization: .steadyState)
         delay = Int(Self.groupDelay(sos, frequency: 1.5, sampleRate: sampleRate).rounded())
@@ -96,91 +116,139 @@ struct PPGPulseDetector {
         }
         filtered.removeAll(keepingCapacity: true)
         if first >= 0 { held.withUnsafeBufferPointer { filter.process($0, into: &filtered) } }
-        for i in 0..<values.count {
-            let isMasked = flags[i] & PPGPulseDetector.maskingFlags != 0 || !values[i].isFinite
-            if first >= 0 && i >= first {
-                rawNext = held[i - first]
-                push(filtered[i - first], masked: isMasked, into: &pulses)
-            } else {
-                rawNext = 0
-                push(0, masked: true, into: &pulses)
+        let heldValues = held, filteredValues = filtered
+        withCore { core in
+            heldValues.withUnsafeBufferPointer { h in
+                filteredValues.withUnsafeBufferPointer { f in
+                    for i in 0..<values.count {
+                        let isMasked = flags[i] & PPGPulseDetector.maskingFlags != 0 || !values[i].isFinite
+                        if first >= 0 && i >= first {
+                            core.push(f[i - first], masked: isMasked, raw: h[i - first], into: &pulses)
+                        } else {
+                            core.push(0, masked: true, raw: 0, into: &pulses)
+                        }
+                        core.state.real += 1
+                    }
+                }
             }
-            real += 1
         }
     }
 
     /// Ends the segment: decides the last samples (the look-ahead is filled with zeros) and
     /// resets for the next segment.
     mutating func finish(into pulses: inout [Int]) {
-        for _ in 0..<halfBeat {
-            rawNext = 0
-            push(0, masked: true, into: &pulses)
+        withCore { core in
+            for _ in 0..<core.halfBeat { core.push(0, masked: true, raw: 0, into: &pulses) }
+            if core.state.inBlock { core.closeBlock(at: core.state.n - core.halfBeat, into: &pulses) }
         }
-        if inBlock { closeBlock(at: n - halfBeat, into: &pulses) }
         self = PPGPulseDetector(sampleRate: sampleRate)
     }
 
-    private mutating func push(_ y: Double, masked: Bool, into pulses: inout [Int]) {
-        let slot = n % ringSize
-        // Leaving the trailing mean window.
-        if n >= meanLength { sumMean -= meanRing[(n - meanLength) % ringSize] }
-        let z = y > 0 ? y * y : 0
-        squared[slot] = z
-        filteredRing[slot] = y
-        maskedRing[slot] = masked
-        rawRing[slot] = masked ? -Double.infinity : rawNext
-        meanRing[slot] = y * y
-        sumMean += y * y
-        // Centre m = n - halfBeat: beat window [m - halfBeat, m + halfBeat] = [n - 2 halfBeat, n].
-        sumBeat += z
-        if n - beatLength >= 0 { sumBeat -= squared[(n - beatLength) % ringSize] }
-        let enterPeak = n - halfBeat + halfPeak
-        if enterPeak >= 0 { sumPeak += squared[enterPeak % ringSize] }
-        let leavePeak = n - halfBeat - halfPeak - 1
-        if leavePeak >= 0 { sumPeak -= squared[leavePeak % ringSize] }
-        let m = n - halfBeat
-        n += 1
-        guard m >= 0 else { return }
-        let maPeak = sumPeak / Double(2 * halfPeak + 1)
-        let maBeat = sumBeat / Double(beatLength)
-        let alpha = 0.02 * sumMean / Double(min(n, meanLength))
-        let on = maPeak > maBeat + alpha
-        if on && !inBlock {
-            inBlock = true
-            blockStart = m
-        } else if !on && inBlock {
-            closeBlock(at: m, into: &pulses)
-        } else if inBlock && m - blockStart > maxBlock {
-            inBlock = false // too wide for a pulse: rejected; wait for the next rise
-            blockStart = Int.max
+    /// Runs `body` on the detector's per-sample core: its constants, its state and the rings as
+    /// raw pointers (no copy-on-write check or bounds check per sample).
+    private mutating func withCore(_ body: (inout Core) -> Void) {
+        let constants = (halfPeak, halfBeat, beatLength, meanLength, maxBlock, minBlock, delay, ringSize, ringMask, refine, refractory)
+        var s = state
+        squared.withUnsafeMutableBufferPointer { sq in
+            filteredRing.withUnsafeMutableBufferPointer { fr in
+                maskedRing.withUnsafeMutableBufferPointer { mr in
+                    rawRing.withUnsafeMutableBufferPointer { rr in
+                        meanRing.withUnsafeMutableBufferPointer { me in
+                            var core = Core(
+                                halfPeak: constants.0, halfBeat: constants.1, beatLength: constants.2, meanLength: constants.3,
+                                maxBlock: constants.4, minBlock: constants.5, delay: constants.6, ringSize: constants.7,
+                                ringMask: constants.8, refine: constants.9, refractory: constants.10, squared: sq.baseAddress!,
+                                filtered: fr.baseAddress!,
+                                masked: mr.baseAddress!, raw: rr.baseAddress!, mean: me.baseAddress!, state: s)
+                            body(&core)
+                            s = core.state
+                        }
+                    }
+                }
+            }
         }
+        state = s
     }
 
-    private mutating func closeBlock(at end: Int, into pulses: inout [Int]) {
-        inBlock = false
-        let width = end - blockStart
-        guard width >= minBlock && width <= maxBlock else { return }
-        var best = blockStart
-        var k = blockStart
-        while k < end {
-            if filteredRing[k % ringSize] > filteredRing[best % ringSize] { best = k }
-            k += 1
-        }
-        guard !maskedRing[best % ringSize] else { return }
-        // The filtered maximum moved back by the filter's delay, refined to the maximum of the
-        // unfiltered signal within ±150 ms (the systolic peak itself).
-        let centre = best - delay
-        var p = -1
-        var top = -Double.infinity
-        var k2 = max(0, centre - refine, n - ringSize + 1)
-        while k2 <= min(centre + refine, real - 1, n - 1) {
-            if rawRing[k2 % ringSize] > top {
-                top = rawRing[k2 % ringSize]
-                p = k2
+    /// The per-sample detector over raw ring pointers (valid only inside ``withCore(_:)``).
+    struct Core {
+        let halfPeak: Int, halfBeat: Int, beatLength: Int, meanLength: Int, maxBlock: Int, minBlock: Int
+        let delay: Int, ringSize: Int, ringMask: Int, refine: Int, refractory: Int
+        let squared: UnsafeMutablePointer<Double>
+        let filtered: UnsafeMutablePointer<Double>
+        let masked: UnsafeMutablePointer<Bool>
+        let raw: UnsafeMutablePointer<Double>
+        let mean: UnsafeMutablePointer<Double>
+        var state: State
+
+        mutating func push(_ y: Double, masked isMasked: Bool, raw rawValue: Double, into pulses: inout [Int]) {
+            let n = state.n
+            let slot = n & ringMask
+            // Leaving the trailing mean window.
+            if n >= meanLength { state.sumMean -= mean[(n - meanLength) & ringMask] }
+            let z = y > 0 ? y * y : 0
+            squared[slot] = z
+            filtered[slot] = y
+            masked[slot] = isMasked
+            raw[slot] = isMasked ? -Double.infinity : rawValue
+            mean[slot] = y * y
+            state.sumMean += y * y
+            // Centre m = n - halfBeat: beat window [m - halfBeat, m + halfBeat] = [n - 2 halfBeat, n].
+            state.sumBeat += z
+            if n - beatLength >= 0 { state.sumBeat -= squared[(n - beatLength) & ringMask] }
+            let enterPeak = n - halfBeat + halfPeak
+            if enterPeak >= 0 { state.sumPeak += squared[enterPeak & ringMask] }
+            let leavePeak = n - halfBeat - halfPeak - 1
+            if leavePeak >= 0 { state.sumPeak -= squared[leavePeak & ringMask] }
+            let m = n - halfBeat
+            state.n = n + 1
+            guard m >= 0 else { return }
+            let maPeak = state.sumPeak / Double(2 * halfPeak + 1)
+            let maBeat = state.sumBeat / Double(beatLength)
+            let alpha = 0.02 * state.sumMean / Double(min(n + 1, meanLength))
+            let on = maPeak > maBeat + alpha
+            if on && !state.inBlock {
+                state.inBlock = true
+                state.blockStart = m
+            } else if !on && state.inBlock {
+                closeBlock(at: m, into: &pulses)
+            } else if state.inBlock && m - state.blockStart > maxBlock {
+                state.inBlock = false // too wide for a pulse: rejected; wait for the next rise
+                state.blockStart = Int.max
             }
-            k2 += 1
         }
-        if p >= 0 && p < real && top > -Double.infinity { pulses.append(p) }
+
+        mutating func closeBlock(at end: Int, into pulses: inout [Int]) {
+            state.inBlock = false
+            let blockStart = state.blockStart, n = state.n, real = state.real
+            let width = end - blockStart
+            guard width >= minBlock && width <= maxBlock else { return }
+            var best = blockStart
+            var k = blockStart
+            while k < end {
+                if filtered[k & ringMask] > filtered[best & ringMask] { best = k }
+                k += 1
+            }
+            guard !masked[best & ringMask] else { return }
+            // The filtered maximum moved back by the filter's delay, refined to the maximum of the
+            // unfiltered signal within ±150 ms (the systolic peak itself).
+            let centre = best - delay
+            var p = -1
+            var top = -Double.infinity
+            var k2 = max(0, centre - refine, n - ringSize + 1)
+            while k2 <= min(centre + refine, real - 1, n - 1) {
+                if raw[k2 & ringMask] > top {
+                    top = raw[k2 & ringMask]
+                    p = k2
+                }
+                k2 += 1
+            }
+            // Refractory period: the first of two pulses closer than 300 ms stands.
+            if p >= 0 && p < real && top > -Double.infinity && p - state.lastPulse >= refractory {
+                pulses.append(p)
+                state.lastPulse = p
+            }
+        }
     }
 
     /// Group delay −dφ/dω of the cascade at `frequency`, samples (the delay of a pulse's

@@ -24,6 +24,15 @@
 /// is still (acceleration RMS ≤ 0.1 g when an accelerometer is present: a periodic movement
 /// can pass the template test while the pulses are motion); `acceptable` otherwise.
 enum PPGQuality {
+    /// Reusable buffers of ``assess(values:raw:masked:pulses:gridRate:inBandPower:accelerationRMS:startSeconds:endSeconds:workspace:)``
+    /// (no allocation per window once they have grown).
+    struct Workspace {
+        var kept: [Double] = []
+        var intervals: [Double] = []
+        var segments: [Double] = []
+        var template: [Double] = []
+    }
+
     /// Assesses one window.
     /// - Parameters:
     ///   - values: band-passed grid values of the window (masked points as 0).
@@ -31,46 +40,54 @@ enum PPGQuality {
     ///   - masked: whether each grid point is masked.
     ///   - pulses: pulse positions in grid points from the window start.
     ///   - gridRate: grid rate, Hz.
+    ///   - workspace: reusable buffers.
     /// - Returns: the indices and label (the in-band power and acceleration are filled by the
     ///   caller).
-    /// - Complexity: O(window length + pulses · pulse width).
+    /// - Complexity: O(window length + pulses · pulse width) on average (the percentiles by
+    ///   selection, not sorting).
     static func assess(
         values: [Float], raw: [Float], masked: [Bool], pulses: [Double], gridRate: Double,
-        inBandPower: Double, accelerationRMS: Double?, startSeconds: Double, endSeconds: Double
+        inBandPower: Double, accelerationRMS: Double?, startSeconds: Double, endSeconds: Double,
+        workspace w: inout Workspace
     ) -> PPGQualityResult {
         let n = values.count
         var maskedCount = 0
         var sum = 0.0, rawSum = 0.0
-        var kept = [Double]()
-        kept.reserveCapacity(n)
+        w.kept.removeAll(keepingCapacity: true)
         for i in 0..<n {
             if masked[i] {
                 maskedCount += 1
             } else {
-                kept.append(Double(values[i]))
+                w.kept.append(Double(values[i]))
                 sum += Double(values[i])
                 if !raw.isEmpty { rawSum += Double(raw[i]) }
             }
         }
         let maskedFraction = Double(maskedCount) / Double(max(1, n))
         var skewness = Double.nan, perfusion = Double.nan
-        if kept.count >= 3 {
-            let mean = sum / Double(kept.count)
+        let count = w.kept.count
+        if count >= 3 {
+            let mean = sum / Double(count)
             var m2 = 0.0, m3 = 0.0
-            for v in kept {
+            for v in w.kept {
                 let d = v - mean
                 m2 += d * d
                 m3 += d * d * d
             }
-            m2 /= Double(kept.count)
-            m3 /= Double(kept.count)
+            m2 /= Double(count)
+            m3 /= Double(count)
             if m2 > 0 { skewness = m3 / (m2 * m2.squareRoot()) }
-            kept.sort()
-            let ac = kept[Int(0.95 * Double(kept.count - 1))] - kept[Int(0.05 * Double(kept.count - 1))]
-            let dc = raw.isEmpty ? 0 : rawSum / Double(kept.count)
+            let high = Int(0.95 * Double(count - 1)), low = Int(0.05 * Double(count - 1))
+            let ac = w.kept.withUnsafeMutableBufferPointer { k in
+                let top = select(k, high)
+                // Everything below index `high` is now ≤ it: the low percentile lies there.
+                return top - select(UnsafeMutableBufferPointer(rebasing: k[0..<high]), low)
+            }
+            let dc = raw.isEmpty ? 0 : rawSum / Double(count)
             if dc > 0 { perfusion = 100 * ac / dc }
         }
-        let (correlation, feasible) = templateCorrelation(values: values, masked: masked, pulses: pulses, gridRate: gridRate)
+        let (correlation, feasible) = templateCorrelation(
+            values: values, masked: masked, pulses: pulses, gridRate: gridRate, workspace: &w)
         let label: PPGQualityLabel
         if maskedFraction > 0.2 || !feasible || !(correlation >= 0.66) {
             label = .unacceptable
@@ -85,37 +102,76 @@ enum PPGQuality {
             accelerationRMS: accelerationRMS ?? .nan, maskedFraction: maskedFraction, pulseCount: pulses.count)
     }
 
+    /// The `k`-th smallest value of `a` (0-based), partially reordering `a` so that every value
+    /// before index `k` is at most it (Hoare's selection, "FIND", CACM 4(7):321, 1961).
+    /// - Complexity: O(count) on average.
+    static func select(_ a: UnsafeMutableBufferPointer<Double>, _ k: Int) -> Double {
+        var lo = 0, hi = a.count - 1
+        while lo < hi {
+            let pivot = a[lo + (hi - lo) / 2]
+            var i = lo, j = hi
+            while i <= j {
+                while a[i] < pivot { i += 1 }
+                while a[j] > pivot { j -= 1 }
+                if i <= j {
+                    a.swapAt(i, j)
+                    i += 1
+                    j -= 1
+                }
+            }
+            if k <= j {
+                hi = j
+            } else if k >= i {
+                lo = i
+            } else {
+                break
+            }
+        }
+        return a[k]
+    }
+
     /// Orphanidou et al. (2015): mean correlation of the pulses with their average template, and
     /// whether the feasibility rules hold.
-    static func templateCorrelation(values: [Float], masked: [Bool], pulses: [Double], gridRate: Double) -> (Double, Bool) {
+    static func templateCorrelation(
+        values: [Float], masked: [Bool], pulses: [Double], gridRate: Double, workspace w: inout Workspace
+    ) -> (Double, Bool) {
         guard pulses.count >= 3 else { return (.nan, false) }
-        var intervals = [Double]()
-        for k in 1..<pulses.count { intervals.append((pulses[k] - pulses[k - 1]) / gridRate) }
-        let meanInterval = intervals.reduce(0, +) / Double(intervals.count)
+        w.intervals.removeAll(keepingCapacity: true)
+        for k in 1..<pulses.count { w.intervals.append((pulses[k] - pulses[k - 1]) / gridRate) }
+        let meanInterval = w.intervals.reduce(0, +) / Double(w.intervals.count)
         let rate = 60 / meanInterval
-        let longest = intervals.max()!, shortest = intervals.min()!
+        let longest = w.intervals.max()!, shortest = w.intervals.min()!
         let feasible = rate >= 40 && rate <= 180 && longest < 3 && shortest > 0 && longest / shortest < 2.2
-        let sorted = intervals.sorted()
-        let median = sorted[sorted.count / 2] * gridRate
+        w.intervals.sort()
+        let median = w.intervals[w.intervals.count / 2] * gridRate
         let half = max(1, Int((median / 2).rounded()))
         let width = 2 * half + 1
-        var segments = [[Double]]()
+        w.segments.removeAll(keepingCapacity: true)
+        var count = 0
         for p in pulses {
             let c = Int(p.rounded())
             guard c - half >= 0 && c + half < values.count else { continue }
             var ok = true
             for i in (c - half)...(c + half) where masked[i] { ok = false }
-            if ok { segments.append((c - half...c + half).map { Double(values[$0]) }) }
+            if ok {
+                for i in (c - half)...(c + half) { w.segments.append(Double(values[i])) }
+                count += 1
+            }
         }
-        guard segments.count >= 2 else { return (.nan, false) }
-        var template = [Double](repeating: 0, count: width)
-        for s in segments { for i in 0..<width { template[i] += s[i] / Double(segments.count) } }
+        guard count >= 2 else { return (.nan, false) }
+        w.template.removeAll(keepingCapacity: true)
+        w.template.append(contentsOf: repeatElement(0, count: width))
+        for s in 0..<count { for i in 0..<width { w.template[i] += w.segments[s * width + i] / Double(count) } }
         var total = 0.0
-        for s in segments { total += pearson(s, template) }
-        return (total / Double(segments.count), feasible)
+        w.segments.withUnsafeBufferPointer { seg in
+            w.template.withUnsafeBufferPointer { t in
+                for s in 0..<count { total += pearson(UnsafeBufferPointer(rebasing: seg[s * width..<(s + 1) * width]), t) }
+            }
+        }
+        return (total / Double(count), feasible)
     }
 
-    static func pearson(_ a: [Double], _ b: [Double]) -> Double {
+    static func pearson(_ a: UnsafeBufferPointer<Double>, _ b: UnsafeBufferPointer<Double>) -> Double {
         let n = Double(a.count)
         let ma = a.reduce(0, +) / n, mb = b.reduce(0, +) / n
         var sab = 0.0, saa = 0.0, sbb = 0.0

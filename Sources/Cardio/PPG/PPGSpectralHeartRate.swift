@@ -77,6 +77,7 @@ struct PPGSpectralHeartRate {
         let lag: Int
         var score: [Float]
         var newScore: [Float]
+        var argScratch: [Int32]
         var backRing: [Int8]
         var emissionRing: [Float]
         var usableRing: [Bool]
@@ -90,40 +91,80 @@ struct PPGSpectralHeartRate {
             self.lag = max(1, lag)
             score = [Float](repeating: 0, count: states)
             newScore = score
+            argScratch = [Int32](repeating: 0, count: states)
             backRing = [Int8](repeating: 0, count: self.lag * states)
             emissionRing = [Float](repeating: 0, count: self.lag * states)
             usableRing = [Bool](repeating: false, count: self.lag)
         }
 
         /// One step with emission probabilities `e` (sum 1).
+        ///
+        /// The max-product recursion runs offset by offset over all states (a loop the compiler
+        /// vectorises); offsets ascend and only a strictly larger score replaces the best, so
+        /// each state keeps the smallest offset among equal maxima, as a per-state scan would.
         mutating func step(_ e: [Float], usable: Bool) {
             let slot = processed % lag
+            let n = self.n, jump = self.jump
             if processed == 0 {
                 for j in 0..<n {
                     score[j] = logf(e[j] + 1e-9)
                     backRing[j] = 0
                 }
             } else {
-                var best: Float = -.infinity
-                for j in 0..<n {
-                    var m: Float = -.infinity
-                    var arg = 0
-                    var o = max(-jump, j - (n - 1))
-                    let hi = min(jump, j)
-                    while o <= hi {
-                        let v = score[j - o] + transition[o + jump]
-                        if v > m {
-                            m = v
-                            arg = o
+                score.withUnsafeBufferPointer { sc in
+                    newScore.withUnsafeMutableBufferPointer { bestBuffer in
+                        argScratch.withUnsafeMutableBufferPointer { argBuffer in
+                            transition.withUnsafeBufferPointer { tr in
+                                let best = bestBuffer.baseAddress!, arg = argBuffer.baseAddress!
+                                for j in 0..<n {
+                                    best[j] = -.infinity
+                                    arg[j] = 0
+                                }
+                                // State j takes predecessor j - o for o in max(-jump, j - (n - 1))...min(jump, j).
+                                for o in -jump...jump {
+                                    let t = tr[o + jump]
+                                    let lo = max(0, o), hi = min(n - 1, n - 1 + o)
+                                    guard lo <= hi else { continue }
+                                    let o32 = Int32(o)
+                                    let from = sc.baseAddress! + lo - o
+                                    let to = best + lo, toArg = arg + lo
+                                    let count = hi - lo + 1
+                                    // Eight states at a time (explicit SIMD: the compiler does not
+                                    // vectorise the scalar form), then the rest one by one.
+                                    let t8 = SIMD8<Float>(repeating: t), o8 = SIMD8<Int32>(repeating: o32)
+                                    var i = 0
+                                    while i + 8 <= count {
+                                        let v = UnsafeRawPointer(from + i).loadUnaligned(as: SIMD8<Float>.self) + t8
+                                        let b = UnsafeRawPointer(to + i).loadUnaligned(as: SIMD8<Float>.self)
+                                        let a = UnsafeRawPointer(toArg + i).loadUnaligned(as: SIMD8<Int32>.self)
+                                        let better = v .> b
+                                        UnsafeMutableRawPointer(to + i).storeBytes(
+                                            of: b.replacing(with: v, where: better), as: SIMD8<Float>.self)
+                                        UnsafeMutableRawPointer(toArg + i).storeBytes(
+                                            of: a.replacing(with: o8, where: better), as: SIMD8<Int32>.self)
+                                        i &+= 8
+                                    }
+                                    while i < count {
+                                        let v = from[i] + t
+                                        if v > to[i] {
+                                            to[i] = v
+                                            toArg[i] = o32
+                                        }
+                                        i &+= 1
+                                    }
+                                }
+                            }
                         }
-                        o += 1
                     }
-                    let v = m + logf(e[j] + 1e-9)
-                    newScore[j] = v
-                    backRing[slot * n + j] = Int8(arg)
-                    if v > best { best = v }
                 }
-                for j in 0..<n { score[j] = newScore[j] - best }
+                var top: Float = -.infinity
+                for j in 0..<n {
+                    let v = newScore[j] + logf(e[j] + 1e-9)
+                    newScore[j] = v
+                    backRing[slot * n + j] = Int8(truncatingIfNeeded: argScratch[j])
+                    if v > top { top = v }
+                }
+                for j in 0..<n { score[j] = newScore[j] - top }
             }
             for j in 0..<n { emissionRing[slot * n + j] = e[j] }
             usableRing[slot] = usable
