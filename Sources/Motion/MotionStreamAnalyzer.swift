@@ -125,12 +125,11 @@ public struct MotionStreamAnalyzer: Sendable {
             rotation = RotationEpochProcessor(sampleRate: rate, epochSeconds: options.epochSeconds)
         } else {
             sleep = SleepDetector(epochSeconds: options.epochSeconds.rounded())
-        }
-        if isRotationRate {
-        } else if options.autoCalibrate {
-            calibrationPass = CalibrationPass(sampleRate: rate)
-        } else {
-            processor = EpochProcessor(sampleRate: rate, options: options)
+            if options.autoCalibrate {
+                calibrationPass = CalibrationPass(sampleRate: rate)
+            } else {
+                processor = EpochProcessor(sampleRate: rate, options: options)
+            }
         }
         let blocks = held
         held = []
@@ -332,7 +331,7 @@ public struct MotionStreamAnalyzer: Sendable {
             gridSamples: r?.gridSamples ?? 0,
             interpolatedFraction: r.flatMap { $0.gridSamples > 0 ? Double($0.interpolatedSamples) / Double($0.gridSamples) : nil },
             droppedSamples: r?.droppedSamples ?? 0, gaps: r?.gapsSkipped ?? 0, epochs: epochCount, steps: stepCount,
-            calibration: calibration, note: problem)
+            calibration: calibration, note: problem ?? sleep?.unsupported.map { "sleep: \($0)" })
         return (days.keys.sorted().map { days[$0]! }, summary)
     }
 

@@ -100,6 +100,15 @@ struct SleepTests {
         #expect(n.note?.contains("worn data") == true, "\(n.note ?? "")")
     }
 
+    @Test("2-min epochs: no nights, and the stream says why")
+    func longEpochs() {
+        var options = MotionOptions()
+        options.epochSeconds = 120
+        let r = GeneratedStream.analyze(count: 36_000, rate: 10, start: Self.noon, options: options) { _ in SIMD3(0, 0, 1) }
+        #expect(r.nights.isEmpty)
+        #expect(r.summary.note?.contains("sleep needs an epoch of at most 60 s") == true, "\(r.summary.note ?? "")")
+    }
+
     @Test("a day of activity without a night: no block of low z-angle variability, none invented")
     func awakeAllDay() {
         let rate = 10.0
