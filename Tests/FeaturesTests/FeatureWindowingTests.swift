@@ -40,9 +40,12 @@ import _TestSupport
             info: accelerometer(rate: nil), times: times, columns: [x, y, z], flags: flags, segmentStarts: segmentStarts)
     }
 
-    @Test func chunkedEqualsWhole() throws {
+    /// Default catalog, and with catch22 (`all`).
+    @Test(arguments: ["default", "all"])
+    func chunkedEqualsWhole(_ catalog: String) throws {
         let stream = Self.jitteredStream()
         var options = FeaturesFamily.Options()
+        options.catalog = catalog
         options.windowing.stepSeconds = 5 // overlapping windows too
         let whole = try stream.run(options: options, capacity: stream.times.count)
         #expect(whole.table("features").count > 1000)
