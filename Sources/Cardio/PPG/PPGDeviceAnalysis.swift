@@ -259,7 +259,11 @@ struct PPGDeviceAnalysis {
         let we = ws + Double(windowLength) / PPGGridChannel.gridRate
         let keepFrom = t0 + Double((nextWindow + 1) * stepLength) / PPGGridChannel.gridRate
         let local = pulseChannels[c].pulses(from: ws, to: we, keepFrom: keepFrom, gridRate: PPGGridChannel.gridRate)
-        guard missing < windowLength else { return }
+        let labelGrid = (t0: t0, step: stepLength, length: windowLength, rate: PPGGridChannel.gridRate)
+        guard missing < windowLength else {
+            pulseChannels[c].setLabel(window: nextWindow, nil, grid: labelGrid)
+            return
+        }
         for j in 0..<windowLength {
             let k = start + j - g.base
             let ok = k >= 0 && k < g.values.count && !g.masked[k]
@@ -280,8 +284,7 @@ struct PPGDeviceAnalysis {
             inBandPower: inBand, accelerationRMS: accRMS, startSeconds: ws, endSeconds: we, workspace: &qualityWorkspace)
         qualityRows.append((pulseChannels[c].name, q))
         // Beats take the label of the window centred on them (the window's central step).
-        let half = (Double(windowLength - stepLength) / 2) / PPGGridChannel.gridRate
-        pulseChannels[c].labels.append((ws + half, ws + half + Double(stepLength) / PPGGridChannel.gridRate, q.label))
+        pulseChannels[c].setLabel(window: nextWindow, q.label, grid: labelGrid)
     }
 
     private mutating func flushRows(name: String, t0: Double, output: any ResultOutput) throws {
@@ -320,17 +323,6 @@ struct PPGDeviceAnalysis {
         if forcedWindows > 0 {
             issues.append("\(deviceID): \(forcedWindows) windows computed while a channel lagged over 2^18 grid points (2.9 h) behind")
         }
-    }
-
-    /// The label of the window whose central step holds time `t`, or `nil`.
-    static func label(at t: Double, in windows: [(start: Double, end: Double, label: PPGQualityLabel)]) -> PPGQualityLabel? {
-        var lo = 0, hi = windows.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if windows[mid].end <= t { lo = mid + 1 } else { hi = mid }
-        }
-        guard lo < windows.count, windows[lo].start <= t else { return nil }
-        return windows[lo].label
     }
 
     /// The sample rate of an explicit-time block: the median spacing of its first samples.

@@ -20,8 +20,13 @@ struct PPGPulseChannel {
     /// Pulse times that a pending window may still need.
     var pulseTimes: [Double] = []
     var series: BeatSeries
-    /// Quality labels by the central step of each window (for the beats' `quality` column).
-    var labels: [(start: Double, end: Double, label: PPGQualityLabel)] = []
+    /// Quality label of each window, one byte per window (index in `PPGQualityLabel.allCases`,
+    /// 0xFF: none), for the beats' `quality` column: a beat takes the label of the window whose
+    /// central step holds it. One byte instead of a (start, end, label) tuple of 24 keeps a week
+    /// of 2-s windows at 0.3 MB per stream.
+    var labelCodes: [UInt8] = []
+    /// Grid origin (s), step and window length (grid points) of the windows of ``labelCodes``.
+    var labelGrid: (t0: Double, step: Int, length: Int, rate: Double)?
     var issues: [String] = []
 
     init(optical: Int, name: String, options: BeatSeries.Options) {
@@ -114,16 +119,46 @@ struct PPGPulseChannel {
     /// Emits the beat series (beats with their window's label, heart rate, PRV).
     mutating func finish(output: any ResultOutput) throws {
         close()
-        let windows = labels
+        let codes = labelCodes, grid = labelGrid
         let name = self.name
         try series.finish(
             beat: { b in
-                let label = PPGDeviceAnalysis.label(at: b.listedTimeSeconds, in: windows)
+                let label = grid.flatMap { Self.label(at: b.listedTimeSeconds, codes: codes, grid: $0) }
                 try output.emit(
                     BeatSeriesTables.beats,
                     SeriesRow(stream: name, source: .ppg, value: LabelledBeat(beat: b, qualityLabel: label?.rawValue)))
             },
             heartRate: { try output.emit(BeatSeriesTables.heartRate, SeriesRow(stream: name, source: .ppg, value: $0)) },
             hrv: { try output.emit(BeatSeriesTables.hrv, SeriesRow(stream: name, source: .ppg, value: $0)) })
+    }
+
+    /// Records window `window`'s label (`nil`: none); windows not recorded have none.
+    /// - Complexity: amortised O(1).
+    mutating func setLabel(window: Int, _ label: PPGQualityLabel?, grid: (t0: Double, step: Int, length: Int, rate: Double)) {
+        if labelGrid == nil { labelGrid = grid }
+        while labelCodes.count <= window { labelCodes.append(0xFF) }
+        labelCodes[window] = label.flatMap { l in PPGQualityLabel.allCases.firstIndex(of: l).map { UInt8($0) } } ?? 0xFF
+    }
+
+    /// The central step of window k: `[t0 + (k·step + (length − step)/2) / rate, … + step / rate)`.
+    static func centralStep(_ k: Int, grid: (t0: Double, step: Int, length: Int, rate: Double)) -> (start: Double, end: Double) {
+        let ws = grid.t0 + Double(k * grid.step) / grid.rate
+        let start = ws + (Double(grid.length - grid.step) / 2) / grid.rate
+        return (start, start + Double(grid.step) / grid.rate)
+    }
+
+    /// The label of the window whose central step holds time `t`, or `nil`.
+    /// - Complexity: O(1).
+    static func label(at t: Double, codes: [UInt8], grid: (t0: Double, step: Int, length: Int, rate: Double)) -> PPGQualityLabel? {
+        let first = centralStep(0, grid: grid).start
+        let guess = Int(((t - first) * grid.rate / Double(grid.step)).rounded(.down))
+        for k in [guess - 1, guess, guess + 1] where k >= 0 && k < codes.count {
+            let c = centralStep(k, grid: grid)
+            if c.start <= t && t < c.end {
+                let code = Int(codes[k])
+                return code < PPGQualityLabel.allCases.count ? PPGQualityLabel.allCases[code] : nil
+            }
+        }
+        return nil
     }
 }
