@@ -16,13 +16,6 @@ import _TestSupport
         switch name {
         // Bin edges: catch22 differs from these in the last bits of its histogram arithmetic.
         case "CO_Embed2_Dist_tau_d_expfit_meandiff": return (1e-6, 0)
-        // Identical definition only without decimation (first zero crossing of the
-        // autocorrelation at lag 1: noise, short); catch22 v1.1.0 decimates differently.
-        case "SB_TransitionMatrix_quantile_3_ac_sumdiagcov":
-            return `case` == "noise" || `case` == "short" ? (1e-9, 1e-12) : nil
-        // A discrete split index; its time scales or fits differ from catch22's in some series.
-        case "SC_FluctAnal_2_rsrangefit_50_1_logi_prop_r1", "SC_FluctAnal_2_dfa_50_1_2_logi_prop_r1":
-            return (0, 0.35)
         default: return (1e-9, 1e-12)
         }
     }

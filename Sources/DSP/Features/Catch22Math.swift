@@ -234,13 +234,14 @@ enum Catch22Math {
     }
 
     /// Entropy of successive symbol pairs of the 3-letter quantile alphabet (hctsa
-    /// `SB_MotifThree(x, 'quantile').hh`), with catch22 v1.1.0's bias term
-    /// ((m₂ − 1)/2 − (m₁ − 1))/(n − 1) (m₂ pair cells and m₁ letters occupied; measured
-    /// against pycatch22 1.0.2).
+    /// `SB_MotifThree(x, 'quantile').hh`), with the Miller–Madow bias correction catch22
+    /// v1.1.0 applies (its `SB_MotifThree.c`): df/(2(n − 1)) added when df = m₂ − 1 − 2·(3 − 1)
+    /// is positive, m₂ the number of occupied pair cells (the two marginals are fixed by the
+    /// equiprobable alphabet, hence the 2·(3 − 1) degrees of freedom removed).
     static func motifThreeEntropy(
         _ z: UnsafePointer<Double>, _ n: Int, sorted: UnsafePointer<Double>, symbols: UnsafeMutablePointer<Int>
     ) -> Double {
-        let letters = coarseGrain(z, n, sorted: sorted, into: symbols)
+        _ = coarseGrain(z, n, sorted: sorted, into: symbols)
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: 9) { c in
             for k in 0..<9 { c[k] = 0 }
             for i in 0..<(n - 1) { c[symbols[i] * 3 + symbols[i + 1]] += 1 }
@@ -251,7 +252,8 @@ enum Catch22Math {
                 h -= p * log(p)
                 cells += 1
             }
-            return h + (Double(cells - 1) / 2 - Double(letters - 1)) / pairs
+            let df = cells - 1 - 2 * (3 - 1)
+            return df > 0 ? h + Double(df) / (2 * pairs) : h
         }
     }
 
@@ -344,12 +346,13 @@ enum Catch22Math {
 
     /// Trace of the covariance of the 3-state transition matrix of the series decimated by the
     /// autocorrelation's first zero crossing (hctsa `SB_TransitionMatrix(x, 'quantile', 3,
-    /// 'ac').sumdiagcov`). The decimation uses MATLAB `resample`'s design as SciPy's
-    /// `resample_poly` reproduces it (Kaiser-windowed sinc, β = 5, 10 lobes per side); catch22
-    /// v1.1.0 decimates differently (see `docs/FEATURES.md`).
+    /// 'ac').sumdiagcov`), the factor capped at ⌊n/50⌋ as catch22 v1.1.0 does. The decimation
+    /// uses MATLAB `resample`'s design as SciPy's `resample_poly` reproduces it (Kaiser-windowed
+    /// sinc, β = 5, 10 lobes per side, zeros beyond the ends), as catch22 v1.1.0.
     static func transitionCovariance(_ z: UnsafePointer<Double>, _ n: Int, lag: Double, scratch s: Catch22Scratch) -> Double {
         guard lag.isFinite else { return .nan }
-        let q = max(1, Int(lag))
+        // catch22 v1.1.0 caps the decimation factor at ⌊n/50⌋ (`SB_TransitionMatrix.c`).
+        let q = max(1, min(Int(lag), n / 50))
         var y = z
         var m = n
         if q > 1 {
@@ -659,13 +662,17 @@ enum Catch22Math {
             }
             return max(0, syy - sxy * sxy / sxx)
         }
-        var best = Double.infinity, split = 0
-        for i in 6...(count - 6) {
-            let e = sse(0, i) + sse(i - 1, count)
-            if e < best {
-                best = e
-                split = i
-            }
+        // Each regime holds at least max(8, round(count/4)) scales (the second shares the split
+        // point); the first split within a relative 1e-9 of the smallest error wins (catch22
+        // v1.1.0, `SC_FluctAnal.c`).
+        let minPoints = max(8, Int((0.25 * Double(count)).rounded()))
+        guard count >= 2 * minPoints else { return .nan }
+        var best = Double.infinity
+        for i in minPoints...(count - minPoints) { best = min(best, sse(0, i) + sse(i - 1, count)) }
+        var split = minPoints
+        for i in minPoints...(count - minPoints) where sse(0, i) + sse(i - 1, count) <= best * (1 + 1e-9) {
+            split = i
+            break
         }
         return Double(split) / Double(count)
     }

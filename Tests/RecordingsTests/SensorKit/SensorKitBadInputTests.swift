@@ -51,3 +51,33 @@ struct SensorKitBadInputTests {
         #expect(decoder.rejectedSamplesWithoutStream == ((e["rejectedWithoutStream"] as? NSNumber)?.intValue ?? 0))
     }
 }
+
+/// Found by libFuzzer (FuzzMyDataHelps, `crash-5e542f2e…`: the two bytes EF 0A): the byte order
+/// mark was skipped as three bytes without looking at them, so a file ending inside it moved the
+/// reader past its data (a negative-size move under AddressSanitizer). Each byte is now checked.
+@Suite("MyDataHelps: a byte order mark is read byte by byte")
+struct MyDataHelpsByteOrderMarkTests {
+    static let cases: [(bytes: [UInt8], expected: String?)] = [
+        ([0xEF, 0x0A], "bom.json:1:2: syntax: a byte order mark must be EF BB BF"),
+        ([0xEF, 0xBB], "bom.json:1:3: truncated: the file ends inside its byte order mark"),
+        ([0xEF], "bom.json:1:2: truncated: the file ends inside its byte order mark"),
+        ([0xEF, 0xBB, 0xBF] + Array("{\"samples\":[]}".utf8), nil),
+    ]
+
+    @Test("EF 0A, EF BB, EF: located errors; a whole mark: read", arguments: 0..<4)
+    func byteOrderMark(index: Int) throws {
+        let (bytes, expected) = Self.cases[index]
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sensorpipe-bom-\(getpid())-\(index)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("bom.json").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        do {
+            let decoder = try SensorKitDecoder(path: path, format: .myDataHelpsJSON)
+            while try decoder.next() != nil {}
+            #expect(expected == nil, "expected an error")
+        } catch let error as RecordingError {
+            #expect(error.description.replacingOccurrences(of: folder.path + "/", with: "") == expected)
+        }
+    }
+}

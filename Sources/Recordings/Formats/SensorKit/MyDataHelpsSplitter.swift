@@ -161,7 +161,13 @@ final class MyDataHelpsSplitter {
                 return nil
             case .start:
                 try skipWhitespace()
-                if try peek() == 0xEF { advance(); advance(); advance() } // UTF-8 byte order mark
+                if try peek() == 0xEF { // UTF-8 byte order mark: all three bytes, each checked
+                    for expected: UInt8 in [0xEF, 0xBB, 0xBF] {
+                        guard let b = try peek() else { throw fail(.truncated, "the file ends inside its byte order mark") }
+                        guard b == expected else { throw fail(.syntax, "a byte order mark must be EF BB BF") }
+                        advance()
+                    }
+                }
                 try expect(UInt8(ascii: "{"), "'{' opening the MyDataHelps export object")
                 state = .members(first: true)
             case .members(let first):
