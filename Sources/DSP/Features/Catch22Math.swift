@@ -22,8 +22,19 @@ enum Catch22Math {
         var mean = 0.0
         for i in 0..<m { mean += y[i] }
         mean /= Double(m)
-        let count = fft.count
         for i in 0..<m { work[i] = y[i] - mean }
+        lagProducts(m, fft: fft, work: work, spectrum: spectrum)
+        let c0 = work[0]
+        for k in 0..<m { out[k] = c0 > 0 ? work[k] / c0 : .nan }
+    }
+
+    /// Replaces x₀…x_{m−1} in `work[0..<m]` by their lag-product sums (Wiener–Khinchin: the
+    /// series zero-padded to `fft.count` points, |FFT|², inverse): afterwards
+    /// `work[k] = Σᵢ xᵢ·xᵢ₊ₖ` times the inverse transform's scale, for k < m.
+    static func lagProducts(
+        _ m: Int, fft: RealFFT<Double>, work: UnsafeMutablePointer<Double>, spectrum: UnsafeMutablePointer<Double>
+    ) {
+        let count = fft.count
         for i in m..<count { work[i] = 0 }
         fft.forward(work, into: spectrum)
         for k in 0...(count / 2) {
@@ -32,8 +43,6 @@ enum Catch22Math {
             spectrum[2 * k + 1] = 0
         }
         fft.inverse(destroying: spectrum, into: work)
-        let c0 = work[0]
-        for k in 0..<m { out[k] = c0 > 0 ? work[k] / c0 : .nan }
     }
 
     /// First crossing of `threshold` by x₀, x₁, … (hctsa `BF_PointOfCrossing`): the 1-based
@@ -437,14 +446,7 @@ enum Catch22Math {
         splineResidual(z, n, into: y)
         let count = fft.count
         for i in 0..<n { work[i] = y[i] }
-        for i in n..<count { work[i] = 0 }
-        fft.forward(work, into: spectrum)
-        for k in 0...(count / 2) {
-            let re = spectrum[2 * k], im = spectrum[2 * k + 1]
-            spectrum[2 * k] = re * re + im * im
-            spectrum[2 * k + 1] = 0
-        }
-        fft.inverse(destroying: spectrum, into: work)
+        lagProducts(n, fft: fft, work: work, spectrum: spectrum)
         let lags = (n + 2) / 3
         // acf[k] = mean(y[0..<n−τ]·y[τ..<n]) at τ = k + 1.
         for k in 0..<lags { acf[k] = work[k + 1] / Double(count) / Double(n - k - 1) }

@@ -72,11 +72,11 @@ struct MyDataHelpsByteOrderMarkTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("bom.json").path
         try Data(bytes).write(to: URL(fileURLWithPath: path))
-        do {
+        do throws(RecordingError) {
             let decoder = try SensorKitDecoder(path: path, format: .myDataHelpsJSON)
             while try decoder.next() != nil {}
             #expect(expected == nil, "expected an error")
-        } catch let error as RecordingError {
+        } catch {
             #expect(error.description.replacingOccurrences(of: folder.path + "/", with: "") == expected)
         }
     }
