@@ -122,31 +122,19 @@ public enum ECGFamily: AnalysisFamily {
             for index in order {
                 guard var a = analyzers.removeValue(forKey: index) else { continue }
                 let name = a.streamName
+                let rows = SeriesRows(output: output, stream: name, source: .ecg)
                 try a.finish(
                     quality: { try output.emit(ECGTables.quality, Streamed(stream: name, value: $0)) },
-                    beat: {
-                        try output.emit(
-                            BeatSeriesTables.beats,
-                            SeriesRow(
-                                stream: name, source: .ecg, value: LabelledBeat(beat: $0.beat, qualityLabel: $0.qualityLabel?.rawValue)))
-                    },
-                    heartRate: { try output.emit(BeatSeriesTables.heartRate, SeriesRow(stream: name, source: .ecg, value: $0)) },
-                    hrv: { try output.emit(BeatSeriesTables.hrv, SeriesRow(stream: name, source: .ecg, value: $0)) })
+                    beat: rows.beat, heartRate: rows.heartRate, hrv: rows.hrv)
                 if let summary = a.lastSummary { try output.emit(ECGTables.summary, Streamed(stream: name, value: summary)) }
                 issues += a.issues.map { "\(name): \($0)" }
             }
             for var f in fused {
                 let name = f.name
+                let rows = SeriesRows(output: output, stream: name, source: .fused)
                 let summary = try ECGAnalyzer.finish(
                     &f.series, windows: f.windows, excludesUnacceptable: options.hrvExcludesUnacceptable,
-                    beat: {
-                        try output.emit(
-                            BeatSeriesTables.beats,
-                            SeriesRow(
-                                stream: name, source: .fused, value: LabelledBeat(beat: $0.beat, qualityLabel: $0.qualityLabel?.rawValue)))
-                    },
-                    heartRate: { try output.emit(BeatSeriesTables.heartRate, SeriesRow(stream: name, source: .fused, value: $0)) },
-                    hrv: { try output.emit(BeatSeriesTables.hrv, SeriesRow(stream: name, source: .fused, value: $0)) })
+                    beat: rows.beat, heartRate: rows.heartRate, hrv: rows.hrv)
                 try output.emit(ECGTables.summary, Streamed(stream: name, value: summary))
             }
             for c in options.channels where !matched.contains(c) {
@@ -156,4 +144,23 @@ public enum ECGFamily: AnalysisFamily {
             }
         }
     }
+}
+
+/// The beat-series rows of one ECG stream (a lead or the fused series), written to `output`.
+private struct SeriesRows {
+    let output: any ResultOutput
+    let stream: String
+    let source: BeatSource
+
+    func beat(_ b: ECGBeat) throws {
+        try output.emit(
+            BeatSeriesTables.beats,
+            SeriesRow(stream: stream, source: source, value: LabelledBeat(beat: b.beat, qualityLabel: b.qualityLabel?.rawValue)))
+    }
+
+    func heartRate(_ w: HeartRateWindow) throws {
+        try output.emit(BeatSeriesTables.heartRate, SeriesRow(stream: stream, source: source, value: w))
+    }
+
+    func hrv(_ r: HRVResult) throws { try output.emit(BeatSeriesTables.hrv, SeriesRow(stream: stream, source: source, value: r)) }
 }

@@ -38,7 +38,7 @@ extension FeatureCatalog {
             ("SB_BinaryStats_diff_longstretch0", "samples", "longest run of strictly decreasing steps"),
             (
                 "SB_MotifThree_quantile_hh", "nat",
-                "entropy of successive pairs of a 3-letter equiprobable alphabet (MATLAB quantiles), plus catch22's bias term ((m₂ − 1)/2 − (m₁ − 1))/(n − 1)"
+                "entropy of successive pairs of a 3-letter equiprobable alphabet (MATLAB quantiles), plus catch22's Miller–Madow term df/(2(n − 1)) when df = m₂ − 5 > 0 (m₂ occupied pair cells)"
             ),
             (
                 "CO_HistogramAMI_even_5bin_ami2", "nat",
@@ -51,7 +51,7 @@ extension FeatureCatalog {
             ),
             (
                 "SB_TransitionMatrix_quantile_3_ac_sumdiagcov", "1",
-                "trace of the covariance of the 3-state quantile transition matrix of z decimated by the autocorrelation's first zero crossing"
+                "trace of the covariance of the 3-state quantile transition matrix of z decimated by the autocorrelation's first negative lag, capped at ⌊n/50⌋"
             ),
             (
                 "PD_PeriodicityWang_th0_01", "samples",
@@ -63,7 +63,7 @@ extension FeatureCatalog {
             ),
             (
                 "SC_FluctAnal_2_rsrangefit_50_1_logi_prop_r1", "1",
-                "share of time scales before the best two-line split of log(RMS detrended range) against log(scale)"
+                "share of time scales before the best two-line split of log(RMS detrended range) against log(scale), each line on at least max(8, round(scales/4)) scales"
             ),
             (
                 "SC_FluctAnal_2_dfa_50_1_2_logi_prop_r1", "1",
