@@ -84,7 +84,7 @@ enum AnalyzeCommand {
                 analysis: analysis, sink: sink, progress: showProgress)
             clearProgress()
             print(
-                "\(FilePathBytes.display(input)): \(summary.streams) stream(s), \(summary.beats) beats → \(out)/"
+                "\(FilePathBytes.display(input)): \(summary.streams) stream(s); \(summary.analysisRowsDescription) → \(out)/"
                     + summary.tables.map { "\($0).csv" }.joined(separator: ", "))
             for issue in summary.issues { CLI.error("warning: \(issue)") }
             for line in summary.unanalysedStreams { CLI.error("warning: not analysed: \(line)") }

@@ -251,7 +251,7 @@ final class ProgressReporter {
         case .ok:
             let unanalysed = o.summary?.unanalysedStreams.count ?? 0
             line =
-                "ok      \(o.path): \(o.summary?.streams ?? 0) stream(s), \(o.summary?.beats ?? 0) beats"
+                "ok      \(o.path): \(o.summary?.streams ?? 0) stream(s); \(o.summary?.analysisRowsDescription ?? "no analysis rows")"
                 + (unanalysed > 0 ? " (warning: \(unanalysed) stream(s) not analysed)" : "")
         case .skipped:
             line = "skipped \(o.path) (already done)"

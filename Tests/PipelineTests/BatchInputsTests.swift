@@ -140,7 +140,10 @@ struct BatchInputsTests {
             #expect(line.contains("M samples"))
         }
         // Cleared: the result line starts on a clean line after the last redraw.
-        #expect(redraws.last?.contains("beats →") == true, "\(redraws.last.debugDescription)")
+        #expect(redraws.last?.contains(" →") == true, "\(redraws.last.debugDescription)")
+        // The result line names the analysis rows per table (an ECG: beats among them).
+        #expect(redraws.last?.contains("stream(s); ") == true, "\(redraws.last.debugDescription)")
+        #expect(redraws.last?.contains(" beats ") == true, "\(redraws.last.debugDescription)")
         // Not on a terminal: no progress at all.
         let plain = try SensorPipeProcess.run(
             ["analyze", input, "--out", dir.url.path + "/b"], environment: ["SENSORPIPE_PROGRESS_DELAY_S": "0"])
@@ -199,7 +202,7 @@ struct NonUTF8FileNameTests {
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
         #expect(p.terminationStatus == 0, "\(stderr)")
-        #expect(stdout.contains("beats →"), "\(stdout)")
+        #expect(stdout.contains("stream(s); ") && stdout.contains(" beats "), "\(stdout)")
         #expect(stdout.contains("\"ok\":1"), "\(stdout)")
         // A missing file with such a name is named with \xNN in the message.
         let missing = try SensorPipeProcess.run(["analyze", FilePathBytes.decode(Array("/nonexistent/x".utf8) + [0xE9])])

@@ -52,6 +52,15 @@ public enum RecordingAnalysis {
         public var rejectedWithoutStream = 0
         /// The recording's files.
         public var files: [String] = []
+        /// Rows the analysis families wrote, per result table, in first-write order (tables a
+        /// family declared but left empty are omitted; the summary tables are not included).
+        public var analysisRows: [(table: String, rows: Int)] = []
+
+        /// One line for people: the analysis rows per table (`beats 385, heart_rate 742, …`), or
+        /// `no analysis rows` when no family wrote any (decoded only).
+        public var analysisRowsDescription: String {
+            analysisRows.isEmpty ? "no analysis rows" : analysisRows.map { "\($0.table) \($0.rows)" }.joined(separator: ", ")
+        }
 
         /// Streams in the recording.
         public var streams: Int { streamSummaries.count }
@@ -159,6 +168,9 @@ public enum RecordingAnalysis {
             let counting = CountingOutput(sink)
             var summary = try analyse(
                 recording, analysis: analysis, families: families, output: counting, progress: progress)
+            summary.analysisRows = counting.order.compactMap { t in
+                counting.rows[t].flatMap { $0 > 0 ? (t, $0) : nil }
+            }
             try counting.emitSummary(analyses: summary.streamSummaries.map(\.analyses))
             summary.rowsByTable = counting.rows
             summary.tables = counting.order
