@@ -83,6 +83,19 @@ write("sensorkit", "deep-nesting.ndjson",
       '"sample":[' + ",".join([acc_sample("1716307300.02"), acc_sample("1716307300.04", "," + deep),
                                acc_sample("1716307300.06")]) + ']}\n')
 
+# Found by fuzzing (FuzzSensorKit): a data line with a broken escape in a key is rejected, and its
+# samples are then counted leniently; decoding that key read past it (and trapped on a non-hex
+# byte). One file with "\\u" cut short, one with an unpaired high surrogate.
+def acc_line(extra_key):
+    return ('{"type":"accelerometer","deviceId":"iphone-1","timestamp":738000102.0,"timestampUnix":1716307302.0,'
+            + extra_key + ':1,"sample":[' + ",".join([acc_sample("1716307301.02"), acc_sample("1716307301.04")]) + ']}\n')
+
+
+good = ('{"type":"accelerometer","deviceId":"iphone-1","timestamp":738000101.0,"timestampUnix":1716307301.0,'
+        '"sample":[' + acc_sample("1716307300.02") + ']}\n')
+write("sensorkit", "key-broken-escape.ndjson", HEADER_ACC + good + acc_line('"k\\u"'))
+write("sensorkit", "key-unpaired-surrogate.ndjson", HEADER_ACC + good + acc_line('"k\\uD800x"'))
+
 # ---- BUT PPG: a byte-order mark and CRLF line ends (accepted).
 write("butppg", "bom-crlf.csv",
       b"\xef\xbb\xbfID RefHR Location Motion Quality Signal Time\r\n"

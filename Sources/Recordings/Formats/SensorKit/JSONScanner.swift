@@ -285,17 +285,23 @@ struct JSONScanner {
         guard k + 4 <= count else { throw truncated("four hexadecimal digits after \\u") }
         var v: UInt32 = 0
         for j in k..<k + 4 {
-            let c = base[j]
-            let d: UInt8
-            switch c {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = c - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): d = c - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): d = c - UInt8(ascii: "A") + 10
-            default: throw ScanError(.syntax, at: j, "expected four hexadecimal digits after \\u")
+            guard let d = Self.hexDigit(base[j]) else {
+                throw ScanError(.syntax, at: j, "expected four hexadecimal digits after \\u")
             }
-            v = v << 4 | UInt32(d)
+            v = v << 4 | d
         }
         return v
+    }
+
+    /// The value of a hexadecimal digit (`0-9a-fA-F`), or nil.
+    @inline(__always)
+    static func hexDigit(_ c: UInt8) -> UInt32? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(c - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(c - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(c - UInt8(ascii: "A") + 10)
+        default: nil
+        }
     }
 
     /// Length of the valid UTF-8 sequence starting at `k` (a non-ASCII lead byte), following
@@ -326,24 +332,30 @@ struct JSONScanner {
         return n
     }
 
-    /// Decodes a string's content (validated by ``scanString()``).
+    /// Decodes a string's content. Content ``scanString()`` validated decodes exactly; content
+    /// scanned leniently (the sample count of a malformed line reads its keys this way) may hold
+    /// broken escapes: a `\u` without four hexadecimal digits or an unpaired surrogate becomes
+    /// U+FFFD, a backslash at the end is kept, so no input makes decoding fail.
     func decodeString(start: Int, length: Int, escaped: Bool) -> String {
         let raw = UnsafeBufferPointer(start: base + start, count: length)
         guard escaped else { return String(decoding: raw, as: UTF8.self) }
         var out = [UInt8]()
         out.reserveCapacity(length)
         var k = 0
-        func hex(_ at: Int) -> UInt32 {
+        // Four hexadecimal digits at `at`, or nil.
+        func hex(_ at: Int) -> UInt32? {
+            guard at >= 0, at + 4 <= length else { return nil }
             var v: UInt32 = 0
             for j in at..<at + 4 {
-                let c = raw[j]
-                v = v << 4 | UInt32(c <= 0x39 ? c - 0x30 : (c | 0x20) - 0x61 + 10)
+                guard let d = Self.hexDigit(raw[j]) else { return nil }
+                v = v << 4 | d
             }
             return v
         }
+        let replacement: [UInt8] = [0xEF, 0xBF, 0xBD] // U+FFFD
         while k < length {
             let c = raw[k]
-            guard c == UInt8(ascii: "\\") else { out.append(c); k += 1; continue }
+            guard c == UInt8(ascii: "\\"), k + 1 < length else { out.append(c); k += 1; continue }
             let e = raw[k + 1]
             switch e {
             case UInt8(ascii: "b"): out.append(0x08); k += 2
@@ -352,13 +364,24 @@ struct JSONScanner {
             case UInt8(ascii: "r"): out.append(0x0D); k += 2
             case UInt8(ascii: "t"): out.append(0x09); k += 2
             case UInt8(ascii: "u"):
-                var u = hex(k + 2)
+                guard let u = hex(k + 2) else { out.append(contentsOf: replacement); k += 2; continue }
                 k += 6
+                var scalar: UInt32? = u
                 if u >= 0xD800 && u <= 0xDBFF {
-                    u = 0x10000 + (u - 0xD800) << 10 + (hex(k + 2) - 0xDC00)
-                    k += 6
+                    if k + 1 < length, raw[k] == UInt8(ascii: "\\"), raw[k + 1] == UInt8(ascii: "u"),
+                        let low = hex(k + 2), low >= 0xDC00 && low <= 0xDFFF
+                    {
+                        scalar = 0x10000 + ((u - 0xD800) << 10) + (low - 0xDC00)
+                        k += 6
+                    } else {
+                        scalar = nil
+                    }
                 }
-                out.append(contentsOf: String(Character(Unicode.Scalar(u)!)).utf8)
+                if let scalar, let v = Unicode.Scalar(scalar) {
+                    out.append(contentsOf: String(Character(v)).utf8)
+                } else {
+                    out.append(contentsOf: replacement)
+                }
             default: out.append(e); k += 2
             }
         }
