@@ -76,4 +76,40 @@ import _TestSupport
         let series = Set(r.rows(FeatureTables.windows).map(\.series))
         #expect(series.contains("nn") && series.contains("hrSpectralOffline"), "\(series)")
     }
+
+    /// `analyze --out DIR` (the CSV sink): `features_ecg.csv` and `features_ecg_nn.csv` hold, per
+    /// window, exactly the values of the long `features.csv`.
+    @Test func wideCSVMatchesTheLongTable() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wide-e2e-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var analysis = AnalysisConfiguration()
+        var o = FeaturesFamily.Options()
+        o.derivedWindowSeconds = 30
+        o.derivedStepSeconds = 30
+        analysis.setOptions(o, of: FeaturesFamily.self)
+        _ = try RecordingAnalysis.run(
+            path: Self.path("Datasets/ecg/watch-1_mitdb100_1716282000.ndjson.gz"), analysis: analysis,
+            sink: try CSVResultSink(directory: dir))
+        func lines(_ name: String) throws -> [[Substring]] {
+            try String(contentsOf: dir.appendingPathComponent(name), encoding: .utf8).split(separator: "\n")
+                .map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        }
+        var long = [String: Substring]() // "start|feature" → value
+        for f in try lines("features.csv").dropFirst() { long["\(f[1])|\(f[3])"] = f[4] }
+        var cells = 0
+        for file in ["features_ecg.csv", "features_ecg_nn.csv", "features_ecg_hr.csv"] {
+            let rows = try lines(file)
+            let header = try #require(rows.first)
+            #expect(Array(header.prefix(3)) == ["stream", "window_start", "window_end"])
+            #expect(rows.count > 1, "\(file) has no window")
+            for r in rows.dropFirst() {
+                #expect(r.count == header.count)
+                for c in 3..<header.count {
+                    #expect(long["\(r[1])|\(header[c])"] == r[c], "\(file) \(r[1]) \(header[c])")
+                    cells += 1
+                }
+            }
+        }
+        #expect(cells == long.count, "every long row is one wide cell")
+    }
 }
