@@ -69,6 +69,14 @@ import _TestSupport
         #expect(!Self.values(r, "acc_enmo_spectral_entropy").isEmpty, "ENMO epochs are evenly spaced")
     }
 
+    /// Rotation rate (a SensorKit gyroscope fixture): per-axis, magnitude and SMA rows.
+    @Test func rotationRate() throws {
+        let r = try Self.results("Tests/RecordingsTests/Fixtures/sensorkit/rotation.ndjson", window: 300)
+        for name in ["gyro_x_mean", "gyro_z_spectral_entropy", "gyro_mag_p95", "gyro_xyz_sma"] {
+            #expect(!Self.values(r, name).isEmpty, "\(name)")
+        }
+    }
+
     /// PPG: raw optical rows, and the PPG beat series and spectral heart rate as derived series.
     @Test func ppgDerivedSeries() throws {
         let r = try Self.results("Datasets/ppg/phone-1_butppg_1716296400.ndjson.gz", window: 10)
