@@ -1,5 +1,6 @@
 import DSP
 import Features
+import Foundation
 import Signals
 
 /// Output that counts rows and drops them (the benchmark times the analysis, not a sink).
@@ -79,4 +80,85 @@ func featureBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
             reference: reference
         ) { run(options: withCatch22) },
     ]
+}
+
+/// `sensorpipe-bench --long-features DAYS`: DAYS of 50 Hz three-axis accelerometer through the
+/// features family with the whole catalog (catch22 included) in this process, fed as in
+/// ``featureBenchmarks`` (4096-sample blocks replayed from one synthetic hour, so the input never
+/// grows): CPU seconds, resident memory at the end of every day (flat when the family's state
+/// does not grow with the recording), peak RSS, and the same-run reference (one
+/// ``referenceSOSPass`` over as many samples) for the ratio. Then the same without catch22.
+func runLongFeaturesBenchmark(days: Double, json: Bool) -> Int32 {
+    let rate = 50.0
+    let hour = 3600 * 50
+    let total = Int(days * 24) * hour
+    let axes = (0..<3).map { syntheticSignal(count: hour, sampleRate: rate, seed: UInt64(7 + $0)) }
+    let block = 4096
+    let pieces: [[[Float]]] = (0..<((hour + block - 1) / block)).map { b in
+        let lo = b * block, hi = min(lo + block, hour)
+        return axes.map { Array($0[lo..<hi]) }
+    }
+    let zeros = [UInt8](repeating: 0, count: block)
+    let info = StreamInfo(
+        key: StreamKey(deviceID: "bench", sensor: .accelerometer, channel: "acceleration"),
+        columns: ["x", "y", "z"].map { ColumnInfo(name: $0, unit: .standardGravity) }, nominalSampleRate: rate)
+    func residentMB() -> Double {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return .nan }
+        let fields = text.split(separator: " ")
+        return fields.count > 1 ? (Double(fields[1]) ?? .nan) * 4096 / 1e6 : .nan
+    }
+    // Reference first: the scalar SOS pass over 3 × total values, an hour of values at a time.
+    let chunk = axes.flatMap { $0 }
+    var out = [Float](repeating: 0, count: chunk.count)
+    let r0 = Stopwatch.now()
+    for _ in 0..<(total / hour) {
+        chunk.withUnsafeBufferPointer { c in
+            out.withUnsafeMutableBufferPointer { referenceSOSPass(c.baseAddress!, $0.baseAddress!, count: c.count) }
+        }
+    }
+    blackHole(out)
+    let refCPU = Double(Stopwatch.now().cpu - r0.cpu) / 1e9
+    for catalog in ["all", "default"] {
+        var options = FeaturesFamily.Options()
+        options.catalog = catalog
+        var analyzer = FeaturesFamily.makeAnalyzer(options: options)
+        _ = analyzer.claim(AnnouncedStream(index: 0, info: info, file: "bench"))
+        let output = CountingFeatureOutput()
+        var first = 0
+        var daily = [Double]()
+        let t0 = Stopwatch.now()
+        while first < total {
+            let piece = pieces[(first % hour) / block]
+            let n = min(piece[0].count, total - first)
+            let b = SampleBlock(
+                stream: 0, segment: 0, firstSample: first, time: .uniform(segmentStart: 1_700_000_000, sampleRate: rate),
+                columns: n == piece[0].count ? piece : piece.map { Array($0[0..<n]) },
+                flags: n == block ? zeros : Array(zeros[0..<n]), endsSegment: first + n == total)
+            try! analyzer.consume(b, output: output)
+            let before = first / (24 * hour)
+            first += n
+            if first / (24 * hour) > before || first == total { daily.append(residentMB()) }
+        }
+        try! analyzer.finish(output: output)
+        let t1 = Stopwatch.now()
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        let peak = Double(usage.ru_maxrss) * 1024 / 1e6
+        let wall = Double(t1.wall - t0.wall) / 1e9, cpu = Double(t1.cpu - t0.cpu) / 1e9
+        let windows = total / 500
+        print(
+            String(
+                format: "long features (%@): %.1f days, %d windows, %d rows; %.1f s wall, %.1f s CPU (%.3f ms per window); "
+                    + "reference %.2f s CPU, ratio %.1f; RSS at each day's end %@ MB; peak RSS so far %.0f MB",
+                catalog, days, windows, output.rows, wall, cpu, cpu * 1000 / Double(windows), refCPU, cpu / refCPU,
+                daily.map { String(format: "%.1f", $0) }.joined(separator: " "), peak))
+        if json {
+            print(
+                "{\"catalog\":\"\(catalog)\",\"days\":\(days),\"windows\":\(windows),\"cpu_seconds\":\(cpu),\"seconds\":\(wall),"
+                    + "\"reference_cpu_seconds\":\(refCPU),\"ratio\":\(cpu / refCPU),\"rss_mb_per_day\":\(daily),"
+                    + "\"peak_rss_mb\":\(peak)}")
+        }
+        blackHole(output.rows)
+    }
+    return 0
 }

@@ -14,6 +14,7 @@ let usage = """
            sensorpipe-bench --long-ecg DAYS [--compare OLD-SENSORPIPE] [--json]
            sensorpipe-bench --long-motion DAYS [--json]
            sensorpipe-bench --long-ppg DAYS [--json]
+           sensorpipe-bench --long-features DAYS [--json]
 
     OPTIONS:
       --list            list benchmark names and exit
@@ -39,6 +40,9 @@ let usage = """
                         family in this process: seconds, peak RSS, ratio to a same-run SOS pass
       --long-ppg DAYS   DAYS of 128 Hz wrist PPG (3 optical channels + accelerometer) through the
                         PPG family in this process: resident memory per day, peak RSS, seconds
+      --long-features DAYS  DAYS of 50 Hz three-axis accelerometer through the features family in
+                        this process, with catch22 and without: CPU seconds, RSS per day, peak RSS,
+                        ratio to a same-run SOS pass
       -h, --help        show this help
 
     ENVIRONMENT (the guard's self-test; nothing else reads these):
@@ -58,6 +62,7 @@ struct Options {
     var longDays: Double?
     var longMotionDays: Double?
     var longPPGDays: Double?
+    var longFeaturesDays: Double?
     var compare: String?
     var megabytes: Double?
 }
@@ -82,6 +87,9 @@ func parseOptions() -> Options {
         case "--long-ppg":
             guard let v = args.popFirst(), let d = Double(v), d > 0, d <= 31 else { fail("--long-ppg needs a number of days (0–31]") }
             o.longPPGDays = d
+        case "--long-features":
+            guard let v = args.popFirst(), let d = Double(v), d > 0, d <= 31 else { fail("--long-features needs a number of days (0–31]") }
+            o.longFeaturesDays = d
         case "--long-motion":
             guard let v = args.popFirst(), let d = Double(v), d > 0, d <= 31 else { fail("--long-motion needs a number of days (0–31]") }
             o.longMotionDays = d
@@ -109,6 +117,9 @@ func parseOptions() -> Options {
 let options = parseOptions()
 if let days = options.longPPGDays {
     exit(runLongPPGBenchmark(days: days, json: options.json))
+}
+if let days = options.longFeaturesDays {
+    exit(runLongFeaturesBenchmark(days: days, json: options.json))
 }
 if let days = options.longMotionDays {
     exit(runLongMotionBenchmark(days: days, json: options.json))

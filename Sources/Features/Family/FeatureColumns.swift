@@ -41,8 +41,17 @@ public enum FeatureColumns {
         "\(family)_\(channel)_\(feature)"
     }
 
-    /// Every column the catalog defines for the default stream families, for `features --list`:
-    /// `(column, unit, group, definition)`, with `U` in units standing for the channel's unit.
+    /// The derived series other families publish (``DerivedSample``), as `(family, channel,
+    /// unit, event series)`: NN intervals and heart rate of ECG (leads and fused) and PPG, and
+    /// ENMO epochs of accelerometers. Event series (NN) get no spectral features.
+    public static let derivedSeries: [(family: String, channel: String, unit: String, isEventSeries: Bool)] = [
+        ("ecg", "nn", "ms", true), ("ecg", "hr", "bpm", false), ("ppg", "nn", "ms", true), ("ppg", "hr", "bpm", false),
+        ("ppg", "hrSpectralOnline", "bpm", false), ("ppg", "hrSpectralOffline", "bpm", false), ("acc", "enmo", "mg", false),
+    ]
+
+    /// Every column the catalog defines for the default stream families and the derived series,
+    /// for `features --list`: `(column, unit, group, definition)`, with `U` in units standing for
+    /// the channel's unit (the derived series' unit is given: ms, bpm, mg).
     /// - Parameter configuration: the catalog configuration.
     /// - Complexity: O(families · channels · features).
     public static func list(_ configuration: FeatureExtractor.Configuration) -> [(
@@ -63,6 +72,15 @@ public enum FeatureColumns {
             if triaxial && configuration.groups.contains(.temporal) {
                 let d = FeatureCatalog.signalMagnitudeArea
                 out.append((name(family: family, channel: "xyz", feature: d.name), d.unit, d.group.rawValue, d.definition))
+            }
+        }
+        for d in derivedSeries {
+            for f in definitions where !(d.isEventSeries && f.group == .spectral) {
+                out.append(
+                    (
+                        name(family: d.family, channel: d.channel, feature: f.name), f.unit(channelUnit: d.unit), f.group.rawValue,
+                        f.definition
+                    ))
             }
         }
         return out

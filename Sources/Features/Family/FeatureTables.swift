@@ -35,6 +35,9 @@ public struct FeatureWindowRow: Sendable {
     public var sampleRate: Double
     /// Why no features were computed, or `nil` when they were.
     public var reason: String?
+    /// What the window covers: `samples` (the stream's own samples) or the derived series
+    /// (`nn`, `hr`, `hrSpectralOnline`, `hrSpectralOffline`, `enmo`; docs/FEATURES.md).
+    public var series = "samples"
 }
 
 /// The feature family's tables.
@@ -55,7 +58,10 @@ public enum FeatureTables {
                 .finite($0.value)
             },
             .init("unit", .text, "unit of the value (1: dimensionless)") { .text($0.unit) },
-        ])
+        ],
+        wideCSV: WideCSVLayout(
+            filePrefix: "features", keyColumns: ["stream", "window_start", "window_end"], nameColumn: "feature",
+            valueColumn: "value", separateSeries: FeatureColumns.derivedSeries.map(\.channel)))
 
     /// Every window of every stream the family analysed, computed or not.
     public static let windows = TableSchema<FeatureWindowRow>(
@@ -78,5 +84,8 @@ public enum FeatureTables {
                 _ in .integer(FeatureCatalog.version)
             },
             .init("reason", .text, "why the window has no features; NULL when it has them") { .optional($0.reason) },
+            .init("series", .text, "samples (the stream's own) or the derived series: nn, hr, hrSpectralOnline, hrSpectralOffline, enmo") {
+                .text($0.series)
+            },
         ])
 }

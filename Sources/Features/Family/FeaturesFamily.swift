@@ -8,8 +8,15 @@ import Signals
 public enum FeaturesFamily: AnalysisFamily {
     /// The family's options.
     public struct Options: Sendable, Hashable {
-        /// Windowing.
+        /// Windowing of the raw streams.
         public var windowing = FeatureWindowing()
+        /// Window length and step of the derived series (NN intervals, heart rate, ENMO), s:
+        /// 5 minutes by default (HRV's short-term window, Task Force 1996), enough values for
+        /// the catalog (about 300 NN intervals, 30 heart-rate windows, 60 ENMO epochs).
+        public var derivedWindowSeconds = 300.0
+        public var derivedStepSeconds = 300.0
+        /// Whether the derived series get features.
+        public var derivedSeries = true
         /// Which groups (a ``FeaturesFamily/catalogChoices`` word).
         public var catalog = "default"
         /// Welch segment in s.
@@ -26,6 +33,14 @@ public enum FeaturesFamily: AnalysisFamily {
             if catalog == "all" { return Set(FeatureGroup.allCases) }
             if catalog == "none" { return [] }
             return Set(catalog.split(separator: "+").compactMap { FeatureGroup(rawValue: String($0)) })
+        }
+
+        /// The windowing of the derived series: ``derivedWindowSeconds``, ``derivedStepSeconds``,
+        /// the raw streams' alignment and minimum valid fraction.
+        public var derivedWindowing: FeatureWindowing {
+            FeatureWindowing(
+                lengthSeconds: derivedWindowSeconds, stepSeconds: derivedStepSeconds,
+                alignsToClock: windowing.alignsToClock, minimumValidFraction: windowing.minimumValidFraction)
         }
 
         /// The extractor configuration.
@@ -49,7 +64,7 @@ public enum FeaturesFamily: AnalysisFamily {
     }()
 
     public static let name = "features"
-    public static let summary = "windowed statistical, temporal and spectral features of every stream"
+    public static let summary = "windowed statistical, temporal and spectral features of every stream and derived series"
     public static var tables: [ResultTable] { [FeatureTables.features.table, FeatureTables.windows.table] }
     public static var defaultOptions: Options { Options() }
     public static var options: [AnalysisOption<Options>] {
@@ -69,6 +84,15 @@ public enum FeaturesFamily: AnalysisFamily {
             .number(
                 "min_valid_fraction", unit: nil, "windows with less valid data get no features", range: 0...1,
                 get: { $0.windowing.minimumValidFraction }, set: { $0.windowing.minimumValidFraction = $1 }),
+            .flag(
+                "derived", "also the derived series other families publish: NN intervals, heart rate (ECG, PPG), ENMO epochs",
+                get: { $0.derivedSeries }, set: { $0.derivedSeries = $1 }),
+            .number(
+                "derived_window_s", unit: "s", "window length on the derived series", range: 1...604_800,
+                get: { $0.derivedWindowSeconds }, set: { $0.derivedWindowSeconds = $1 }),
+            .number(
+                "derived_step_s", unit: "s", "window step on the derived series", range: 1...604_800,
+                get: { $0.derivedStepSeconds }, set: { $0.derivedStepSeconds = $1 }),
             .number(
                 "welch_segment_s", unit: "s", "Welch segment of the spectral features (capped at the window)",
                 range: 0.1...86_400, get: { $0.welchSegmentSeconds }, set: { $0.welchSegmentSeconds = $1 }),
@@ -85,6 +109,8 @@ public enum FeaturesFamily: AnalysisFamily {
         let options: Options
         var streams: [Int: StreamFeatures] = [:]
         var order: [Int] = []
+        var derived: [DerivedKey: DerivedFeatures] = [:]
+        var derivedOrder: [DerivedKey] = []
         public private(set) var issues: [String] = []
 
         init(options: Options) { self.options = options }
@@ -102,11 +128,38 @@ public enum FeaturesFamily: AnalysisFamily {
             try s.consume(block, output: output)
         }
 
+        public var consumesDerivedSeries: Bool { options.derivedSeries && !options.groups.isEmpty }
+
+        public mutating func consume(derived sample: DerivedSample, output: any ResultOutput) throws {
+            guard consumesDerivedSeries else { return }
+            let key = DerivedKey(stream: sample.stream, family: sample.family, channel: sample.channel)
+            var s: DerivedFeatures
+            if let existing = derived.removeValue(forKey: key) {
+                s = existing
+            } else {
+                s = DerivedFeatures(first: sample, options: options)
+                derivedOrder.append(key)
+            }
+            defer { derived[key] = s }
+            try s.append(sample, output: output)
+        }
+
         public mutating func finish(output: any ResultOutput) throws {
             for index in order {
                 guard var s = streams.removeValue(forKey: index) else { continue }
                 try s.finish(output: output)
             }
+            for key in derivedOrder {
+                guard var s = derived.removeValue(forKey: key) else { continue }
+                try s.finish(output: output)
+            }
         }
     }
+}
+
+/// A derived series: its source stream, family token and channel.
+struct DerivedKey: Hashable {
+    var stream: String
+    var family: String
+    var channel: String
 }

@@ -53,6 +53,8 @@ public struct StreamFeatures {
 /// Computes a window's features and emits its rows.
 struct WindowEmitter {
     let stream: String
+    /// `samples`, or the derived series' channel (``FeatureWindowRow/series``).
+    var series = "samples"
     let triaxial: Bool
     let names: [[String]] // per channel (then mag), per feature
     let units: [[String]]
@@ -105,7 +107,7 @@ struct WindowEmitter {
             FeatureWindowRow(
                 stream: stream, startSeconds: span.startSeconds, endSeconds: span.endSeconds,
                 sampleCount: span.sampleCount, validCount: span.validCount, validFraction: span.validFraction,
-                sampleRate: span.sampleRate, reason: reason))
+                sampleRate: span.sampleRate, reason: reason, series: series))
         guard span.isComputable else { return }
         let channelCount = triaxial ? 3 : names.count
         for c in 0..<channelCount {

@@ -228,7 +228,8 @@ public enum RecordingAnalysis {
         let sources = try recording.files.map { file in
             Source(file: file, decoder: try RecordingOpener.open(path: file, options: analysis.decode).decoder)
         }
-        var families = entries.map { ($0.name, $0.makeAnalyzer(values: analysis.values[$0.name] ?? [:])) }
+        let families = entries.map { ($0.name, AnalyzerBox($0.makeAnalyzer(values: analysis.values[$0.name] ?? [:]))) }
+        output.derivedConsumers = families.map(\.1).filter(\.consumes)
         var claimedBy: [[Int]] = [] // global stream index → family indices
         var summary = Summary()
         summary.files = recording.files
@@ -260,7 +261,7 @@ public enum RecordingAnalysis {
                     index: index, info: info, device: source.devices[info.key.deviceID],
                     file: source.file)
                 var claimers = [Int]()
-                for f in families.indices where families[f].1.claim(announced) {
+                for f in families.indices where families[f].1.analyzer.claim(announced) {
                     claimers.append(f)
                     used.insert(f)
                 }
@@ -275,7 +276,7 @@ public enum RecordingAnalysis {
                 guard let index = source.globalIndex[b.stream] else { continue }
                 b.stream = index
                 output.figures.add(b)
-                for f in claimedBy[index] { try families[f].1.consume(b, output: output) }
+                for f in claimedBy[index] { try families[f].1.analyzer.consume(b, output: output) }
                 if let progress, b.count > 0 {
                     decoded.samples += b.count
                     decoded.firstTime = min(decoded.firstTime, b.time(at: 0))
@@ -283,15 +284,15 @@ public enum RecordingAnalysis {
                     progress(decoded)
                 }
             case .deletion(let d):
-                for f in used.sorted() { try families[f].1.consume(deletion: d, output: output) }
+                for f in used.sorted() { try families[f].1.analyzer.consume(deletion: d, output: output) }
             case .issue(let e):
                 summary.issues.append(e.description)
             }
         }
-        for f in families.indices {
-            try families[f].1.finish(output: output)
-            summary.issues += families[f].1.issues
-        }
+        // Analyses that consume derived series finish last: the others' last rows publish samples.
+        let finishing = families.indices.sorted { (families[$0].1.consumes ? 1 : 0, $0) < (families[$1].1.consumes ? 1 : 0, $1) }
+        for f in finishing { try families[f].1.analyzer.finish(output: output) }
+        for f in families.indices { summary.issues += families[f].1.analyzer.issues }
         for f in used.sorted() {
             for t in entries[f].tables { try output.declare(t) }
         }
@@ -335,13 +336,28 @@ func storedAttributes(_ info: StreamInfo, device: DeviceInfo?) -> [String: Strin
     return a
 }
 
-/// Passes rows to a sink and counts them per table.
+/// One family's analyzer of a recording, boxed so that a row one analyzer emits can hand its
+/// derived-series sample (``DerivedSample``) to another analyzer while the first is running.
+final class AnalyzerBox {
+    var analyzer: any RecordingAnalyzer
+    let consumes: Bool
+
+    init(_ analyzer: any RecordingAnalyzer) {
+        self.analyzer = analyzer
+        consumes = analyzer.consumesDerivedSeries
+    }
+}
+
+/// Passes rows to a sink and counts them per table; hands the derived-series sample of every
+/// row that carries one (``DerivedSeriesContributing``) to the analyzers that consume them.
 final class CountingOutput: ResultOutput {
     let sink: any ResultSink
     var rows: [String: Int] = [:]
     var order: [String] = []
     /// The summary tables' figures, added up as rows pass.
     var figures = SummaryAccumulator()
+    /// Analyzers that receive derived series (they publish none themselves).
+    var derivedConsumers: [AnalyzerBox] = []
 
     init(_ sink: any ResultSink) { self.sink = sink }
 
@@ -351,6 +367,9 @@ final class CountingOutput: ResultOutput {
         if rows[name] == nil { order.append(name) }
         rows[name, default: 0] += 1
         try sink.emit(schema, row)
+        if !derivedConsumers.isEmpty, let d = row as? any DerivedSeriesContributing, let sample = d.derivedSample {
+            for c in derivedConsumers { try c.analyzer.consume(derived: sample, output: self) }
+        }
     }
 
     func declare(_ table: ResultTable) throws {

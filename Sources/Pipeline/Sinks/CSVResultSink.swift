@@ -8,12 +8,15 @@ import Signals
 /// ``commit()`` renames into place (each rename is atomic on POSIX file systems); ``rollback()``
 /// removes them. Fields are quoted per RFC 4180 when they contain a comma, quote or line break;
 /// reals are written with Swift's shortest round-trip representation; `null` is an empty field.
+/// A table that declares a ``WideCSVLayout`` (`features`) is also written as wide files
+/// (`features_acc.csv`, …: one row per window, one column per feature; ``WideCSVWriter``).
 public final class CSVResultSink: ResultSink {
     /// Output directory.
     public let directory: URL
     private var open: [String: FileHandle] = [:]
     private var pending: [String: String] = [:]
     private var order: [String] = []
+    private var wide: [String: WideCSVWriter] = [:]
 
     /// Creates the sink, creating `directory` if needed.
     /// - Throws: a file-system error naming the directory.
@@ -42,6 +45,11 @@ public final class CSVResultSink: ResultSink {
         }
         line += "\n"
         pending[table.name, default: ""].append(line)
+        if let layout = table.wideCSV {
+            let w = wide[table.name] ?? WideCSVWriter(table: table, layout: layout, directory: directory)
+            wide[table.name] = w
+            try w.add(values)
+        }
         if pending[table.name]!.utf8.count >= 1 << 20 {
             try open[table.name]!.write(contentsOf: Data(pending[table.name]!.utf8))
             pending[table.name] = ""
@@ -69,12 +77,20 @@ public final class CSVResultSink: ResultSink {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: final.path])
             }
         }
+        for name in wide.keys.sorted() {
+            for (partial, final) in try wide[name]!.finish() where rename(partial.path, final.path) != 0 {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: final.path])
+            }
+        }
         open.removeAll()
         pending.removeAll()
         order.removeAll()
+        wide.removeAll()
     }
 
     public func rollback() {
+        for w in wide.values { w.discard() }
+        wide.removeAll()
         for name in order {
             try? open[name]?.close()
             try? FileManager.default.removeItem(at: partialURL(name))

@@ -56,11 +56,22 @@ public protocol RecordingAnalyzer: SendableMetatype {
     mutating func finish(output: any ResultOutput) throws
     /// Problems that left parts of claimed streams unanalysed, each `stream: message`.
     var issues: [String] { get }
+    /// Whether the analysis receives the derived series other families publish
+    /// (``DerivedSample``); such analyses finish after the others. Default `false`.
+    var consumesDerivedSeries: Bool { get }
+    /// Receives one sample of a derived series (only when ``consumesDerivedSeries``), while the
+    /// publishing family emits its row.
+    /// - Throws: the output's error.
+    mutating func consume(derived sample: DerivedSample, output: any ResultOutput) throws
 }
 
 extension RecordingAnalyzer {
     /// Deletion records are ignored unless an analysis needs them.
     public mutating func consume(deletion: DeletionRecord, output: any ResultOutput) throws {}
+    /// Derived series are not received unless an analysis asks for them.
+    public var consumesDerivedSeries: Bool { false }
+    /// Derived series are ignored unless an analysis needs them.
+    public mutating func consume(derived sample: DerivedSample, output: any ResultOutput) throws {}
 }
 
 /// An analysis family (ECG, PPG, motion, features): its name, its tables, its options and how to

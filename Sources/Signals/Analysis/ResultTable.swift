@@ -34,6 +34,8 @@ public struct ResultTable: Sendable, Hashable, Codable {
     public var summary: String
     /// Columns in order.
     public var columns: [ResultColumn]
+    /// Also written as wide CSV files by the CSV sinks (``WideCSVLayout``), or `nil`.
+    public var wideCSV: WideCSVLayout? = nil
 
     /// Creates a table description.
     public init(name: String, summary: String, columns: [ResultColumn]) {

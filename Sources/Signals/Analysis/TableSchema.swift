@@ -43,9 +43,12 @@ public struct TableSchema<Row>: Sendable {
     ///   - name: table name (unique across every family: tables never share a name).
     ///   - summary: one-line meaning.
     ///   - columns: the columns, in output order.
-    public init(name: String, summary: String, columns: [Column]) {
+    ///   - wideCSV: also write the table as wide CSV files (``WideCSVLayout``); default none.
+    public init(name: String, summary: String, columns: [Column], wideCSV: WideCSVLayout? = nil) {
         precondition(Set(columns.map(\.description.name)).count == columns.count, "duplicate column in \(name)")
-        self.table = ResultTable(name: name, summary: summary, columns: columns.map(\.description))
+        var table = ResultTable(name: name, summary: summary, columns: columns.map(\.description))
+        table.wideCSV = wideCSV
+        self.table = table
         self.columns = columns
     }
 
