@@ -11,6 +11,10 @@ extension BeatClassifier {
     static let unclassifiableCorrelation = 0.5
     static let supraventricularPrematurity = 0.82
     static let irregularRhythm = 0.10
+    static let shortLongPrematurity = 0.85
+    static let shortLongPause = 1.10
+    static let supraventricularRunContinuation = 0.90
+    static let tachycardiaRRSeconds = 0.60
     /// Weight of each new RR interval in the running RR average.
     static let normalRRWeight = 1.0 / 10
     static let normalShiftSeconds = 0.040
@@ -245,7 +249,20 @@ extension BeatClassifier {
     func decide(_ f: BeatFeatures) -> BeatClass {
         if (f.ventricularProbability ?? 0) > Self.ventricularThreshold { return .ventricular }
         if !f.inNormalCluster && (f.normalCorrelation ?? 1) < Self.unclassifiableCorrelation { return .unclassifiable }
-        if let p = f.prematurity, p < Self.supraventricularPrematurity, (irregularity ?? 0) < Self.irregularRhythm {
+        if let p = f.prematurity, (irregularity ?? 0) < Self.irregularRhythm {
+            if p < Self.supraventricularPrematurity { return .supraventricular }
+            // Short–long: early, then followed by a pause (the premature atrial beat's reset).
+            if p < Self.shortLongPrematurity, let next = f.rrNextSeconds, let n = f.rrNormalSeconds,
+                next > Self.shortLongPause * n
+            {
+                return .supraventricular
+            }
+        }
+        // A supraventricular run (tachycardia) goes on while the rate stays above 100 bpm and
+        // well above the sinus rate before its first beat.
+        if let reference = runReferenceRR, previous?.beatClass == .supraventricular, let r = f.rrPreviousSeconds,
+            r < Self.supraventricularRunContinuation * reference, r < Self.tachycardiaRRSeconds
+        {
             return .supraventricular
         }
         return .normal
@@ -294,6 +311,11 @@ extension BeatClassifier {
             lastNormalRR = r
         } else if c != .normal {
             lastNormalRR = nil
+        }
+        if c != .supraventricular {
+            runReferenceRR = nil
+        } else if previous?.beatClass != .supraventricular || runReferenceRR == nil {
+            runReferenceRR = f.rrNormalSeconds
         }
         previous = (s.sample, c)
     }

@@ -38,10 +38,19 @@ import Foundation
 ///    docs/VALIDATION.md reports the held-out DS2 half apart.
 /// 6. **Class.** Ventricular when the probability exceeds 0.5; else unclassifiable when the beat is
 ///    outside the normal cluster with a correlation below 0.5 with the normal template (an
-///    artefact or an unknown shape); else supraventricular when it comes before 82 % of the RR
-///    average and the rhythm is regular (mean |ΔRR| of successive normal beats below 10 % of
-///    the RR average, so atrial fibrillation is not read as ectopy); else normal. A beat whose
-///    segment has masked samples is unclassifiable.
+///    artefact or an unknown shape); else supraventricular when the rhythm is regular (mean
+///    |ΔRR| of successive normal beats below 10 % of the RR average, so atrial fibrillation is
+///    not read as ectopy) and the beat comes before 82 % of the RR average, or before 85 % of
+///    it and is followed by an interval longer than 110 % of it (the short–long pattern of a
+///    premature atrial beat that resets the sinus node; de Chazal et al. 2004 use the pre- and
+///    post-RR intervals for the same reason); else supraventricular when the previous beat was
+///    and this one still comes at over 100 bpm and before 90 % of the RR average that held
+///    before the run's first beat (a supraventricular tachycardia keeps its rate until it
+///    stops abruptly; sinus tachycardia speeds up gradually, so its first beat is not premature:
+///    Page et al. 2016, "2015 ACC/AHA/HRS guideline for the management of adult patients with
+///    supraventricular tachycardia", Circulation 133(14):e506–e574,
+///    doi:10.1161/CIR.0000000000000311, define SVT by rates above 100 bpm); else normal. A beat
+///    whose segment has masked samples is unclassifiable.
 ///
 /// The fixed thresholds are physiological round numbers (a premature atrial beat comes before
 /// ~80 % of the sinus interval; cluster match at a correlation of 0.92); no parameter depends on
@@ -126,6 +135,8 @@ public struct BeatClassifier: Sendable {
     var outlierRun = 0
     var irregularity: Double?
     var lastNormalRR: Double?
+    /// The RR average before the first beat of the current supraventricular run, seconds.
+    var runReferenceRR: Double?
     var previous: (sample: Int, beatClass: BeatClass)?
 
     /// Creates a classifier for a stream sampled at `sampleRate`.

@@ -133,8 +133,9 @@ struct HRVChainValidationTests {
         print(doc)
         #if !DEBUG
             Self.writeDoc(doc)
-            // Regression bounds at today's figures (the targets are 3 % and 15 %; see the table).
+            // The SDNN targets (met) and a regression bound on the RMSSD median (target 3 %; see the table).
             #expect(m[0] <= 0.03, "median SDNN error \(100 * m[0]) %")
+            #expect(m[1] <= 0.15, "90th percentile of the SDNN error \(100 * m[1]) %")
             #expect(m[2] <= 0.15, "median RMSSD error \(100 * m[2]) %")
         #else
             #expect(!rows.isEmpty)
