@@ -4,8 +4,12 @@ import Signals
 /// `acceleration` channel, an ActiGraph's, and the accelerometer embedded in a PPG recording) gets
 /// its own ``MotionStreamAnalyzer``: clock-aligned regularisation, 5-s epochs (ENMO, MAD, HFEN,
 /// BFEN, angles, intensity, ActiGraph counts, steps), a daily summary and a per-stream summary.
-/// Every rotation-rate stream gets epochs of angular speed on the same clock-aligned grid.
-/// Epoch rows are emitted as they become final.
+/// Every rotation-rate stream gets epochs of angular speed on the same clock-aligned grid; it is
+/// paired with the accelerometer of the same device (its `acceleration` channel first, else the
+/// PPG's embedded accelerometer), whose blocks also feed the rotation stream's gyroscope-aided
+/// gravity estimate and turn detector. Without a rotation rate, gravity is the accelerometer
+/// low-passed (the epoch mean: `motion_epochs`' angles). Epoch rows are emitted as they become
+/// final.
 public enum MotionFamily: AnalysisFamily {
     public static let name = "motion"
     public static let summary =
@@ -49,6 +53,11 @@ public enum MotionFamily: AnalysisFamily {
         let options: MotionOptions
         var analyzers: [Int: MotionStreamAnalyzer] = [:]
         var order: [Int] = []
+        /// Rotation-rate stream index → the accelerometer stream index paired with it.
+        var pairedAccelerometer: [Int: Int] = [:]
+        /// Accelerometer stream index → the rotation-rate stream indices it feeds.
+        var rotationStreams: [Int: [Int]] = [:]
+        var announced: [Int: AnnouncedStream] = [:]
         public private(set) var issues: [String] = []
 
         init(options: MotionOptions) { self.options = options }
@@ -57,10 +66,46 @@ public enum MotionFamily: AnalysisFamily {
             guard MotionFamily.isAccelerometer(stream.info.key) || stream.info.key.sensor == .rotationRate else { return false }
             analyzers[stream.index] = MotionStreamAnalyzer(streamName: stream.name, info: stream.info, options: options)
             order.append(stream.index)
+            announced[stream.index] = stream
+            for (index, other) in announced where other.info.key.deviceID == stream.info.key.deviceID {
+                let (gyro, accel) = stream.info.key.sensor == .rotationRate ? (stream, other) : (other, stream)
+                guard gyro.info.key.sensor == .rotationRate, accel.info.key.sensor != .rotationRate, index != stream.index
+                else { continue }
+                pair(rotation: gyro, accelerometer: accel)
+            }
             return true
         }
 
+        /// Pairs a rotation-rate stream with an accelerometer of its device, before any block of
+        /// the accelerometer: the `acceleration` channel of an accelerometer sensor wins over a
+        /// PPG's embedded accelerometer; the first announced wins among equals.
+        private mutating func pair(rotation gyro: AnnouncedStream, accelerometer accel: AnnouncedStream) {
+            if let current = pairedAccelerometer[gyro.index] {
+                let better = accel.info.key.sensor == .accelerometer && announced[current]?.info.key.sensor != .accelerometer
+                guard better, startedAccelerometers.contains(current) == false else { return }
+                rotationStreams[current]?.removeAll { $0 == gyro.index }
+            }
+            guard !startedAccelerometers.contains(accel.index),
+                analyzers[gyro.index]?.pair(accelerometer: accel.name, info: accel.info) == true
+            else { return }
+            pairedAccelerometer[gyro.index] = accel.index
+            rotationStreams[accel.index, default: []].append(gyro.index)
+        }
+
+        /// Accelerometer streams that have delivered a block (too late to pair).
+        var startedAccelerometers = Set<Int>()
+
         public mutating func consume(_ block: SampleBlock, output: any ResultOutput) throws {
+            if let gyros = rotationStreams[block.stream] {
+                for g in gyros {
+                    guard var r = analyzers.removeValue(forKey: g) else { continue }
+                    r.consumeDeviceAcceleration(block)
+                    let turns = r.takeRotationEpochs()
+                    analyzers[g] = r
+                    for e in turns { try output.emit(MotionTables.rotationEpochs, Streamed(stream: r.streamName, value: e)) }
+                }
+            }
+            if announced[block.stream]?.info.key.sensor != .rotationRate { startedAccelerometers.insert(block.stream) }
             guard var a = analyzers.removeValue(forKey: block.stream) else { return }
             a.consume(block)
             let epochs = a.takeEpochs()

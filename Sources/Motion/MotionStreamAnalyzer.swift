@@ -26,6 +26,11 @@ public struct MotionStreamAnalyzer: Sendable {
     /// calibration is off or the stream is a rotation rate).
     public private(set) var calibration: CalibrationResult?
     private var rotation: RotationEpochProcessor?
+    private var pairing: RotationPairing?
+    private var heldAcceleration: [SampleBlock] = []
+    private var heldAccelerationSamples = 0
+    private var accelerationScale: Float = 1
+    private var pairedName: String?
     private var readyRotation: [RotationEpoch] = []
     /// Whether the stream is a rotation rate (rad/s) rather than an acceleration.
     public let isRotationRate: Bool
@@ -123,6 +128,10 @@ public struct MotionStreamAnalyzer: Sendable {
         regularizer = ClockGridRegularizer(sampleRate: Double(rate))
         if isRotationRate {
             rotation = RotationEpochProcessor(sampleRate: rate, epochSeconds: options.epochSeconds)
+            var p = RotationPairing(sampleRate: rate, accelerationScale: accelerationScale)
+            for b in heldAcceleration { p.addAcceleration(b) }
+            heldAcceleration = []
+            pairing = p
         } else {
             sleep = SleepDetector(epochSeconds: options.epochSeconds.rounded())
             if options.autoCalibrate {
@@ -137,15 +146,18 @@ public struct MotionStreamAnalyzer: Sendable {
     }
 
     private mutating func run(_ block: SampleBlock) {
-        if var r = regularizer, var q = rotation {
+        if var r = regularizer, var q = rotation, var p = pairing {
             regularizer = nil
             rotation = nil
-            r.process(block, scale: scale, into: &q)
+            pairing = nil
+            r.process(block, scale: scale, into: &p.gyroscope)
+            p.drain(into: &q, final: false)
             epochCount += q.finished.count
             readyRotation += q.finished
             q.finished.removeAll(keepingCapacity: true)
             regularizer = r
             rotation = q
+            pairing = p
             return
         }
         if var r = regularizer, var c = calibrationPass {
@@ -235,6 +247,59 @@ public struct MotionStreamAnalyzer: Sendable {
         ready.append(e)
     }
 
+    /// Pairs a rotation-rate stream with the accelerometer of the same device: its blocks, given
+    /// to ``consumeDeviceAcceleration(_:)``, feed the gyroscope-aided gravity estimate and the
+    /// turn detector (``RotationEpoch``). Call before the accelerometer's first block (a later
+    /// call replaces the pairing); ignored for an accelerometer stream or an accelerometer not in
+    /// g or m/s².
+    /// - Parameters:
+    ///   - name: the accelerometer's stream key (for `motion_streams`).
+    ///   - info: the accelerometer's description.
+    /// - Returns: whether the pairing was made.
+    /// - Complexity: O(1).
+    @discardableResult
+    public mutating func pair(accelerometer name: String, info: StreamInfo) -> Bool {
+        guard isRotationRate, info.columns.count == 3 else { return false }
+        let units = Set(info.columns.map(\.unit))
+        if units == [.standardGravity] {
+            accelerationScale = 1
+        } else if units == [.metresPerSecondSquared] {
+            accelerationScale = Float(1 / PhysicalUnit.standardGravityInMetresPerSecondSquared)
+        } else {
+            return false
+        }
+        pairedName = name
+        pairing?.accelerationScale = accelerationScale
+        return true
+    }
+
+    /// The next block of the paired accelerometer (see ``pair(accelerometer:info:)``).
+    /// - Complexity: O(block samples).
+    public mutating func consumeDeviceAcceleration(_ block: SampleBlock) {
+        guard pairedName != nil, problem == nil, block.columns.count == 3 else { return }
+        guard var p = pairing, var q = rotation else {
+            // The gyroscope's grid rate is not known yet: hold (bounded).
+            heldAcceleration.append(block)
+            heldAccelerationSamples += block.count
+            while heldAccelerationSamples > Self.maximumHeldAccelerationSamples, heldAcceleration.count > 1 {
+                heldAccelerationSamples -= heldAcceleration.removeFirst().count
+            }
+            return
+        }
+        pairing = nil
+        rotation = nil
+        p.addAcceleration(block)
+        p.drain(into: &q, final: false)
+        epochCount += q.finished.count
+        readyRotation += q.finished
+        q.finished.removeAll(keepingCapacity: true)
+        pairing = p
+        rotation = q
+    }
+
+    /// Accelerometer samples held for a rotation-rate stream whose rate is not known yet.
+    static let maximumHeldAccelerationSamples = 1 << 16
+
     /// Rotation-rate epochs that became final, in time order (each is handed out once).
     /// - Complexity: O(epochs returned).
     public mutating func takeRotationEpochs() -> [RotationEpoch] {
@@ -304,9 +369,12 @@ public struct MotionStreamAnalyzer: Sendable {
             }
             processor = p
         }
-        if var r = regularizer, var q = rotation {
-            r.finish(into: &q)
+        if var r = regularizer, var q = rotation, var p = pairing {
+            r.finish(into: &p.gyroscope)
+            p.endAcceleration()
+            p.drain(into: &q, final: true)
             q.finish()
+            pairing = p
             epochCount += q.finished.count
             readyRotation += q.finished
             q.finished.removeAll()
@@ -331,8 +399,17 @@ public struct MotionStreamAnalyzer: Sendable {
             gridSamples: r?.gridSamples ?? 0,
             interpolatedFraction: r.flatMap { $0.gridSamples > 0 ? Double($0.interpolatedSamples) / Double($0.gridSamples) : nil },
             droppedSamples: r?.droppedSamples ?? 0, gaps: r?.gapsSkipped ?? 0, epochs: epochCount, steps: stepCount,
-            calibration: calibration, note: problem ?? sleep?.unsupported.map { "sleep: \($0)" })
+            calibration: calibration, pairedStream: pairedName,
+            pairedFraction: pairing.flatMap { p in r.flatMap { $0.gridSamples > 0 ? Double(p.pairedSamples) / Double($0.gridSamples) : nil }
+            },
+            note: problem ?? sleep?.unsupported.map { "sleep: \($0)" } ?? pairingNote)
         return (days.keys.sorted().map { days[$0]! }, summary)
+    }
+
+    private var pairingNote: String? {
+        guard let p = pairing, p.processedAhead > 0 || p.droppedAcceleration > 0 else { return nil }
+        return "orientation: \(p.processedAhead) gyroscope samples processed without waiting for the accelerometer, "
+            + "\(p.droppedAcceleration) accelerometer samples dropped (more than \(Int(RotationPairing.maximumPendingSeconds)) s apart)"
     }
 
     static func basis(_ origin: TimeOrigin) -> String {

@@ -23,6 +23,10 @@ public struct MotionStreamSummary: Sendable, Hashable {
     /// The auto-calibration (van Hees et al. 2014), or `nil` when it was off or the stream is a
     /// rotation rate.
     public var calibration: CalibrationResult?
+    /// The accelerometer stream paired with a rotation-rate stream (same device), or `nil`.
+    public var pairedStream: String?
+    /// Share of the rotation rate's grid points with an accelerometer point, or `nil`.
+    public var pairedFraction: Double?
     /// Why the stream was not (fully) analysed, or `nil`.
     public var note: String?
 }
@@ -50,12 +54,22 @@ public struct MotionDay: Sendable, Hashable {
     public var steps: Int
 }
 
+/// An epoch on a clock-aligned grid: what the first columns of every epoch table hold.
+protocol ClockEpoch {
+    var startSeconds: Double { get }
+    var lengthSeconds: Double { get }
+    var samples: Int { get }
+    var coverage: Double { get }
+}
+
+extension MotionEpoch: ClockEpoch {}
+extension RotationEpoch: ClockEpoch {}
+
 /// The motion family's tables.
 public enum MotionTables {
-    /// One row per clock-aligned epoch of an accelerometer stream.
-    public static let epochs = TableSchema<Streamed<MotionEpoch>>(
-        name: "motion_epochs", summary: "accelerometer epochs: ENMO, MAD, HFEN, BFEN, angles, intensity, ActiGraph counts, steps",
-        columns: [
+    /// stream, epoch_start, epoch_end, samples, coverage: the leading columns of an epoch table.
+    static func clockEpochColumns<E: ClockEpoch>() -> [TableSchema<Streamed<E>>.Column] {
+        [
             .init("stream", .text, "stream key") { .text($0.stream) },
             .init("epoch_start", .real, unit: "s", "epoch start (a multiple of the epoch length on the stream's clock)") {
                 .real($0.value.startSeconds)
@@ -67,6 +81,13 @@ public enum MotionTables {
             .init("coverage", .real, "samples / samples of a full epoch; metrics are empty below 0.5") {
                 .finite($0.value.coverage)
             },
+        ]
+    }
+
+    /// One row per clock-aligned epoch of an accelerometer stream.
+    public static let epochs = TableSchema<Streamed<MotionEpoch>>(
+        name: "motion_epochs", summary: "accelerometer epochs: ENMO, MAD, HFEN, BFEN, angles, intensity, ActiGraph counts, steps",
+        columns: clockEpochColumns() + [
             .init("enmo_mg", .real, unit: "mg", "mean of max(|a| − 1 g, 0) (van Hees et al. 2013)") { .finite($0.value.enmoMilliG) },
             .init("mad_mg", .real, unit: "mg", "mean amplitude deviation of |a| (Vähä-Ypyä et al. 2015)") {
                 .finite($0.value.madMilliG)
@@ -129,19 +150,9 @@ public enum MotionTables {
 
     /// One row per clock-aligned epoch of a rotation-rate stream.
     public static let rotationEpochs = TableSchema<Streamed<RotationEpoch>>(
-        name: "motion_rotation_epochs", summary: "rotation-rate (gyroscope) epochs: angular speed, angle turned through",
-        columns: [
-            .init("stream", .text, "stream key") { .text($0.stream) },
-            .init("epoch_start", .real, unit: "s", "epoch start (a multiple of the epoch length on the stream's clock)") {
-                .real($0.value.startSeconds)
-            },
-            .init("epoch_end", .real, unit: "s", "epoch end (exclusive)") {
-                .real($0.value.startSeconds + $0.value.lengthSeconds)
-            },
-            .init("samples", .integer, "grid samples in the epoch") { .integer($0.value.samples) },
-            .init("coverage", .real, "samples / samples of a full epoch; metrics are empty below 0.5") {
-                .finite($0.value.coverage)
-            },
+        name: "motion_rotation_epochs",
+        summary: "rotation-rate (gyroscope) epochs: angular speed, angle turned through, gyroscope-aided gravity angles, turns",
+        columns: clockEpochColumns() + [
             .init("mean_speed_dps", .real, unit: "deg/s", "mean angular speed |ω|") {
                 .finite($0.value.meanSpeedDegreesPerSecond)
             },
@@ -160,6 +171,34 @@ public enum MotionTables {
             .init("mean_z_dps", .real, unit: "deg/s", "mean rotation rate about the device's z axis") {
                 .finite($0.value.meanZDegreesPerSecond)
             },
+            .init("paired_samples", .integer, "grid samples with an accelerometer sample of the same device") {
+                .integer($0.value.pairedSamples)
+            },
+            .init(
+                "gravity_source", .text,
+                "accelerometer+gyroscope (complementary filter, Mahony et al. 2008), or empty: no gravity estimate for half the epoch"
+            ) {
+                .optional($0.value.gravityAngleXDegrees == nil ? nil : "accelerometer+gyroscope")
+            },
+            .init("gravity_angle_x_deg", .real, unit: "deg", "atan(x / √(y² + z²)) of the mean gyroscope-aided gravity direction") {
+                .finite($0.value.gravityAngleXDegrees)
+            },
+            .init("gravity_angle_y_deg", .real, unit: "deg", "atan(y / √(x² + z²)) of the mean gyroscope-aided gravity direction") {
+                .finite($0.value.gravityAngleYDegrees)
+            },
+            .init("gravity_angle_z_deg", .real, unit: "deg", "atan(z / √(x² + y²)) of the mean gyroscope-aided gravity direction") {
+                .finite($0.value.gravityAngleZDegrees)
+            },
+            .init("vertical_rate_dps", .real, unit: "deg/s", "mean rotation rate about the gravity axis (ω · ĝ)") {
+                .finite($0.value.verticalRateDegreesPerSecond)
+            },
+            .init(
+                "turns", .integer,
+                "turns ending in the epoch (El-Gohary et al. 2014: vertical rate > 5°/s, peak ≥ 15°/s, ≥ 45°, 0.5–10 s)"
+            ) {
+                .optional($0.value.turns)
+            },
+            .init("turn_deg", .real, unit: "deg", "sum of the absolute angles of those turns") { .finite($0.value.turnDegrees) },
         ])
 
     /// One row per noon-to-noon window of an accelerometer stream: the sleep period time window
@@ -242,6 +281,12 @@ public enum MotionTables {
             .init("cal_scale_z", .real, "scale factor of z") { .finite($0.value.calibration?.scale.z) },
             .init("cal_note", .text, "why the calibration was rejected, or empty") {
                 .optional($0.value.calibration?.reason)
+            },
+            .init("paired_stream", .text, "rotation rate: the same device's accelerometer used for gravity and turns, or empty") {
+                .optional($0.value.pairedStream)
+            },
+            .init("paired_fraction", .real, "rotation rate: share of grid samples with an accelerometer sample") {
+                .finite($0.value.pairedFraction)
             },
             .init("note", .text, "why the stream was not (fully) analysed, or empty") { .optional($0.value.note) },
         ])

@@ -12,8 +12,10 @@
 /// 3. the dead-band and saturation: |v| < 4 → 0, |v| > 128 → 128, then the integer part;
 /// 4. accumulation to 10 Hz: ⌊(sum of 3 consecutive 30 Hz values)/3⌋; epochs sum these.
 ///
-/// Input in g at an integer rate of 30, 40, …, 100 Hz. Streaming: the state is carried between
-/// calls, so any split of a segment gives the same 10 Hz values; call ``reset()`` at a gap.
+/// Input in g at an integer rate of 30, 40, …, 100 Hz, or of 32, 64, 128 or 256 Hz, which
+/// replace step 1 by ActiGraph's 256 Hz path (``ActiGraphPow2Resampler``). Streaming: the state
+/// is carried between calls, so any split of a segment gives the same 10 Hz values; call
+/// ``flush()`` then ``reset()`` at a gap.
 ///
 /// - Complexity: O(L) per input sample, no allocation.
 struct ActiGraphCountsAxis: Sendable {
@@ -49,6 +51,8 @@ struct ActiGraphCountsAxis: Sendable {
 
     let up: Int
     let down: Int
+    /// The 32/64/128/256 Hz path, or `nil`.
+    private var pow2: ActiGraphPow2Resampler?
     let lowPass: Bool
     let a: Double
     let b: Double
@@ -67,10 +71,11 @@ struct ActiGraphCountsAxis: Sendable {
 
     /// Creates the stage for input at `sampleRate` Hz (one of 30, 40, …, 100).
     init?(sampleRate: Int) {
-        guard let f = Self.factors(sampleRate: sampleRate) else { return nil }
+        pow2 = ActiGraphPow2Resampler(sampleRate: sampleRate)
+        guard let f = Self.factors(sampleRate: sampleRate) ?? (pow2 != nil ? (1, 1) : nil) else { return nil }
         up = f.up
         down = f.down
-        lowPass = !(sampleRate == 30 || sampleRate == 60 || sampleRate == 90)
+        lowPass = pow2 == nil && !(sampleRate == 30 || sampleRate == 60 || sampleRate == 90)
         a = Double.pi / (Double.pi + 2 * Double(f.up))
         b = (Double.pi - 2 * Double(f.up)) / (Double.pi + 2 * Double(f.up))
     }
@@ -85,6 +90,25 @@ struct ActiGraphCountsAxis: Sendable {
         triadCount = 0
         produced30 = 0
         z0 = 0; z1 = 0; z2 = 0; z3 = 0; z4 = 0; z5 = 0; z6 = 0
+        pow2?.reset()
+    }
+
+    /// Input samples after which a 10 Hz value no longer changes, beyond its own 0.1 s.
+    var latencySamples: Int { pow2?.latencySamples ?? 0 }
+
+    /// Ends the segment: the 10 Hz values the 256 Hz path still holds (empty otherwise).
+    /// - Complexity: O(latency).
+    mutating func flush() -> [Double] {
+        guard var p = pow2 else { return [] }
+        pow2 = nil
+        var thirty = [Double]()
+        p.finish { thirty.append($0) }
+        pow2 = p
+        var out = [Double]()
+        for v in thirty {
+            if let t = push30((v * 1000).rounded(.toNearestOrEven) / 1000) { out.append(t) }
+        }
+        return out
     }
 
     /// Feeds one input sample (g); returns the 10 Hz value completed by it, if any. The 10 Hz
@@ -92,6 +116,20 @@ struct ActiGraphCountsAxis: Sendable {
     @inline(__always)
     mutating func push(_ x: Double) -> Double? {
         var result: Double? = nil
+        if var p = pow2 {
+            // At most one 30 Hz value per input sample (rates ≥ 32 Hz); kept general.
+            var first = Double.nan, second = Double.nan, count = 0
+            p.push(x) { v in
+                if count == 0 { first = v } else { second = v }
+                count += 1
+            }
+            pow2 = p
+            precondition(count <= 2)
+            for v in [first, second].prefix(count) {
+                if let t = push30((v * 1000).rounded(.toNearestOrEven) / 1000) { result = t }
+            }
+            return result
+        }
         for p in 0..<up {
             let u = p == 0 ? x : 0
             let y: Double

@@ -163,18 +163,17 @@ struct EpochProcessor: GridConsumer {
                 let vx = countsX.push(Double(rawX[i]))
                 let vy = countsY.push(Double(rawY[i]))
                 if let vz = countsZ.push(Double(rawZ[i])) {
-                    let t = countsRunStart + tenHzIndex * tenHzStride
+                    let t = countsRunStart + tenHzIndex * rate / 10
                     tenHzIndex += 1
                     addCounts(at: t, Int(vx ?? 0), Int(vy ?? 0), Int(vz))
                 }
             }
         }
-        _ = rate
         magnitude.withUnsafeBufferPointer { m in
             stepDetector.process(firstIndex: firstIndex, magnitude: UnsafeBufferPointer(rebasing: m[0..<n]))
         }
         takeSteps()
-        let countsResolved = nextIndex! - tenHzStride - 1
+        let countsResolved = nextIndex! - tenHzStride - 1 - countsX.latencySamples
         release(before: min(countsResolved, stepDetector.earliestUndecided))
     }
 
@@ -198,6 +197,13 @@ struct EpochProcessor: GridConsumer {
     mutating func endRun() {
         for a in 0..<3 { highPass[a].reset() }
         if bandPass != nil { for a in 0..<3 { bandPass![a].reset() } }
+        if countsEnabled {
+            let (fx, fy, fz) = (countsX.flush(), countsY.flush(), countsZ.flush())
+            for i in 0..<fz.count {
+                addCounts(at: countsRunStart + tenHzIndex * sampleRate / 10, Int(fx[i]), Int(fy[i]), Int(fz[i]))
+                tenHzIndex += 1
+            }
+        }
         countsX.reset()
         countsY.reset()
         countsZ.reset()
@@ -278,7 +284,7 @@ struct EpochProcessor: GridConsumer {
                 if !countsEnabled {
                     epoch.note =
                         (epoch.note.map { $0 + "; " } ?? "")
-                        + "counts: grid rate \(sampleRate) Hz is not one of 30, 40, …, 100 Hz"
+                        + "counts: grid rate \(sampleRate) Hz is not one of 30, 40, …, 100 Hz or 32, 64, 128, 256 Hz"
                 }
             } else {
                 epoch.note = "coverage below 50 %"
