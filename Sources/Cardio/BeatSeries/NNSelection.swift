@@ -54,41 +54,66 @@ public enum NNSelection {
 
 /// Every interval of a corrected beat series with its exclusion (heart rate uses them all, HRV
 /// the NN ones).
+///
+/// Memory: 17 bytes per interval while HRV takes the heart-rate interval and time (an
+/// unclassified series, e.g. PPG), 33 once one differs (a classified series measures HRV
+/// between the detected beats' fiducial points).
 struct CorrectedIntervals {
     /// Intervals of the corrected series (heart rate).
-    var milliseconds: [Double] = []
-    /// The interval HRV takes when it is used (with classes: between the detected beats).
-    var hrvMilliseconds: [Double] = []
-    /// Closing time HRV takes (with classes: the detection time).
-    var hrvTimes: [Double] = []
-    var times: [Double] = []
+    private(set) var milliseconds: [Double] = []
+    /// Closing times of the corrected series.
+    private(set) var times: [Double] = []
     /// 0 = used; else 1 + the ``NNExclusion`` index.
-    var exclusion: [UInt8] = []
+    private(set) var exclusion: [UInt8] = []
+    /// HRV's intervals and closing times when one differs from the heart-rate ones, else empty.
+    private var hrvValues: [Double] = []
+    private var hrvClosing: [Double] = []
+    private var separate = false
+
+    var count: Int { milliseconds.count }
+
+    /// The interval HRV takes when it is used (with classes: between the detected beats).
+    func hrvMilliseconds(_ k: Int) -> Double { separate ? hrvValues[k] : milliseconds[k] }
+
+    /// Closing time HRV takes (with classes: the detection time plus the fiducial offset).
+    func hrvTime(_ k: Int) -> Double { separate ? hrvClosing[k] : times[k] }
 
     mutating func append(
         milliseconds ms: Double, hrvMilliseconds hrv: Double, closingTime t: Double, hrvClosingTime ht: Double,
         exclusion e: NNExclusion?
     ) {
+        if !separate && (hrv != ms || ht != t) {
+            separate = true
+            hrvValues = milliseconds
+            hrvClosing = times
+        }
         milliseconds.append(ms)
-        hrvMilliseconds.append(hrv)
-        hrvTimes.append(ht)
         times.append(t)
         exclusion.append(e.map { UInt8(NNExclusion.allCases.firstIndex(of: $0)! + 1) } ?? 0)
+        if separate {
+            hrvValues.append(hrv)
+            hrvClosing.append(ht)
+        }
+    }
+
+    /// The first interval whose HRV closing time is at or after `start` (the times ascend).
+    func firstHRV(atOrAfter start: Double) -> Int {
+        var lo = 0, hi = count
+        while lo < hi {
+            let m = (lo + hi) / 2
+            if hrvTime(m) < start { lo = m + 1 } else { hi = m }
+        }
+        return lo
     }
 
     /// The coverage of the intervals closing in `[start, end)`.
     func coverage(from start: Double, to end: Double, nnCount: Int, nnSeconds: Double) -> HRVCoverage {
         // HRV's time base (with classes: the fiducial points), as the result's start and end.
-        let times = hrvTimes
-        var lo = 0, hi = times.count
-        while lo < hi {
-            let m = (lo + hi) / 2
-            if times[m] < start { lo = m + 1 } else { hi = m }
-        }
+        let lo = firstHRV(atOrAfter: start)
         var total = 0, ectopic = 0, quality = 0, other = 0, repairedCount = 0
         var covered = 0.0
         var k = lo
-        while k < times.count && times[k] < end {
+        while k < count && hrvTime(k) < end {
             total += 1
             covered += milliseconds[k] / 1000
             switch exclusion[k] {
@@ -120,31 +145,49 @@ extension BeatSeries {
         return lo < unusable.count && unusable[lo].start < closing
     }
 
-    /// Runs the HRV analysis on the NN intervals of `all` (windows, then the whole series).
-    func emitHRV(_ all: CorrectedIntervals, hrv: (HRVResult) throws -> Void) rethrows {
+    /// Runs the HRV analysis on the NN intervals of `all` (windows, then the whole series);
+    /// `all` is emptied before the whole-series analysis (which needs only the NN intervals).
+    func emitHRV(_ all: inout CorrectedIntervals, hrv: (HRVResult) throws -> Void) rethrows {
+        var used = 0
+        for k in 0..<all.count where all.exclusion[k] == 0 { used += 1 }
         var nn = [Double](), nnTimes = [Double]()
-        for k in all.milliseconds.indices where all.exclusion[k] == 0 {
-            nn.append(all.hrvMilliseconds[k])
-            nnTimes.append(all.hrvTimes[k])
+        nn.reserveCapacity(used)
+        nnTimes.reserveCapacity(used)
+        for k in 0..<all.count where all.exclusion[k] == 0 {
+            nn.append(all.hrvMilliseconds(k))
+            nnTimes.append(all.hrvTime(k))
         }
         guard nn.count >= 2, let series = try? NNIntervalSeries(intervalsMilliseconds: nn, closingBeatTimesSeconds: nnTimes)
-        else { return }
+        else {
+            all = CorrectedIntervals()
+            return
+        }
         let analysis = HRVAnalysis(windowSeconds: options.hrvWindowSeconds)
-        func result(_ start: Double, _ end: Double, _ scope: HRVResult.Scope, _ metrics: HRVMetrics, _ r: Range<Int>) -> HRVResult {
+        func coverage(_ start: Double, _ end: Double, _ scope: HRVResult.Scope, _ r: Range<Int>) -> HRVCoverage {
             var seconds = 0.0
             for k in r { seconds += nn[k] / 1000 }
             // The whole-series row ends at its last beat: its interval is inside.
             let coverEnd = scope == .recording ? end.nextUp : end
-            let coverage = all.coverage(from: start, to: coverEnd, nnCount: r.count, nnSeconds: seconds)
+            return all.coverage(from: start, to: coverEnd, nnCount: r.count, nnSeconds: seconds)
+        }
+        func result(
+            _ start: Double, _ end: Double, _ scope: HRVResult.Scope, _ metrics: HRVMetrics, _ r: Range<Int>, _ coverage: HRVCoverage
+        ) -> HRVResult {
             let (kept, reason) = HRVMinimumData.apply(metrics, coverage: coverage, spanSeconds: end - start)
             return HRVResult(
                 startSeconds: start, endSeconds: end, scope: scope, metrics: kept, intervalCount: r.count,
                 coverage: coverage, nullReason: reason)
         }
         for w in analysis.windows(series) {
-            try hrv(result(w.startSeconds, w.endSeconds, .window, w.metrics, w.intervals))
+            try hrv(
+                result(
+                    w.startSeconds, w.endSeconds, .window, w.metrics, w.intervals,
+                    coverage(w.startSeconds, w.endSeconds, .window, w.intervals)))
         }
-        let start = nnTimes[0] - nn[0] / 1000
-        try hrv(result(start, nnTimes[nnTimes.count - 1], .recording, analysis.metrics(series), 0..<nn.count))
+        let start = nnTimes[0] - nn[0] / 1000, end = nnTimes[nnTimes.count - 1]
+        let whole = coverage(start, end, .recording, 0..<nn.count)
+        all = CorrectedIntervals()
+        let metrics = analysis.metrics(series)
+        try hrv(result(start, end, .recording, metrics, 0..<nn.count, whole))
     }
 }

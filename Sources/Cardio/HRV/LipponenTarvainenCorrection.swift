@@ -90,8 +90,7 @@ public struct LipponenTarvainenCorrection: Sendable, Equatable {
         var drr = [Double](repeating: 0, count: n)
         for i in 1..<n { drr[i] = rr[i] - rr[i - 1] }
         drr[0] = mean(drr[1...])
-        let th1 = threshold(drr)
-        for i in 0..<n { drr[i] = th1[i] != 0 ? drr[i] / th1[i] : .nan }
+        normalise(&drr)
 
         // Reflect padding by 2 (numpy 'reflect': the edge is not repeated).
         func padded(_ i: Int) -> Double {
@@ -100,15 +99,18 @@ public struct LipponenTarvainenCorrection: Sendable, Equatable {
             if j >= n { j = 2 * (n - 1) - j }
             return drr[j]
         }
-        var s12 = [Double](repeating: 0, count: n), s22 = [Double](repeating: 0, count: n)
-        for i in 0..<n {
+        // S12 and S22 of beat i, computed where the decision reads them (no arrays).
+        func s12(_ i: Int) -> Double {
             let d = drr[i]
-            if d > 0 { s12[i] = Swift.max(padded(i - 1), padded(i + 1)) } else if d < 0 { s12[i] = Swift.min(padded(i - 1), padded(i + 1)) }
-            if d >= 0 {
-                s22[i] = Swift.min(padded(i + 1), padded(i + 2))
-            } else if d < 0 {
-                s22[i] = Swift.max(padded(i + 1), padded(i + 2))
-            }
+            if d > 0 { return Swift.max(padded(i - 1), padded(i + 1)) }
+            if d < 0 { return Swift.min(padded(i - 1), padded(i + 1)) }
+            return 0
+        }
+        func s22(_ i: Int) -> Double {
+            let d = drr[i]
+            if d >= 0 { return Swift.min(padded(i + 1), padded(i + 2)) }
+            if d < 0 { return Swift.max(padded(i + 1), padded(i + 2)) }
+            return 0
         }
         let medrr = RollingWindow.median(rr, width: medianWindowBeats)
         var mrr = [Double](repeating: 0, count: n)
@@ -127,16 +129,16 @@ public struct LipponenTarvainenCorrection: Sendable, Equatable {
         while i < n - 2 {
             let d = drr[i]
             if abs(d) <= 1 { i += 1; continue }
-            let eq1 = d > 1 && s12[i] < -c1 * d - c2
-            let eq2 = d < -1 && s12[i] > -c1 * d + c2
+            let eq1 = d > 1 && s12(i) < -c1 * d - c2
+            let eq2 = d < -1 && s12(i) > -c1 * d + c2
             if eq1 || eq2 { record(i, .ectopic); i += 1; continue }
             if !(abs(d) > 1 || abs(mrr[i]) > 3) { i += 1; continue }
             var candidates = [i]
             if abs(drr[i + 1]) < abs(drr[i + 2]) { candidates.append(i + 1) }
             for j in candidates {
-                let eq3 = drr[j] > 1 && s22[j] < -1
+                let eq3 = drr[j] > 1 && s22(j) < -1
                 let eq4 = abs(mrr[j]) > 3
-                let eq5 = drr[j] < -1 && s22[j] > 1
+                let eq5 = drr[j] < -1 && s22(j) > 1
                 defer { i += 1 }
                 if !(eq3 || eq4 || eq5) { continue }
                 let eq6 = abs(rr[j] / 2 - medrr[j]) < th2[j]
@@ -181,19 +183,38 @@ public struct LipponenTarvainenCorrection: Sendable, Equatable {
     /// min_periods=1).quantile`, linear interpolation).
     func threshold(_ values: [Double]) -> [Double] {
         let magnitudes = values.map { abs($0) }
-        let q = RollingWindow.quartiles(magnitudes, width: thresholdWindowBeats)
-        return zip(q.lower, q.upper).map { alpha * (($1 - $0) / 2) }
+        var out = [Double](repeating: 0, count: values.count)
+        let a = alpha
+        RollingWindow.forEachWindow(magnitudes, width: thresholdWindowBeats) { i, w in
+            out[i] = a * ((RollingWindow.quantile(w, 0.75) - RollingWindow.quantile(w, 0.25)) / 2)
+        }
+        return out
+    }
+
+    /// `values[i] / threshold[i]` in place (NaN where the threshold is 0), the threshold never
+    /// held beside the values.
+    func normalise(_ values: inout [Double]) {
+        let magnitudes = values.map { abs($0) }
+        let a = alpha
+        RollingWindow.forEachWindow(magnitudes, width: thresholdWindowBeats) { k, w in
+            let th = a * ((RollingWindow.quantile(w, 0.75) - RollingWindow.quantile(w, 0.25)) / 2)
+            values[k] = th != 0 ? values[k] / th : .nan
+        }
     }
 
     /// Applies one pass's corrections (extra, missed, ectopic, long/short), locating each by
     /// beat identity.
     static func apply(_ found: [ArtifactDetection], to beats: inout [Double], flags: inout [BeatCorrection]) {
         // Identity of each beat: its index in the pass's input; inserted beats get −1.
-        var identity = Array(0..<beats.count)
+        let inputCount = beats.count
+        var identity = Array(0..<inputCount)
         let extra = Set(found.filter { $0.kind == .extra }.map(\.beatIndex))
         let missed = found.filter { $0.kind == .missed }.map(\.beatIndex).sorted()
         if !extra.isEmpty {
             var keptBeats = [Double](), keptFlags = [BeatCorrection](), keptIdentity = [Int]()
+            keptBeats.reserveCapacity(inputCount)
+            keptFlags.reserveCapacity(inputCount)
+            keptIdentity.reserveCapacity(inputCount)
             var afterRemoved = false
             for i in beats.indices {
                 if extra.contains(i) { afterRemoved = true; continue }
@@ -204,11 +225,19 @@ public struct LipponenTarvainenCorrection: Sendable, Equatable {
             }
             beats = keptBeats; flags = keptFlags; identity = keptIdentity
         }
+        // Position of each identity in the current series (−1: removed), an array over the
+        // pass's input instead of a dictionary (a week of beats: 8 instead of ≈ 40 bytes each).
+        func positions() -> [Int] {
+            var position = [Int](repeating: -1, count: inputCount)
+            for (p, id) in identity.enumerated() where id >= 0 { position[id] = p }
+            return position
+        }
         if !missed.isEmpty {
-            let position = Dictionary(uniqueKeysWithValues: identity.enumerated().map { ($1, $0) })
+            let position = positions()
             // Insert from the end so earlier positions stay valid.
             for j in missed.reversed() {
-                guard let p = position[j], p > 1, p < beats.count else { continue }
+                let p = j >= 0 && j < inputCount ? position[j] : -1
+                guard p > 1, p < beats.count else { continue }
                 let value = beats[p - 1] + (beats[p] - beats[p - 1]) / 2
                 beats.insert(value, at: p)
                 flags.insert(.inserted, at: p)
@@ -218,12 +247,12 @@ public struct LipponenTarvainenCorrection: Sendable, Equatable {
         for kind in [BeatArtifact.ectopic, .longShort] {
             let targets = found.filter { $0.kind == kind }.map(\.beatIndex)
             guard !targets.isEmpty else { continue }
-            let position = Dictionary(uniqueKeysWithValues: identity.enumerated().filter { $0.element >= 0 }.map { ($1, $0) })
-            let snapshot = beats
+            let position = positions()
             var moved = [(Int, Double)]()
             for j in targets {
-                guard let p = position[j], p > 1, p < snapshot.count - 1 else { continue }
-                moved.append((p, snapshot[p - 1] + (snapshot[p + 1] - snapshot[p - 1]) / 2))
+                let p = j >= 0 && j < inputCount ? position[j] : -1
+                guard p > 1, p < beats.count - 1 else { continue }
+                moved.append((p, beats[p - 1] + (beats[p + 1] - beats[p - 1]) / 2))
             }
             for (p, value) in moved {
                 beats[p] = value

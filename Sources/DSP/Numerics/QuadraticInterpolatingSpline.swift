@@ -43,34 +43,37 @@ package struct QuadraticInterpolatingSpline {
             if i >= n - 2 { return n - 1 }
             return i + 1
         }
-        // Tridiagonal system: sub[i]·c[i−1] + diag[i]·c[i] + sup[i]·c[i+1] = y[i].
-        var sub = [Double](repeating: 0, count: n)
-        var diag = [Double](repeating: 0, count: n)
-        var sup = [Double](repeating: 0, count: n)
-        for i in 0..<n {
-            let l = span(ofSite: i)
-            let basis = Self.basis(x[i], span: l, knots: t)
-            // Columns l−2, l−1, l relative to row i.
-            for (offset, value) in [(l - 2, basis.0), (l - 1, basis.1), (l, basis.2)] {
-                switch offset - i {
-                case -1: sub[i] = value
-                case 0: diag[i] = value
-                case 1: sup[i] = value
-                default: precondition(value == 0, "quadratic spline: unexpected band structure")
+        // Tridiagonal system: sub[i]·c[i−1] + diag[i]·c[i] + sup[i]·c[i+1] = y[i], eliminated
+        // row by row as it is assembled (Thomas algorithm: the same operations in the same order
+        // as assembling first, without a sub-diagonal array); back-substitution overwrites the
+        // right-hand side with the coefficients. Three arrays of n while solving, instead of six.
+        var coef = y
+        do {
+            var diag = [Double](repeating: 0, count: n)
+            var sup = [Double](repeating: 0, count: n)
+            for i in 0..<n {
+                let l = span(ofSite: i)
+                let basis = Self.basis(x[i], span: l, knots: t)
+                var sub = 0.0
+                // Columns l−2, l−1, l relative to row i.
+                for (offset, value) in [(l - 2, basis.0), (l - 1, basis.1), (l, basis.2)] {
+                    switch offset - i {
+                    case -1: sub = value
+                    case 0: diag[i] = value
+                    case 1: sup[i] = value
+                    default: precondition(value == 0, "quadratic spline: unexpected band structure")
+                    }
+                }
+                if i > 0 {
+                    let m = sub / diag[i - 1]
+                    diag[i] -= m * sup[i - 1]
+                    coef[i] -= m * coef[i - 1]
                 }
             }
-        }
-        // Thomas algorithm.
-        var rhs = y
-        for i in 1..<n {
-            let m = sub[i] / diag[i - 1]
-            diag[i] -= m * sup[i - 1]
-            rhs[i] -= m * rhs[i - 1]
-        }
-        var coef = [Double](repeating: 0, count: n)
-        coef[n - 1] = rhs[n - 1] / diag[n - 1]
-        for i in stride(from: n - 2, through: 0, by: -1) {
-            coef[i] = (rhs[i] - sup[i] * coef[i + 1]) / diag[i]
+            coef[n - 1] = coef[n - 1] / diag[n - 1]
+            for i in stride(from: n - 2, through: 0, by: -1) {
+                coef[i] = (coef[i] - sup[i] * coef[i + 1]) / diag[i]
+            }
         }
         // Polynomial form of each non-empty span l = 2 … n−1.
         let spans = n - 2

@@ -22,6 +22,9 @@
 /// z-transform algorithm", IEEE Trans. Audio Electroacoust. 17(2):86–92, 1969,
 /// doi:10.1109/TAU.1969.1162034. P. D. Welch (1967), doi:10.1109/TAU.1967.1161901.
 package enum ChirpZWelch {
+    /// FFT length above which plans are not cached and the default chunk is shortened.
+    static let largeLength = 1 << 18
+
     /// PSD at `k·fs/fftLength` for the `k` with that frequency ≤ `maximumFrequency`, of a
     /// series held in an array.
     /// - Precondition: `4 ≤ segmentLength ≤ x.count`, `fftLength == 2·segmentLength`.
@@ -49,7 +52,9 @@ package enum ChirpZWelch {
     /// every chunk), the twiddle's phase `2π·(k·n₀ mod F)/F` reduced exactly in integers.
     /// - Parameters:
     ///   - chunkLength: samples per chirp-z chunk; default about three times the number of
-    ///     outputs (FFT length ≈ 4× the outputs), at most one block.
+    ///     outputs (FFT length ≈ 4× the outputs), or about half the number of outputs when that FFT
+    ///     would be longer than 2^18 (series of more than about 18 h at 100 Hz; results then
+    ///     differ from the longer chunks' in the last bits), at most one block.
     /// - Precondition: `4 ≤ segmentLength ≤ count`, `fftLength == 2·segmentLength`.
     /// - Complexity: O(N/C · M log M) time for `M ≈ C + 2K` (K bins), O(M + blocks·K) memory:
     ///   independent of `count` apart from the bins.
@@ -80,13 +85,21 @@ package enum ChirpZWelch {
             chunk = min(chunkLength, h)
             m = smoothLength(atLeast: outputs + chunk - 1)
         } else {
-            let target = min(h, max(3 * outputs, 1 << 15))
-            m = smoothLength(atLeast: outputs + target - 1)
+            var target = min(h, max(3 * outputs, 1 << 15))
+            var size = smoothLength(atLeast: outputs + target - 1)
+            if size > Self.largeLength {
+                // Series longer than about 18 h at 100 Hz: chunks of half the number of outputs
+                // (FFT ≈ 1.5× the outputs instead of 4×) cut the buffers and the plan by 2.7, at
+                // ≈ 2.3× the transform time (a 7-day series: ≈ 75 MB instead of ≈ 205 MB).
+                target = min(h, max(1, outputs / 2))
+                size = smoothLength(atLeast: outputs + target - 1)
+            }
+            m = size
             chunk = min(h, m - outputs + 1)
         }
         // Sizes above 2^18 (multi-day series) are planned for this call only, so their twiddle
         // tables do not stay cached; the plans are the same, so are the results.
-        let uncached = m > 1 << 18
+        let uncached = m > Self.largeLength
         let fft = uncached ? ComplexFFT<Double>(uncachedCount: m) : ComplexFFT<Double>(count: m)
         defer { if uncached { fft.destroyPlans() } }
 

@@ -36,6 +36,12 @@ struct HRVNonlinearTests {
         let fast3 = TemplateMatchCounter.countsLength3(x, count: n - 2, tolerance: r)
         let slow3 = TemplateMatchCounter.bruteForceCounts(x, length: 3, count: n - 2, tolerance: r)
         #expect(zip(fast3, slow3).filter { $0 != $1 }.count == 0)
+        // The sweep split by third-coordinate rank (the memory-bounded path of long series)
+        // gives the same counts for any number of groups, including more groups than points.
+        for groups in [2, 3, 8, 1_000] {
+            let grouped = TemplateMatchCounter.countsLength3(x, count: n - 2, tolerance: r, groups: groups)
+            #expect(zip(grouped, slow3).filter { $0 != $1 }.count == 0, "\(groups) groups")
+        }
         let pairs = TemplateMatchCounter.countsByPairs(x, tolerance: r)
         #expect(pairs.length2 == slow2)
         #expect(pairs.length3 == slow3)
