@@ -111,4 +111,73 @@ struct BeatClassifierTests {
         #expect(beats[target + 1].features.rrPreviousSeconds == nil)
         #expect(beats[target + 2].features.rrPreviousSeconds != nil)
     }
+
+    /// Synthetic ECG at `fs` of identical narrow upright beats (QRS ~80 ms, T wave) at the given
+    /// R-peak times, seconds.
+    static func beatsAt(_ times: [Double], fs: Double) -> (signal: [Float], peaks: [Int]) {
+        let peaks = times.map { Int(($0 * fs).rounded()) }
+        var x = [Float](repeating: 0, count: Int(((times.last ?? 0) + 1.5) * fs))
+        var rng = SplitMix(state: 11)
+        for p in peaks {
+            let sd = 0.012 * fs
+            for j in max(0, p - Int(5 * sd))..<min(x.count, p + Int(5 * sd)) {
+                let u = Double(j - p) / sd
+                x[j] += Float(exp(-0.5 * u * u))
+            }
+            let tc = p + Int(0.22 * fs), tsd = 0.04 * fs
+            for j in max(0, tc - Int(4 * tsd))..<min(x.count, tc + Int(4 * tsd)) {
+                let u = Double(j - tc) / tsd
+                x[j] += 0.25 * Float(exp(-0.5 * u * u))
+            }
+        }
+        for i in x.indices { x[i] += 0.01 * Float(Int64(bitPattern: rng.next()) >> 40) / Float(1 << 23) }
+        return (x, peaks)
+    }
+
+    /// Beat times from a start time and the RR intervals, seconds.
+    static func times(_ intervals: [Double]) -> [Double] {
+        var t = 0.6, out = [t]
+        for rr in intervals { t += rr; out.append(t) }
+        return out
+    }
+
+    @Test("An abrupt run at over 100 bpm is supraventricular to its end; the same rate reached gradually is sinus")
+    func supraventricularRun() {
+        let fs = 360.0
+        // 20 beats at 0.9 s, an abrupt run of 30 beats at 0.45 s (133 bpm), back to 0.9 s. Past its
+        // 15th beat the running RR average has come down so far that only the run rule keeps it S.
+        let abrupt = Self.times(
+            [Double](repeating: 0.9, count: 20) + [Double](repeating: 0.45, count: 30) + [Double](repeating: 0.9, count: 10))
+        let (x, peaks) = Self.beatsAt(abrupt, fs: fs)
+        let beats = BeatClassifier.classify(x, sampleRate: fs, peaks: peaks)
+        #expect(beats.count == peaks.count)
+        for (k, b) in beats.enumerated() where k >= 2 && k < beats.count - 1 {
+            let expected: BeatClass = (21...50).contains(k) ? .supraventricular : .normal
+            #expect(b.beatClass == expected, "abrupt run, beat \(k): \(b.beatClass) \(b.features)")
+        }
+        // The same rates reached by 1 % per beat (sinus tachycardia speeds up gradually).
+        var rr = [Double](repeating: 0.9, count: 20)
+        while rr.last! > 0.45 { rr.append(rr.last! * 0.99) }
+        rr += [Double](repeating: rr.last!, count: 10)
+        let (y, gradualPeaks) = Self.beatsAt(Self.times(rr), fs: fs)
+        let gradual = BeatClassifier.classify(y, sampleRate: fs, peaks: gradualPeaks)
+        for (k, b) in gradual.enumerated() where k >= 2 && k < gradual.count - 1 {
+            #expect(b.beatClass == .normal, "gradual, beat \(k): \(b.beatClass) \(b.features)")
+        }
+    }
+
+    @Test("A beat before 85 % of the RR average followed by a pause is supraventricular; one at 87 % is not")
+    func shortLong() {
+        let fs = 250.0
+        // Regular 0.9 s; beat 20 at 0.83 × 0.9 s then 1.05 s; beat 40 at 0.87 × 0.9 s then 1.05 s.
+        var rr = [Double](repeating: 0.9, count: 60)
+        rr[19] = 0.83 * 0.9; rr[20] = 1.05
+        rr[39] = 0.87 * 0.9; rr[40] = 1.05
+        let (x, peaks) = Self.beatsAt(Self.times(rr), fs: fs)
+        let beats = BeatClassifier.classify(x, sampleRate: fs, peaks: peaks)
+        #expect(beats.count == peaks.count)
+        for (k, b) in beats.enumerated() where k >= 2 && k < beats.count - 1 {
+            #expect(b.beatClass == (k == 20 ? .supraventricular : .normal), "beat \(k): \(b.beatClass) \(b.features)")
+        }
+    }
 }
