@@ -57,7 +57,8 @@ struct ActiGraphCountsAxis: Sendable {
     let a: Double
     let b: Double
     // Resampler state.
-    private var upIndex = 0 // index of the next upsampled value within the segment
+    private var phase = 0 // index of the next upsampled value within the segment, modulo `down`
+    private let aUp: Double // a · L
     private var previousUp = 0.0 // u[m-1]
     private var previousLow = 0.0 // y[m-1]
     // Band-pass state (direct form II transposed, 7 delays).
@@ -78,11 +79,12 @@ struct ActiGraphCountsAxis: Sendable {
         lowPass = pow2 == nil && !(sampleRate == 30 || sampleRate == 60 || sampleRate == 90)
         a = Double.pi / (Double.pi + 2 * Double(f.up))
         b = (Double.pi - 2 * Double(f.up)) / (Double.pi + 2 * Double(f.up))
+        aUp = a * Double(f.up)
     }
 
     /// Starts a new segment (a gap: nothing is carried across).
     mutating func reset() {
-        upIndex = 0
+        phase = 0
         previousUp = 0
         previousLow = 0
         started = false
@@ -118,6 +120,7 @@ struct ActiGraphCountsAxis: Sendable {
         var result: Double? = nil
         if var p = pow2 {
             // At most one 30 Hz value per input sample (rates ≥ 32 Hz); kept general.
+            pow2 = nil // no second reference while `p` mutates its buffers
             var first = Double.nan, second = Double.nan, count = 0
             p.push(x) { v in
                 if count == 0 { first = v } else { second = v }
@@ -125,25 +128,25 @@ struct ActiGraphCountsAxis: Sendable {
             }
             pow2 = p
             precondition(count <= 2)
-            for v in [first, second].prefix(count) {
-                if let t = push30((v * 1000).rounded(.toNearestOrEven) / 1000) { result = t }
-            }
+            if count >= 1, let t = push30((first * 1000).rounded(.toNearestOrEven) / 1000) { result = t }
+            if count == 2, let t = push30((second * 1000).rounded(.toNearestOrEven) / 1000) { result = t }
             return result
         }
         for p in 0..<up {
             let u = p == 0 ? x : 0
             let y: Double
             if lowPass {
-                y = a * Double(up) * (u + previousUp) - b * previousLow
+                y = aUp * (u + previousUp) - b * previousLow
                 previousUp = u
                 previousLow = y
             } else {
                 y = u
             }
-            if upIndex % down == 0 {
+            if phase == 0 {
                 if let v = push30((y * 1000).rounded(.toNearestOrEven) / 1000) { result = v }
             }
-            upIndex += 1
+            phase += 1
+            if phase == down { phase = 0 }
         }
         return result
     }
