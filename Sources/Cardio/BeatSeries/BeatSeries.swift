@@ -27,7 +27,8 @@ import DSP
 /// entropies and DFA span the whole series); the per-interval store is released before the
 /// whole-series analysis. The whole-series analysis itself is O(n) in memory (entropy counts
 /// split into rank groups, chirp-z Welch in chunks). A week of one PPG stream at 96 bpm
-/// (968 000 pulses) peaks at about 100 MB above the stored beats.
+/// (968 000 pulses) peaks about 130 MB above the resident size at the start of the stage, in the
+/// whole-series Welch spectrum (`sensorpipe-bench --long-ppg 7`).
 public struct BeatSeries: Sendable {
     /// Windows of the heart-rate and HRV results.
     public struct Options: Sendable, Hashable {
