@@ -11,16 +11,11 @@ struct CSVResultSinkTests {
             ResultColumn("n", .integer, "count"),
         ])
 
-    func temporaryDirectory() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("sink-\(UUID().uuidString)")
-    }
-
     @Test("rows appear only after commit; quoting follows RFC 4180; NaN is an empty field")
     func commitAndQuoting() throws {
-        let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let sink = try CSVResultSink(directory: dir)
-        try sink.begin(recording: "r")
+        let open = try OpenCSVSink()
+        defer { withExtendedLifetime(open) {} }
+        let (dir, sink) = (open.directory, open.sink)
         try sink.write(
             table,
             rows: [
@@ -36,10 +31,9 @@ struct CSVResultSinkTests {
 
     @Test("rollback leaves nothing behind")
     func rollback() throws {
-        let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let sink = try CSVResultSink(directory: dir)
-        try sink.begin(recording: "r")
+        let open = try OpenCSVSink()
+        defer { withExtendedLifetime(open) {} }
+        let (dir, sink) = (open.directory, open.sink)
         try sink.write(table, rows: [[.text("x"), .real(1), .integer(1)]])
         sink.rollback()
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)

@@ -24,16 +24,11 @@ struct WideCSVTests {
         [.text(stream), .real(start), .real(start + 10), .text(name), .finite(v), .text("g")]
     }
 
-    func temporaryDirectory() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("wide-\(UUID().uuidString)")
-    }
-
     @Test("groups, columns in first-appearance order, padding, quoting, NULL as an empty field")
     func layout() throws {
-        let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let sink = try CSVResultSink(directory: dir)
-        try sink.begin(recording: "r")
+        let open = try OpenCSVSink()
+        defer { withExtendedLifetime(open) {} }
+        let (dir, sink) = (open.directory, open.sink)
         try sink.write(
             table,
             rows: [
@@ -56,10 +51,9 @@ struct WideCSVTests {
 
     @Test("many rows (several 1-MiB pieces): every row as wide as the header; rollback leaves nothing")
     func largeAndRollback() throws {
-        let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let sink = try CSVResultSink(directory: dir)
-        try sink.begin(recording: "r")
+        let open = try OpenCSVSink()
+        defer { withExtendedLifetime(open) {} }
+        let (dir, sink) = (open.directory, open.sink)
         let windows = 30_000
         for w in 0..<windows {
             var rows = (0..<4).map { row("dev/acc", Double(w) * 10, "acc_x_f\($0)", Double(w) + Double($0) / 8) }

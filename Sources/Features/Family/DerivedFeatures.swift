@@ -11,8 +11,7 @@ import Signals
 /// spectral group is not (an event series has no uniform rate; the `hrv` table's frequency-domain
 /// metrics resample it properly).
 struct DerivedFeatures {
-    var windower: FeatureWindower?
-    var emitter: WindowEmitter?
+    var parts: WindowedEmitter
 
     /// Prepares a series from its first sample.
     /// - Parameters:
@@ -20,13 +19,13 @@ struct DerivedFeatures {
     ///   - options: the family's options.
     init(first: DerivedSample, options: FeaturesFamily.Options) {
         let windowing = options.derivedWindowing
-        windower = FeatureWindower(windowing: windowing, channelCount: 1, nominalSampleRate: first.nominalRate)
         var e = WindowEmitter(
             stream: first.stream, family: first.family, channels: [first.channel], units: [first.unit], triaxial: false,
             configuration: Self.configuration(options: options, eventSeries: first.isEventSeries),
             minimumValidFraction: windowing.minimumValidFraction)
         e.series = first.channel
-        emitter = e
+        parts = WindowedEmitter(
+            windower: FeatureWindower(windowing: windowing, channelCount: 1, nominalSampleRate: first.nominalRate), emitter: e)
     }
 
     /// The catalog of a derived series: the family's, without the spectral group for event series.
@@ -42,7 +41,7 @@ struct DerivedFeatures {
         var v = sample.value
         let valid = v.isFinite
         if !valid { v = .nan }
-        try withParts { w, e in
+        try parts.withParts { w, e in
             try withUnsafePointer(to: &v) { p in
                 try w.append(time: sample.time, values: UnsafeBufferPointer(start: p, count: 1), valid: valid) {
                     try e.emit($0, output: output)
@@ -52,20 +51,5 @@ struct DerivedFeatures {
     }
 
     /// Emits the windows still open.
-    mutating func finish(output: any ResultOutput) throws {
-        try withParts { w, e in try w.finish { try e.emit($0, output: output) } }
-    }
-
-    /// Runs `body` on the windower and emitter moved out of `self` (no copy of either).
-    mutating func withParts(_ body: (inout FeatureWindower, inout WindowEmitter) throws -> Void) rethrows {
-        var w = windower!
-        var e = emitter!
-        windower = nil
-        emitter = nil
-        defer {
-            windower = w
-            emitter = e
-        }
-        try body(&w, &e)
-    }
+    mutating func finish(output: any ResultOutput) throws { try parts.finish(output: output) }
 }

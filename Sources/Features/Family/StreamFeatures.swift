@@ -3,8 +3,7 @@ import Signals
 
 /// The feature state of one stream: its windower and what computes and emits each window.
 public struct StreamFeatures {
-    var windower: FeatureWindower?
-    var emitter: WindowEmitter?
+    var parts: WindowedEmitter
     let columns: [Int]
 
     /// Prepares the features of one announced stream.
@@ -14,24 +13,40 @@ public struct StreamFeatures {
     public init(stream: AnnouncedStream, options: FeaturesFamily.Options) {
         let (columns, names, triaxial) = FeatureColumns.channels(of: stream.info)
         self.columns = columns
-        windower = FeatureWindower(
-            windowing: options.windowing, channelCount: columns.count, nominalSampleRate: stream.info.nominalSampleRate)
         let units = columns.map { stream.info.columns[$0].unit.rawValue }
-        emitter = WindowEmitter(
-            stream: stream.name, family: FeatureColumns.family(of: stream.info.key), channels: names, units: units,
-            triaxial: triaxial, configuration: options.configuration,
-            minimumValidFraction: options.windowing.minimumValidFraction)
+        parts = WindowedEmitter(
+            windower: FeatureWindower(
+                windowing: options.windowing, channelCount: columns.count, nominalSampleRate: stream.info.nominalSampleRate),
+            emitter: WindowEmitter(
+                stream: stream.name, family: FeatureColumns.family(of: stream.info.key), channels: names, units: units,
+                triaxial: triaxial, configuration: options.configuration,
+                minimumValidFraction: options.windowing.minimumValidFraction))
     }
 
     /// Windows the block's samples, emitting completed windows.
     /// - Complexity: O(block) plus O(n log n) per completed window.
     public mutating func consume(_ block: SampleBlock, output: any ResultOutput) throws {
         let columns = columns
-        try withParts { w, e in try w.append(block, columns: columns) { try e.emit($0, output: output) } }
+        try parts.withParts { w, e in try w.append(block, columns: columns) { try e.emit($0, output: output) } }
     }
 
     /// Emits the windows still open.
-    public mutating func finish(output: any ResultOutput) throws {
+    public mutating func finish(output: any ResultOutput) throws { try parts.finish(output: output) }
+}
+
+/// A windower and the emitter its completed windows go to, as one value: ``StreamFeatures`` (a
+/// stream's samples) and ``DerivedFeatures`` (a derived series) each hold one.
+struct WindowedEmitter {
+    private var windower: FeatureWindower?
+    private var emitter: WindowEmitter?
+
+    init(windower: FeatureWindower, emitter: WindowEmitter) {
+        self.windower = windower
+        self.emitter = emitter
+    }
+
+    /// Emits the windows still open.
+    mutating func finish(output: any ResultOutput) throws {
         try withParts { w, e in try w.finish { try e.emit($0, output: output) } }
     }
 

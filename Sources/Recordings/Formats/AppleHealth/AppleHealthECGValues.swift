@@ -82,9 +82,13 @@ enum AppleHealthECGValues {
     }
 
     /// `text` without leading and trailing ASCII spaces and tabs.
+    /// - Complexity: O(length) without a copy per character (the same `Character` comparisons as
+    ///   dropping from both ends).
     static func trim(_ text: String) -> String {
-        let s = text.drop { $0 == " " || $0 == "\t" }
-        return String(s.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+        var s = Substring(text)
+        while let c = s.first, c == " " || c == "\t" { s.removeFirst() }
+        while let c = s.last, c == " " || c == "\t" { s.removeLast() }
+        return String(s)
     }
 
     /// The physical unit of a `Unit` value: `µV` (U+00B5 MICRO SIGN, as Apple writes it), `μV`
