@@ -30,22 +30,47 @@ struct MotionHourTemplate {
     }
 }
 
-/// Counts rows without keeping them (the chain benchmark measures analysis, not output).
+/// Counts rows without keeping them (the chain benchmark measures analysis, not output); with
+/// `digest`, also folds every row's table name and values (bit patterns of reals) into a 64-bit
+/// FNV-1a hash, so that two builds can be shown to write identical tables.
 final class CountingOutput: ResultOutput {
     var rows = 0
-    func emit<Row>(_ schema: TableSchema<Row>, _ row: Row) throws { rows += 1 }
+    let digesting: Bool
+    private(set) var digest: UInt64 = 0xCBF2_9CE4_8422_2325
+    init(digest: Bool = false) { digesting = digest }
+
+    func emit<Row>(_ schema: TableSchema<Row>, _ row: Row) throws {
+        rows += 1
+        guard digesting else { return }
+        fold(schema.table.name)
+        for v in schema.values(of: row) {
+            switch v {
+            case .text(let s): fold(s)
+            case .integer(let i): fold(UInt64(bitPattern: Int64(i)))
+            case .real(let r): fold(r.bitPattern)
+            case .null: fold(0xFFFF_FFFF_FFFF_FFF1)
+            }
+        }
+    }
+
+    private func fold(_ s: String) {
+        for b in s.utf8 { fold(UInt64(b)) }
+    }
+
+    private func fold(_ v: UInt64) {
+        digest = (digest ^ v) &* 0x100_0000_01B3
+    }
 }
 
 /// The motion family over `hours` hours of the template (replayed with shifted times) in blocks of
 /// 65,536 samples, as the router feeds it: regularise, epochs (ENMO, MAD, HFEN, BFEN, angles),
 /// counts, steps, daily summary. Returns the rows written.
-func runMotionChain(hours: Int, template: MotionHourTemplate) -> Int {
+func runMotionChain(hours: Int, template: MotionHourTemplate, output: CountingOutput = CountingOutput()) -> Int {
     let info = StreamInfo(
         key: StreamKey(deviceID: "watch", sensor: .accelerometer, channel: "acceleration"),
         columns: ["x", "y", "z"].map { ColumnInfo(name: $0, unit: .standardGravity) })
     var analyzer = MotionFamily.makeAnalyzer(options: MotionFamily.defaultOptions)
     _ = analyzer.claim(AnnouncedStream(index: 0, info: info, file: "bench"))
-    let output = CountingOutput()
     let n = template.offsets.count
     let blockSize = 65_536
     var first = 0
@@ -91,9 +116,17 @@ func motionBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
 /// the motion family in this process (generated an hour at a time, so the input never sits in
 /// memory): wall and CPU seconds, peak resident memory, and the same-run reference (one
 /// ``referenceSOSPass`` over as many samples as the three axes hold) for the ratio.
-func runLongMotionBenchmark(days: Double, json: Bool) -> Int32 {
+/// With `digest`, the run also hashes every row written (``CountingOutput``) and prints the hash
+/// (slower; for comparing the tables of two builds, not for timing).
+func runLongMotionBenchmark(days: Double, json: Bool, digest: Bool = false) -> Int32 {
     let hours = Int((days * 24).rounded())
     let template = MotionHourTemplate()
+    if digest {
+        let output = CountingOutput(digest: true)
+        let rows = runMotionChain(hours: hours, template: template, output: output)
+        print(String(format: "long motion: %d h, %d rows, table digest %016llx", hours, rows, output.digest))
+        return 0
+    }
     let samples = hours * template.offsets.count
     let t0 = Stopwatch.now()
     let rows = runMotionChain(hours: hours, template: template)

@@ -12,7 +12,7 @@ let usage = """
     USAGE: sensorpipe-bench [--list] [--filter REGEX] [--quick] [--json] [--check THRESHOLDS.json]
            sensorpipe-bench --batch [--megabytes MB] [--quick] [--json] [--check BATCH-THRESHOLDS.json]
            sensorpipe-bench --long-ecg DAYS [--compare OLD-SENSORPIPE] [--json]
-           sensorpipe-bench --long-motion DAYS [--json]
+           sensorpipe-bench --long-motion DAYS [--json | --digest]
            sensorpipe-bench --long-ppg DAYS [--json]
            sensorpipe-bench --long-features DAYS [--json]
 
@@ -37,7 +37,8 @@ let usage = """
                         `sensorpipe run --jobs 1` (one record) and `--jobs 2` (two records): peak RSS,
                         seconds, MB/s; --compare runs an older sensorpipe on the same inputs
       --long-motion DAYS  DAYS of irregular 50 Hz three-axis acceleration through the motion
-                        family in this process: seconds, peak RSS, ratio to a same-run SOS pass
+                        family in this process: seconds, peak RSS, ratio to a same-run SOS pass;
+                        --digest prints a hash of every row written instead (compares builds)
       --long-ppg DAYS   DAYS of 128 Hz wrist PPG (3 optical channels + accelerometer) through the
                         PPG family in this process: resident memory per day, peak RSS, seconds
       --long-features DAYS  DAYS of 50 Hz three-axis accelerometer through the features family in
@@ -61,6 +62,7 @@ struct Options {
     var batch = false
     var longDays: Double?
     var longMotionDays: Double?
+    var digest = false
     var longPPGDays: Double?
     var longFeaturesDays: Double?
     var compare: String?
@@ -81,6 +83,7 @@ func parseOptions() -> Options {
         case "--json": o.json = true
         case "--measure": o.measurePlans = true
         case "--batch": o.batch = true
+        case "--digest": o.digest = true
         case "--long-ecg":
             guard let v = args.popFirst(), let d = Double(v), d > 0, d <= 31 else { fail("--long-ecg needs a number of days (0–31]") }
             o.longDays = d
@@ -122,7 +125,7 @@ if let days = options.longFeaturesDays {
     exit(runLongFeaturesBenchmark(days: days, json: options.json))
 }
 if let days = options.longMotionDays {
-    exit(runLongMotionBenchmark(days: days, json: options.json))
+    exit(runLongMotionBenchmark(days: days, json: options.json, digest: options.digest))
 }
 if let days = options.longDays {
     exit(runLongECGBenchmark(days: days, compare: options.compare, json: options.json))

@@ -40,6 +40,10 @@ public struct MotionStreamAnalyzer: Sendable {
     private var epochCount = 0
     private var stepCount = 0
     private var ready: [MotionEpoch] = []
+    /// Final epochs waiting for the non-wear decision of their 15-min block.
+    private var waiting: [MotionEpoch] = []
+    /// Decided blocks (15-min block index → not worn) that waiting epochs may still need.
+    private var blockNonWear: [Int: Bool] = [:]
     /// Why the stream cannot be analysed, or `nil`.
     public private(set) var problem: String?
 
@@ -179,25 +183,52 @@ public struct MotionStreamAnalyzer: Sendable {
 
     private mutating func collect() {
         guard processor != nil else { return }
-        for e in processor!.finished { record(e) }
+        waiting += processor!.finished
         processor!.finished.removeAll(keepingCapacity: true)
+        let rate = processor!.sampleRate
+        let blockSamples = processor!.nonWear.blockSamples
         if !processor!.nonWear.decided.isEmpty {
-            let rate = Double(processor!.sampleRate)
+            let seconds = Double(rate)
             for b in processor!.nonWear.decided {
-                let start = Double(b.firstIndex) / rate
+                let start = Double(b.firstIndex) / seconds
                 let dayIndex = Int((start / 86_400).rounded(.down))
                 var d = days[dayIndex] ?? emptyDay(dayIndex)
-                if b.nonWear { d.nonWearSeconds += Double(b.samples) / rate } else { d.wearSeconds += Double(b.samples) / rate }
+                if b.nonWear {
+                    d.nonWearSeconds += Double(b.samples) / seconds
+                } else {
+                    d.wearSeconds += Double(b.samples) / seconds
+                }
                 days[dayIndex] = d
                 sleep?.add(blockStart: start, seconds: 900, nonWear: b.nonWear)
+                blockNonWear[Self.floorDivide(b.firstIndex, blockSamples)] = b.nonWear
             }
             processor!.nonWear.decided.removeAll(keepingCapacity: true)
+        }
+        // Epochs whose block is decided: flag non-wear, then count them.
+        let limit = processor!.nonWear.decidedBefore
+        var taken = 0
+        var lastBlock = Int.min
+        for e in waiting {
+            let k = Int((e.startSeconds * Double(rate)).rounded())
+            guard k < limit else { break }
+            lastBlock = Self.floorDivide(k, blockSamples)
+            var epoch = e
+            epoch.nonWear = blockNonWear[lastBlock]
+            if epoch.nonWear == true { epoch.intensity = nil }
+            record(epoch)
+            taken += 1
+        }
+        if taken > 0 {
+            waiting.removeFirst(taken)
+            if blockNonWear.count > 8 { blockNonWear = blockNonWear.filter { $0.key >= lastBlock } }
         }
         if sleep != nil {
             sleep!.advance()
             takeSleep()
         }
     }
+
+    static func floorDivide(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : (a - b + 1) / b }
 
     private mutating func takeSleep() {
         guard sleep != nil, !sleep!.finished.isEmpty else { return }
@@ -238,7 +269,7 @@ public struct MotionStreamAnalyzer: Sendable {
         case .vigorous?: d.vigorousSeconds += seconds
         case nil: break
         }
-        if let enmo = e.enmoMilliG {
+        if let enmo = e.enmoMilliG, e.nonWear != true {
             let w = enmoWeight[dayIndex] ?? 0
             d.enmoMeanMilliG = ((d.enmoMeanMilliG ?? 0) * w + enmo * Double(e.samples)) / (w + Double(e.samples))
             enmoWeight[dayIndex] = w + Double(e.samples)

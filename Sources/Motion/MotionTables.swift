@@ -43,12 +43,13 @@ public struct MotionDay: Sendable, Hashable {
     /// Seconds of 15-min blocks judged worn and not worn (van Hees et al. 2013).
     public var wearSeconds: Double
     public var nonWearSeconds: Double
-    /// Seconds of epochs with metrics in each intensity class.
+    /// Seconds of worn epochs with metrics in each intensity class (non-worn epochs have no
+    /// class: the sums run over worn time only, as GGIR's).
     public var sedentarySeconds: Double
     public var lightSeconds: Double
     public var moderateSeconds: Double
     public var vigorousSeconds: Double
-    /// Mean ENMO over epochs with metrics, weighted by samples, in mg.
+    /// Mean ENMO over epochs with metrics not judged non-wear, weighted by samples, in mg.
     public var enmoMeanMilliG: Double?
     /// Steps.
     public var steps: Int
@@ -107,8 +108,17 @@ public enum MotionTables {
             .init("angle_z_deg", .real, unit: "deg", "atan(z / √(x² + y²)) of the epoch's mean acceleration") {
                 .finite($0.value.angleZDegrees)
             },
-            .init("intensity", .text, "sedentary, light, moderate or vigorous from ENMO (Hildebrand et al. 2014, 2017 cut-points)") {
+            .init(
+                "intensity", .text,
+                "sedentary, light, moderate or vigorous from ENMO (Hildebrand et al. 2014, 2017 cut-points); empty when not worn"
+            ) {
                 .optional($0.value.intensity?.rawValue)
+            },
+            .init(
+                "non_wear", .integer,
+                "1 when the 15-min block holding the epoch start is judged not worn (van Hees et al. 2013), 0 when worn, empty when undecided"
+            ) {
+                .optional($0.value.nonWear.map { $0 ? 1 : 0 })
             },
             .init("counts_x", .integer, "ActiGraph counts of the x axis (ActiLife axis 2; Neishabouri et al. 2022)") {
                 .optional($0.value.countsX)
@@ -140,12 +150,16 @@ public enum MotionTables {
             ) {
                 .real($0.value.nonWearSeconds)
             },
-            .init("sedentary_s", .real, unit: "s", "time in sedentary epochs") { .real($0.value.sedentarySeconds) },
-            .init("light_s", .real, unit: "s", "time in light epochs") { .real($0.value.lightSeconds) },
-            .init("moderate_s", .real, unit: "s", "time in moderate epochs") { .real($0.value.moderateSeconds) },
-            .init("vigorous_s", .real, unit: "s", "time in vigorous epochs") { .real($0.value.vigorousSeconds) },
-            .init("enmo_mean_mg", .real, unit: "mg", "mean ENMO of epochs with metrics") { .finite($0.value.enmoMeanMilliG) },
-            .init("steps", .integer, "steps") { .integer($0.value.steps) },
+            .init("sedentary_s", .real, unit: "s", "time in worn sedentary epochs (non-wear epochs count in no class)") {
+                .real($0.value.sedentarySeconds)
+            },
+            .init("light_s", .real, unit: "s", "time in worn light epochs") { .real($0.value.lightSeconds) },
+            .init("moderate_s", .real, unit: "s", "time in worn moderate epochs") { .real($0.value.moderateSeconds) },
+            .init("vigorous_s", .real, unit: "s", "time in worn vigorous epochs") { .real($0.value.vigorousSeconds) },
+            .init("enmo_mean_mg", .real, unit: "mg", "mean ENMO of epochs with metrics not judged non-wear") {
+                .finite($0.value.enmoMeanMilliG)
+            },
+            .init("steps", .integer, "steps (all epochs)") { .integer($0.value.steps) },
         ])
 
     /// One row per clock-aligned epoch of a rotation-rate stream.

@@ -5,8 +5,9 @@ import Testing
 import _TestSupport
 
 /// ActiGraph counts against ActiGraph's own `agcounts` package (fixtures written by
-/// `scripts/motion/make-counts-fixtures.py`: synthetic 4-minute signals at 30, 50 and 100 Hz in
-/// 1/256 g, counts per 5-s epoch from `agcounts.extract.get_counts`).
+/// `scripts/motion/make-counts-fixtures.py`: synthetic 4-minute signals at 30, 50 and 100 Hz and
+/// 150-s ones at 40, 60, 70, 80 and 90 Hz, in 1/256 g, counts per 5-s epoch from
+/// `agcounts.extract.get_counts`).
 @Suite("ActiGraph counts (Neishabouri et al. 2022) against agcounts")
 struct ActiGraphCountsTests {
     static func fixture(_ rate: Int) throws -> (input: [Int], counts: [Int]) {
@@ -16,7 +17,7 @@ struct ActiGraphCountsTests {
         )
     }
 
-    @Test("per-axis counts of every epoch equal agcounts", arguments: [30, 50, 100])
+    @Test("per-axis counts of every epoch equal agcounts", arguments: [30, 40, 50, 60, 70, 80, 90, 100])
     func perAxis(rate: Int) throws {
         let (input, reference) = try Self.fixture(rate)
         let n = input.count / 3

@@ -8,7 +8,8 @@ import _TestSupport
 @Suite("Motion epochs: grid, ENMO, MAD, HFEN, angles, intensity, days")
 struct EpochMetricsTests {
     /// z = 1 + A·sin(2π·2t) (|a| never below 1 − A): ENMO = A/π, MAD = 2A/π, HFEN → 2A/π, and the
-    /// mean vector is (0, 0, 1): angle_z = 90°, angle_x = angle_y = 0°.
+    /// mean vector is (0, 0, 1): angle_z = 90°, angle_x = angle_y = 0°. x and y never move, so by
+    /// van Hees et al. 2013 (2 of 3 axes still) the device is not worn: no intensity class.
     @Test("ENMO, MAD, HFEN and angles of a vertical oscillation")
     func oscillation() {
         let rate = 100.0, amplitude = 0.2
@@ -24,11 +25,15 @@ struct EpochMetricsTests {
             #expect(abs(e.hfenMilliG! - 2000 * amplitude / .pi) < 2)
             #expect(abs(e.angleZDegrees! - 90) < 1e-6)
             #expect(abs(e.angleXDegrees!) < 1e-6)
-            #expect(e.intensity == .light) // 63.7 mg: 44.8 ≤ ENMO < 100.6
+            #expect(MotionOptions().intensity(enmoMilliG: e.enmoMilliG!) == .light) // 63.7 mg: 44.8 ≤ ENMO < 100.6
+            #expect(e.nonWear == true)
+            #expect(e.intensity == nil)
         }
     }
 
-    @Test("a still device: ENMO 0, sedentary, angles from gravity; m/s² converted to g")
+    /// A device this still is not worn (van Hees et al. 2013): its epochs have metrics, the
+    /// non-wear flag and no intensity class, and its day has no sedentary time.
+    @Test("a still device: ENMO 0, not worn, angles from gravity; m/s² converted to g")
     func still() {
         let rate = 50.0
         let n = Int(30 * rate)
@@ -41,7 +46,9 @@ struct EpochMetricsTests {
         #expect(r.epochs.count == 6)
         for e in r.epochs {
             #expect(e.enmoMilliG! < 1e-3)
-            #expect(e.intensity == .sedentary)
+            #expect(MotionOptions().intensity(enmoMilliG: e.enmoMilliG!) == .sedentary)
+            #expect(e.nonWear == true)
+            #expect(e.intensity == nil)
             #expect(abs(e.angleXDegrees! - 30) < 1e-3)
             #expect(abs(e.angleZDegrees! - 60) < 1e-3)
             #expect(e.steps == 0)
@@ -49,7 +56,8 @@ struct EpochMetricsTests {
         }
         #expect(r.days.count == 1)
         #expect(r.days[0].day == "2023-11-14") // 1_700_000_000 s = 2023-11-14T22:13:20Z
-        #expect(abs(r.days[0].sedentarySeconds - 30) < 1e-9)
+        #expect(r.days[0].sedentarySeconds == 0)
+        #expect(abs(r.days[0].nonWearSeconds - 30) < 1e-9)
     }
 
     /// Samples at irregular times of a linear ramp: every grid value is the ramp at the grid time;

@@ -5,9 +5,10 @@ Writes Tests/MotionTests/Fixtures/counts/:
   synthetic_<rate>hz_input.npy   int32 (n, 3), acceleration in 1/256 g (as an ActiGraph stores it)
   synthetic_<rate>hz_counts.npy  int64 (epochs, 3), agcounts.extract.get_counts(g, freq=rate, epoch=5)
 for 30, 50 and 100 Hz: 4 minutes of a synthetic wrist signal (gravity on a slowly turning axis,
-walking at 1.8 Hz with harmonics, a still minute, arm swings, white noise), seed 12; and for
-ActiGraph's 256 Hz path (agcounts.pow2) at 32, 64, 128 and 256 Hz: the first 150 s of the same
-signal (walking from 30 s, still from 120 s).
+walking at 1.8 Hz with harmonics, a still minute, arm swings, white noise), seed 12; for the
+other rates of the published resampler (40, 60, 70, 80, 90 Hz) and for ActiGraph's 256 Hz path
+(agcounts.pow2) at 32, 64, 128 and 256 Hz: the first 150 s of the same signal (walking from 30 s,
+still from 120 s).
 
 Requires: pip install agcounts (tested with agcounts 0.2.6, numpy 2.4, scipy 1.17).
 """
@@ -37,8 +38,8 @@ def synthetic(rate: int, seconds: int = 240, seed: int = 12) -> np.ndarray:
 
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
-    for rate in (30, 50, 100, 32, 64, 128, 256):
-        raw = synthetic(rate) if rate % 10 == 0 else synthetic(rate)[: 150 * rate]
+    for rate in (30, 50, 100, 40, 60, 70, 80, 90, 32, 64, 128, 256):
+        raw = synthetic(rate) if rate in (30, 50, 100) else synthetic(rate)[: 150 * rate]
         counts = get_counts(raw / 256.0, freq=rate, epoch=5)
         np.save(OUT / f"synthetic_{rate}hz_input.npy", np.ascontiguousarray(raw))
         np.save(OUT / f"synthetic_{rate}hz_counts.npy", np.ascontiguousarray(counts, dtype=np.int64))

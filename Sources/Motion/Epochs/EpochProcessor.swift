@@ -18,6 +18,8 @@ struct EpochProcessor: GridConsumer {
     private var countsX: ActiGraphCountsAxis
     private var countsY: ActiGraphCountsAxis
     private var countsZ: ActiGraphCountsAxis
+    /// The three-axis stage at 30, 40, …, 100 Hz (the per-axis stages serve the 256 Hz path).
+    private var countsTriad: ActiGraphCountsTriad?
     private var countsRunStart = 0
     private var tenHzIndex = 0
     private let tenHzStride: Int
@@ -73,6 +75,7 @@ struct EpochProcessor: GridConsumer {
         countsX = axis ?? ActiGraphCountsAxis(sampleRate: 30)!
         countsY = countsX
         countsZ = countsX
+        countsTriad = ActiGraphCountsTriad(sampleRate: sampleRate)
         tenHzStride = max(sampleRate / 10, 1)
         stepDetector = StepDetector(sampleRate: rate)
         nonWear = NonWearDetector(sampleRate: sampleRate)
@@ -135,39 +138,56 @@ struct EpochProcessor: GridConsumer {
             }
         }
         filter(x, y, z, count: n)
-        let rate = sampleRate
         let spe = samplesPerEpoch
         let hasBand = bandPass != nil
-        for i in 0..<n {
-            let k = firstIndex + i
-            let e = k >= 0 ? k / spe : (k - spe + 1) / spe
+        var i = 0
+        while i < n {
+            // One stretch of samples within one epoch: the sums run over locals.
+            let k0 = firstIndex + i
+            let e = k0 >= 0 ? k0 / spe : (k0 - spe + 1) / spe
             if e != current.index { closeSamples(newIndex: e) }
-            let ax = x[i], ay = y[i], az = z[i]
-            let vm = (ax * ax + ay * ay + az * az).squareRoot()
-            nonWear.add(k, ax, ay, az)
-            magnitude[i] = vm
-            currentMagnitudes.append(vm)
-            current.n += 1
-            current.vm += Double(vm)
-            current.enmo += Double(max(vm - 1, 0))
-            current.sx += Double(ax)
-            current.sy += Double(ay)
-            current.sz += Double(az)
-            let h0 = hx[i], h1 = hy[i], h2 = hz[i]
-            current.hfen += Double((h0 * h0 + h1 * h1 + h2 * h2).squareRoot())
-            if hasBand {
-                let b0 = bx[i], b1 = by[i], b2 = bz[i]
-                current.bfen += Double((b0 * b0 + b1 * b1 + b2 * b2).squareRoot())
-            }
-            if countsEnabled {
-                let vx = countsX.push(Double(rawX[i]))
-                let vy = countsY.push(Double(rawY[i]))
-                if let vz = countsZ.push(Double(rawZ[i])) {
-                    let t = countsRunStart + tenHzIndex * rate / 10
-                    tenHzIndex += 1
-                    addCounts(at: t, Int(vx ?? 0), Int(vy ?? 0), Int(vz))
+            let end = min(n, i + ((e + 1) * spe - k0))
+            nonWear.add(firstIndex: k0, x.baseAddress! + i, y.baseAddress! + i, z.baseAddress! + i, count: end - i)
+            var sums = current
+            magnitude.withUnsafeMutableBufferPointer { mag in
+                hx.withUnsafeBufferPointer { hx in
+                    hy.withUnsafeBufferPointer { hy in
+                        hz.withUnsafeBufferPointer { hz in
+                            for j in i..<end {
+                                let ax = x[j], ay = y[j], az = z[j]
+                                let vm = (ax * ax + ay * ay + az * az).squareRoot()
+                                mag[j] = vm
+                                sums.vm += Double(vm)
+                                sums.enmo += Double(max(vm - 1, 0))
+                                sums.sx += Double(ax)
+                                sums.sy += Double(ay)
+                                sums.sz += Double(az)
+                                let h0 = hx[j], h1 = hy[j], h2 = hz[j]
+                                sums.hfen += Double((h0 * h0 + h1 * h1 + h2 * h2).squareRoot())
+                            }
+                        }
+                    }
                 }
             }
+            if hasBand {
+                bx.withUnsafeBufferPointer { bx in
+                    by.withUnsafeBufferPointer { by in
+                        bz.withUnsafeBufferPointer { bz in
+                            for j in i..<end {
+                                let b0 = bx[j], b1 = by[j], b2 = bz[j]
+                                sums.bfen += Double((b0 * b0 + b1 * b1 + b2 * b2).squareRoot())
+                            }
+                        }
+                    }
+                }
+            }
+            sums.n += end - i
+            current = sums
+            magnitude.withUnsafeBufferPointer { currentMagnitudes.append(contentsOf: $0[i..<end]) }
+            counts(
+                UnsafeBufferPointer(rebasing: rawX[i..<end]), UnsafeBufferPointer(rebasing: rawY[i..<end]),
+                UnsafeBufferPointer(rebasing: rawZ[i..<end]))
+            i = end
         }
         magnitude.withUnsafeBufferPointer { m in
             stepDetector.process(firstIndex: firstIndex, magnitude: UnsafeBufferPointer(rebasing: m[0..<n]))
@@ -175,6 +195,36 @@ struct EpochProcessor: GridConsumer {
         takeSteps()
         let countsResolved = nextIndex! - tenHzStride - 1 - countsX.latencySamples
         release(before: min(countsResolved, stepDetector.earliestUndecided))
+    }
+
+    /// ActiGraph counts of raw samples (the three-axis stage at 30, 40, …, 100 Hz, the per-axis
+    /// 256 Hz path at 32/64/128/256 Hz); each 10 Hz value goes to the epoch of its first sample.
+    private mutating func counts(
+        _ rawX: UnsafeBufferPointer<Float>, _ rawY: UnsafeBufferPointer<Float>, _ rawZ: UnsafeBufferPointer<Float>
+    ) {
+        let rate = sampleRate
+        if countsTriad != nil {
+            countsTriad!.process(x: rawX, y: rawY, z: rawZ)
+            let produced = countsTriad!.outputCount
+            guard produced > 0 else { return }
+            for j in 0..<produced {
+                let v = countsTriad!.output[j]
+                let t = countsRunStart + tenHzIndex * rate / 10
+                tenHzIndex += 1
+                addCounts(at: t, Int(v.x), Int(v.y), Int(v.z))
+            }
+            return
+        }
+        guard countsEnabled else { return }
+        for i in 0..<rawX.count {
+            let vx = countsX.push(Double(rawX[i]))
+            let vy = countsY.push(Double(rawY[i]))
+            if let vz = countsZ.push(Double(rawZ[i])) {
+                let t = countsRunStart + tenHzIndex * rate / 10
+                tenHzIndex += 1
+                addCounts(at: t, Int(vx ?? 0), Int(vy ?? 0), Int(vz))
+            }
+        }
     }
 
     private mutating func filter(
@@ -207,6 +257,7 @@ struct EpochProcessor: GridConsumer {
         countsX.reset()
         countsY.reset()
         countsZ.reset()
+        countsTriad?.reset()
         tenHzIndex = 0
         stepDetector.endRun()
         takeSteps()

@@ -34,8 +34,11 @@ public struct MotionEpoch: Sendable, Hashable {
     public var angleXDegrees: Double?
     public var angleYDegrees: Double?
     public var angleZDegrees: Double?
-    /// Intensity from ENMO (cut-points in ``MotionOptions``).
+    /// Intensity from ENMO (cut-points in ``MotionOptions``); `nil` in a non-worn epoch.
     public var intensity: IntensityClass?
+    /// Whether the 15-min block holding the epoch's start is judged not worn (van Hees et al.
+    /// 2013, ``NonWearDetector``); `nil` when the block has no decision (too few samples).
+    public var nonWear: Bool?
     /// ActiGraph counts per axis (`nil` when the grid rate is not one the algorithm defines).
     public var countsX: Int?
     public var countsY: Int?

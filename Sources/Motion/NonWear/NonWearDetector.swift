@@ -36,34 +36,57 @@ struct NonWearDetector {
     private var nextBlock: Int? = nil // next 15-min block to decide
     /// Decided blocks, drained by the caller.
     var decided: [Block] = []
+    private var ended = false
+
+    /// Grid samples of one 15-min block.
+    var blockSamples: Int { 2 * subBlockSamples }
+
+    /// Every block before this grid index is decided (a block with too few samples in its window
+    /// gets no decision); `Int.max` once ``finish()`` has run.
+    var decidedBefore: Int {
+        if ended { return Int.max }
+        guard let j = nextBlock else { return Int.min }
+        return j * blockSamples
+    }
 
     init(sampleRate: Int) {
         subBlockSamples = sampleRate * 450
     }
 
-    @inline(__always)
-    mutating func add(_ k: Int, _ x: Float, _ y: Float, _ z: Float) {
+    /// Adds grid samples `firstIndex …` (a contiguous stretch, `count` of each axis, in g).
+    /// - Complexity: O(count).
+    mutating func add(
+        firstIndex: Int, _ x: UnsafePointer<Float>, _ y: UnsafePointer<Float>, _ z: UnsafePointer<Float>, count: Int
+    ) {
         let s = subBlockSamples
-        let b = k >= 0 ? k / s : (k - s + 1) / s
-        if subBlocks.isEmpty || subBlocks[subBlocks.count - 1].index != b {
-            if nextBlock == nil { nextBlock = b >= 0 ? b / 2 : (b - 1) / 2 }
-            decide(upTo: b)
-            subBlocks.append(SubBlock(index: b, shift: (Double(x), Double(y), Double(z))))
+        var i = 0
+        while i < count {
+            let k = firstIndex + i
+            let b = k >= 0 ? k / s : (k - s + 1) / s
+            if subBlocks.isEmpty || subBlocks[subBlocks.count - 1].index != b {
+                if nextBlock == nil { nextBlock = b >= 0 ? b / 2 : (b - 1) / 2 }
+                decide(upTo: b)
+                subBlocks.append(SubBlock(index: b, shift: (Double(x[i]), Double(y[i]), Double(z[i]))))
+            }
+            let end = min(count, i + ((b + 1) * s - k))
+            let last = subBlocks.count - 1
+            var sb = subBlocks[last]
+            for j in i..<end {
+                let a = (Double(x[j]), Double(y[j]), Double(z[j]))
+                sb.n += 1
+                let d = (a.0 - sb.shift.0, a.1 - sb.shift.1, a.2 - sb.shift.2)
+                sb.sum.0 += d.0
+                sb.sum.1 += d.1
+                sb.sum.2 += d.2
+                sb.squares.0 += d.0 * d.0
+                sb.squares.1 += d.1 * d.1
+                sb.squares.2 += d.2 * d.2
+                sb.low = (min(sb.low.0, a.0), min(sb.low.1, a.1), min(sb.low.2, a.2))
+                sb.high = (max(sb.high.0, a.0), max(sb.high.1, a.1), max(sb.high.2, a.2))
+            }
+            subBlocks[last] = sb
+            i = end
         }
-        let a = (Double(x), Double(y), Double(z))
-        let last = subBlocks.count - 1
-        var sb = subBlocks[last]
-        sb.n += 1
-        let d = (a.0 - sb.shift.0, a.1 - sb.shift.1, a.2 - sb.shift.2)
-        sb.sum.0 += d.0
-        sb.sum.1 += d.1
-        sb.sum.2 += d.2
-        sb.squares.0 += d.0 * d.0
-        sb.squares.1 += d.1 * d.1
-        sb.squares.2 += d.2 * d.2
-        sb.low = (min(sb.low.0, a.0), min(sb.low.1, a.1), min(sb.low.2, a.2))
-        sb.high = (max(sb.high.0, a.0), max(sb.high.1, a.1), max(sb.high.2, a.2))
-        subBlocks[last] = sb
     }
 
     /// Decides every block whose window ends before sub-block `current` starts.
@@ -80,6 +103,7 @@ struct NonWearDetector {
 
     /// Ends the stream: decides every remaining block with the data there is.
     mutating func finish() {
+        ended = true
         guard var j = nextBlock, let last = subBlocks.last?.index else { return }
         while 2 * j <= last {
             evaluate(j)

@@ -39,17 +39,24 @@ struct ClockGridRegularizer {
     private var px: Float = 0, py: Float = 0, pz: Float = 0
     private var nextIndex = 0
     private var outFirst = 0
-    private var ox: [Float] = [], oy: [Float] = [], oz: [Float] = []
+    /// Grid points of the current run not yet handed over (at most ``runBufferCapacity``; a full
+    /// buffer is handed over as part of the run, which consumers treat like any other split).
+    private let out = GridRunBuffer(capacity: Self.runBufferCapacity)
+    private var outCount = 0
+    private var uniformTimes: [Double] = []
     /// Input samples seen (masked included).
     private(set) var inputSamples = 0
     /// Grid points produced.
     private(set) var gridSamples = 0
-    /// Grid points whose value was interpolated (not an input sample on the grid point).
+    /// Grid points whose value was interpolated (not an input sample on a grid point).
     private(set) var interpolatedSamples = 0
     /// Runs ended by an interval longer than the maximum gap.
     private(set) var gapsSkipped = 0
     /// Input samples dropped: masked or non-finite values, or times going backwards.
     private(set) var droppedSamples = 0
+
+    /// Grid points handed over at most per call of the consumer.
+    static let runBufferCapacity = 16_384
 
     init(sampleRate: Double) {
         precondition(sampleRate > 0 && sampleRate.isFinite)
@@ -64,20 +71,65 @@ struct ClockGridRegularizer {
             segment = block.segment
             hasPrevious = false
         }
+        let n = block.count
+        inputSamples += n
+        guard n > 0 else {
+            if block.endsSegment {
+                if hasPrevious { flush(into: &consumer, endRun: true) }
+                hasPrevious = false
+            }
+            return
+        }
+        let times: [Double]
+        switch block.time {
+        case .explicit(let t): times = t
+        case .uniform:
+            if uniformTimes.count != n { uniformTimes = [Double](repeating: 0, count: n) }
+            for i in 0..<n { uniformTimes[i] = block.time(at: i) }
+            times = uniformTimes
+        }
+        times.withUnsafeBufferPointer { t in
+            block.columns[0].withUnsafeBufferPointer { cx in
+                block.columns[1].withUnsafeBufferPointer { cy in
+                    block.columns[2].withUnsafeBufferPointer { cz in
+                        block.flags.withUnsafeBufferPointer { flags in
+                            run(times: t, cx, cy, cz, flags: flags, scale: scale, into: &consumer)
+                        }
+                    }
+                }
+            }
+        }
+        if block.endsSegment {
+            if hasPrevious { flush(into: &consumer, endRun: true) }
+            hasPrevious = false
+        } else {
+            flush(into: &consumer, endRun: false)
+        }
+    }
+
+    private mutating func run<C: GridConsumer>(
+        times: UnsafeBufferPointer<Double>, _ cx: UnsafeBufferPointer<Float>, _ cy: UnsafeBufferPointer<Float>,
+        _ cz: UnsafeBufferPointer<Float>, flags: UnsafeBufferPointer<UInt8>, scale: Float, into consumer: inout C
+    ) {
         let rate = sampleRate
         let tolerance = 1e-3
         let maxGap = Self.maximumInterpolationGapSeconds
         let masking = SampleFlags.maskingFlags.rawValue
-        let n = block.count
-        inputSamples += n
-        let cx = block.columns[0], cy = block.columns[1], cz = block.columns[2]
-        for i in 0..<n {
-            let t = block.time(at: i)
+        let ox = out.x, oy = out.y, oz = out.z
+        let capacity = out.capacity
+        var count = outCount
+        var interpolated = 0
+        for i in 0..<times.count {
+            let t = times[i]
             let x = cx[i] * scale, y = cy[i] * scale, z = cz[i] * scale
-            let usable = block.flags[i] & masking == 0 && x.isFinite && y.isFinite && z.isFinite && t.isFinite
+            let usable = flags[i] & masking == 0 && x.isFinite && y.isFinite && z.isFinite && t.isFinite
             if !usable {
                 droppedSamples += 1
-                if hasPrevious { flush(into: &consumer, endRun: true) }
+                if hasPrevious {
+                    outCount = count
+                    flush(into: &consumer, endRun: true)
+                    count = 0
+                }
                 hasPrevious = false
                 continue
             }
@@ -88,7 +140,9 @@ struct ClockGridRegularizer {
                 }
                 if t - previousTime > maxGap {
                     gapsSkipped += 1
+                    outCount = count
                     flush(into: &consumer, endRun: true)
+                    count = 0
                     hasPrevious = false
                 }
             }
@@ -98,30 +152,40 @@ struct ClockGridRegularizer {
                 outFirst = k
                 nextIndex = k
                 if abs(Double(k) - t * rate) <= tolerance {
-                    ox.append(x)
-                    oy.append(y)
-                    oz.append(z)
+                    ox[count] = x
+                    oy[count] = y
+                    oz[count] = z
+                    count += 1
                     nextIndex = k + 1
                 }
             } else {
                 let span = t - previousTime
+                let (qx, qy, qz) = (px, py, pz)
+                var next = nextIndex
                 while true {
-                    let gk = Double(nextIndex)
+                    let gk = Double(next)
                     let offset = t * rate - gk // grid intervals from the grid point to t
                     if offset < -tolerance { break }
+                    if count == capacity {
+                        outCount = count
+                        flush(into: &consumer, endRun: false)
+                        count = 0
+                    }
                     if offset <= tolerance {
-                        ox.append(x)
-                        oy.append(y)
-                        oz.append(z)
+                        ox[count] = x
+                        oy[count] = y
+                        oz[count] = z
                     } else {
                         let w = Float((gk / rate - previousTime) / span)
-                        ox.append(px + (x - px) * w)
-                        oy.append(py + (y - py) * w)
-                        oz.append(pz + (z - pz) * w)
-                        interpolatedSamples += 1
+                        ox[count] = qx + (x - qx) * w
+                        oy[count] = qy + (y - qy) * w
+                        oz[count] = qz + (z - qz) * w
+                        interpolated += 1
                     }
-                    nextIndex += 1
+                    count += 1
+                    next += 1
                 }
+                nextIndex = next
             }
             hasPrevious = true
             previousTime = t
@@ -129,12 +193,8 @@ struct ClockGridRegularizer {
             py = y
             pz = z
         }
-        if block.endsSegment {
-            if hasPrevious { flush(into: &consumer, endRun: true) }
-            hasPrevious = false
-        } else {
-            flush(into: &consumer, endRun: false)
-        }
+        outCount = count
+        interpolatedSamples += interpolated
     }
 
     /// Ends the stream: hands over what is left.
@@ -144,20 +204,37 @@ struct ClockGridRegularizer {
     }
 
     private mutating func flush<C: GridConsumer>(into consumer: inout C, endRun: Bool) {
-        if !ox.isEmpty {
-            gridSamples += ox.count
-            ox.withUnsafeBufferPointer { bx in
-                oy.withUnsafeBufferPointer { by in
-                    oz.withUnsafeBufferPointer { bz in
-                        consumer.consume(firstIndex: outFirst, x: bx, y: by, z: bz)
-                    }
-                }
-            }
-            outFirst += ox.count
-            ox.removeAll(keepingCapacity: true)
-            oy.removeAll(keepingCapacity: true)
-            oz.removeAll(keepingCapacity: true)
+        if outCount > 0 {
+            let n = outCount
+            gridSamples += n
+            consumer.consume(
+                firstIndex: outFirst, x: UnsafeBufferPointer(start: out.x, count: n),
+                y: UnsafeBufferPointer(start: out.y, count: n), z: UnsafeBufferPointer(start: out.z, count: n))
+            outFirst += n
+            outCount = 0
         }
         if endRun { consumer.endRun() }
+    }
+}
+
+/// Three `Float` buffers of a fixed capacity, freed with their owner (one owner at a time: the
+/// regulariser that made it; hence the unchecked `Sendable`).
+final class GridRunBuffer: @unchecked Sendable {
+    let capacity: Int
+    let x: UnsafeMutablePointer<Float>
+    let y: UnsafeMutablePointer<Float>
+    let z: UnsafeMutablePointer<Float>
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        x = .allocate(capacity: capacity)
+        y = .allocate(capacity: capacity)
+        z = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        x.deallocate()
+        y.deallocate()
+        z.deallocate()
     }
 }
