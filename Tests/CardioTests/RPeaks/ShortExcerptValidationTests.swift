@@ -68,6 +68,11 @@ struct ShortExcerptValidationTests {
             }
         }
         t.fp += used.filter { !$0 }.count
+        if ProcessInfo.processInfo.environment["EXCERPT_DETAIL"] != nil {
+            let fps = peaks.indices.filter { !used[$0] }.map { Double(peaks[$0] - start) / r.sampleRate }
+            let fns = inside.filter { !matched[$0] }.map { Double(refs[$0] - start) / r.sampleRate }
+            if !fps.isEmpty || !fns.isEmpty { print("EXCERPT \(r.name) \(length) @\(start): FP \(fps) FN \(fns)") }
+        }
         if let f = inside.first {
             t.firstBeats += 1
             if !matched[f] { t.firstMissed += 1 }
