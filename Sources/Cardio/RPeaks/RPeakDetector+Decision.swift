@@ -163,15 +163,46 @@ extension RPeakDetector {
     }
 
     /// Ends the start-up check (see ``startupSeconds``): emits the beats held back since the
-    /// start whose maximum slope is at least ``startupSlopeRatio`` of the steepest among them.
+    /// start whose maximum slope is at least ``startupSlopeRatio`` of the steepest among them,
+    /// preceded by the beats a backward search-back finds before the first of them.
+    ///
+    /// Backward search-back: the levels of the learning period come from its highest candidate
+    /// (a large ectopic complex or artefact can set them), and forward search-back never looks
+    /// before the first QRS complex, so a first beat below that threshold was lost. With the
+    /// levels and mean RR interval now learned, the highest learning-period candidate within
+    /// 1.5 mean RR intervals before the first beat, at least 360 ms before it, above the
+    /// search-back threshold and with at least half the median maximum slope of the kept beats
+    /// (P and T waves are slower) is a QRS complex; repeated from that beat backwards.
     mutating func endStartup(_ peaks: inout [Int]) {
         guard decision.deferring else { return }
         decision.deferring = false
         var top = 0.0
         for c in decision.startup { top = max(top, c.maxSlope) }
-        let held = decision.startup
+        let kept = decision.startup.filter { $0.maxSlope >= Self.startupSlopeRatio * top }
+        let early = decision.early
         decision.startup = []
-        for c in held where c.maxSlope >= Self.startupSlopeRatio * top { emit(c, &peaks) }
+        decision.early = []
+        var found = [Candidate]()
+        if var first = kept.first {
+            let slopes = kept.map(\.maxSlope).sorted()
+            let slope = 0.5 * slopes[slopes.count / 2]
+            let th = searchBackThreshold
+            let reach = Int((Self.searchBackFactor * Double(meanRR)).rounded())
+            while true {
+                var best: Candidate?
+                for c in early
+                where c.work <= first.work - tWaveWindow && c.work >= first.work - reach && c.height > th
+                    && c.maxSlope >= slope
+                {
+                    if best == nil || c.height > best!.height { best = c }
+                }
+                guard let b = best else { break }
+                found.append(b)
+                first = b
+            }
+        }
+        for c in found.reversed() { emit(c, &peaks) }
+        for c in kept { emit(c, &peaks) }
     }
 
     /// End of the stream (`finish`): a QRS complex cut by the last sample (R apex within
@@ -212,6 +243,7 @@ extension RPeakDetector {
         }
         decision.learned = true
         decision.learningCandidates = []
+        if decision.deferring { decision.early = candidates }
         for i in 0..<8 { decision.qrsLevels[i] = top; decision.noiseLevels[i] = 0 }
         for c in candidates { classify(c, &peaks) }
         decision.nextDecay = (decision.haveQRS ? decision.lastQRS : k) + silenceLength

@@ -27,7 +27,8 @@
 /// 5. **Start and end of a stream** (short recordings, issue 10): the beats accepted in the
 ///    first 4.5 s are held back and then only those with at least 0.2 of the steepest one's
 ///    maximum slope are kept (a recording starting inside a sinus pause would otherwise learn
-///    its levels from P and T waves and accept them); at the end, a QRS complex cut by the last
+///    its levels from P and T waves and accept them), and a backward search-back before the
+///    first of them finds first beats below the learned threshold; at the end, a QRS complex cut by the last
 ///    sample is found by a search-back over the candidates that reach the end.
 /// 6. **Apex refinement:** the candidate is located at the steepest slope in its integration
 ///    window, shifted by the band-pass phase delay at 12 Hz, then moved to the raw sample with
@@ -258,6 +259,8 @@ struct DecisionState: Sendable {
     @usableFromInline var deferring = true
     @usableFromInline var startupEnd: Int
     @usableFromInline var startup: [Candidate] = []
+    /// The learning period's candidates, for the backward search-back at the end of start-up.
+    @usableFromInline var early: [Candidate] = []
     @usableFromInline init(learningEnd: Int, startupEnd: Int) {
         self.learningEnd = learningEnd
         self.startupEnd = startupEnd
