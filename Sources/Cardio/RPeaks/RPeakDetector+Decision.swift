@@ -1,6 +1,22 @@
 extension RPeakDetector {
     /// Hamilton & Tompkins (1986) threshold coefficient between noise and QRS levels.
     static let thresholdCoefficient = 0.5
+    /// Length of the learning period at the start of a stream, seconds (Pan & Tompkins 1985).
+    static let learningSeconds = 2.0
+
+    /// Start-up check, seconds: the beats accepted in the first 4.5 s of a stream are emitted
+    /// only then, and only those whose maximum slope is at least ``startupSlopeRatio`` of the
+    /// steepest among them. A sinus pause or sinoatrial block can leave no QRS complex in the
+    /// 2 s learning period of a short recording (an excerpt starting inside a pause); levels
+    /// learned from P and T waves alone make the detector accept them until the first QRS
+    /// complex arrives, and the check drops them once it has (pauses up to ~4 s; the QRS
+    /// complex must be confirmed before the check). It sets the latency bound at the start.
+    static let startupSeconds = 4.5
+
+    /// P and T waves rise at well under a fifth of the QRS complex's slope; ectopic and
+    /// bundle-branch-block complexes, though wide, keep more than that.
+    static let startupSlopeRatio = 0.2
+
     /// Search-back after this many mean RR intervals without a QRS (Hamilton & Tompkins: 1.5).
     static let searchBackFactor = 1.5
 
@@ -116,6 +132,10 @@ extension RPeakDetector {
     }
 
     mutating func emit(_ c: Candidate, _ peaks: inout [Int]) {
+        if decision.deferring {
+            decision.startup.append(c)
+            return
+        }
         if c.apex > decision.lastEmitted {
             peaks.append(c.apex)
             decision.lastEmitted = c.apex
@@ -142,6 +162,70 @@ extension RPeakDetector {
         }
     }
 
+    /// Ends the start-up check (see ``startupSeconds``): emits the beats held back since the
+    /// start whose maximum slope is at least ``startupSlopeRatio`` of the steepest among them,
+    /// preceded by the beats a backward search-back finds before the first of them.
+    ///
+    /// Backward search-back: the levels of the learning period come from its highest candidate
+    /// (a large ectopic complex or artefact can set them), and forward search-back never looks
+    /// before the first QRS complex, so a first beat below that threshold was lost. With the
+    /// levels and mean RR interval now learned, the highest learning-period candidate within
+    /// 1.5 mean RR intervals before the first beat, at least 360 ms before it, above the
+    /// search-back threshold and with at least half the median maximum slope of the kept beats
+    /// (P and T waves are slower) is a QRS complex; repeated from that beat backwards.
+    mutating func endStartup(_ peaks: inout [Int]) {
+        guard decision.deferring else { return }
+        decision.deferring = false
+        var top = 0.0
+        for c in decision.startup { top = max(top, c.maxSlope) }
+        let kept = decision.startup.filter { $0.maxSlope >= Self.startupSlopeRatio * top }
+        let early = decision.early
+        decision.startup = []
+        decision.early = []
+        var found = [Candidate]()
+        if var first = kept.first {
+            let slopes = kept.map(\.maxSlope).sorted()
+            let slope = 0.5 * slopes[slopes.count / 2]
+            let th = searchBackThreshold
+            let reach = Int((Self.searchBackFactor * Double(meanRR)).rounded())
+            while true {
+                var best: Candidate?
+                for c in early
+                where c.work <= first.work - tWaveWindow && c.work >= first.work - reach && c.height > th
+                    && c.maxSlope >= slope
+                {
+                    if best == nil || c.height > best!.height { best = c }
+                }
+                guard let b = best else { break }
+                found.append(b)
+                first = b
+            }
+        }
+        for c in found.reversed() { emit(c, &peaks) }
+        for c in kept { emit(c, &peaks) }
+    }
+
+    /// End of the stream (`finish`): a QRS complex cut by the last sample (R apex within
+    /// ~0.1 s of the end) never fills its integration window, so it stays below the detection
+    /// threshold, and search-back never comes due. The highest candidate whose integration
+    /// window reaches the end (`work ≥ endWork − integratorLength`), at least a refractory
+    /// period after the last QRS, above the search-back threshold and with at least half the
+    /// last QRS's maximum slope (the upstroke is complete even when the complex is cut, and
+    /// P and T waves are slower) is taken as a QRS complex.
+    mutating func searchBackAtEnd(endWork: Int, _ peaks: inout [Int]) {
+        guard decision.learned, decision.haveQRS else { return }
+        let th = searchBackThreshold
+        let slope = 0.5 * decision.lastSlope
+        var best: Candidate?
+        for c in decision.noiseCandidates
+        where c.work >= endWork - integratorLength && c.work - decision.lastQRS >= refractory
+            && c.height > th && c.maxSlope >= slope
+        {
+            if best == nil || c.height > best!.height { best = c }
+        }
+        if let best { accept(best, &peaks) }
+    }
+
     /// Long silence (flat line, lead change): halve both levels so the detector re-adapts.
     mutating func decay(at k: Int) {
         for i in 0..<8 { decision.qrsLevels[i] *= 0.5; decision.noiseLevels[i] *= 0.5 }
@@ -159,6 +243,7 @@ extension RPeakDetector {
         }
         decision.learned = true
         decision.learningCandidates = []
+        if decision.deferring { decision.early = candidates }
         for i in 0..<8 { decision.qrsLevels[i] = top; decision.noiseLevels[i] = 0 }
         for c in candidates { classify(c, &peaks) }
         decision.nextDecay = (decision.haveQRS ? decision.lastQRS : k) + silenceLength
@@ -174,7 +259,7 @@ extension RPeakDetector {
     }
 
     mutating func scheduleNextCheck() {
-        var next = Int.max
+        var next = decision.deferring ? decision.startupEnd : Int.max
         if let p = decision.pending { next = p.work + candidateSpacing }
         if let h = decision.held { next = min(next, h.work + tWaveWindow) }
         if !decision.learned {

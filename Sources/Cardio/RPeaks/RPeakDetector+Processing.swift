@@ -39,11 +39,11 @@ extension RPeakDetector {
             let pad = [Float](repeating: last, count: max(1, Int((0.3 * sampleRate).rounded())))
             pad.withUnsafeBufferPointer { process($0, flags: nil, into: &tail) }
         }
-        finishFlushed(into: &tail)
+        finishFlushed(endWork: end / decimation, into: &tail)
         for p in tail where p < end { peaks.append(p) }
     }
 
-    mutating func finishFlushed(into peaks: inout [Int]) {
+    mutating func finishFlushed(endWork: Int, into peaks: inout [Int]) {
         withRings { me, rp, bp, sp, qp in
             var st = me.filter
             if st.groupCount > 0 {
@@ -57,8 +57,12 @@ extension RPeakDetector {
                 me.confirm(p.work, value: me.decision.pendingValue, at: k, newest: st.inputIndex - 1, rp, bp, sp, &peaks)
             }
             if !me.decision.learned && !me.decision.learningCandidates.isEmpty { me.endLearning(at: k, &peaks) }
-            if me.decision.learned { me.searchBackIfDue(at: k, &peaks) }
+            if me.decision.learned {
+                me.searchBackIfDue(at: k, &peaks)
+                me.searchBackAtEnd(endWork: endWork, &peaks)
+            }
             me.releaseHeld(at: k, force: true, &peaks)
+            me.endStartup(&peaks)
             me.filter = st
         }
         let fresh = RPeakDetector(sampleRate: sampleRate)
@@ -237,6 +241,7 @@ extension RPeakDetector {
             searchBackIfDue(at: k, &peaks)
         }
         releaseHeld(at: k, force: false, &peaks)
+        if decision.deferring && k >= decision.startupEnd { endStartup(&peaks) }
         scheduleNextCheck()
     }
 

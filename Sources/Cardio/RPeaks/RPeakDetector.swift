@@ -21,16 +21,24 @@
 ///    wave or an artefact, and replaces it. With no QRS for 1.5 mean RR intervals, the highest
 ///    candidate since the last QRS above `NPL + 0.2·(QPL − NPL)` is taken (search-back, Pan &
 ///    Tompkins 1985, who search back at half the threshold; measured from the noise level, the
-///    search-back threshold stays above the noise peaks in electrode-motion noise). Levels are learned from the first 2 s; after 3 s without any beat (flat
-///    line, lead change) both levels halve every second so the detector re-adapts.
-/// 5. **Apex refinement:** the candidate is located at the steepest slope in its integration
+///    search-back threshold stays above the noise peaks in electrode-motion noise). Levels
+///    are learned from the first 2 s; after 3 s without any beat (flat line, lead change) both
+///    levels halve every second so the detector re-adapts.
+/// 5. **Start and end of a stream** (short recordings, issue 10): the beats accepted in the
+///    first 4.5 s are held back and then only those with at least 0.2 of the steepest one's
+///    maximum slope are kept (a recording starting inside a sinus pause would otherwise learn
+///    its levels from P and T waves and accept them), and a backward search-back before the
+///    first of them finds first beats below the learned threshold; at the end, a QRS complex cut by the last
+///    sample is found by a search-back over the candidates that reach the end.
+/// 6. **Apex refinement:** the candidate is located at the steepest slope in its integration
 ///    window, shifted by the band-pass phase delay at 12 Hz, then moved to the raw sample with
 ///    the largest absolute deviation from the raw mean within ±50 ms of that point.
 ///
 /// The constants are the published ones except the threshold coefficient (0.5), the search-back
 /// threshold (0.2 from the noise level instead of half the threshold), the candidate
 /// spacing (250 ms), the pass band (7–15 Hz) and the 3 s silence limit, which were chosen once
-/// for the whole of MIT-BIH (no per-record parameters); see docs/VALIDATION.md.
+/// for the whole of MIT-BIH (no per-record parameters), and the start-up check's 4.5 s and
+/// slope ratio 0.2, chosen on MIT-BIH excerpts; see docs/VALIDATION.md.
 ///
 /// Masked samples (flag bit 0 `signalInvalid` or bit 4 `missing`, or a non-finite value) are
 /// a gap: the filters restart after it (from the first valid value, so the jump is not seen as
@@ -77,6 +85,7 @@ public struct RPeakDetector: Sendable {
     @usableFromInline let refractory: Int
     @usableFromInline let tWaveWindow: Int
     @usableFromInline let learningLength: Int
+    @usableFromInline let startupLength: Int
     @usableFromInline let silenceLength: Int
     @usableFromInline let decayInterval: Int
     @usableFromInline let maximumRR: Int
@@ -120,7 +129,7 @@ public struct RPeakDetector: Sendable {
         candidateSpacing = work(0.250)
         refractory = work(0.200)
         tWaveWindow = work(0.360)
-        learningLength = work(2.0)
+        learningLength = work(Self.learningSeconds)
         silenceLength = work(3.0)
         decayInterval = work(1.0)
         maximumRR = work(2.0)
@@ -136,15 +145,17 @@ public struct RPeakDetector: Sendable {
         var workCount = 1
         while workCount < Int(1.0 * fw) { workCount <<= 1 }
         workMask = workCount - 1
-        // Search-back look-back, the candidate spacing, the integrator and the 360 ms hold.
-        maximumLatencyWorking =
-            Int((1.5 * Double(work(2.0))).rounded()) + candidateSpacing + integratorLength
-            + tWaveWindow
+        startupLength = work(Self.startupSeconds)
+        // Search-back look-back, the candidate spacing, the integrator and the 360 ms hold; at
+        // the start of a stream, the start-up check holds beats back for `startupLength`.
+        maximumLatencyWorking = max(
+            Int((1.5 * Double(work(2.0))).rounded()) + candidateSpacing + integratorLength + tWaveWindow,
+            startupLength + candidateSpacing)
         raw = [Float](repeating: .nan, count: rawCount)
         band = [Float](repeating: 0, count: workCount)
         slope = [Float](repeating: 0, count: workCount)
         slopeSquared = [Float](repeating: 0, count: workCount)
-        decision = DecisionState(learningEnd: learningLength)
+        decision = DecisionState(learningEnd: learningLength, startupEnd: startupLength)
     }
 
     /// Detects the R peaks of a whole signal.
@@ -244,5 +255,14 @@ struct DecisionState: Sendable {
     @usableFromInline var held: Candidate?
     /// Levels and intervals as they were before `held` was accepted.
     @usableFromInline var beforeHeld: Levels?
-    @usableFromInline init(learningEnd: Int) { self.learningEnd = learningEnd }
+    /// Beats accepted before `startupEnd` are held back (`startup`) and checked together then.
+    @usableFromInline var deferring = true
+    @usableFromInline var startupEnd: Int
+    @usableFromInline var startup: [Candidate] = []
+    /// The learning period's candidates, for the backward search-back at the end of start-up.
+    @usableFromInline var early: [Candidate] = []
+    @usableFromInline init(learningEnd: Int, startupEnd: Int) {
+        self.learningEnd = learningEnd
+        self.startupEnd = startupEnd
+    }
 }
