@@ -2,8 +2,9 @@
 /// same arithmetic as ``ActiGraphCountsAxis`` (Neishabouri et al. 2022, "Quantification of
 /// acceleration as activity counts in ActiGraph wearable", Scientific Reports 12:11958,
 /// doi:10.1038/s41598-022-16003-x) for the rates 30, 40, …, 100 Hz, with the x, y and z axes in
-/// the lanes of one `SIMD4<Double>` (the fourth lane idle) and the whole state held in registers
-/// over a block.
+/// the lanes of one `SIMD4<Double>` (the fourth lane idle). Each chunk of 256 input samples goes
+/// through two loops, the resampler (upsampling and low-pass) and then the band-pass with the
+/// 10 Hz accumulation, each with its state in registers.
 ///
 /// Every lane performs exactly the scalar stage's IEEE operations in the same order (no fused
 /// multiply-add, no reassociation), so each axis's 10 Hz values are identical to
@@ -14,7 +15,7 @@
 /// `Double`, exactly).
 ///
 /// - Complexity: O(L) per input sample (L the upsampling factor, 1 or 3), no allocation once the
-///   output buffer has grown to the largest block.
+///   output buffer has grown to the largest block (plus one chunk's 30 Hz values, 24 kB).
 struct ActiGraphCountsTriad: Sendable {
     let up: Int
     let down: Int
@@ -80,13 +81,29 @@ struct ActiGraphCountsTriad: Sendable {
         guard n > 0 else { return }
         let capacity = n * up / down / 3 + 3
         if output.count < capacity { output = [SIMD4<Int32>](repeating: .zero, count: capacity) }
+        if thirty.count < Self.chunk * up { thirty = [SIMD4<Double>](repeating: .zero, count: Self.chunk * up) }
         var s = State(self)
-        let produced = output.withUnsafeMutableBufferPointer { out in
-            s.run(x: x, y: y, z: z, count: n, into: out.baseAddress!)
+        var produced = 0
+        output.withUnsafeMutableBufferPointer { out in
+            thirty.withUnsafeMutableBufferPointer { buffer in
+                var start = 0
+                while start < n {
+                    let end = min(n, start + Self.chunk)
+                    let m = s.resample(x: x, y: y, z: z, start..<end, into: buffer.baseAddress!)
+                    produced += s.bandPass(buffer.baseAddress!, count: m, into: out.baseAddress! + produced)
+                    start = end
+                }
+            }
         }
         s.store(into: &self)
         outputCount = produced
     }
+
+    /// Input samples per chunk: the chunk's 30 Hz values (at most `chunk · up`, 24 kB) stay in
+    /// the L1 cache between the two stages.
+    static let chunk = 256
+    /// The 30 Hz values of one chunk, between the resampler and the band-pass.
+    private var thirty: [SIMD4<Double>] = []
 
     /// The state as locals, so that the loop keeps it in registers.
     private struct State {
@@ -126,29 +143,87 @@ struct ActiGraphCountsTriad: Sendable {
             t.triadCount = triadCount
         }
 
-        mutating func run(
-            x: UnsafeBufferPointer<Float>, y: UnsafeBufferPointer<Float>, z: UnsafeBufferPointer<Float>, count n: Int,
-            into out: UnsafeMutablePointer<SIMD4<Int32>>
+        /// The resampler: the chunk `range` of the input upsampled by `up` (zeros inserted),
+        /// low-passed (`lowPass`), every `down`-th value rounded to 0.001 g into `thirty`.
+        /// Returns how many 30 Hz values it wrote.
+        ///
+        /// The state is copied into locals for the loop and stored back after it (so that the
+        /// low-pass recursion stays in registers instead of a store and reload per step), and the
+        /// band-pass runs as a second loop over the chunk's 30 Hz values, so that the two
+        /// recursions do not compete for the sixteen vector registers. Same operations in the same
+        /// order as one loop over both stages; `up == 3` (40, 50, 70, 80, 100 Hz) is unrolled.
+        mutating func resample(
+            x: UnsafeBufferPointer<Float>, y: UnsafeBufferPointer<Float>, z: UnsafeBufferPointer<Float>,
+            _ range: Range<Int>, into thirty: UnsafeMutablePointer<SIMD4<Double>>
         ) -> Int {
-            var produced = 0
             let zero = SIMD4<Double>.zero
-            for i in 0..<n {
-                let input = SIMD4<Double>(Double(x[i]), Double(y[i]), Double(z[i]), 0)
-                for p in 0..<up {
-                    let u = p == 0 ? input : zero
-                    let v: SIMD4<Double>
-                    if lowPass {
-                        v = aUp * (u + previousUp) - b * previousLow
-                        previousUp = u
-                        previousLow = v
-                    } else {
-                        v = u
+            let down = self.down, aUp = self.aUp, b = self.b
+            var phase = self.phase, m = 0
+            var previousUp = self.previousUp, previousLow = self.previousLow
+            @inline(__always) func emit(_ v: SIMD4<Double>) {
+                if phase == 0 {
+                    thirty[m] = Self.roundMilli(v)
+                    m += 1
+                }
+                phase += 1
+                if phase == down { phase = 0 }
+            }
+            if lowPass && up == 3 {
+                for i in range {
+                    let input = SIMD4<Double>(Double(x[i]), Double(y[i]), Double(z[i]), 0)
+                    var v = aUp * (input + previousUp) - b * previousLow
+                    previousUp = input
+                    previousLow = v
+                    emit(v)
+                    v = aUp * (zero + previousUp) - b * previousLow
+                    previousUp = zero
+                    previousLow = v
+                    emit(v)
+                    v = aUp * (zero + previousUp) - b * previousLow
+                    previousLow = v
+                    emit(v)
+                }
+            } else {
+                for i in range {
+                    let input = SIMD4<Double>(Double(x[i]), Double(y[i]), Double(z[i]), 0)
+                    for p in 0..<up {
+                        let u = p == 0 ? input : zero
+                        let v: SIMD4<Double>
+                        if lowPass {
+                            v = aUp * (u + previousUp) - b * previousLow
+                            previousUp = u
+                            previousLow = v
+                        } else {
+                            v = u
+                        }
+                        emit(v)
                     }
-                    if phase == 0, push30(Self.roundMilli(v), into: out + produced) { produced += 1 }
-                    phase += 1
-                    if phase == down { phase = 0 }
                 }
             }
+            self.phase = phase
+            self.previousUp = previousUp
+            self.previousLow = previousLow
+            return m
+        }
+
+        /// The band-pass, dead-band and 10 Hz accumulation of `count` 30 Hz values; writes the
+        /// completed 10 Hz values to `out` and returns how many.
+        mutating func bandPass(
+            _ thirty: UnsafePointer<SIMD4<Double>>, count: Int, into out: UnsafeMutablePointer<SIMD4<Int32>>
+        ) -> Int {
+            guard count > 0 else { return 0 }
+            var bank = Bank(z0: z0, z1: z1, z2: z2, z3: z3, z4: z4, z5: z5, z6: z6, triad: triad, count: triadCount)
+            if !started {
+                started = true
+                bank.start(thirty[0], unitState)
+            }
+            var produced = 0
+            for j in 0..<count {
+                if bank.push(thirty[j], into: out + produced) { produced += 1 }
+            }
+            z0 = bank.z0; z1 = bank.z1; z2 = bank.z2; z3 = bank.z3; z4 = bank.z4; z5 = bank.z5; z6 = bank.z6
+            triad = bank.triad
+            triadCount = bank.count
             return produced
         }
 
@@ -177,37 +252,47 @@ struct ActiGraphCountsTriad: Sendable {
             return Int32(v)
         }
 
-        /// One 30 Hz value of each axis through the band-pass, dead-band and 10 Hz
-        /// accumulation; writes the 10 Hz value to `slot` and returns `true` when one completes.
-        @inline(__always)
-        mutating func push30(_ x: SIMD4<Double>, into slot: UnsafeMutablePointer<SIMD4<Int32>>) -> Bool {
-            if !started {
-                started = true
+        /// The band-pass state and the 10 Hz accumulator, as a value the loop keeps in locals.
+        struct Bank {
+            var z0: SIMD4<Double>, z1: SIMD4<Double>, z2: SIMD4<Double>, z3: SIMD4<Double>
+            var z4: SIMD4<Double>, z5: SIMD4<Double>, z6: SIMD4<Double>
+            var triad: SIMD4<Int32>
+            var count: Int
+
+            /// The band-pass's steady state for a constant input `x` (`lfilter_zi · x`).
+            @inline(__always)
+            mutating func start(_ x: SIMD4<Double>, _ unitState: [Double]) {
                 z0 = unitState[0] * x; z1 = unitState[1] * x; z2 = unitState[2] * x; z3 = unitState[3] * x
                 z4 = unitState[4] * x; z5 = unitState[5] * x; z6 = unitState[6] * x
             }
-            let b0 = -0.009341062898525, b1 = -0.025470289659360, b2 = -0.004235264826105
-            let b3 = 0.044152415456420, b4 = 0.036493718347760, b5 = -0.011893961934740
-            let b6 = -0.022917390623150, b7 = -0.006788163862310
-            let a1 = -3.63367395910957000000, a2 = 5.03689812757486000000, a3 = -3.09612247819666000000
-            let a4 = 0.50620507633883000000, a5 = 0.32421701566682000000, a6 = -0.15685485875559000000
-            let a7 = 0.01949130205890000000
-            let y = b0 * x + z0
-            z0 = b1 * x + z1 - a1 * y
-            z1 = b2 * x + z2 - a2 * y
-            z2 = b3 * x + z3 - a3 * y
-            z3 = b4 * x + z4 - a4 * y
-            z4 = b5 * x + z5 - a5 * y
-            z5 = b6 * x + z6 - a6 * y
-            z6 = b7 * x - a7 * y
-            let g = y * ActiGraphCountsAxis.gain
-            triad &+= SIMD4<Int32>(Self.deadBand(g.x), Self.deadBand(g.y), Self.deadBand(g.z), 0)
-            triadCount += 1
-            guard triadCount == 3 else { return false }
-            slot.pointee = triad / 3
-            triad = .zero
-            triadCount = 0
-            return true
+
+            /// One 30 Hz value of each axis through the band-pass, dead-band and 10 Hz
+            /// accumulation; writes the 10 Hz value to `slot` and returns `true` when one completes.
+            @inline(__always)
+            mutating func push(_ x: SIMD4<Double>, into slot: UnsafeMutablePointer<SIMD4<Int32>>) -> Bool {
+                let b0 = -0.009341062898525, b1 = -0.025470289659360, b2 = -0.004235264826105
+                let b3 = 0.044152415456420, b4 = 0.036493718347760, b5 = -0.011893961934740
+                let b6 = -0.022917390623150, b7 = -0.006788163862310
+                let a1 = -3.63367395910957000000, a2 = 5.03689812757486000000, a3 = -3.09612247819666000000
+                let a4 = 0.50620507633883000000, a5 = 0.32421701566682000000, a6 = -0.15685485875559000000
+                let a7 = 0.01949130205890000000
+                let y = b0 * x + z0
+                z0 = b1 * x + z1 - a1 * y
+                z1 = b2 * x + z2 - a2 * y
+                z2 = b3 * x + z3 - a3 * y
+                z3 = b4 * x + z4 - a4 * y
+                z4 = b5 * x + z5 - a5 * y
+                z5 = b6 * x + z6 - a6 * y
+                z6 = b7 * x - a7 * y
+                let g = y * ActiGraphCountsAxis.gain
+                triad &+= SIMD4<Int32>(State.deadBand(g.x), State.deadBand(g.y), State.deadBand(g.z), 0)
+                count += 1
+                guard count == 3 else { return false }
+                slot.pointee = triad / 3
+                triad = .zero
+                count = 0
+                return true
+            }
         }
     }
 }
