@@ -198,22 +198,28 @@ struct StillWindowCollector {
     ) {
         let spw = samplesPerWindow
         var w = window, count = n, s = shift, acc = sum, sq = squares
-        for i in 0..<x.count {
+        let total = x.count
+        var i = 0
+        while i < total {
+            // One stretch of samples within one window: the window index once per stretch.
             let k = firstIndex + i
             let index = k >= 0 ? k / spw : (k - spw + 1) / spw
-            let a = SIMD3<Double>(Double(x[i]), Double(y[i]), Double(z[i]))
             if index != w {
                 close(count, s, acc, sq)
                 w = index
                 count = 0
-                s = a
+                s = SIMD3<Double>(Double(x[i]), Double(y[i]), Double(z[i]))
                 acc = .zero
                 sq = .zero
             }
-            let d = a - s
-            acc += d
-            sq += d * d
-            count += 1
+            let end = min(total, i + ((index + 1) * spw - k))
+            for j in i..<end {
+                let d = SIMD3<Double>(Double(x[j]), Double(y[j]), Double(z[j])) - s
+                acc += d
+                sq += d * d
+            }
+            count += end - i
+            i = end
         }
         window = w
         n = count
