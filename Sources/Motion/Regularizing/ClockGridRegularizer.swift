@@ -161,29 +161,49 @@ struct ClockGridRegularizer {
             } else {
                 let span = t - previousTime
                 let (qx, qy, qz) = (px, py, pz)
+                /// Grid point `j` of the buffer at fraction `w` of the way from the previous sample.
+                @inline(__always) func interpolate(_ j: Int, _ w: Float) {
+                    ox[j] = qx + (x - qx) * w
+                    oy[j] = qy + (y - qy) * w
+                    oz[j] = qz + (z - qz) * w
+                }
                 var next = nextIndex
-                while true {
-                    let gk = Double(next)
-                    let offset = t * rate - gk // grid intervals from the grid point to t
-                    if offset < -tolerance { break }
-                    if count == capacity {
-                        outCount = count
-                        flush(into: &consumer, endRun: false)
-                        count = 0
+                let g0 = Double(next), g1 = Double(next + 1), g2 = Double(next + 2)
+                let o0 = t * rate - g0, o1 = t * rate - g1
+                if t * rate - g2 < -tolerance && abs(o0) > tolerance && abs(o1) > tolerance && count + 2 <= capacity {
+                    // The usual case: at most two grid points up to t, neither on t, and room for
+                    // two. Both candidates are interpolated and written, and the run advances by
+                    // how many are due: the same values as the loop below, without its exit
+                    // branch, which jittered timestamps make unpredictable (0, 1 or 2 points per
+                    // sample at random).
+                    let w = (SIMD2<Double>(g0, g1) / rate - previousTime) / span
+                    interpolate(count, Float(w[0]))
+                    interpolate(count + 1, Float(w[1]))
+                    let due = (o0 < -tolerance ? 0 : 1) + (o1 < -tolerance ? 0 : 1)
+                    interpolated += due
+                    count += due
+                    next += due
+                } else {
+                    while true {
+                        let gk = Double(next)
+                        let offset = t * rate - gk // grid intervals from the grid point to t
+                        if offset < -tolerance { break }
+                        if count == capacity {
+                            outCount = count
+                            flush(into: &consumer, endRun: false)
+                            count = 0
+                        }
+                        if offset <= tolerance {
+                            ox[count] = x
+                            oy[count] = y
+                            oz[count] = z
+                        } else {
+                            interpolate(count, Float((gk / rate - previousTime) / span))
+                            interpolated += 1
+                        }
+                        count += 1
+                        next += 1
                     }
-                    if offset <= tolerance {
-                        ox[count] = x
-                        oy[count] = y
-                        oz[count] = z
-                    } else {
-                        let w = Float((gk / rate - previousTime) / span)
-                        ox[count] = qx + (x - qx) * w
-                        oy[count] = qy + (y - qy) * w
-                        oz[count] = qz + (z - qz) * w
-                        interpolated += 1
-                    }
-                    count += 1
-                    next += 1
                 }
                 nextIndex = next
             }
