@@ -38,6 +38,10 @@ struct ClockGridRegularizer {
     private var previousTime = 0.0
     private var px: Float = 0, py: Float = 0, pz: Float = 0
     private var nextIndex = 0
+    /// `nextIndex` as `quotient · R + remainder` (0 ≤ remainder < R) for an integral rate R
+    /// (``GridTimes``); without a table the quotient stays `Int.min` (grid times by division).
+    private var nextQuotient = Int.min, nextRemainder = 0
+    private let gridTimes: GridTimes?
     private var outFirst = 0
     /// Grid points of the current run not yet handed over (at most ``runBufferCapacity``; a full
     /// buffer is handed over as part of the run, which consumers treat like any other split).
@@ -61,6 +65,13 @@ struct ClockGridRegularizer {
     init(sampleRate: Double) {
         precondition(sampleRate > 0 && sampleRate.isFinite)
         self.sampleRate = sampleRate
+        gridTimes = GridTimes(sampleRate: sampleRate)
+    }
+
+    /// Sets ``nextIndex`` (and its quotient and remainder by the rate).
+    private mutating func setNext(_ k: Int) {
+        nextIndex = k
+        if let g = gridTimes { (nextQuotient, nextRemainder) = g.divide(k) }
     }
 
     /// Regularises one block of the stream (blocks in order), handing grid runs to `consumer`.
@@ -119,6 +130,8 @@ struct ClockGridRegularizer {
         let capacity = out.capacity
         var count = outCount
         var interpolated = 0
+        let fractions = gridTimes?.fractions ?? []
+        let period = gridTimes?.rate ?? 1
         for i in 0..<times.count {
             let t = times[i]
             let x = cx[i] * scale, y = cy[i] * scale, z = cz[i] * scale
@@ -150,13 +163,14 @@ struct ClockGridRegularizer {
                 // A run starts: the first grid point at or after t (within the tolerance).
                 let k = Int((t * rate - tolerance).rounded(.up))
                 outFirst = k
-                nextIndex = k
                 if abs(Double(k) - t * rate) <= tolerance {
                     ox[count] = x
                     oy[count] = y
                     oz[count] = z
                     count += 1
-                    nextIndex = k + 1
+                    setNext(k + 1)
+                } else {
+                    setNext(k)
                 }
             } else {
                 let span = t - previousTime
@@ -170,19 +184,26 @@ struct ClockGridRegularizer {
                 var next = nextIndex
                 let g0 = Double(next), g1 = Double(next + 1), g2 = Double(next + 2)
                 let o0 = t * rate - g0, o1 = t * rate - g1
-                if t * rate - g2 < -tolerance && abs(o0) > tolerance && abs(o1) > tolerance && count + 2 <= capacity {
+                let quotient = nextQuotient, remainder = nextRemainder
+                if t * rate - g2 < -tolerance && abs(o0) > tolerance && abs(o1) > tolerance && count + 2 <= capacity
+                    && GridTimes.exact.contains(quotient)
+                {
                     // The usual case: at most two grid points up to t, neither on t, and room for
                     // two. Both candidates are interpolated and written, and the run advances by
                     // how many are due: the same values as the loop below, without its exit
                     // branch, which jittered timestamps make unpredictable (0, 1 or 2 points per
-                    // sample at random).
-                    let w = (SIMD2<Double>(g0, g1) / rate - previousTime) / span
-                    interpolate(count, Float(w[0]))
-                    interpolate(count + 1, Float(w[1]))
+                    // sample at random). The grid times g / rate come from the table (GridTimes).
+                    let times = Double(quotient) + SIMD2(fractions[remainder], fractions[remainder + 1])
+                    let w = SIMD2<Float>((times - previousTime) / span)
+                    interpolate(count, w[0])
+                    interpolate(count + 1, w[1])
                     let due = (o0 < -tolerance ? 0 : 1) + (o1 < -tolerance ? 0 : 1)
                     interpolated += due
                     count += due
                     next += due
+                    let r = remainder + due
+                    nextQuotient = r >= period ? quotient + 1 : quotient
+                    nextRemainder = r >= period ? r - period : r
                 } else {
                     while true {
                         let gk = Double(next)
@@ -204,6 +225,7 @@ struct ClockGridRegularizer {
                         count += 1
                         next += 1
                     }
+                    if let g = gridTimes { (nextQuotient, nextRemainder) = g.divide(next) }
                 }
                 nextIndex = next
             }
@@ -234,6 +256,38 @@ struct ClockGridRegularizer {
             outCount = 0
         }
         if endRun { consumer.endRun() }
+    }
+}
+
+/// Grid times `k / R` for an integral grid rate `R` in 2…1024 without a division:
+/// `Double(q) + RN(r / R)` with `k = q·R + r`, 0 ≤ r ≤ R, which is exactly the correctly rounded
+/// `Double(k) / R` (IEEE 754) whenever 2¹¹ ≤ q < 2⁴² (the upper bound keeps k < 2⁵³, exact as a
+/// double). Proof: the exact quotient is S = q + r/R ≥ 2¹¹, whose rounding boundaries (midpoints
+/// between neighbouring doubles) are multiples of 2⁻⁴²; a boundary B ≠ S is at least
+/// 1/(R·2⁴²) ≥ 2⁻⁵² away from S, since R·2⁴²·(S − B) is a non-zero integer, while RN(r/R) is within
+/// 2⁻⁵⁴ of r/R (r/R ≤ 1). So S and q + RN(r/R) round to the same double, unless S is itself a
+/// boundary; then r/R is a multiple of 2⁻⁴², exact in a double, and the two sums are equal.
+/// (Also checked against Python's correctly rounded integer division for 2.25 million random k
+/// and every R in 1…1024: no difference.)
+struct GridTimes: Sendable {
+    /// The rate R.
+    let rate: Int
+    /// `fractions[r]` = RN(r / R) for r in 0…R (the last is 1, for k + 1 when r = R − 1).
+    let fractions: [Double]
+    /// The quotients for which the table is exact.
+    static let exact = (1 << 11)..<(1 << 42)
+
+    /// The table for `sampleRate`, or `nil` when it is not an integer in 2…1024.
+    init?(sampleRate: Double) {
+        guard sampleRate >= 2, sampleRate <= 1024, sampleRate == sampleRate.rounded() else { return nil }
+        rate = Int(sampleRate)
+        fractions = (0...rate).map { Double($0) / sampleRate }
+    }
+
+    /// Floor quotient and remainder of `k` by the rate.
+    func divide(_ k: Int) -> (quotient: Int, remainder: Int) {
+        let q = k >= 0 ? k / rate : (k - rate + 1) / rate
+        return (q, k - q * rate)
     }
 }
 
