@@ -139,7 +139,6 @@ struct EpochProcessor: GridConsumer {
         }
         filter(x, y, z, count: n)
         let spe = samplesPerEpoch
-        let hasBand = bandPass != nil
         var i = 0
         while i < n {
             // One stretch of samples within one epoch: the sums run over locals.
@@ -149,33 +148,31 @@ struct EpochProcessor: GridConsumer {
             let end = min(n, i + ((e + 1) * spe - k0))
             nonWear.add(firstIndex: k0, x.baseAddress! + i, y.baseAddress! + i, z.baseAddress! + i, count: end - i)
             var sums = current
+            // One loop for all sums (the band-passed values are zeros without a band; their sum
+            // is then not used).
             magnitude.withUnsafeMutableBufferPointer { mag in
                 hx.withUnsafeBufferPointer { hx in
                     hy.withUnsafeBufferPointer { hy in
                         hz.withUnsafeBufferPointer { hz in
-                            for j in i..<end {
-                                let ax = x[j], ay = y[j], az = z[j]
-                                let vm = (ax * ax + ay * ay + az * az).squareRoot()
-                                mag[j] = vm
-                                sums.vm += Double(vm)
-                                sums.enmo += Double(max(vm - 1, 0))
-                                sums.sx += Double(ax)
-                                sums.sy += Double(ay)
-                                sums.sz += Double(az)
-                                let h0 = hx[j], h1 = hy[j], h2 = hz[j]
-                                sums.hfen += Double((h0 * h0 + h1 * h1 + h2 * h2).squareRoot())
-                            }
-                        }
-                    }
-                }
-            }
-            if hasBand {
-                bx.withUnsafeBufferPointer { bx in
-                    by.withUnsafeBufferPointer { by in
-                        bz.withUnsafeBufferPointer { bz in
-                            for j in i..<end {
-                                let b0 = bx[j], b1 = by[j], b2 = bz[j]
-                                sums.bfen += Double((b0 * b0 + b1 * b1 + b2 * b2).squareRoot())
+                            bx.withUnsafeBufferPointer { bx in
+                                by.withUnsafeBufferPointer { by in
+                                    bz.withUnsafeBufferPointer { bz in
+                                        for j in i..<end {
+                                            let ax = x[j], ay = y[j], az = z[j]
+                                            let vm = (ax * ax + ay * ay + az * az).squareRoot()
+                                            mag[j] = vm
+                                            sums.vm += Double(vm)
+                                            sums.enmo += Double(max(vm - 1, 0))
+                                            sums.sx += Double(ax)
+                                            sums.sy += Double(ay)
+                                            sums.sz += Double(az)
+                                            let h0 = hx[j], h1 = hy[j], h2 = hz[j]
+                                            sums.hfen += Double((h0 * h0 + h1 * h1 + h2 * h2).squareRoot())
+                                            let b0 = bx[j], b1 = by[j], b2 = bz[j]
+                                            sums.bfen += Double((b0 * b0 + b1 * b1 + b2 * b2).squareRoot())
+                                        }
+                                    }
+                                }
                             }
                         }
                     }

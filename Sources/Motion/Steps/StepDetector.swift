@@ -87,9 +87,11 @@ struct StepDetector {
                     lobeStart = k
                     lobePeak = s
                     lobePeakIndex = k
-                } else if s > lobePeak {
-                    lobePeak = s
-                    lobePeakIndex = k
+                } else {
+                    // Selects rather than a branch: noise makes new highs unpredictable.
+                    let higher = s > lobePeak
+                    lobePeak = higher ? s : lobePeak
+                    lobePeakIndex = higher ? k : lobePeakIndex
                 }
                 if k - lobeStart > maxLobe {
                     // Too slow for a step: restart the lobe here.
@@ -103,8 +105,8 @@ struct StepDetector {
                     positive = false
                     if lobePeak - troughMin >= Self.swingThreshold { candidate(lobePeakIndex) }
                     troughMin = s
-                } else if s < troughMin {
-                    troughMin = s
+                } else {
+                    troughMin = s < troughMin ? s : troughMin
                 }
             }
             lastIndex = k
