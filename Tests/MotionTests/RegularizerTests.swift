@@ -1,3 +1,4 @@
+import Signals
 import Testing
 
 @testable import Motion
