@@ -21,15 +21,11 @@ struct ActiGraphCountsTriad: Sendable {
     let lowPass: Bool
     private let aUp: Double
     private let b: Double
-    /// The band-pass's steady state for a unit constant input (`lfilter_zi`), per delay.
-    private let unitState: [Double]
 
     private var phase = 0
     private var previousUp = SIMD4<Double>.zero
     private var previousLow = SIMD4<Double>.zero
-    private var z0 = SIMD4<Double>.zero, z1 = SIMD4<Double>.zero, z2 = SIMD4<Double>.zero, z3 = SIMD4<Double>.zero
-    private var z4 = SIMD4<Double>.zero, z5 = SIMD4<Double>.zero, z6 = SIMD4<Double>.zero
-    private var started = false
+    private var bandPass = ActiGraphBandPass<SIMD4<Double>>()
     private var triad = SIMD4<Int32>.zero
     private var triadCount = 0
 
@@ -47,17 +43,6 @@ struct ActiGraphCountsTriad: Sendable {
         let a = Double.pi / (Double.pi + 2 * Double(f.up))
         b = (Double.pi - 2 * Double(f.up)) / (Double.pi + 2 * Double(f.up))
         aUp = a * Double(f.up)
-        // scipy.signal.lfilter_zi, as ActiGraphCountsAxis computes it.
-        let bs = ActiGraphCountsAxis.numerator, as_ = ActiGraphCountsAxis.denominator
-        var sb = bs[0], sa = 1.0
-        for i in 1..<8 { sb += bs[i] }
-        for i in 0..<7 { sa += as_[i] }
-        let yss = sb / sa
-        var z = [Double](repeating: 0, count: 7)
-        for i in stride(from: 6, through: 0, by: -1) {
-            z[i] = (i + 1 < 8 ? bs[i + 1] : 0) - as_[i] * yss + (i + 1 < 7 ? z[i + 1] : 0)
-        }
-        unitState = z
     }
 
     /// Starts a new segment (a gap: nothing is carried across).
@@ -65,10 +50,9 @@ struct ActiGraphCountsTriad: Sendable {
         phase = 0
         previousUp = .zero
         previousLow = .zero
-        started = false
+        bandPass = ActiGraphBandPass()
         triad = .zero
         triadCount = 0
-        z0 = .zero; z1 = .zero; z2 = .zero; z3 = .zero; z4 = .zero; z5 = .zero; z6 = .zero
     }
 
     /// Feeds the next samples of the three axes (g, equal counts); the 10 Hz values they complete
@@ -91,12 +75,9 @@ struct ActiGraphCountsTriad: Sendable {
     /// The state as locals, so that the loop keeps it in registers.
     private struct State {
         let up: Int, down: Int, lowPass: Bool, aUp: SIMD4<Double>, b: SIMD4<Double>
-        let unitState: [Double]
         var phase: Int
         var previousUp: SIMD4<Double>, previousLow: SIMD4<Double>
-        var z0: SIMD4<Double>, z1: SIMD4<Double>, z2: SIMD4<Double>, z3: SIMD4<Double>
-        var z4: SIMD4<Double>, z5: SIMD4<Double>, z6: SIMD4<Double>
-        var started: Bool
+        var bandPass: ActiGraphBandPass<SIMD4<Double>>
         var triad: SIMD4<Int32>
         var triadCount: Int
 
@@ -106,12 +87,10 @@ struct ActiGraphCountsTriad: Sendable {
             lowPass = t.lowPass
             aUp = SIMD4(repeating: t.aUp)
             b = SIMD4(repeating: t.b)
-            unitState = t.unitState
             phase = t.phase
             previousUp = t.previousUp
             previousLow = t.previousLow
-            z0 = t.z0; z1 = t.z1; z2 = t.z2; z3 = t.z3; z4 = t.z4; z5 = t.z5; z6 = t.z6
-            started = t.started
+            bandPass = t.bandPass
             triad = t.triad
             triadCount = t.triadCount
         }
@@ -120,8 +99,7 @@ struct ActiGraphCountsTriad: Sendable {
             t.phase = phase
             t.previousUp = previousUp
             t.previousLow = previousLow
-            t.z0 = z0; t.z1 = z1; t.z2 = z2; t.z3 = z3; t.z4 = z4; t.z5 = z5; t.z6 = z6
-            t.started = started
+            t.bandPass = bandPass
             t.triad = triad
             t.triadCount = triadCount
         }
@@ -181,25 +159,7 @@ struct ActiGraphCountsTriad: Sendable {
         /// accumulation; writes the 10 Hz value to `slot` and returns `true` when one completes.
         @inline(__always)
         mutating func push30(_ x: SIMD4<Double>, into slot: UnsafeMutablePointer<SIMD4<Int32>>) -> Bool {
-            if !started {
-                started = true
-                z0 = unitState[0] * x; z1 = unitState[1] * x; z2 = unitState[2] * x; z3 = unitState[3] * x
-                z4 = unitState[4] * x; z5 = unitState[5] * x; z6 = unitState[6] * x
-            }
-            let b0 = -0.009341062898525, b1 = -0.025470289659360, b2 = -0.004235264826105
-            let b3 = 0.044152415456420, b4 = 0.036493718347760, b5 = -0.011893961934740
-            let b6 = -0.022917390623150, b7 = -0.006788163862310
-            let a1 = -3.63367395910957000000, a2 = 5.03689812757486000000, a3 = -3.09612247819666000000
-            let a4 = 0.50620507633883000000, a5 = 0.32421701566682000000, a6 = -0.15685485875559000000
-            let a7 = 0.01949130205890000000
-            let y = b0 * x + z0
-            z0 = b1 * x + z1 - a1 * y
-            z1 = b2 * x + z2 - a2 * y
-            z2 = b3 * x + z3 - a3 * y
-            z3 = b4 * x + z4 - a4 * y
-            z4 = b5 * x + z5 - a5 * y
-            z5 = b6 * x + z6 - a6 * y
-            z6 = b7 * x - a7 * y
+            let y = bandPass.step(x)
             let g = y * ActiGraphCountsAxis.gain
             triad &+= SIMD4<Int32>(Self.deadBand(g.x), Self.deadBand(g.y), Self.deadBand(g.z), 0)
             triadCount += 1
