@@ -66,15 +66,11 @@ public struct MotionStreamAnalyzer: Sendable {
             problem = "expected 3 columns (x, y, z), found \(info.columns.count)"
         } else if isRotationRate {
             if Set(info.columns.map(\.unit)) != [.radiansPerSecond] { problem = "rotation-rate columns not in rad/s" }
+        } else if let g = Self.gravityScale(info) {
+            s = g
         } else {
-            let units = Set(info.columns.map(\.unit))
-            if units == [.standardGravity] {
-                s = 1
-            } else if units == [.metresPerSecondSquared] {
-                s = Float(1 / PhysicalUnit.standardGravityInMetresPerSecondSquared)
-            } else {
-                problem = "acceleration columns in \(units.map(\.rawValue).sorted().joined(separator: ", ")), not g or m/s^2"
-            }
+            let units = Set(info.columns.map(\.unit)).map(\.rawValue).sorted().joined(separator: ", ")
+            problem = "acceleration columns in \(units), not g or m/s^2"
         }
         scale = s
     }
@@ -278,6 +274,15 @@ public struct MotionStreamAnalyzer: Sendable {
         ready.append(e)
     }
 
+    /// The factor from an accelerometer's column unit to g: 1 for g, 1/9.80665 for m/s², `nil`
+    /// for anything else (or mixed units).
+    private static func gravityScale(_ info: StreamInfo) -> Float? {
+        let units = Set(info.columns.map(\.unit))
+        if units == [.standardGravity] { return 1 }
+        if units == [.metresPerSecondSquared] { return Float(1 / PhysicalUnit.standardGravityInMetresPerSecondSquared) }
+        return nil
+    }
+
     /// Pairs a rotation-rate stream with the accelerometer of the same device: its blocks, given
     /// to ``consumeDeviceAcceleration(_:)``, feed the gyroscope-aided gravity estimate and the
     /// turn detector (``RotationEpoch``). Call before the accelerometer's first block (a later
@@ -290,15 +295,8 @@ public struct MotionStreamAnalyzer: Sendable {
     /// - Complexity: O(1).
     @discardableResult
     public mutating func pair(accelerometer name: String, info: StreamInfo) -> Bool {
-        guard isRotationRate, info.columns.count == 3 else { return false }
-        let units = Set(info.columns.map(\.unit))
-        if units == [.standardGravity] {
-            accelerationScale = 1
-        } else if units == [.metresPerSecondSquared] {
-            accelerationScale = Float(1 / PhysicalUnit.standardGravityInMetresPerSecondSquared)
-        } else {
-            return false
-        }
+        guard isRotationRate, info.columns.count == 3, let g = Self.gravityScale(info) else { return false }
+        accelerationScale = g
         pairedName = name
         pairing?.accelerationScale = accelerationScale
         return true

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Numerical comparison helpers for reference-vector tests.
 public enum Compare {
     /// Largest |a − b| / max(|b|, floor), with `floor` = `relativeFloor · max|b|` so that values
@@ -40,6 +42,12 @@ public struct SeededGenerator: RandomNumberGenerator {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+
+    /// A standard normal deviate (Box–Muller, cosine branch; two uniform draws).
+    public mutating func gaussian() -> Double {
+        let u = Double.random(in: 1e-12..<1, using: &self), v = Double.random(in: 0..<1, using: &self)
+        return (-2 * log(u)).squareRoot() * cos(2 * Double.pi * v)
     }
 
     /// Splits `total` into random block sizes in `1...maxBlock` (for chunked-vs-whole tests).

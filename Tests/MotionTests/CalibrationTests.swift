@@ -76,8 +76,7 @@ struct SimulatedWear {
         }
         // A table of standard normal deviates, read at a stride, keeps generation fast.
         for _ in 0..<65_537 {
-            let u = Double.random(in: 1e-12..<1, using: &rng), v = Double.random(in: 0..<1, using: &rng)
-            noise.append(Float((-2 * log(u)).squareRoot() * cos(2 * .pi * v)))
+            noise.append(Float(rng.gaussian()))
         }
     }
 

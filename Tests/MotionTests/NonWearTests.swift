@@ -15,10 +15,7 @@ struct NonWearTests {
         let rate = 25.0
         let n = Int(4.5 * 3600 * rate)
         var rng = SeededGenerator(seed: 17)
-        func noise(_ sd: Double) -> Float {
-            let u = Double.random(in: 1e-12..<1, using: &rng), v = Double.random(in: 0..<1, using: &rng)
-            return Float(sd * (-2 * log(u)).squareRoot() * cos(2 * .pi * v))
-        }
+        func noise(_ sd: Double) -> Float { Float(sd * rng.gaussian()) }
         var t = [Double](), x = [Float](), y = [Float](), z = [Float]()
         for i in 0..<n {
             let s = Double(i) / rate
@@ -49,10 +46,7 @@ struct NonWearTests {
         let rate = 25.0
         let n = Int(8 * 3600 * rate)
         var rng = SeededGenerator(seed: 23)
-        func noise(_ sd: Double) -> Float {
-            let u = Double.random(in: 1e-12..<1, using: &rng), v = Double.random(in: 0..<1, using: &rng)
-            return Float(sd * (-2 * log(u)).squareRoot() * cos(2 * .pi * v))
-        }
+        func noise(_ sd: Double) -> Float { Float(sd * rng.gaussian()) }
         let origin = 1_700_006_400.0 // 2023-11-15T00:00:00Z: a block boundary
         var t = [Double](), x = [Float](), y = [Float](), z = [Float]()
         t.reserveCapacity(n)

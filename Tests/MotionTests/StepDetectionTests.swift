@@ -29,11 +29,6 @@ struct StepDetectionTests {
         return r.epochs.reduce(0) { $0 + $1.steps }
     }
 
-    static func gaussian(_ rng: inout SeededGenerator) -> Double {
-        let u = Double.random(in: 1e-12..<1, using: &rng), v = Double.random(in: 0..<1, using: &rng)
-        return (-2 * log(u)).squareRoot() * cos(2 * Double.pi * v)
-    }
-
     @Test("walking at 1.8 steps/s for 60 s gives 108 steps (±2)")
     func walking() {
         // A phone in a pocket: vertical impact at the step frequency with a harmonic, lateral sway
@@ -44,7 +39,7 @@ struct StepDetectionTests {
             let v = walking ? 0.35 * sin(2 * .pi * f * (t - 20)) + 0.1 * sin(4 * .pi * f * (t - 20)) : 0
             let s = walking ? 0.1 * sin(.pi * f * (t - 20)) : 0
             return (
-                Float(s + 0.01 * Self.gaussian(&rng)), Float(0.01 * Self.gaussian(&rng)), Float(1 + v + 0.01 * Self.gaussian(&rng))
+                Float(s + 0.01 * rng.gaussian()), Float(0.01 * rng.gaussian()), Float(1 + v + 0.01 * rng.gaussian())
             )
         }
         #expect(abs(count - 108) <= 2, "\(count) steps")
@@ -54,7 +49,7 @@ struct StepDetectionTests {
     func still() {
         // Lying on a table: gravity on z, 3 mg sensor noise (iPhone accelerometer noise density).
         let count = Self.steps(seed: 11) { _, rng in
-            (Float(0.003 * Self.gaussian(&rng)), Float(0.003 * Self.gaussian(&rng)), Float(1 + 0.003 * Self.gaussian(&rng)))
+            (Float(0.003 * rng.gaussian()), Float(0.003 * rng.gaussian()), Float(1 + 0.003 * rng.gaussian()))
         }
         print("negative control \(#function): \(count) steps")
         #expect(count <= 5, "\(count) steps")
@@ -81,7 +76,7 @@ struct StepDetectionTests {
                 v += strokes[i].1 * exp(-d / 0.03) * sin(2 * .pi * 15 * d)
                 i += 1
             }
-            return (Float(0.003 * Self.gaussian(&rng)), Float(0.003 * Self.gaussian(&rng)), Float(1 + v + 0.003 * Self.gaussian(&rng)))
+            return (Float(0.003 * rng.gaussian()), Float(0.003 * rng.gaussian()), Float(1 + v + 0.003 * rng.gaussian()))
         }
         print("negative control \(#function): \(count) steps")
         #expect(count <= 5, "\(count) steps")
@@ -93,8 +88,8 @@ struct StepDetectionTests {
         let count = Self.steps(seed: 31) { t, rng in
             let a = 0.3 * (0.7 + 0.3 * sin(2 * .pi * t / 17))
             return (
-                Float(0.6 + a * sin(2 * .pi * 5 * t) + 0.005 * Self.gaussian(&rng)),
-                Float(a * 0.5 * sin(2 * .pi * 5 * t + 1) + 0.005 * Self.gaussian(&rng)), Float(0.8 + 0.005 * Self.gaussian(&rng))
+                Float(0.6 + a * sin(2 * .pi * 5 * t) + 0.005 * rng.gaussian()),
+                Float(a * 0.5 * sin(2 * .pi * 5 * t + 1) + 0.005 * rng.gaussian()), Float(0.8 + 0.005 * rng.gaussian())
             )
         }
         print("negative control \(#function): \(count) steps")
@@ -125,8 +120,8 @@ struct StepDetectionTests {
                 push = g.push * sin(2 * .pi * p)
             }
             return (
-                Float(sin(angle) + push + 0.005 * Self.gaussian(&rng)), Float(0.005 * Self.gaussian(&rng)),
-                Float(cos(angle) + 0.005 * Self.gaussian(&rng))
+                Float(sin(angle) + push + 0.005 * rng.gaussian()), Float(0.005 * rng.gaussian()),
+                Float(cos(angle) + 0.005 * rng.gaussian())
             )
         }
         print("negative control \(#function): \(count) steps")
@@ -157,9 +152,9 @@ struct StepDetectionTests {
                 v += bumps[i].1 * exp(-zeta * wn * d) * sin(wd * d)
                 i += 1
             }
-            let road = 0.04 * Self.gaussian(&rng)
+            let road = 0.04 * rng.gaussian()
             return (
-                Float(0.1 * sin(2 * .pi * 0.15 * t) + 0.02 * Self.gaussian(&rng)), Float(0.02 * Self.gaussian(&rng)),
+                Float(0.1 * sin(2 * .pi * 0.15 * t) + 0.02 * rng.gaussian()), Float(0.02 * rng.gaussian()),
                 Float(1 + v + road + 0.02 * sin(2 * .pi * 30 * t))
             )
         }

@@ -32,6 +32,20 @@ struct ActiGraphCountsAxis: Sendable {
     ]
     /// Gain from filter output to counts (17.127404…, as in ActiLife).
     static let gain = (3.0 / 4096.0) / (2.6 / 256.0) * 237.5
+    /// The band-pass's steady state for a unit constant input, per delay (`scipy.signal.lfilter_zi`,
+    /// as agcounts starts the filter).
+    static let unitState: [Double] = {
+        let bs = numerator, as_ = denominator
+        var sb = bs[0], sa = 1.0
+        for i in 1..<8 { sb += bs[i] }
+        for i in 0..<7 { sa += as_[i] }
+        let yss = sb / sa
+        var z = [Double](repeating: 0, count: 7)
+        for i in stride(from: 6, through: 0, by: -1) {
+            z[i] = (i + 1 < 8 ? bs[i + 1] : 0) - as_[i] * yss + (i + 1 < 7 ? z[i + 1] : 0)
+        }
+        return z
+    }()
 
     /// Upsampling and downsampling factors for an input rate, or `nil` when the rate is not one
     /// the algorithm defines.
@@ -61,9 +75,7 @@ struct ActiGraphCountsAxis: Sendable {
     private let aUp: Double // a · L
     private var previousUp = 0.0 // u[m-1]
     private var previousLow = 0.0 // y[m-1]
-    // Band-pass state (direct form II transposed, 7 delays).
-    private var z0 = 0.0, z1 = 0.0, z2 = 0.0, z3 = 0.0, z4 = 0.0, z5 = 0.0, z6 = 0.0
-    private var started = false
+    private var bandPass = ActiGraphBandPass<Double>()
     // 10 Hz accumulation.
     private var triad = 0.0
     private var triadCount = 0
@@ -87,11 +99,10 @@ struct ActiGraphCountsAxis: Sendable {
         phase = 0
         previousUp = 0
         previousLow = 0
-        started = false
+        bandPass = ActiGraphBandPass()
         triad = 0
         triadCount = 0
         produced30 = 0
-        z0 = 0; z1 = 0; z2 = 0; z3 = 0; z4 = 0; z5 = 0; z6 = 0
         pow2?.reset()
     }
 
@@ -154,20 +165,52 @@ struct ActiGraphCountsAxis: Sendable {
     /// One 30 Hz value through the band-pass, dead-band and 10 Hz accumulation.
     @inline(__always)
     private mutating func push30(_ x: Double) -> Double? {
+        let y = bandPass.step(x)
+        var v = abs(y * Self.gain)
+        if v < 4 { v = 0 } else if v > 128 { v = 128 }
+        v = v.rounded(.down)
+        produced30 += 1
+        triad += v
+        triadCount += 1
+        if triadCount == 3 {
+            let out = (triad / 3).rounded(.down)
+            triad = 0
+            triadCount = 0
+            return out
+        }
+        return nil
+    }
+}
+
+/// A value the band-pass runs on: one axis (`Double`) or the three axes in SIMD lanes.
+protocol ActiGraphBandPassLane: Sendable {
+    static var zero: Self { get }
+    static func + (lhs: Self, rhs: Self) -> Self
+    static func - (lhs: Self, rhs: Self) -> Self
+    static func * (lhs: Double, rhs: Self) -> Self
+}
+
+extension Double: ActiGraphBandPassLane {}
+extension SIMD4: ActiGraphBandPassLane where Scalar == Double {}
+
+/// Step 2 of ActiGraph counts (Neishabouri et al. 2022): the published 8th-order IIR band-pass
+/// in direct form II transposed, its state started at the steady state for the segment's first
+/// value. One definition for the per-axis stage and the three-lane stage, so both perform the
+/// same IEEE operations in the same order (no fused multiply-add).
+/// - Complexity: O(1) per value.
+struct ActiGraphBandPass<Lane: ActiGraphBandPassLane>: Sendable {
+    private var z0 = Lane.zero, z1 = Lane.zero, z2 = Lane.zero, z3 = Lane.zero
+    private var z4 = Lane.zero, z5 = Lane.zero, z6 = Lane.zero
+    private var started = false
+
+    /// Filters one value (g); returns the band-pass output before the counts gain.
+    @inline(__always)
+    mutating func step(_ x: Lane) -> Lane {
         if !started {
-            // scipy.signal.lfilter_zi: the steady state for a constant input, scaled by x.
             started = true
-            let bs = Self.numerator, as_ = Self.denominator
-            var sb = bs[0], sa = 1.0
-            for i in 1..<8 { sb += bs[i] }
-            for i in 0..<7 { sa += as_[i] }
-            let yss = sb / sa
-            var z = [Double](repeating: 0, count: 7)
-            for i in stride(from: 6, through: 0, by: -1) {
-                z[i] = (i + 1 < 8 ? bs[i + 1] : 0) - as_[i] * yss + (i + 1 < 7 ? z[i + 1] : 0)
-            }
-            z0 = z[0] * x; z1 = z[1] * x; z2 = z[2] * x; z3 = z[3] * x
-            z4 = z[4] * x; z5 = z[5] * x; z6 = z[6] * x
+            let u = ActiGraphCountsAxis.unitState
+            z0 = u[0] * x; z1 = u[1] * x; z2 = u[2] * x; z3 = u[3] * x
+            z4 = u[4] * x; z5 = u[5] * x; z6 = u[6] * x
         }
         let b0 = -0.009341062898525, b1 = -0.025470289659360, b2 = -0.004235264826105
         let b3 = 0.044152415456420, b4 = 0.036493718347760, b5 = -0.011893961934740
@@ -183,18 +226,6 @@ struct ActiGraphCountsAxis: Sendable {
         z4 = b5 * x + z5 - a5 * y
         z5 = b6 * x + z6 - a6 * y
         z6 = b7 * x - a7 * y
-        var v = abs(y * Self.gain)
-        if v < 4 { v = 0 } else if v > 128 { v = 128 }
-        v = v.rounded(.down)
-        produced30 += 1
-        triad += v
-        triadCount += 1
-        if triadCount == 3 {
-            let out = (triad / 3).rounded(.down)
-            triad = 0
-            triadCount = 0
-            return out
-        }
-        return nil
+        return y
     }
 }

@@ -22,15 +22,11 @@ struct ActiGraphCountsTriad: Sendable {
     let lowPass: Bool
     private let aUp: Double
     private let b: Double
-    /// The band-pass's steady state for a unit constant input (`lfilter_zi`), per delay.
-    private let unitState: [Double]
 
     private var phase = 0
     private var previousUp = SIMD4<Double>.zero
     private var previousLow = SIMD4<Double>.zero
-    private var z0 = SIMD4<Double>.zero, z1 = SIMD4<Double>.zero, z2 = SIMD4<Double>.zero, z3 = SIMD4<Double>.zero
-    private var z4 = SIMD4<Double>.zero, z5 = SIMD4<Double>.zero, z6 = SIMD4<Double>.zero
-    private var started = false
+    private var bandPass = ActiGraphBandPass<SIMD4<Double>>()
     private var triad = SIMD4<Int32>.zero
     private var triadCount = 0
 
@@ -48,17 +44,6 @@ struct ActiGraphCountsTriad: Sendable {
         let a = Double.pi / (Double.pi + 2 * Double(f.up))
         b = (Double.pi - 2 * Double(f.up)) / (Double.pi + 2 * Double(f.up))
         aUp = a * Double(f.up)
-        // scipy.signal.lfilter_zi, as ActiGraphCountsAxis computes it.
-        let bs = ActiGraphCountsAxis.numerator, as_ = ActiGraphCountsAxis.denominator
-        var sb = bs[0], sa = 1.0
-        for i in 1..<8 { sb += bs[i] }
-        for i in 0..<7 { sa += as_[i] }
-        let yss = sb / sa
-        var z = [Double](repeating: 0, count: 7)
-        for i in stride(from: 6, through: 0, by: -1) {
-            z[i] = (i + 1 < 8 ? bs[i + 1] : 0) - as_[i] * yss + (i + 1 < 7 ? z[i + 1] : 0)
-        }
-        unitState = z
     }
 
     /// Starts a new segment (a gap: nothing is carried across).
@@ -66,10 +51,9 @@ struct ActiGraphCountsTriad: Sendable {
         phase = 0
         previousUp = .zero
         previousLow = .zero
-        started = false
+        bandPass = ActiGraphBandPass()
         triad = .zero
         triadCount = 0
-        z0 = .zero; z1 = .zero; z2 = .zero; z3 = .zero; z4 = .zero; z5 = .zero; z6 = .zero
     }
 
     /// Feeds the next samples of the three axes (g, equal counts); the 10 Hz values they complete
@@ -108,12 +92,9 @@ struct ActiGraphCountsTriad: Sendable {
     /// The state as locals, so that the loop keeps it in registers.
     private struct State {
         let up: Int, down: Int, lowPass: Bool, aUp: SIMD4<Double>, b: SIMD4<Double>
-        let unitState: [Double]
         var phase: Int
         var previousUp: SIMD4<Double>, previousLow: SIMD4<Double>
-        var z0: SIMD4<Double>, z1: SIMD4<Double>, z2: SIMD4<Double>, z3: SIMD4<Double>
-        var z4: SIMD4<Double>, z5: SIMD4<Double>, z6: SIMD4<Double>
-        var started: Bool
+        var bandPass: ActiGraphBandPass<SIMD4<Double>>
         var triad: SIMD4<Int32>
         var triadCount: Int
 
@@ -123,12 +104,10 @@ struct ActiGraphCountsTriad: Sendable {
             lowPass = t.lowPass
             aUp = SIMD4(repeating: t.aUp)
             b = SIMD4(repeating: t.b)
-            unitState = t.unitState
             phase = t.phase
             previousUp = t.previousUp
             previousLow = t.previousLow
-            z0 = t.z0; z1 = t.z1; z2 = t.z2; z3 = t.z3; z4 = t.z4; z5 = t.z5; z6 = t.z6
-            started = t.started
+            bandPass = t.bandPass
             triad = t.triad
             triadCount = t.triadCount
         }
@@ -137,8 +116,7 @@ struct ActiGraphCountsTriad: Sendable {
             t.phase = phase
             t.previousUp = previousUp
             t.previousLow = previousLow
-            t.z0 = z0; t.z1 = z1; t.z2 = z2; t.z3 = z3; t.z4 = z4; t.z5 = z5; t.z6 = z6
-            t.started = started
+            t.bandPass = bandPass
             t.triad = triad
             t.triadCount = triadCount
         }
@@ -211,19 +189,22 @@ struct ActiGraphCountsTriad: Sendable {
         mutating func bandPass(
             _ thirty: UnsafePointer<SIMD4<Double>>, count: Int, into out: UnsafeMutablePointer<SIMD4<Int32>>
         ) -> Int {
-            guard count > 0 else { return 0 }
-            var bank = Bank(z0: z0, z1: z1, z2: z2, z3: z3, z4: z4, z5: z5, z6: z6, triad: triad, count: triadCount)
-            if !started {
-                started = true
-                bank.start(thirty[0], unitState)
-            }
+            var filter = bandPass, triad = self.triad, triadCount = self.triadCount
             var produced = 0
             for j in 0..<count {
-                if bank.push(thirty[j], into: out + produced) { produced += 1 }
+                let g = filter.step(thirty[j]) * ActiGraphCountsAxis.gain
+                triad &+= SIMD4<Int32>(Self.deadBand(g.x), Self.deadBand(g.y), Self.deadBand(g.z), 0)
+                triadCount += 1
+                if triadCount == 3 {
+                    out[produced] = triad / 3
+                    produced += 1
+                    triad = .zero
+                    triadCount = 0
+                }
             }
-            z0 = bank.z0; z1 = bank.z1; z2 = bank.z2; z3 = bank.z3; z4 = bank.z4; z5 = bank.z5; z6 = bank.z6
-            triad = bank.triad
-            triadCount = bank.count
+            bandPass = filter
+            self.triad = triad
+            self.triadCount = triadCount
             return produced
         }
 
@@ -250,49 +231,6 @@ struct ActiGraphCountsTriad: Sendable {
             var v = abs(g)
             if v < 4 { v = 0 } else if v > 128 { v = 128 }
             return Int32(v)
-        }
-
-        /// The band-pass state and the 10 Hz accumulator, as a value the loop keeps in locals.
-        struct Bank {
-            var z0: SIMD4<Double>, z1: SIMD4<Double>, z2: SIMD4<Double>, z3: SIMD4<Double>
-            var z4: SIMD4<Double>, z5: SIMD4<Double>, z6: SIMD4<Double>
-            var triad: SIMD4<Int32>
-            var count: Int
-
-            /// The band-pass's steady state for a constant input `x` (`lfilter_zi · x`).
-            @inline(__always)
-            mutating func start(_ x: SIMD4<Double>, _ unitState: [Double]) {
-                z0 = unitState[0] * x; z1 = unitState[1] * x; z2 = unitState[2] * x; z3 = unitState[3] * x
-                z4 = unitState[4] * x; z5 = unitState[5] * x; z6 = unitState[6] * x
-            }
-
-            /// One 30 Hz value of each axis through the band-pass, dead-band and 10 Hz
-            /// accumulation; writes the 10 Hz value to `slot` and returns `true` when one completes.
-            @inline(__always)
-            mutating func push(_ x: SIMD4<Double>, into slot: UnsafeMutablePointer<SIMD4<Int32>>) -> Bool {
-                let b0 = -0.009341062898525, b1 = -0.025470289659360, b2 = -0.004235264826105
-                let b3 = 0.044152415456420, b4 = 0.036493718347760, b5 = -0.011893961934740
-                let b6 = -0.022917390623150, b7 = -0.006788163862310
-                let a1 = -3.63367395910957000000, a2 = 5.03689812757486000000, a3 = -3.09612247819666000000
-                let a4 = 0.50620507633883000000, a5 = 0.32421701566682000000, a6 = -0.15685485875559000000
-                let a7 = 0.01949130205890000000
-                let y = b0 * x + z0
-                z0 = b1 * x + z1 - a1 * y
-                z1 = b2 * x + z2 - a2 * y
-                z2 = b3 * x + z3 - a3 * y
-                z3 = b4 * x + z4 - a4 * y
-                z4 = b5 * x + z5 - a5 * y
-                z5 = b6 * x + z6 - a6 * y
-                z6 = b7 * x - a7 * y
-                let g = y * ActiGraphCountsAxis.gain
-                triad &+= SIMD4<Int32>(State.deadBand(g.x), State.deadBand(g.y), State.deadBand(g.z), 0)
-                count += 1
-                guard count == 3 else { return false }
-                slot.pointee = triad / 3
-                triad = .zero
-                count = 0
-                return true
-            }
         }
     }
 }
