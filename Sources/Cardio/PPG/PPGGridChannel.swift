@@ -49,7 +49,20 @@ struct PPGGridChannel {
     private var filtered: [Double] = []
 
     /// Creates a channel filtered to `band`.
-    init(band: FilterBand = .bandPass(low: 0.4, high: 4)) { self.band = band }
+    init(band: FilterBand = .bandPass(low: heartRateBand.low, high: heartRateBand.high)) { self.band = band }
+
+    /// Edges of the default band, Hz.
+    static let heartRateBand = (low: 0.4, high: 4.0)
+
+    /// Power gain `|H(f)|²` of the default band-pass (order-2 Butterworth band-pass, fourth
+    /// order overall) at `hz`, from the analog prototype
+    /// `1 / (1 + ((f² − f_l·f_h) / (f·(f_h − f_l)))^4)`; the bilinear transform at the source
+    /// rates used (≥ 25 Hz) warps it by a few per cent at most below 7.5 Hz.
+    static func bandPowerGain(_ hz: Double) -> Double {
+        let (lo, hi) = heartRateBand
+        let x = (hz * hz - lo * hi) / (hz * (hi - lo))
+        return 1 / (1 + x * x * x * x)
+    }
 
     /// Feeds one block's column. `sampleRate` is the source rate (Hz) the filter is designed
     /// for; a new segment restarts the filter.
