@@ -31,10 +31,14 @@ import Signals
 ///   Gaussian of the bpm change with σ per 2-s step (scaled with the square root of the step),
 ///   truncated at ``Parameters/maxJumpBPM``;
 /// - **online**: the arg-max of the forward max-product score after each window (causal, no
-///   later data), with the stronger suppression γ = 3 and the looser σ = 6 bpm that a causal
-///   tracker needs to recover from a wrong lock; **offline**: the Viterbi path with γ = 1.25,
-///   σ = 3 bpm, decided with a fixed lag of ``Parameters/lagWindows`` windows (the exact
-///   Viterbi path of any recording shorter than the lag; memory bounded for longer ones).
+///   later data), with the stronger suppression γ = 3 and the looser σ = 4 bpm that a causal
+///   tracker needs to recover from a wrong lock; the reported rate is the emission's peak within
+///   ±``Parameters/refineBins`` bins of that state (the tracker picks the spectral peak, the
+///   window's own spectrum places it, as in TROIKA's peak selection around the previous
+///   estimate; it reduces the lag of the random-walk prior when the rate climbs); **offline**:
+///   the Viterbi path with γ = 1.25, σ = 3 bpm, decided with a fixed lag of
+///   ``Parameters/lagWindows`` windows (the exact Viterbi path of any recording shorter than
+///   the lag; memory bounded for longer ones).
 ///
 /// Sources: A. Temko, "Accurate heart rate monitoring during physical exercises using PPG",
 /// IEEE TBME 64(9):2016–2024 (2017), doi:10.1109/TBME.2017.2676243 (Wiener filtering of the PPG
@@ -55,8 +59,11 @@ struct PPGSpectralHeartRate {
         var gammaOnline: Float = 3
         var gammaOffline: Float = 1.25
         /// Standard deviation of the heart-rate change per 2-s step, bpm, online and offline.
-        var sigmaOnlineBPM = 6.0
+        var sigmaOnlineBPM = 4.0
         var sigmaOfflineBPM = 3.0
+        /// Online: the reported state is the emission's peak within this many bins of the
+        /// tracked state.
+        var refineBins = 2
         /// Largest heart-rate change per 2-s step, bpm.
         var maxJumpBPM = 12.0
         /// Acceleration RMS (g, in the 0.4–4 Hz band) at which an axis counts fully.
@@ -343,7 +350,7 @@ struct PPGSpectralHeartRate {
             }
         }
         online.step(emissionOnline, usable: usable)
-        let best = online.argmax()
+        let best = usable ? refine(online.argmax()) : online.argmax()
         estimate = Estimate(
             window: online.processed - 1, bpm: usable ? bpm(best) : nil,
             confidence: usable ? online.confidence(best, slot: 0, radius: radius) : nil)
@@ -404,6 +411,14 @@ struct PPGSpectralHeartRate {
             if abs(fk - f) <= 0.2 || abs(fk - 2 * f) <= 0.2 { inside += Double(power[k]) }
         }
         return total > 0 ? inside / total : .nan
+    }
+
+    /// The state of the largest online emission within ±``Parameters/refineBins`` of `state`.
+    private func refine(_ state: Int) -> Int {
+        var best = state
+        for j in max(0, state - parameters.refineBins)...min(stateCount - 1, state + parameters.refineBins)
+        where emissionOnline[j] > emissionOnline[best] { best = j }
+        return best
     }
 
     private func bpm(_ state: Int) -> Double { Double(lowBin + state) * binBPM }
