@@ -25,7 +25,9 @@ only): alpha 1; harmonic lam 1, cap 0.5 in both modes (on the grid, lam 2 or 3 m
 sigma 3 (1.02 bpm; its neighbours gamma 1-1.25 / sigma 3-4 are within 0.01 bpm except gamma 1 /
 sigma 4, where recording 10 locks onto half its rate); online gamma 3, sigma 4, refine 2
 (2.26 bpm; sigma 3-4 / refine 2-3 all give 2.26-2.29; gamma 2.5 locks recording 10 onto half
-its rate, 13.6 bpm).
+its rate, 13.6 bpm); online acquisition (first window) lam 10, cap 1 (2.08 bpm; lam 3 / cap 0.5
+2.23, lam 10 / cap 0.5 2.16: the rule decides the first window of recordings 01, 02 and 03, few
+windows, so this choice rests on little data).
 """
 import glob
 import itertools
@@ -78,8 +80,9 @@ def band_gain(hz, lo=0.4, hi=4.0):
 COMP = band_gain(FR[IDX] / 60) / band_gain(2 * FR[IDX] / 60)
 
 
-def emissions(S, A, R, alpha, gamma, lam=1.0, cap=0.5, avg=2, scale=0.05):
-    """C = S * W**gamma; emission C(f) * (1 + lam * min(cap, C(2f) |H(f)|^2/|H(2f)|^2 / C(f)))."""
+def emissions(S, A, R, alpha, gamma, lam=1.0, cap=0.5, acq=None, avg=2, scale=0.05):
+    """C = S * W**gamma; emission C(f) * (1 + lam * min(cap, C(2f) |H(f)|^2/|H(2f)|^2 / C(f)));
+    acq = (lam, cap) of the first window (online acquisition)."""
     out, hist = [], []
     for k in range(len(S)):
         ak = (np.minimum(1, R[k] / scale)[:, None] * A[k]).sum(0)
@@ -87,7 +90,8 @@ def emissions(S, A, R, alpha, gamma, lam=1.0, cap=0.5, avg=2, scale=0.05):
         sb = np.mean(hist, 0)
         C = S[k] * (sb / (sb + alpha * ak + 1e-12)) ** gamma
         c1, c2 = C[IDX], C[2 * IDX] * COMP
-        e = c1 * (1 + lam * np.minimum(cap, c2 / (c1 + 1e-9)))
+        lk, ck = acq if (acq and k == 0) else (lam, cap)
+        e = c1 * (1 + lk * np.minimum(ck, c2 / (c1 + 1e-9)))
         out.append(e / e.sum())
     return np.array(out)
 
@@ -129,9 +133,12 @@ def track(E, sigma, online, maxjump=12, refine=0):
 def main():
     data = [(name, spectra(p, a), bpm) for name, p, a, bpm in training()]
 
-    def mae(mode, alpha, gamma, sigma, lam, cap, refine=0):
+    def mae(mode, alpha, gamma, sigma, lam, cap, refine=0, acq=None):
         return np.mean(
-            [np.mean(np.abs(track(emissions(*sp, alpha, gamma, lam, cap), sigma, mode == "online", refine=refine)[: len(b)] - b)) for _, sp, b in data]
+            [
+                np.mean(np.abs(track(emissions(*sp, alpha, gamma, lam, cap, acq), sigma, mode == "online", refine=refine)[: len(b)] - b))
+                for _, sp, b in data
+            ]
         )
 
     # Stage 1 (before the harmonic evidence): alpha, gamma, sigma without it (lam 0).
@@ -145,6 +152,9 @@ def main():
     # Stage 3 (online): refinement radius with gamma and sigma.
     for gamma, sigma, refine in itertools.product((2.5, 3, 4), (3, 4, 5, 6), (0, 1, 2, 3)):
         print(f"online   gamma {gamma} sigma {sigma} refine {refine} lam 1 cap 0.5: training MAE {mae('online', 1, gamma, sigma, 1, 0.5, refine):.3f} bpm")
+    # Stage 4 (online): acquisition weight and cap of the harmonic evidence in the first window.
+    for lam, cap in itertools.product((1, 3, 10), (0.5, 1)):
+        print(f"online   gamma 3 sigma 4 refine 2 acquisition lam {lam} cap {cap}: training MAE {mae('online', 1, 3, 4, 1, 0.5, 2, (lam, cap)):.3f} bpm")
 
 
 if __name__ == "__main__":

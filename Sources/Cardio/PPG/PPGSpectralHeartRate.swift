@@ -38,7 +38,11 @@ import Signals
 ///   estimate; it reduces the lag of the random-walk prior when the rate climbs); **offline**:
 ///   the Viterbi path with γ = 1.25, σ = 3 bpm, decided with a fixed lag of
 ///   ``Parameters/lagWindows`` windows (the exact Viterbi path of any recording shorter than
-///   the lag; memory bounded for longer ones).
+///   the lag; memory bounded for longer ones);
+/// - **online acquisition** (no assumption of rest): in the first usable window the harmonic
+///   evidence weighs λ = 10 with cap 1, so that a second harmonic stronger than the fundamental
+///   (the first windows of training recordings 01 and 03) does not start the track at twice
+///   the rate.
 ///
 /// Sources: A. Temko, "Accurate heart rate monitoring during physical exercises using PPG",
 /// IEEE TBME 64(9):2016–2024 (2017), doi:10.1109/TBME.2017.2676243 (Wiener filtering of the PPG
@@ -77,6 +81,11 @@ struct PPGSpectralHeartRate {
         /// true rate cannot win on its strong "harmonic" (the true fundamental) alone.
         var harmonicWeight: Float = 1
         var harmonicCap: Float = 0.5
+        /// Online acquisition: the weight and cap of the harmonic evidence in the first usable
+        /// window, where the tracker has no history yet (the strongest peak may then be the
+        /// pulse's second harmonic rather than its fundamental; no assumption of rest).
+        var acquisitionHarmonicWeight: Float = 10
+        var acquisitionHarmonicCap: Float = 1
         /// Lowest and highest heart rate tracked, bpm.
         var minBPM = 40.0
         var maxBPM = 220.0
@@ -245,6 +254,9 @@ struct PPGSpectralHeartRate {
     var a: [Float]
     var sBar: [Float]
     var history: [[Float]] = []
+    /// Whether the online tracker has seen a usable window (see
+    /// ``Parameters/acquisitionHarmonicWeight``).
+    var acquired = false
     var emissionOnline: [Float]
     var emissionOffline: [Float]
     var online: Tracker
@@ -338,10 +350,17 @@ struct PPGSpectralHeartRate {
             }
             var e = [Float]()
             swap(&e, &emissionOnline)
-            emission(gamma: parameters.gammaOnline, into: &e)
+            if acquired {
+                emission(gamma: parameters.gammaOnline, lambda: parameters.harmonicWeight, cap: parameters.harmonicCap, into: &e)
+            } else {
+                emission(
+                    gamma: parameters.gammaOnline, lambda: parameters.acquisitionHarmonicWeight,
+                    cap: parameters.acquisitionHarmonicCap, into: &e)
+                acquired = true
+            }
             swap(&e, &emissionOnline)
             swap(&e, &emissionOffline)
-            emission(gamma: parameters.gammaOffline, into: &e)
+            emission(gamma: parameters.gammaOffline, lambda: parameters.harmonicWeight, cap: parameters.harmonicCap, into: &e)
             swap(&e, &emissionOffline)
         } else {
             for j in 0..<n {
@@ -377,8 +396,8 @@ struct PPGSpectralHeartRate {
     /// Emission probabilities over the states: `E(f) = C(f) · (1 + λ · min(cap, C̃(2f) / C(f)))`
     /// with `C = S · W^γ` and `C̃(2f)` the cleaned power at the second harmonic corrected for
     /// the band-pass (``harmonicCompensation``), normalised to sum 1.
-    private func emission(gamma: Float, into out: inout [Float]) {
-        let alpha = parameters.alpha, lambda = parameters.harmonicWeight, cap = parameters.harmonicCap
+    private func emission(gamma: Float, lambda: Float, cap: Float, into out: inout [Float]) {
+        let alpha = parameters.alpha
         func cleaned(_ k: Int) -> Float {
             let d = sBar[k] + alpha * a[k]
             let g = d > 0 ? sBar[k] / d : 0
