@@ -49,7 +49,22 @@ struct PPGGridChannel {
     private var filtered: [Double] = []
 
     /// Creates a channel filtered to `band`.
-    init(band: FilterBand = .bandPass(low: 0.4, high: 4)) { self.band = band }
+    init(band: FilterBand = .bandPass(low: heartRateBand.low, high: heartRateBand.high)) { self.band = band }
+
+    /// Edges of the default band, Hz.
+    static let heartRateBand = (low: 0.4, high: 4.0)
+
+    /// Power gain `|H(f)|²` of the default band-pass (order-2 Butterworth band-pass, fourth
+    /// order overall) at `hz`, from the analog prototype
+    /// `1 / (1 + ((f² − f_l·f_h) / (f·(f_h − f_l)))^4)`. The digital filter (bilinear
+    /// transform) at 125 Hz, SPC 2015's rate, differs from it by under 4 % up to 7.3 Hz
+    /// (checked against SciPy's `sosfreqz`); at source rates near the grid's 25 Hz the warping
+    /// close to 12.5 Hz makes it a rougher approximation there.
+    static func bandPowerGain(_ hz: Double) -> Double {
+        let (lo, hi) = heartRateBand
+        let x = (hz * hz - lo * hi) / (hz * (hi - lo))
+        return 1 / (1 + x * x * x * x)
+    }
 
     /// Feeds one block's column. `sampleRate` is the source rate (Hz) the filter is designed
     /// for; a new segment restarts the filter.

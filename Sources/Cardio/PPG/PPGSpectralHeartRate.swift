@@ -22,18 +22,35 @@ import Signals
 ///   the axes are summed (`A`);
 /// - Wiener gain `W = S̄ / (S̄ + α·A)` with `S̄` the mean of `S` over the last
 ///   ``Parameters/averagedWindows`` windows; cleaned spectrum `C = S · W^γ`;
-/// - tracking: states are the bins from 40 to 220 bpm, emission `log(C / ΣC)`, transition a
+/// - harmonic evidence: a state f's emission is `E(f) = C(f) · (1 + λ · min(cap, C̃(2f) / C(f)))`,
+///   `C̃(2f)` the cleaned power at the second harmonic with the band-pass roll-off undone
+///   (λ = 1, cap = 0.5): the pulse wave has a strong second harmonic, motion artefacts' harmonics
+///   follow the cadence instead; the bonus is bounded so that a weak subharmonic of the true rate
+///   (whose "second harmonic" is the true fundamental) cannot win;
+/// - tracking: states are the bins from 40 to 220 bpm, emission `log(E / ΣE)`, transition a
 ///   Gaussian of the bpm change with σ per 2-s step (scaled with the square root of the step),
 ///   truncated at ``Parameters/maxJumpBPM``;
 /// - **online**: the arg-max of the forward max-product score after each window (causal, no
-///   later data), with the stronger suppression γ = 3 and the looser σ = 6 bpm that a causal
-///   tracker needs to recover from a wrong lock; **offline**: the Viterbi path with γ = 1.5,
-///   σ = 3 bpm, decided with a fixed lag of ``Parameters/lagWindows`` windows (the exact
-///   Viterbi path of any recording shorter than the lag; memory bounded for longer ones).
+///   later data), with the stronger suppression γ = 3 and the looser σ = 4 bpm that a causal
+///   tracker needs to recover from a wrong lock; the reported rate is the emission's peak within
+///   ±``Parameters/refineBins`` bins of that state (the tracker picks the spectral peak, the
+///   window's own spectrum places it, as in TROIKA's peak selection around the previous
+///   estimate; it reduces the lag of the random-walk prior when the rate climbs); **offline**:
+///   the Viterbi path with γ = 1.25, σ = 3 bpm, decided with a fixed lag of
+///   ``Parameters/lagWindows`` windows (the exact Viterbi path of any recording shorter than
+///   the lag; memory bounded for longer ones);
+/// - **online acquisition** (no assumption of rest): in the first usable window the harmonic
+///   evidence weighs λ = 10 with cap 1, so that a second harmonic stronger than the fundamental
+///   (the first windows of training recordings 01 and 03) does not start the track at twice
+///   the rate.
 ///
 /// Sources: A. Temko, "Accurate heart rate monitoring during physical exercises using PPG",
 /// IEEE TBME 64(9):2016–2024 (2017), doi:10.1109/TBME.2017.2676243 (Wiener filtering of the PPG
-/// spectrum with accelerometer spectra); Z. Zhang, Z. Pi, B. Liu, "TROIKA", IEEE TBME
+/// spectrum with accelerometer spectra, harmonic evidence); S. M. A. Salehizadeh et al., "A novel
+/// time-varying spectral filtering algorithm for reconstruction of motion artifact corrupted
+/// heart rate signals during intense physical activities using a wearable photoplethysmogram
+/// sensor" (SpaMA), Sensors 16(1):10 (2016), doi:10.3390/s16010010 (second-harmonic check of
+/// candidate peaks); Z. Zhang, Z. Pi, B. Liu, "TROIKA", IEEE TBME
 /// 62(2):522–531 (2015), doi:10.1109/TBME.2014.2359372 (spectral peak tracking); A. J. Viterbi,
 /// "Error bounds for convolutional codes and an asymptotically optimum decoding algorithm",
 /// IEEE Trans. Inf. Theory 13(2):260–269 (1967).
@@ -44,10 +61,13 @@ struct PPGSpectralHeartRate {
         var alpha: Float = 1
         /// Exponent γ of the Wiener gain, online and offline.
         var gammaOnline: Float = 3
-        var gammaOffline: Float = 1.5
+        var gammaOffline: Float = 1.25
         /// Standard deviation of the heart-rate change per 2-s step, bpm, online and offline.
-        var sigmaOnlineBPM = 6.0
+        var sigmaOnlineBPM = 4.0
         var sigmaOfflineBPM = 3.0
+        /// Online: the reported state is the emission's peak within this many bins of the
+        /// tracked state.
+        var refineBins = 2
         /// Largest heart-rate change per 2-s step, bpm.
         var maxJumpBPM = 12.0
         /// Acceleration RMS (g, in the 0.4–4 Hz band) at which an axis counts fully.
@@ -56,6 +76,16 @@ struct PPGSpectralHeartRate {
         var averagedWindows = 2
         /// Fixed lag of the offline Viterbi decision, windows.
         var lagWindows = 300
+        /// Weight λ and cap of the second-harmonic evidence: a state's emission is multiplied by
+        /// `1 + λ · min(cap, C̃(2f) / C(f))`, a bounded bonus, so that a weak subharmonic of the
+        /// true rate cannot win on its strong "harmonic" (the true fundamental) alone.
+        var harmonicWeight: Float = 1
+        var harmonicCap: Float = 0.5
+        /// Online acquisition: the weight and cap of the harmonic evidence in the first usable
+        /// window, where the tracker has no history yet (the strongest peak may then be the
+        /// pulse's second harmonic rather than its fundamental; no assumption of rest).
+        var acquisitionHarmonicWeight: Float = 10
+        var acquisitionHarmonicCap: Float = 1
         /// Lowest and highest heart rate tracked, bpm.
         var minBPM = 40.0
         var maxBPM = 220.0
@@ -212,6 +242,10 @@ struct PPGSpectralHeartRate {
     let fft: RealFFT<Float>
     let hann: [Float]
     let radius: Int
+    /// Per state: the grid band-pass's power gain at the state's rate over that at twice the
+    /// rate, `|H(f)|² / |H(2f)|²` (undoes the filter's roll-off above 4 Hz, where the second
+    /// harmonic of a heart rate over 120 bpm lies).
+    let harmonicCompensation: [Float]
 
     var frame: [Float]
     var spectrum: [Float]
@@ -220,6 +254,9 @@ struct PPGSpectralHeartRate {
     var a: [Float]
     var sBar: [Float]
     var history: [[Float]] = []
+    /// Whether the online tracker has seen a usable window (see
+    /// ``Parameters/acquisitionHarmonicWeight``).
+    var acquired = false
     var emissionOnline: [Float]
     var emissionOffline: [Float]
     var online: Tracker
@@ -236,6 +273,10 @@ struct PPGSpectralHeartRate {
         stateCount = high - lowBin + 1
         topBin = min(fftSize / 2, 2 * high)
         radius = Int((6 / binBPM).rounded())
+        harmonicCompensation = (0..<stateCount).map { [lowBin, binBPM] j in
+            let hz = Double(lowBin + j) * binBPM / 60
+            return Float(PPGGridChannel.bandPowerGain(hz) / PPGGridChannel.bandPowerGain(2 * hz))
+        }
         let scale = (stepSeconds / 2).squareRoot()
         let jump = max(1, min(127, Int((parameters.maxJumpBPM * stepSeconds / 2 / binBPM).rounded())))
         online = Tracker(states: stateCount, sigmaBins: parameters.sigmaOnlineBPM * scale / binBPM, jump: jump, lag: 1)
@@ -309,10 +350,17 @@ struct PPGSpectralHeartRate {
             }
             var e = [Float]()
             swap(&e, &emissionOnline)
-            emission(gamma: parameters.gammaOnline, into: &e)
+            if acquired {
+                emission(gamma: parameters.gammaOnline, lambda: parameters.harmonicWeight, cap: parameters.harmonicCap, into: &e)
+            } else {
+                emission(
+                    gamma: parameters.gammaOnline, lambda: parameters.acquisitionHarmonicWeight,
+                    cap: parameters.acquisitionHarmonicCap, into: &e)
+                acquired = true
+            }
             swap(&e, &emissionOnline)
             swap(&e, &emissionOffline)
-            emission(gamma: parameters.gammaOffline, into: &e)
+            emission(gamma: parameters.gammaOffline, lambda: parameters.harmonicWeight, cap: parameters.harmonicCap, into: &e)
             swap(&e, &emissionOffline)
         } else {
             for j in 0..<n {
@@ -321,7 +369,7 @@ struct PPGSpectralHeartRate {
             }
         }
         online.step(emissionOnline, usable: usable)
-        let best = online.argmax()
+        let best = usable ? refine(online.argmax()) : online.argmax()
         estimate = Estimate(
             window: online.processed - 1, bpm: usable ? bpm(best) : nil,
             confidence: usable ? online.confidence(best, slot: 0, radius: radius) : nil)
@@ -345,16 +393,24 @@ struct PPGSpectralHeartRate {
         }
     }
 
-    /// Emission probabilities over the states: `C = S · W^γ`, normalised to sum 1.
-    private func emission(gamma: Float, into out: inout [Float]) {
+    /// Emission probabilities over the states: `E(f) = C(f) · (1 + λ · min(cap, C̃(2f) / C(f)))`
+    /// with `C = S · W^γ` and `C̃(2f)` the cleaned power at the second harmonic corrected for
+    /// the band-pass (``harmonicCompensation``), normalised to sum 1.
+    private func emission(gamma: Float, lambda: Float, cap: Float, into out: inout [Float]) {
+        let alpha = parameters.alpha
+        func cleaned(_ k: Int) -> Float {
+            let d = sBar[k] + alpha * a[k]
+            let g = d > 0 ? sBar[k] / d : 0
+            return s[k] * (gamma == 1 ? g : powf(g, gamma))
+        }
         var total: Float = 0
         for j in 0..<stateCount {
             let k = lowBin + j
-            let d = sBar[k] + parameters.alpha * a[k]
-            let g = d > 0 ? sBar[k] / d : 0
-            let c = s[k] * (gamma == 1 ? g : powf(g, gamma))
-            out[j] = c
-            total += c
+            let c = cleaned(k)
+            let h = 2 * k <= topBin ? cleaned(2 * k) * harmonicCompensation[j] : 0
+            let e = c * (1 + lambda * min(cap, h / (c + 1e-9)))
+            out[j] = e
+            total += e
         }
         let inv: Float = total > 0 ? 1 / total : 0
         for j in 0..<stateCount { out[j] = total > 0 ? out[j] * inv : 1 / Float(stateCount) }
@@ -374,6 +430,14 @@ struct PPGSpectralHeartRate {
             if abs(fk - f) <= 0.2 || abs(fk - 2 * f) <= 0.2 { inside += Double(power[k]) }
         }
         return total > 0 ? inside / total : .nan
+    }
+
+    /// The state of the largest online emission within ±``Parameters/refineBins`` of `state`.
+    private func refine(_ state: Int) -> Int {
+        var best = state
+        for j in max(0, state - parameters.refineBins)...min(stateCount - 1, state + parameters.refineBins)
+        where emissionOnline[j] > emissionOnline[best] { best = j }
+        return best
     }
 
     private func bpm(_ state: Int) -> Double { Double(lowBin + state) * binBPM }
