@@ -255,7 +255,7 @@ public struct BeatSeries: Sendable {
                 // A "missed" beat the correction inserted where the signal shows no QRS: the
                 // interval between the two detected beats is a real pause (NNSelection).
                 if classified, previousDetected == nil, let b = d, let a = lastDetected, a.d == b - 1,
-                    Double(pauseRatios[base + b]) < BeatClassifier.pauseSlopeRatio
+                    base + b < pauseRatios.count, Double(pauseRatios[base + b]) < BeatClassifier.pauseSlopeRatio
                 {
                     labelPair = (a.label, own)
                     flagPair = (a.flagged, isFlagged)
