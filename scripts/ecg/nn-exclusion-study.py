@@ -15,22 +15,20 @@ whole-record SDNN and RMSSD against the annotations' own N-N intervals for:
    low-pass; 200 ms kept from both beats; QRS slope within +/-50 ms of the apex);
 4. the slope ratio of every split interval the rule could keep (both beats N, certain, not
    flagged, in range and quality), by whether an annotated beat lies inside.
-Every rule applies to all records at once: no per-record setting.
+Row 1 re-derives the exclusions without the pause rule (on a dump made with it, it shows the
+figures before it); the `slope ratio < 0.2` row is the rule the chain now applies. Every rule
+applies to all records at once: no per-record setting.
 
 Usage: scripts/ecg/nn-exclusion-study.py DUMP_DIR [MITDB_DIR]
 """
-import csv, glob, importlib.util, lzma, math, os, sys, tempfile
+import csv, glob, importlib, lzma, math, os, sys, tempfile
 import numpy as np
 import scipy.signal as ss
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-spec = importlib.util.spec_from_file_location('study', os.path.join(HERE, 'nn-rules-study.py'))
-study = importlib.util.module_from_spec(spec)
-argv = sys.argv
-sys.argv = argv[:1]
-spec.loader.exec_module(study)
-DUMP = argv[1] if len(argv) > 1 else '/tmp/hrv-beats'
-DS = argv[2] if len(argv) > 2 else study.DS
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+study = importlib.import_module('nn-rules-study')  # annotation reader, symbol sets, dataset path
+DUMP = sys.argv[1] if len(sys.argv) > 1 else '/tmp/hrv-beats'
+DS = sys.argv[2] if len(sys.argv) > 2 else study.DS
 FS = 360.0
 AF = {'201', '202', '203', '210', '219', '221', '222'}
 REASONS = ['ectopic', 'unclassifiable', 'artefact', 'quality']
