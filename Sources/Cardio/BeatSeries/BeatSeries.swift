@@ -52,6 +52,9 @@ public struct BeatSeries: Sendable {
     var labels: [UInt8] = []
     /// Per detected beat: HRV fiducial point relative to the detection time, seconds.
     var fiducials: [Float] = []
+    /// Per detected beat: ``BeatFeatures/pauseSlopeRatio`` of the interval before it (NaN when
+    /// unknown).
+    var pauseRatios: [Float] = []
     /// Spans (seconds) whose intervals HRV leaves out (e.g. `unacceptable` quality windows).
     var unusable: [(start: Double, end: Double)] = []
     var firstTime: Double?
@@ -89,12 +92,16 @@ public struct BeatSeries: Sendable {
     ///   - fiducialOffsetSeconds: where the beat's HRV fiducial point lies relative to
     ///     `timeSeconds` (ECG: the normal-template match, ``BeatFeatures/normalAlignmentSamples``);
     ///     classified series measure NN intervals between fiducial points.
+    ///   - pauseSlopeRatio: ``BeatFeatures/pauseSlopeRatio`` of the interval before the beat (ECG):
+    ///     below 0.2, an interval the correction splits with a "missed" beat stays NN
+    ///     (``NNSelection``).
     /// - Complexity: amortised O(1).
     public mutating func append(
         segment: Int, sampleIndex: Int, timeSeconds: Double, beatClass: BeatClass? = nil, uncertain: Bool = false,
-        fiducialOffsetSeconds: Double = 0
+        fiducialOffsetSeconds: Double = 0, pauseSlopeRatio: Double? = nil
     ) {
         fiducials.append(Float(fiducialOffsetSeconds))
+        pauseRatios.append(pauseSlopeRatio.map { Float($0) } ?? .nan)
         segments.append(Int32(truncatingIfNeeded: segment))
         samples.append(sampleIndex)
         times.append(timeSeconds)
@@ -147,6 +154,7 @@ public struct BeatSeries: Sendable {
         times = []
         labels = []
         fiducials = []
+        pauseRatios = []
         if let first = firstTime, let last = lastTime {
             let w = options.heartRateWindowSeconds, step = options.heartRateStepSeconds
             var ws = first
@@ -227,6 +235,9 @@ public struct BeatSeries: Sendable {
         var previousLabel: UInt8 = 0
         var previousFlagged = false
         var previousDetected: Int?
+        // The last detected beat of the corrected series (index in `detected` and in `cTimes`),
+        // its label and flag: an interval split by inserted beats is measured from it.
+        var lastDetected: (d: Int, i: Int, label: UInt8, flagged: Bool)?
         for (i, t) in cTimes.enumerated() {
             try emitRemoved(before: t)
             let d = detectedIndexOf[i] >= 0 ? detectedIndexOf[i] : nil
@@ -237,8 +248,22 @@ public struct BeatSeries: Sendable {
                 let opening = cTimes[i - 1]
                 // With classes, HRV takes the interval between the two detected beats (never
                 // moved by the correction); an interval with an inserted beat is excluded.
-                var hrvValue = v, hrvTime = t
-                if classified, let a = previousDetected, let b = d {
+                var hrvValue = v, hrvTime = t, hrvOpening = opening
+                var labelPair = (previousLabel, own), flagPair = (previousFlagged, isFlagged)
+                var inserted = previousDetected == nil || d == nil
+                var previousDetectedForHRV = previousDetected
+                // A "missed" beat the correction inserted where the signal shows no QRS: the
+                // interval between the two detected beats is a real pause (NNSelection).
+                if classified, previousDetected == nil, let b = d, let a = lastDetected, a.d == b - 1,
+                    base + b < pauseRatios.count, Double(pauseRatios[base + b]) < BeatClassifier.pauseSlopeRatio
+                {
+                    labelPair = (a.label, own)
+                    flagPair = (a.flagged, isFlagged)
+                    inserted = false
+                    previousDetectedForHRV = a.d
+                    hrvOpening = cTimes[a.i]
+                }
+                if classified, let a = previousDetectedForHRV, let b = d {
                     let fa = detected[a] + Double(fiducials[base + a]), fb = detected[b] + Double(fiducials[base + b])
                     hrvValue = 1000 * (fb - fa)
                     hrvTime = fb
@@ -246,15 +271,15 @@ public struct BeatSeries: Sendable {
                 exclusion =
                     classified
                     ? NNSelection.exclusion(
-                        labels: (previousLabel, own), flagged: (previousFlagged, isFlagged),
-                        inserted: previousDetected == nil || d == nil, milliseconds: hrvValue)
+                        labels: labelPair, flagged: flagPair, inserted: inserted, milliseconds: hrvValue)
                     : nil
-                if exclusion == nil && isUnusable(from: opening, to: t) { exclusion = .quality }
+                if exclusion == nil && isUnusable(from: hrvOpening, to: t) { exclusion = .quality }
                 all.append(milliseconds: v, hrvMilliseconds: hrvValue, closingTime: t, hrvClosingTime: hrvTime, exclusion: exclusion)
             }
             previousLabel = own
             previousFlagged = isFlagged
             previousDetected = d
+            if let d { lastDetected = (d, i, own, isFlagged) }
             try beat(
                 SeriesBeat(
                     detectionTimeSeconds: d.map { detected[$0] }, nnTimeSeconds: t,

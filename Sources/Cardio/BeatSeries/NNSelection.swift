@@ -13,7 +13,7 @@ public enum NNExclusion: String, Sendable, Hashable, CaseIterable {
     /// It lies in a span excluded from HRV (ECG: an `unacceptable` quality window).
     case quality
     /// One of its beats was inserted by the correction for a missed detection (its timing is
-    /// interpolated, not measured).
+    /// interpolated, not measured), and the signal does not show the interval to be a pause.
     case corrected
 }
 
@@ -29,6 +29,18 @@ public enum NNExclusion: String, Sendable, Hashable, CaseIterable {
 /// correction for a missed detection, and it lies within 300–2000 ms (30–200 bpm). The interval
 /// is measured between the two detected beats (the correction never moves them); an extra
 /// detection the correction removed does not split it.
+///
+/// Pauses: the correction (timing only) takes an interval of about twice the local median for a
+/// missed beat. When the ECG between the two detected beats holds no deflection with a fifth of
+/// their QRS slope (``BeatFeatures/pauseSlopeRatio`` below 0.2: no QRS was missed), the
+/// interval is a real pause between two sinus-conducted beats — a sinus pause, a blocked
+/// premature atrial beat, a dropped beat of AV block, a long interval of atrial fibrillation —
+/// and is kept as one NN interval between the two detected beats (the Task Force's definition
+/// counts it; the inserted beat stays in the heart-rate series). The 0.2 is the detector's
+/// search-back fraction (``BeatClassifier``, item 7); it was checked on the MIT-BIH records of
+/// docs/VALIDATION.md, where the 68 QRS complexes the detector missed inside such intervals
+/// gave ratios of 0.26 and above and the 245 pauses without a beat 0.28 and below (all but
+/// three below 0.2).
 public enum NNSelection {
     /// Accepted NN interval range, milliseconds (30–200 bpm).
     public static let rangeMilliseconds: ClosedRange<Double> = NormalToNormalIntervals.defaultRangeMilliseconds

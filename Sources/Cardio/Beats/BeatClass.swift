@@ -61,6 +61,12 @@ public struct BeatFeatures: Sendable, Hashable {
     public var inNormalCluster: Bool
     /// Output of the linear model: probability that the beat is ventricular ectopic.
     public var ventricularProbability: Double?
+    /// Largest sample-to-sample slope of the morphology signal between 200 ms after the previous
+    /// beat and 200 ms before this one, over the smaller of the two beats' QRS slopes (largest
+    /// slope within ±50 ms of the R apex): below 0.2 no QRS was
+    /// missed in the interval before this beat (``NNSelection``). `nil` for the first beat,
+    /// across a gap or masked samples, or when the interval is shorter than 400 ms.
+    public var pauseSlopeRatio: Double?
 
     public init() {
         inNormalCluster = false

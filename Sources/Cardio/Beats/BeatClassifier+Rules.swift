@@ -18,6 +18,8 @@ extension BeatClassifier {
     /// Weight of each new RR interval in the running RR average.
     static let normalRRWeight = 1.0 / 10
     static let normalShiftSeconds = 0.040
+    /// ``BeatFeatures/pauseSlopeRatio`` below which no QRS lies between two beats.
+    static let pauseSlopeRatio = 0.2
     static let stage1Weights: [Double] = [
         12.5559, -4.3109, 6.5409, 5.7741, 5.7861, 3.3634, -30.6577, 16.9217, -2.3594, -19.4208, -0.8163, -1.6063, -1.2941, 6.0150, -2.4575,
         -3.1717, 8.5198, -0.6904, -4.0798, 18.7560, -6.5995, -7.2435, -2.3445,
@@ -113,6 +115,7 @@ extension BeatClassifier {
         let fs = sampleRate
         if let p = previous, !s.gapBefore { f.rrPreviousSeconds = Double(s.sample - p.sample) / fs }
         if let n = next { f.rrNextSeconds = Double(n - s.sample) / fs }
+        f.pauseSlopeRatio = s.pauseSlopeRatio
         f.rrNormalSeconds = normalRR
         if let r = f.rrPreviousSeconds, let n = normalRR { f.prematurity = r / n }
         let valid = s.valid && !s.values.contains { $0.isNaN }

@@ -51,6 +51,16 @@ import Foundation
 ///    supraventricular tachycardia", Circulation 133(14):e506–e574,
 ///    doi:10.1161/CIR.0000000000000311, define SVT by rates above 100 bpm); else normal. A beat
 ///    whose segment has masked samples is unclassifiable.
+/// 7. **Pause check** (``BeatFeatures/pauseSlopeRatio``, for HRV, not for the class): the
+///    steepest slope of the morphology signal between 200 ms after the previous beat and 200 ms
+///    before this one, over the smaller QRS slope of the two (intervals up to 2 s). A QRS the
+///    R-peak detector missed is as steep as its neighbours; a pause without one (sinus pause,
+///    blocked premature atrial beat, AV block, a long interval of atrial fibrillation) holds
+///    only P and T waves. Below 0.2 — the fraction of the way from noise to QRS level at which
+///    the detector searches back (Pan & Tompkins 1985, "A real-time QRS detection algorithm",
+///    IEEE Trans. Biomed. Eng. 32(3):230–236, doi:10.1109/TBME.1985.325532, search back at half
+///    their threshold) — ``NNSelection`` keeps the interval as NN even where the timing-only
+///    artefact correction inserts a "missed" beat.
 ///
 /// The fixed thresholds are physiological round numbers (a premature atrial beat comes before
 /// ~80 % of the sinus interval; cluster match at a correlation of 0.92); no parameter depends on
@@ -103,6 +113,9 @@ public struct BeatClassifier: Sendable {
     let clusterShift: Int
     let widthSearchPre: Int, widthSearchPost: Int, slopeSearch: Int, envelopeHalf: Int
     let baselinePre: Int, baselinePost: Int
+    /// Pause check (``BeatFeatures/pauseSlopeRatio``): distance kept from both beats, and the
+    /// half-width of the QRS slope search around the apex.
+    let pauseMargin: Int, qrsSlopeHalf: Int, pauseLimit: Int
     let ringMask: Int
 
     // MARK: Signal state
@@ -125,6 +138,8 @@ public struct BeatClassifier: Sendable {
     /// Masked working-sample runs (first, last) not older than the last extracted beat.
     var maskedRuns: [(first: Int, last: Int)] = []
     var lastExtractedCenter: Int?
+    /// QRS slope of the last extracted beat (``BeatFeatures/pauseSlopeRatio``).
+    var lastQRSSlope: Float?
 
     // MARK: Classification state
 
@@ -163,8 +178,10 @@ public struct BeatClassifier: Sendable {
         widthSearchPre = work(0.150); widthSearchPost = work(0.200)
         slopeSearch = work(0.080); envelopeHalf = work(0.010)
         baselinePre = work(0.110); baselinePost = work(0.070)
+        pauseMargin = work(0.200); qrsSlopeHalf = work(0.050); pauseLimit = work(2.0)
         var n = 1
-        while n < work(maximumPeakLatencySeconds + 1.0) + pre + post + 2 * margin { n <<= 1 }
+        // The latency, the longest pause checked (2 s) and a second of slack.
+        while n < work(maximumPeakLatencySeconds + 3.0) + pre + post + 2 * margin { n <<= 1 }
         ringMask = n - 1
         ring = [Float](repeating: .nan, count: n)
     }
@@ -357,8 +374,43 @@ public struct BeatClassifier: Sendable {
             gapBefore = maskedRuns.contains { $0.last > p && $0.first < c }
         }
         maskedRuns.removeAll { $0.last < c }
+        // Pause check: the steepest slope between the two beats against their QRS slopes.
+        let center = pre + margin
+        var qrs: Float = 0
+        for k in (center - qrsSlopeHalf)..<(center + qrsSlopeHalf) {
+            let d = abs(values[k + 1] - values[k])
+            if d.isNaN { qrs = .nan; break }
+            qrs = max(qrs, d)
+        }
+        var ratio: Double?
+        if let p = lastExtractedCenter, let q = lastQRSSlope, valid, !gapBefore, !qrs.isNaN,
+            let gap = maximumSlope(from: p + pauseMargin, to: c - pauseMargin, oldest: oldest)
+        {
+            let reference = min(q, qrs)
+            if reference > 0 { ratio = Double(gap / reference) }
+        }
+        lastQRSSlope = valid && !qrs.isNaN ? qrs : nil
         lastExtractedCenter = c
-        return Segment(sample: peak, values: values, valid: valid, gapBefore: gapBefore)
+        return Segment(sample: peak, values: values, valid: valid, gapBefore: gapBefore, pauseSlopeRatio: ratio)
+    }
+
+    /// Largest |x[k+1] − x[k]| of the ring for `first ≤ k < last`, or `nil` when the range is
+    /// empty, no longer in the ring or holds masked samples.
+    func maximumSlope(from first: Int, to last: Int, oldest: Int) -> Float? {
+        guard first < last, last - first <= pauseLimit, first >= oldest, last < workIndex else { return nil }
+        let rm = ringMask
+        return ring.withUnsafeBufferPointer { r -> Float? in
+            var m: Float = 0
+            var previous = r[first & rm]
+            for k in (first + 1)...last {
+                let v = r[k & rm]
+                let d = abs(v - previous)
+                if d.isNaN { return nil }
+                m = max(m, d)
+                previous = v
+            }
+            return m
+        }
     }
 
     /// Classifies extracted segments whose next peak is known.
@@ -388,6 +440,8 @@ struct Segment: Sendable {
     var values: [Float]
     var valid: Bool
     var gapBefore: Bool
+    /// ``BeatFeatures/pauseSlopeRatio``.
+    var pauseSlopeRatio: Double?
 }
 
 /// A running-average morphology template.

@@ -222,7 +222,7 @@ public struct ECGAnalyzer {
             series.append(
                 segment: segment, sampleIndex: b.sample, timeSeconds: segmentStart + Double(b.sample) / rate,
                 beatClass: b.beatClass, uncertain: Self.isUncertain(b),
-                fiducialOffsetSeconds: Self.fiducialOffsetSamples(b) / rate)
+                fiducialOffsetSeconds: Self.fiducialOffsetSamples(b) / rate, pauseSlopeRatio: b.features.pauseSlopeRatio)
         }
         classified.removeAll(keepingCapacity: true)
     }

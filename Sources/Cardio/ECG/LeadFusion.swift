@@ -108,6 +108,7 @@ struct LeadFusion {
         var windowAt = [Int](repeating: 0, count: n)
         var member = [Int](repeating: -1, count: n)
         var last = -Double.infinity
+        var previousFused: (lead: Int, index: Int)?
         var leadSegment = [Int32?](repeating: nil, count: n)
         var segment: Int32 = 0
 
@@ -180,6 +181,11 @@ struct LeadFusion {
             fused.times.append(t)
             fused.labels.append(s.labels[i])
             fused.fiducials.append(s.fiducials[i])
+            // The pause check looked back to the lead's previous beat: valid for the fused
+            // series only when that beat is the fused previous one too.
+            let sameLead = previousFused.map { $0.lead == from && $0.index == i - 1 } ?? false
+            fused.pauseRatios.append(sameLead ? s.pauseRatios[i] : .nan)
+            previousFused = (from, i)
         }
         // Windows: the first lead's grid, each with the best window of any lead at its middle.
         windowAt = [Int](repeating: 0, count: n)

@@ -141,6 +141,29 @@ struct BeatClassifierTests {
         return out
     }
 
+    @Test("The pause check: low slope ratio in a pause without a QRS, high where a QRS was not given as a peak")
+    func pauseSlopeRatio() {
+        for fs in [250.0, 360.0] {
+            // Regular 0.8 s; a 1.6 s pause after beat 20 (no beat in the signal).
+            var rr = [Double](repeating: 0.8, count: 40)
+            rr[20] = 1.6
+            let (x, peaks) = Self.beatsAt(Self.times(rr), fs: fs)
+            let beats = BeatClassifier.classify(x, sampleRate: fs, peaks: peaks)
+            let pause = beats[21].features.pauseSlopeRatio ?? .nan
+            #expect(pause < 0.2, "fs \(fs): pause ratio \(pause)")
+            #expect(beats[0].features.pauseSlopeRatio == nil)
+            // The same regular rhythm with beat 21's peak withheld (a QRS the detector missed).
+            let (y, all) = Self.beatsAt(Self.times([Double](repeating: 0.8, count: 40)), fs: fs)
+            var given = all
+            given.remove(at: 21)
+            let missed = BeatClassifier.classify(y, sampleRate: fs, peaks: given)
+            let ratio = missed[21].features.pauseSlopeRatio ?? .nan
+            #expect(ratio > 0.5, "fs \(fs): missed-QRS ratio \(ratio)")
+            // Ordinary 0.8 s intervals leave 400 ms between the margins: the ratio is defined and low.
+            #expect((beats[10].features.pauseSlopeRatio ?? .nan) < 0.2)
+        }
+    }
+
     @Test("An abrupt run at over 100 bpm is supraventricular to its end; the same rate reached gradually is sinus")
     func supraventricularRun() {
         let fs = 360.0

@@ -13,14 +13,15 @@ struct NNSelectionTests {
     }
 
     static func run(
-        _ times: [Double], classes: [BeatClass?], uncertain: Set<Int> = [], exclude: [(Double, Double)] = []
+        _ times: [Double], classes: [BeatClass?], uncertain: Set<Int> = [], exclude: [(Double, Double)] = [],
+        pauses: [Int: Double] = [:]
     ) -> (beats: [SeriesBeat], hrv: [HRVResult]) {
         var series = BeatSeries()
         series.cover(from: 0, to: times.last! + 1)
         for (k, t) in times.enumerated() {
             series.append(
                 segment: 0, sampleIndex: Int((t * 360).rounded()), timeSeconds: t, beatClass: classes[k],
-                uncertain: uncertain.contains(k))
+                uncertain: uncertain.contains(k), pauseSlopeRatio: pauses[k])
         }
         for (a, b) in exclude { series.excludeFromHRV(from: a, to: b) }
         var beats = [SeriesBeat](), hrv = [HRVResult]()
@@ -60,6 +61,27 @@ struct NNSelectionTests {
         let nn = used.map { 1000 * (t[$0] - t[$0 - 1]) }
         let sdnn = try #require(whole.metrics[.sdnn])
         #expect(abs(sdnn - Self.sd(nn)) < 1e-9 * Self.sd(nn))
+    }
+
+    @Test("a pause without a QRS stays one NN interval; one with a QRS-like slope is split and left out")
+    func pause() throws {
+        var t = Self.sinus(400)
+        t.remove(at: 200) // a 1.6 s pause between beats 199 and 200: the correction inserts a beat
+        let classes = [BeatClass?](repeating: .normal, count: 399)
+        let pause = 1000 * (t[200] - t[199])
+        var counts = [Int]()
+        for (ratio, kept) in [(0.05, true), (0.5, false)] {
+            let out = Self.run(t, classes: classes, pauses: [200: ratio])
+            let k = try #require(out.beats.firstIndex { $0.detectionTimeSeconds == nil })
+            #expect(out.beats[k].nnExclusion == .corrected)
+            #expect(out.beats[k + 1].detectionTimeSeconds == t[200])
+            #expect(out.beats[k + 1].nnExclusion == (kept ? nil : .corrected))
+            let whole = try #require(out.hrv.last)
+            let longest = try #require(whole.metrics[.maxNN])
+            #expect(kept ? abs(longest - pause) < 1e-6 : longest < 1000, "longest NN \(longest) ms")
+            counts.append(whole.intervalCount)
+        }
+        #expect(counts == [counts[1] + 1, counts[1]])
     }
 
     @Test("uncertain and unclassifiable beats are left out as unclassifiable; unlabelled series keep every interval")
