@@ -19,7 +19,7 @@ import DSP
 /// - HRV: ``HRVAnalysis`` over windows of ``Options/hrvWindowSeconds`` and over the whole series
 ///   (Task Force 1996; NeuroKit2 names).
 ///
-/// Memory: 25 bytes per detected beat until ``finish(beat:heartRate:hrv:)``, then per beat of
+/// Memory: 29 bytes per detected beat until ``finish(beat:heartRate:hrv:)``, then per beat of
 /// the segment being corrected the correction's working arrays (about 6 × 8 bytes while it
 /// detects, the corrected series and its flags), 17 bytes per interval of the corrected series
 /// (33 for a classified series, whose HRV intervals lie between fiducial points), and for the
