@@ -72,6 +72,11 @@ public struct BeatFeatures: Sendable, Hashable {
     /// suspected fusion beat or unrecognised ectopic beat (``BeatClassifier``, item 8). The class
     /// stays normal; HRV leaves out the intervals on both sides (``NNSelection``).
     public var fusionSuspected: Bool
+    /// |ln(A / Ā)| in running spreads (``BeatClassifier``, item 8): how far this normal beat's
+    /// QRS RMS amplitude A lies from the running normal amplitude Ā; ``fusionSuspected`` is
+    /// this above 5. `nil` until the check is armed (a ventricular beat and 64 normal beats seen)
+    /// and for beats not classified normal.
+    public var amplitudeDeviationSpreads: Double?
 
     public init() {
         inNormalCluster = false

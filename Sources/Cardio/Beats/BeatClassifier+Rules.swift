@@ -302,8 +302,10 @@ extension BeatClassifier {
             normalLogAmplitude = x
         } else {
             let d = x - normalLogAmplitude
-            if ventricularSeen && n >= Self.fusionWeightBeats && abs(d) > Self.fusionSpreads * normalLogSpread {
-                f.fusionSuspected = true
+            if ventricularSeen && n >= Self.fusionWeightBeats {
+                let spreads = normalLogSpread > 0 ? abs(d) / normalLogSpread : (d == 0 ? 0 : .infinity)
+                f.amplitudeDeviationSpreads = spreads
+                f.fusionSuspected = spreads > Self.fusionSpreads
             }
             // Plain means over the first beats, then exponential (no start-up bias).
             normalLogSpread += (abs(d) - normalLogSpread) / Double(min(n, Self.fusionWeightBeats))

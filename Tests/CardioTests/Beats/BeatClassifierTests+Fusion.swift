@@ -58,6 +58,7 @@ struct BeatClassifierFusionTests {
             #expect(Self.ventricular.allSatisfy { beats[$0].beatClass == .ventricular }, "fs \(fs)")
             #expect(beats[90].beatClass == .normal, "fs \(fs): \(beats[90].features)")
             #expect(beats[90].features.fusionSuspected, "fs \(fs): outlier not flagged")
+            #expect((beats[90].features.amplitudeDeviationSpreads ?? 0) > 5, "fs \(fs): \(beats[90].features)")
             let others = beats.indices.filter { $0 != 90 && beats[$0].features.fusionSuspected }
             #expect(others.isEmpty, "fs \(fs): flagged \(others)")
         }
@@ -71,6 +72,7 @@ struct BeatClassifierFusionTests {
         let early = BeatClassifier.classify(x, sampleRate: fs, peaks: peaks)
         #expect(early[40].beatClass == .normal)
         #expect(!early[40].features.fusionSuspected, "flagged before 64 normal beats")
+        #expect(early[40].features.amplitudeDeviationSpreads == nil)
         // Past 64 normal beats but in a recording without a ventricular beat.
         let (y, yPeaks) = Self.series(fs: fs, count: 120, outlier: (90, 0.7))
         let noV = BeatClassifier.classify(y, sampleRate: fs, peaks: yPeaks)
