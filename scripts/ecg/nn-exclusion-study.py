@@ -51,7 +51,9 @@ def load():
         for r in rows:
             r['t'] = int(r['sample']) + float(r.get('fiducial') or 0) if r['sample'] else None
             r['flag'] = r['artefact'] == 'ectopic' or 'ectopic' in r['correction']
-            r['unc'] = r['class'] == 'N' and r['vprob'] != '' and float(r['vprob']) >= 0.2
+            # Uncertain: ventricular probability >= 0.2, or a suspected fusion beat (`fusion`, dumps
+            # since the seventh pass).
+            r['unc'] = r['class'] == 'N' and ((r['vprob'] != '' and float(r['vprob']) >= 0.2) or r.get('fusion') == '1')
             r['ann'] = None
             if r['sample']:
                 s = int(r['sample'])

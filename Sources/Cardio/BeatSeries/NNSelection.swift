@@ -3,7 +3,8 @@
 public enum NNExclusion: String, Sendable, Hashable, CaseIterable {
     /// One of its beats is a supraventricular or ventricular ectopic beat.
     case ectopic
-    /// One of its beats is unclassifiable, or its classification is uncertain.
+    /// One of its beats is unclassifiable, or its classification is uncertain (a normal beat with a
+    /// high ventricular probability, or a suspected fusion beat: ``BeatFeatures/fusionSuspected``).
     case unclassifiable
     /// The artefact correction (Lipponen & Tarvainen 2019) flagged one of its beats ectopic: a
     /// timing no sinus beat has, whatever the morphology says.

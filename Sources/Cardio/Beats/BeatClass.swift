@@ -44,11 +44,11 @@ public struct BeatFeatures: Sendable, Hashable {
     /// Pearson correlation with the running normal template over −100…+160 ms around the R
     /// apex, at the best alignment within ±40 ms (1 = identical shape).
     public var normalCorrelation: Double?
-    /// Where the beat best matches the running normal template (the shift of
-    /// ``normalCorrelation``, refined to a fraction of a working sample by a parabola through
-    /// the neighbouring correlations), in input samples relative to the given R peak: a fiducial
-    /// point that is the same for every beat of the normal morphology, where the R apex can jump
-    /// between the notches of a wide QRS.
+    /// Where the beat best matches the running normal template (the best alignment within
+    /// ±40 ms, or within ±80 ms when the normal QRS is 120 ms or wider, refined to a fraction of
+    /// a working sample by a parabola through the neighbouring correlations), in input samples
+    /// relative to the given R peak: a fiducial point that is the same for every beat of the
+    /// normal morphology, where the R apex can jump between the notches of a wide QRS.
     public var normalAlignmentSamples: Double?
     /// RMS amplitude of this beat over the correlation window relative to the normal template's.
     public var amplitudeRatio: Double?
@@ -67,9 +67,20 @@ public struct BeatFeatures: Sendable, Hashable {
     /// missed in the interval before this beat (``NNSelection``). `nil` for the first beat,
     /// across a gap or masked samples, or when the interval is shorter than 400 ms.
     public var pauseSlopeRatio: Double?
+    /// A beat classified normal whose QRS amplitude departs from the running normal amplitude by
+    /// more than five running spreads, in a recording that has had a ventricular beat: a
+    /// suspected fusion beat or unrecognised ectopic beat (``BeatClassifier``, item 8). The class
+    /// stays normal; HRV leaves out the intervals on both sides (``NNSelection``).
+    public var fusionSuspected: Bool
+    /// |ln(A / Ā)| in running spreads (``BeatClassifier``, item 8): how far this normal beat's
+    /// QRS RMS amplitude A lies from the running normal amplitude Ā; ``fusionSuspected`` is
+    /// this above 5. `nil` until the check is armed (a ventricular beat and 64 normal beats seen)
+    /// and for beats not classified normal.
+    public var amplitudeDeviationSpreads: Double?
 
     public init() {
         inNormalCluster = false
+        fusionSuspected = false
     }
 }
 

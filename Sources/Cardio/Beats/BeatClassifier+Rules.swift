@@ -18,6 +18,13 @@ extension BeatClassifier {
     /// Weight of each new RR interval in the running RR average.
     static let normalRRWeight = 1.0 / 10
     static let normalShiftSeconds = 0.040
+    /// Fiducial search reach when the normal QRS is at least ``wideQRSSeconds`` (item 4).
+    static let wideShiftSeconds = 0.080
+    /// Complete bundle branch block QRS duration (Surawicz et al. 2009), seconds.
+    static let wideQRSSeconds = 0.120
+    /// Fusion check (item 8): spreads of ln amplitude, exponential weight, normal beats to arm.
+    static let fusionSpreads = 5.0
+    static let fusionWeightBeats = 64
     /// ``BeatFeatures/pauseSlopeRatio`` below which no QRS lies between two beats.
     static let pauseSlopeRatio = 0.2
     static let stage1Weights: [Double] = [
@@ -118,7 +125,9 @@ extension BeatClassifier {
         f.pauseSlopeRatio = s.pauseSlopeRatio
         f.rrNormalSeconds = normalRR
         if let r = f.rrPreviousSeconds, let n = normalRR { f.prematurity = r / n }
-        let valid = s.valid && !s.values.contains { $0.isNaN }
+        // Masked samples in the classification part of the segment (the ±80 ms fiducial margin
+        // only widens the wide-QRS fiducial search).
+        let valid = s.valid && !s.values[(margin - normalShift)..<(s.values.count - margin + normalShift)].contains { $0.isNaN }
         guard valid else {
             finishBeat(s, .unclassifiable, f)
             return ClassifiedBeat(sample: s.sample, beatClass: .unclassifiable, features: f)
@@ -127,8 +136,8 @@ extension BeatClassifier {
         let n = corrPre + corrPost + 1
         let beatClass: BeatClass = s.values.withUnsafeBufferPointer { v in
             // 1. Best-matching cluster. Window norms for every alignment are shared by all templates.
-            let reach = max(clusterShift, min(max(1, Int((Self.normalShiftSeconds * workingRate).rounded())), margin))
-            let norms = Self.centredNorms(v, (center - corrPre - reach)...(center - corrPre + reach), count: n)
+            let reach = max(clusterShift, normalShift)
+            var norms = Self.centredNorms(v, (center - corrPre - reach)...(center - corrPre + reach), count: n)
             var best = -1, bestCorr: Float = -2, bestShift = 0, bestNorm: Float = 0
             for i in clusters.indices {
                 clusters[i].unit.withUnsafeBufferPointer { u in
@@ -182,26 +191,34 @@ extension BeatClassifier {
             f.inNormalCluster = nc == ci
             // 2. Features against the normal template.
             let normal = clusters[nc]
-            var corrN: Float = -2, normN: Float = 0, shiftN = 0
-            let shifts = min(max(1, Int((Self.normalShiftSeconds * workingRate).rounded())), margin)
+            var corrN: Float = -2, normN: Float = 0
+            let shifts = normalShift
+            // The fiducial search reaches ±80 ms when the normal QRS is wide (bundle branch block).
+            let fiducialShifts = normal.widthSeconds >= Self.wideQRSSeconds ? margin : shifts
+            let fiducialReach = max(reach, fiducialShifts)
+            if fiducialReach > reach {
+                norms = Self.centredNorms(v, (center - corrPre - fiducialReach)...(center - corrPre + fiducialReach), count: n)
+            }
             normal.unit.withUnsafeBufferPointer { u in
                 func r(_ sh: Int) -> Float {
-                    let nm = norms[sh + reach]
+                    let nm = norms[sh + fiducialReach]
                     return nm > 0 ? Self.dot(v, center - corrPre + sh, u) / nm : 0
                 }
-                for sh in -shifts...shifts {
+                var corrF: Float = -2, shiftF = 0
+                for sh in -fiducialShifts...fiducialShifts {
                     let c = r(sh)
-                    if c > corrN { corrN = c; normN = norms[sh + reach]; shiftN = sh }
+                    if c > corrF { corrF = c; shiftF = sh }
+                    if abs(sh) <= shifts && c > corrN { corrN = c; normN = norms[sh + fiducialReach] }
                 }
                 // Template-matched fiducial: the best shift, refined by a parabola through the
                 // correlations at its neighbours (sub-sample), in input samples from the peak.
                 var delta = 0.0
-                if shiftN > -shifts && shiftN < shifts {
-                    let a = Double(r(shiftN - 1)), b = Double(corrN), c = Double(r(shiftN + 1))
+                if shiftF > -fiducialShifts && shiftF < fiducialShifts {
+                    let a = Double(r(shiftF - 1)), b = Double(corrF), c = Double(r(shiftF + 1))
                     let den = a - 2 * b + c
                     if den < 0 { delta = min(max(0.5 * (a - c) / den, -0.5), 0.5) }
                 }
-                let aligned = (Double(s.sample / decimation + shiftN) + delta) * Double(decimation)
+                let aligned = (Double(s.sample / decimation + shiftF) + delta) * Double(decimation)
                 f.normalAlignmentSamples = aligned - Double(s.sample)
             }
             let (width, polarity) = widthAndPolarity(v, center: center)
@@ -217,7 +234,9 @@ extension BeatClassifier {
             let p = Self.logistic(Self.stage2Weights, x2)
             clusters[ci].ventricularScore = priorScore + (p0 - priorScore) / Double(min(priorCount + 1, 8))
             f.ventricularProbability = p
-            return decide(f)
+            let c = decide(f)
+            checkFusion(c, amplitude: normN, &f)
+            return c
         }
         finishBeat(s, beatClass, f)
         return ClassifiedBeat(sample: s.sample, beatClass: beatClass, features: f)
@@ -269,6 +288,30 @@ extension BeatClassifier {
             return .supraventricular
         }
         return .normal
+    }
+
+    /// Step 8, the fusion check: flags a normal beat whose RMS amplitude departs from the running
+    /// normal amplitude by more than ``fusionSpreads`` running spreads (armed after a ventricular
+    /// beat and ``fusionWeightBeats`` normal beats), then updates the running statistics.
+    mutating func checkFusion(_ c: BeatClass, amplitude: Float, _ f: inout BeatFeatures) {
+        if c == .ventricular { ventricularSeen = true }
+        guard c == .normal, amplitude > 0 else { return }
+        let x = log(Double(amplitude))
+        let n = normalAmplitudeCount
+        if n == 0 {
+            normalLogAmplitude = x
+        } else {
+            let d = x - normalLogAmplitude
+            if ventricularSeen && n >= Self.fusionWeightBeats {
+                let spreads = normalLogSpread > 0 ? abs(d) / normalLogSpread : (d == 0 ? 0 : .infinity)
+                f.amplitudeDeviationSpreads = spreads
+                f.fusionSuspected = spreads > Self.fusionSpreads
+            }
+            // Plain means over the first beats, then exponential (no start-up bias).
+            normalLogSpread += (abs(d) - normalLogSpread) / Double(min(n, Self.fusionWeightBeats))
+            normalLogAmplitude += d / Double(min(n + 1, Self.fusionWeightBeats))
+        }
+        normalAmplitudeCount = n + 1
     }
 
     /// Normal cluster: among clusters with ≥ half the heaviest weight, the least premature.

@@ -11,7 +11,7 @@ import Foundation
 /// Algorithm (durations in seconds, so it works at any rate):
 /// 1. **Morphology signal.** Blocks of `D = ⌊fs / 150⌋` samples are averaged to a working rate of
 ///    125–250 Hz, high-passed at 0.7 Hz and low-passed at 35 Hz (second-order Butterworth
-///    sections). Each beat's segment (−200…+250 ms around the R apex, with ±40 ms of margin for
+///    sections). Each beat's segment (−200…+250 ms around the R apex, with ±80 ms of margin for
 ///    alignment) is copied from a ring as soon as its samples are in.
 /// 2. **Morphology clusters** (the template-matching scheme of Hamilton's open-source beat
 ///    classifier, EP Limited OSEA, Hamilton 2002): up to eight running-average templates. A beat
@@ -28,7 +28,13 @@ import Foundation
 ///    compensatory pauses the mean of all intervals stays at the sinus interval even in
 ///    bigeminy), QRS width from the 15 %-of-maximum slope envelope, correlation with the normal
 ///    template at the best alignment within ±40 ms, RMS amplitude ratio and the sign of the
-///    dominant deflection.
+///    dominant deflection. The template-matched fiducial point
+///    (``BeatFeatures/normalAlignmentSamples``, for HRV) is searched within ±80 ms instead when
+///    the normal QRS is 120 ms or wider — complete bundle branch block (Surawicz et al. 2009,
+///    AHA/ACCF/HRS recommendations for the standardization and interpretation of the ECG,
+///    part III, J Am Coll Cardiol 53(11):976–981, doi:10.1016/j.jacc.2008.12.013), whose
+///    notched R apex can lie more than 40 ms from the template's; the correlation and the
+///    amplitude the class uses stay at ±40 ms.
 /// 5. **Ventricular probability:** a two-stage logistic model (de Chazal et al. 2004 use a linear
 ///    discriminant on similar features). Stage 1 takes the features, their squares and a few
 ///    products; stage 2 adds the cluster's history (how many beats it has, the running mean of
@@ -61,18 +67,35 @@ import Foundation
 ///    IEEE Trans. Biomed. Eng. 32(3):230–236, doi:10.1109/TBME.1985.325532, search back at half
 ///    their threshold) — ``NNSelection`` keeps the interval as NN even where the timing-only
 ///    artefact correction inserts a "missed" beat.
+/// 8. **Fusion check** (``BeatFeatures/fusionSuspected``, for HRV, not for the class): a fusion
+///    beat — a sinus and a ventricular activation meeting in the ventricles, AAMI class F, a
+///    class of its own in the MIT-BIH annotations (Moody & Mark 2001; ANSI/AAMI EC57) — has a
+///    contour intermediate between the two (Marriott, Schubart & Bradley 1962, "Ventricular
+///    fusion beats", Circulation 26:880–884), often close enough to the normal one to be
+///    classified normal, but its QRS amplitude departs from the normal beats'. A beat classified
+///    normal is flagged when |ln(A / Ā)| exceeds 5 running spreads, where A is its RMS
+///    amplitude over the correlation window, ln Ā the running mean of ln A over the normal
+///    beats and the spread the running mean of |ln(A / Ā)| (both exponential with weight 1/64,
+///    plain means over the first 64 beats; every normal beat updates them after its test). The
+///    check is armed only once the stream has had a ventricular beat (fusion needs a ventricular
+///    focus) and 64 normal beats, so recordings without ventricular ectopy are untouched.
+///    Unrecognised ventricular or atrial beats taken for normal are caught the same way.
 ///
 /// The fixed thresholds are physiological round numbers (a premature atrial beat comes before
 /// ~80 % of the sinus interval; cluster match at a correlation of 0.92); no parameter depends on
 /// the record.
 ///
-/// **Streaming.** A beat is classified once its segment is in (250 + 40 ms after the R apex)
+/// **Streaming.** A beat is classified once its segment is in (250 + 80 ms after the R apex)
 /// and the next R peak is known (for the RR after); ``finish(into:)`` classifies the last one.
 /// Peaks may be given up to ``maximumPeakLatencySeconds`` after their samples (the R-peak
 /// detector's latency is ≤ 4.2 s). Any chunking of samples and peaks gives the same output as
 /// feeding everything at once.
 ///
 /// References:
+/// - G. B. Moody, R. G. Mark, "The impact of the MIT-BIH Arrhythmia Database", IEEE Eng. Med.
+///   Biol. Mag. 20(3):45–50, 2001, doi:10.1109/51.932724; ANSI/AAMI EC57:2012, "Testing and
+///   reporting performance results of cardiac rhythm and ST segment measurement algorithms"
+///   (the fusion class F).
 /// - P. Hamilton, "Open source ECG analysis", Computers in Cardiology 29:101–104, 2002,
 ///   doi:10.1109/CIC.2002.1166717 (EP Limited OSEA: beat templates, dominant beat, rhythm rules).
 /// - P. de Chazal, M. O'Dwyer, R. B. Reilly, "Automatic classification of heartbeats using ECG
@@ -105,8 +128,9 @@ public struct BeatClassifier: Sendable {
     let workingRate: Double
     let highPass: Biquad
     let lowPass: Biquad
-    /// Segment: `pre` before and `post` after the R apex, plus `margin` each side (working samples).
-    let pre: Int, post: Int, margin: Int
+    /// Segment: `pre` before and `post` after the R apex, plus `margin` each side (working
+    /// samples): the wide-QRS fiducial search (80 ms); classification uses `normalShift` (40 ms).
+    let pre: Int, post: Int, margin: Int, normalShift: Int
     /// Correlation window within the segment.
     let corrPre: Int, corrPost: Int
     /// Alignment search against a cluster and against the normal template.
@@ -153,6 +177,12 @@ public struct BeatClassifier: Sendable {
     /// The RR average before the first beat of the current supraventricular run, seconds.
     var runReferenceRR: Double?
     var previous: (sample: Int, beatClass: BeatClass)?
+    /// Fusion check (item 8): a ventricular beat seen, the normal beats counted, the running
+    /// mean of their ln RMS amplitude and the running mean absolute deviation from it.
+    var ventricularSeen = false
+    var normalAmplitudeCount = 0
+    var normalLogAmplitude = 0.0
+    var normalLogSpread = 0.0
 
     /// Creates a classifier for a stream sampled at `sampleRate`.
     /// - Parameters:
@@ -172,7 +202,7 @@ public struct BeatClassifier: Sendable {
         highPass = Biquad(butterworthCutoff: 0.7, sampleRate: fw, highPass: true)
         lowPass = Biquad(butterworthCutoff: 35, sampleRate: fw, highPass: false)
         func work(_ s: Double) -> Int { max(1, Int((s * fw).rounded())) }
-        pre = work(0.200); post = work(0.250); margin = work(0.040)
+        pre = work(0.200); post = work(0.250); margin = work(Self.wideShiftSeconds); normalShift = work(Self.normalShiftSeconds)
         corrPre = work(0.100); corrPost = work(0.160)
         clusterShift = work(0.012)
         widthSearchPre = work(0.150); widthSearchPost = work(0.200)

@@ -77,7 +77,7 @@ extension ECGAnalyzer {
     /// branch block (Surawicz et al. 2009, AHA/ACCF/HRS recommendations for the standardization
     /// and interpretation of the ECG, part III, J Am Coll Cardiol 53(11):976–981,
     /// doi:10.1016/j.jacc.2008.12.013), whose notched R waves make the apex jump between notches.
-    static let wideQRSSeconds = 0.120
+    static let wideQRSSeconds = BeatClassifier.wideQRSSeconds
 
     /// The HRV fiducial point of a beat relative to its R apex, input samples: the normal-template
     /// match (``BeatFeatures/normalAlignmentSamples``) when the normal QRS is wide, else 0.
@@ -88,8 +88,10 @@ extension ECGAnalyzer {
 
     /// Whether a classified beat's class is uncertain: a beat classified normal whose ventricular
     /// probability (``BeatFeatures/ventricularProbability``) is at least
-    /// ``uncertainVentricularProbability``. Its intervals are left out of HRV.
+    /// ``uncertainVentricularProbability``, or a suspected fusion beat
+    /// (``BeatFeatures/fusionSuspected``). Its intervals are left out of HRV.
     static func isUncertain(_ b: ClassifiedBeat) -> Bool {
-        b.beatClass == .normal && (b.features.ventricularProbability ?? 0) >= uncertainVentricularProbability
+        b.beatClass == .normal
+            && ((b.features.ventricularProbability ?? 0) >= uncertainVentricularProbability || b.features.fusionSuspected)
     }
 }

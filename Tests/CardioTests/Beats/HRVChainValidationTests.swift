@@ -81,7 +81,7 @@ struct HRVChainValidationTests {
         let classified = BeatClassifier.classify(r.samples, sampleRate: r.sampleRate, peaks: peaks, flags: r.flags)
         var byPeak = [Int: ClassifiedBeat]()
         for b in classified { byPeak[b.sample] = b }
-        var text = "sample,class,vprob,corr,nn_ms,nn_excluded,artefact,correction,quality,fiducial\n"
+        var text = "sample,class,vprob,corr,nn_ms,nn_excluded,artefact,correction,quality,fiducial,fusion,amplitude_spreads\n"
         for b in out.beats {
             let f = b.sampleIndex.flatMap { byPeak[$0] }?.features
             text += "\(b.sampleIndex.map(String.init) ?? ""),\(b.beatClass.map { String($0.code) } ?? ""),"
@@ -90,7 +90,9 @@ struct HRVChainValidationTests {
             // HRV's fiducial offset, samples (`ECGAnalyzer`: the normal-template alignment for wide
             // normal complexes, QRS ≥ 120 ms; else the R apex).
             let fiducial = (f?.normalQRSWidthSeconds ?? 0) >= 0.120 ? f?.normalAlignmentSamples ?? 0 : 0
-            text += "\(b.correctionDescription),\(b.qualityLabel?.rawValue ?? ""),\(fiducial)\n"
+            text += "\(b.correctionDescription),\(b.qualityLabel?.rawValue ?? ""),\(fiducial),"
+            text += "\(f.map { $0.fusionSuspected ? "1" : "0" } ?? ""),"
+            text += "\(f?.amplitudeDeviationSpreads.map { String($0) } ?? "")\n"
         }
         try text.write(to: URL(fileURLWithPath: dir).appendingPathComponent("\(r.name).csv"), atomically: true, encoding: .utf8)
     }
