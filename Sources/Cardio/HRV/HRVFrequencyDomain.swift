@@ -186,7 +186,7 @@ public struct HRVFrequencyDomain: Sendable, Equatable {
 
     static func welchSpectrum(
         _ series: NNIntervalSeries, rate: Double, maximumFrequency: Double,
-        chunkLength: Int? = nil
+        chunkLength: Int? = nil, cacheLimit: Int = 1 << 20
     )
         throws(HRVError) -> (frequencies: [Double], power: [Double], minimum: Double)
     {
@@ -215,9 +215,6 @@ public struct HRVFrequencyDomain: Sendable, Equatable {
             for i in 0..<count { out[i] -= mean }
         }
     }
-
-    /// Resampled series of at most this many points are kept whole by ``welchSpectrum(_:rate:maximumFrequency:chunkLength:)``.
-    static let cacheLimit = 1 << 20
 
     /// NeuroKit2's Welch PSD of `n` demeaned resampled points that `values(first, count, out)`
     /// writes, on the frequencies from its minimum.
