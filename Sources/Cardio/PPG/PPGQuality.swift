@@ -107,16 +107,18 @@ enum PPGQuality {
     /// - Complexity: O(count) on average.
     static func select(_ a: UnsafeMutableBufferPointer<Double>, _ k: Int) -> Double {
         var lo = 0, hi = a.count - 1
+        // Indices stay within 0 ..< count (the pivot stops both scans), so the steps use wrapping
+        // arithmetic: no overflow check per comparison.
         while lo < hi {
-            let pivot = a[lo + (hi - lo) / 2]
+            let pivot = a[lo &+ (hi &- lo) / 2]
             var i = lo, j = hi
             while i <= j {
-                while a[i] < pivot { i += 1 }
-                while a[j] > pivot { j -= 1 }
+                while a[i] < pivot { i &+= 1 }
+                while a[j] > pivot { j &-= 1 }
                 if i <= j {
                     a.swapAt(i, j)
-                    i += 1
-                    j -= 1
+                    i &+= 1
+                    j &-= 1
                 }
             }
             if k <= j {
