@@ -8,9 +8,10 @@
     // straight into column buffers) against Foundation's JSONDecoder with Codable structs decoding
     // the same file into the same column arrays, measured in the same run.
     //
-    // The files are synthesised once per process into the scratch folder (about 64 MB each at full
-    // scale, 1 MB quick): ECG (one 256-value batch at 512 Hz per line), accelerometer (100 jittery
-    // ~50 Hz samples per line, full-precision timestamps, identifiers above 2^53) and PPG (two optical
+    // The files are synthesised once per process, when a decode case is first set up (not for
+    // `--list` or other cases), into the scratch folder (about 64 MB each at full scale, 1 MB
+    // quick): ECG (one 256-value batch at 512 Hz per line), accelerometer (100 jittery ~50 Hz
+    // samples per line, full-precision timestamps, identifiers above 2^53) and PPG (two optical
     // channels and the embedded accelerometer, 32 samples each per line).
 
     private enum BenchmarkFiles {
@@ -211,24 +212,40 @@
         return n
     }
 
+    /// One benchmark file, written (or found) when a case that reads it is first set up, so that
+    /// `--list` and runs of other cases do not synthesise three 64-MB files.
+    private final class LazyBenchmarkFile {
+        let kind: String
+        let targetBytes: Int
+        lazy var file: (path: String, bytes: Int, samples: Int) = BenchmarkFiles.make(kind, targetBytes: targetBytes)
+        init(kind: String, targetBytes: Int) {
+            self.kind = kind
+            self.targetBytes = targetBytes
+        }
+    }
+
     /// NDJSON decoding of ECG, accelerometer and PPG files: SensorKitDecoder against JSONDecoder.
     func decodeBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
         let target = scale == .full ? 64 << 20 : 1 << 20
         var cases = [BenchmarkCase]()
         for (kind, short) in [("electrocardiogram", "ecg"), ("accelerometer", "accelerometer"), ("photoplethysmogram", "ppg")] {
-            let file = BenchmarkFiles.make(kind, targetBytes: target)
+            let lazy = LazyBenchmarkFile(kind: kind, targetBytes: target)
+            let sizes = { (samples: lazy.file.samples, bytes: lazy.file.bytes) }
             let reference = "decode/jsondecoder/\(short)"
             cases.append(
-                BenchmarkCase(name: reference, samples: file.samples, bytes: file.bytes, reference: nil) {
-                    return { blackHole(jsonDecoderDecode(path: file.path, kind: kind)) }
-                })
+                BenchmarkCase(
+                    name: reference, samples: 0, reference: nil,
+                    setUp: {
+                        let path = lazy.file.path
+                        return { blackHole(jsonDecoderDecode(path: path, kind: kind)) }
+                    }, sizesAfterSetUp: sizes))
             cases.append(
                 BenchmarkCase(
-                    name: "decode/sensorkit-ndjson/\(short)", samples: file.samples, bytes: file.bytes,
-                    reference: reference
-                ) {
-                    return { blackHole(sensorKitDecode(path: file.path)) }
-                })
+                    name: "decode/sensorkit-ndjson/\(short)", samples: 0, reference: reference,
+                    setUp: {
+                        let path = lazy.file.path
+                        return { blackHole(sensorKitDecode(path: path)) }
+                    }, sizesAfterSetUp: sizes))
         }
         return cases
     }

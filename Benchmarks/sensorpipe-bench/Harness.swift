@@ -26,6 +26,9 @@ struct BenchmarkCase {
     var info: [String] = []
     /// Runs the set-up (allocation, planning, signal synthesis) and returns the timed closure.
     var setUp: () -> () -> Void
+    /// When the sizes are known only once the set-up has run (a synthesised input file):
+    /// returns them then, replacing ``samples`` and ``bytes``.
+    var sizesAfterSetUp: (() -> (samples: Int, bytes: Int))? = nil
 }
 
 /// Wall and CPU time of the process, read together.
@@ -125,10 +128,12 @@ final class TimedBody {
     private(set) var calibrated = false
 
     init(_ c: BenchmarkCase) {
-        benchmark = c
         let t0 = DispatchTime.now().uptimeNanoseconds
         body = c.setUp()
         setUpSeconds = Double(DispatchTime.now().uptimeNanoseconds - t0) * 1e-9
+        var sized = c
+        if let sizes = c.sizesAfterSetUp { (sized.samples, sized.bytes) = sizes() }
+        benchmark = sized
         repeats = c.reference == nil ? 1 : slowdownFactor(for: c.name)
     }
 

@@ -107,12 +107,26 @@ func feedWristPPG(
 /// accelerometer; the synthetic hour of `ppg/analyze-chain` replayed, so the input never sits in
 /// memory) through the PPG family in this process: resident memory at the end of every day
 /// (`/proc/self/statm`), peak resident memory, wall and CPU seconds.
-func runLongPPGBenchmark(days: Double, json: Bool) -> Int32 {
+/// With `digest`, the run instead hashes every row the PPG family writes (heart rate, beats, HRV,
+/// PPG quality; ``CountingOutput``) and prints the hash and the row count (slower; for showing
+/// that two builds write identical tables, not for timing).
+func runLongPPGBenchmark(days: Double, json: Bool, digest: Bool = false) -> Int32 {
     let rate = 128.0
     let hourCount = 3600 * 128
     let hours = Int((days * 24).rounded())
     let (optical, acc) = syntheticWristPPG(count: hourCount, rate: rate)
     var analyzer = makeWristPPGAnalyzer(rate: rate)
+    if digest {
+        let output = CountingOutput(digest: true)
+        for h in 0..<hours {
+            feedWristPPG(
+                &analyzer, optical: optical, acc: acc, firstSample: h * hourCount, last: h == hours - 1, rate: rate,
+                output: output)
+        }
+        try! analyzer.finish(output: output)
+        print(String(format: "long PPG: %d h, %d rows, table digest %016llx", hours, output.rows, output.digest))
+        return 0
+    }
     let output = BenchmarkOutput(sink: DiscardingSink())
     func residentMB() -> Double {
         guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return .nan }

@@ -13,7 +13,7 @@ let usage = """
            sensorpipe-bench --batch [--megabytes MB] [--quick] [--json] [--check BATCH-THRESHOLDS.json]
            sensorpipe-bench --long-ecg DAYS [--compare OLD-SENSORPIPE] [--json]
            sensorpipe-bench --long-motion DAYS [--json | --digest]
-           sensorpipe-bench --long-ppg DAYS [--json]
+           sensorpipe-bench --long-ppg DAYS [--json | --digest]
            sensorpipe-bench --long-features DAYS [--json]
 
     OPTIONS:
@@ -40,7 +40,8 @@ let usage = """
                         family in this process: seconds, peak RSS, ratio to a same-run SOS pass;
                         --digest prints a hash of every row written instead (compares builds)
       --long-ppg DAYS   DAYS of 128 Hz wrist PPG (3 optical channels + accelerometer) through the
-                        PPG family in this process: resident memory per day, peak RSS, seconds
+                        PPG family in this process: resident memory per day, peak RSS, seconds;
+                        --digest prints a hash of every row written instead (compares builds)
       --long-features DAYS  DAYS of 50 Hz three-axis accelerometer through the features family in
                         this process, with catch22 and without: CPU seconds, RSS per day, peak RSS,
                         ratio to a same-run SOS pass
@@ -119,7 +120,7 @@ func parseOptions() -> Options {
 
 let options = parseOptions()
 if let days = options.longPPGDays {
-    exit(runLongPPGBenchmark(days: days, json: options.json))
+    exit(runLongPPGBenchmark(days: days, json: options.json, digest: options.digest))
 }
 if let days = options.longFeaturesDays {
     exit(runLongFeaturesBenchmark(days: days, json: options.json))

@@ -15,8 +15,10 @@ import DSP
 /// Welch's method uses segments of `⌊N/2⌋` points with 50 % overlap, a periodic Hann window, no
 /// detrending, an FFT of twice the segment length, density scaling (`scipy.signal.welch`); only
 /// the bins up to 0.5 Hz are evaluated (``ChirpZWelch``, equal to DSP's ``Welch`` on those bins).
-/// The resampled series (8.6 M points for 24 h) is never stored: the spline is evaluated chunk by
-/// chunk, once for the mean and once for the spectrum, so memory is O(beats), not O(duration·fs).
+/// A resampled series of up to 2^20 points (2.9 h at 100 Hz, 8 MB) is evaluated once and kept
+/// for the mean and the spectrum; a longer one (8.6 M points for 24 h) is never stored: the
+/// spline is evaluated chunk by chunk, once for the mean and once for the spectrum, so memory
+/// stays O(beats + 2^20), not O(duration·fs). Both paths give the same bits.
 /// **Lomb–Scargle**: the generalised periodogram (DSP ``LombScargle``, floating mean) of the
 /// intervals at their beat times on astropy's `autofrequency` grid (step `1/(5·T)`) from
 /// `f_min = 4·median(Δt)/N`, scaled as a one-sided PSD in ms²/Hz.
@@ -77,8 +79,8 @@ public struct HRVFrequencyDomain: Sendable, Equatable {
     /// - Throws: ``HRVError`` if the series has fewer than 3 intervals or is too short for a
     ///   spectrum (fewer than 8 resampled points).
     /// - Complexity: Welch: O(n + N log K) time for `N = duration · interpolationRate` resampled
-    ///   points and `K ≈ duration/2` frequencies up to 0.5 Hz, O(n + K) memory (the resampled series
-    ///   is evaluated chunk by chunk, never stored). Lomb–Scargle: O(n · F) for
+    ///   points and `K ≈ duration/2` frequencies up to 0.5 Hz, O(n + K + min(N, 2^20)) memory
+    ///   (a longer resampled series is evaluated chunk by chunk, never stored). Lomb–Scargle: O(n · F) for
     ///   `F ≈ 2.5 · duration` frequencies up to 0.5 Hz.
     public init(_ series: NNIntervalSeries, options: HRVFrequencyOptions = HRVFrequencyOptions()) throws(HRVError) {
         guard series.count >= 3 else {
@@ -184,14 +186,44 @@ public struct HRVFrequencyDomain: Sendable, Equatable {
 
     static func welchSpectrum(
         _ series: NNIntervalSeries, rate: Double, maximumFrequency: Double,
-        chunkLength: Int? = nil
+        chunkLength: Int? = nil, cacheLimit: Int = 1 << 20
     )
         throws(HRVError) -> (frequencies: [Double], power: [Double], minimum: Double)
     {
         let resampled = Resampled(series, rate: rate)
         let n = resampled.count
         guard n >= 8 else { throw HRVError("HRV frequency domain: \(n) resampled points, need at least 8") }
+        // Up to 2^20 points (8 MB; 2.9 h at 100 Hz), the series is evaluated once and kept: the mean and the Welch segments (which overlap by half) read it instead of
+        // evaluating the spline two to three times per point. The values are the same bits.
+        if n <= cacheLimit {
+            var cached = [Double](repeating: 0, count: n)
+            cached.withUnsafeMutableBufferPointer { resampled.values(0, n, into: $0.baseAddress!) }
+            var sum = 0.0
+            for v in cached { sum += v }
+            let mean = sum / Double(n)
+            return try welchSpectrum(n: n, rate: rate, maximumFrequency: maximumFrequency, chunkLength: chunkLength) {
+                first, count, out in
+                cached.withUnsafeBufferPointer { c in
+                    for i in 0..<count { out[i] = c[first + i] - mean }
+                }
+            }
+        }
         let mean = resampled.mean()
+        return try welchSpectrum(n: n, rate: rate, maximumFrequency: maximumFrequency, chunkLength: chunkLength) {
+            first, count, out in
+            resampled.values(first, count, into: out)
+            for i in 0..<count { out[i] -= mean }
+        }
+    }
+
+    /// NeuroKit2's Welch PSD of `n` demeaned resampled points that `values(first, count, out)`
+    /// writes, on the frequencies from its minimum.
+    private static func welchSpectrum(
+        n: Int, rate: Double, maximumFrequency: Double, chunkLength: Int?,
+        values: (Int, Int, UnsafeMutablePointer<Double>) -> Void
+    )
+        throws(HRVError) -> (frequencies: [Double], power: [Double], minimum: Double)
+    {
         // NeuroKit2's signal_psd: min_frequency = (2·fs)/(N/2), nperseg = int((2/min_f)·fs),
         // capped at int(N/2); nfft = 2·nperseg.
         let half = Double(n) / 2
@@ -201,10 +233,7 @@ public struct HRVFrequencyDomain: Sendable, Equatable {
         let psd = ChirpZWelch.psd(
             count: n, segmentLength: segment, fftLength: 2 * segment, sampleRate: rate,
             maximumFrequency: maximumFrequency, chunkLength: chunkLength
-        ) { first, count, out in
-            resampled.values(first, count, into: out)
-            for i in 0..<count { out[i] -= mean }
-        }
+        ) { first, count, out in values(first, count, out) }
         var f = [Double](), p = [Double]()
         for k in psd.frequencies.indices where psd.frequencies[k] >= minimum {
             f.append(psd.frequencies[k])

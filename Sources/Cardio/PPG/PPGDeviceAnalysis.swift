@@ -222,15 +222,21 @@ struct PPGDeviceAnalysis {
     private mutating func computeWindow(start: Int, t0: Double) {
         let limit = windowLength / 5
         var ppg: [[Float]] = []
+        // The optical index of each window in `ppg` (its spectrum is reused for the quality).
+        var ppgOptical: [Int] = []
         var bestRank: Rank?
-        for o in optical {
+        for (i, o) in optical.enumerated() {
             let missing = o.grid.window(start: start, count: windowLength, into: &scratch)
             guard missing <= limit else { continue }
             if bestRank == nil || o.rank < bestRank! {
                 bestRank = o.rank
                 ppg.removeAll()
+                ppgOptical.removeAll()
             }
-            if o.rank == bestRank { ppg.append(scratch) }
+            if o.rank == bestRank {
+                ppg.append(scratch)
+                ppgOptical.append(i)
+            }
         }
         var acc: [[Float]] = []
         for a in axes {
@@ -240,7 +246,31 @@ struct PPGDeviceAnalysis {
         var online: PPGSpectralHeartRate.Estimate?
         heartRate!.process(ppg: ppg, acceleration: acc, online: &online, offline: &offlineRows)
         if let online { onlineRows.append(online) }
-        for k in pulseChannels.indices { assessQuality(start: start, t0: t0, channel: k, bpm: online?.bpm, acceleration: acc) }
+        // The quality's acceleration RMS is the same for every pulse channel: computed once.
+        let accRMS = acc.count >= 3 ? Self.accelerationRMS(acc, count: windowLength) : nil
+        for k in pulseChannels.indices {
+            let spectrum = ppgOptical.firstIndex(of: pulseChannels[k].optical)
+            assessQuality(start: start, t0: t0, channel: k, bpm: online?.bpm, accelerationRMS: accRMS, spectrum: spectrum)
+        }
+    }
+
+    /// RMS of the first three axes' window as one vector, `√(Σⱼ Σₐ aⱼ² / count)` (summed sample
+    /// by sample, axis by axis).
+    /// - Complexity: O(count).
+    static func accelerationRMS(_ acc: [[Float]], count: Int) -> Double {
+        var e = 0.0
+        acc[0].withUnsafeBufferPointer { x in
+            acc[1].withUnsafeBufferPointer { y in
+                acc[2].withUnsafeBufferPointer { z in
+                    for j in 0..<count {
+                        e += Double(x[j]) * Double(x[j])
+                        e += Double(y[j]) * Double(y[j])
+                        e += Double(z[j]) * Double(z[j])
+                    }
+                }
+            }
+        }
+        return (e / Double(count)).squareRoot()
     }
 
     /// Whether every pulse channel with data through grid index `end` knows its pulses there.
@@ -251,8 +281,12 @@ struct PPGDeviceAnalysis {
     }
 
     /// The quality of pulse channel `c` in the window starting at grid index `start` (nothing
-    /// when the channel has no unmasked sample there).
-    private mutating func assessQuality(start: Int, t0: Double, channel c: Int, bpm: Double?, acceleration: [[Float]]) {
+    /// when the channel has no unmasked sample there). `spectrum`: the index of the channel's
+    /// window among the heart-rate estimator's optical windows of this window, when it is one
+    /// (its power spectrum is then reused for the in-band power).
+    private mutating func assessQuality(
+        start: Int, t0: Double, channel c: Int, bpm: Double?, accelerationRMS accRMS: Double?, spectrum: Int?
+    ) {
         let g = optical[pulseChannels[c].optical].grid
         let missing = g.window(start: start, count: windowLength, into: &scratch)
         let ws = t0 + Double(start) / PPGGridChannel.gridRate
@@ -270,14 +304,13 @@ struct PPGDeviceAnalysis {
             maskScratch[j] = !ok
             rawScratch[j] = ok && k < g.raw.count ? g.raw[k] : 0
         }
-        let inBand = bpm.map { heartRate!.relativePower(scratch, bpm: $0) } ?? .nan
-        var accRMS: Double?
-        if acceleration.count >= 3 {
-            var e = 0.0
-            for j in 0..<windowLength {
-                for a in acceleration.prefix(3) { e += Double(a[j]) * Double(a[j]) }
+        var inBand = Double.nan
+        if let bpm {
+            if let spectrum {
+                inBand = heartRate!.relativePower(ofWindow: spectrum, bpm: bpm)
+            } else {
+                inBand = heartRate!.relativePower(scratch, bpm: bpm)
             }
-            accRMS = (e / Double(windowLength)).squareRoot()
         }
         let q = PPGQuality.assess(
             values: scratch, raw: rawScratch, masked: maskScratch, pulses: local, gridRate: PPGGridChannel.gridRate,

@@ -35,18 +35,15 @@ struct PPGGridChannel {
     /// Grid origin (time of grid index 0), seconds; `nil` until known.
     var origin: Double?
 
-    private var filter: SOSFilter<Double>?
+    private var bandPass: PPGHeldBandPass?
     private let band: FilterBand
     private var rate = 0.0
     private var segment = -1
-    private var hold: Double?
     private var prevTime = -Double.infinity
     private var prevValue = 0.0
     private var prevRaw = 0.0
     private var prevMasked = true
     private var started = false
-    private var held: [Double] = []
-    private var filtered: [Double] = []
 
     /// Creates a channel filtered to `band`.
     init(band: FilterBand = .bandPass(low: heartRateBand.low, high: heartRateBand.high)) { self.band = band }
@@ -74,33 +71,21 @@ struct PPGGridChannel {
         if block.segment != segment {
             segment = block.segment
             started = false
-            hold = nil
             prevTime = -.infinity
-            if rate != sampleRate || filter == nil {
+            if rate != sampleRate || bandPass == nil {
                 rate = sampleRate
-                filter = (try? ButterworthDesign(order: 2, band: band, sampleRate: sampleRate)).map {
-                    SOSFilter<Double>($0.sos, initialization: .steadyState)
-                }
+                bandPass = (try? ButterworthDesign(order: 2, band: band, sampleRate: sampleRate)).map { PPGHeldBandPass($0.sos) }
             } else {
-                filter?.reset()
+                bandPass?.reset()
             }
         }
-        guard filter != nil else { return }
+        guard bandPass != nil else { return }
         // Masked samples hold the last valid value; samples before the segment's first valid
         // one are not filtered.
-        held.removeAll(keepingCapacity: true)
-        var first = -1
-        for i in 0..<column.count {
-            let raw = column[i]
-            if flags[i] & Self.masking == 0 && raw.isFinite { hold = Double(raw) }
-            if let h = hold {
-                if first < 0 { first = i }
-                held.append(h)
-            }
+        let first = column.withUnsafeBufferPointer { c in
+            flags.withUnsafeBufferPointer { f in bandPass!.process(c, flags: f, masking: Self.masking) }
         }
         guard first >= 0 else { return }
-        filtered.removeAll(keepingCapacity: true)
-        held.withUnsafeBufferPointer { filter!.process($0, into: &filtered) }
         let step = 1 / Self.gridRate
         // The loop keeps the interpolation state in locals and reads the block through raw
         // pointers; only grid points (one per five source samples at 125 Hz) touch `self`.
@@ -114,7 +99,7 @@ struct PPGGridChannel {
         let firstSample = block.firstSample
         var prevTime = self.prevTime, prevValue = self.prevValue, prevRaw = self.prevRaw, prevMasked = self.prevMasked
         var started = self.started
-        let heldValues = held, filteredValues = filtered
+        let heldValues = bandPass!.held, filteredValues = bandPass!.filtered
         column.withUnsafeBufferPointer { col in
             flags.withUnsafeBufferPointer { fl in
                 heldValues.withUnsafeBufferPointer { hv in

@@ -48,7 +48,7 @@ struct PPGPulseDetector {
     let ringMask: Int
     /// Refractory period, samples: a pulse within 300 ms of the previous one is dropped.
     let refractory: Int
-    var filter: SOSFilter<Double>
+    var bandPass: PPGHeldBandPass
     // Rings indexed by sample number modulo ringSize.
     var squared: [Double]
     var filteredRing: [Double]
@@ -58,9 +58,6 @@ struct PPGPulseDetector {
     var meanRing: [Double]
     /// The running sums and counters of the detector.
     var state = State()
-    var hold: Double?
-    var held: [Double] = []
-    var filtered: [Double] = []
     static let maskingFlags = PPGGridChannel.masking
 
     struct State {
@@ -90,7 +87,7 @@ struct PPGPulseDetector {
         ringMask = ringSize - 1
         refractory = Int((0.3 * sampleRate).rounded())
         let sos = try! ButterworthDesign(order: 2, band: .bandPass(low: 0.5, high: min(8, 0.45 * sampleRate)), sampleRate: sampleRate).sos
-        filter = SOSFilter<Double>(sos, initialization: .steadyState)
+        bandPass = PPGHeldBandPass(sos)
         delay = Int(Self.groupDelay(sos, frequency: 1.5, sampleRate: sampleRate).rounded())
         squared = [Double](repeating: 0, count: ringSize)
         filteredRing = [Double](repeating: 0, count: ringSize)
@@ -104,19 +101,8 @@ struct PPGPulseDetector {
     mutating func process(_ values: UnsafeBufferPointer<Float>, flags: UnsafeBufferPointer<UInt8>, into pulses: inout [Int]) {
         // Hold masked samples at the last valid value and filter the block in one call (samples
         // before the segment's first valid one are not filtered).
-        held.removeAll(keepingCapacity: true)
-        var first = -1
-        for i in 0..<values.count {
-            let v = values[i]
-            if flags[i] & PPGPulseDetector.maskingFlags == 0 && v.isFinite { hold = Double(v) }
-            if let h = hold {
-                if first < 0 { first = i }
-                held.append(h)
-            }
-        }
-        filtered.removeAll(keepingCapacity: true)
-        if first >= 0 { held.withUnsafeBufferPointer { filter.process($0, into: &filtered) } }
-        let heldValues = held, filteredValues = filtered
+        let first = bandPass.process(values, flags: flags, masking: PPGPulseDetector.maskingFlags)
+        let heldValues = bandPass.held, filteredValues = bandPass.filtered
         withCore { core in
             heldValues.withUnsafeBufferPointer { h in
                 filteredValues.withUnsafeBufferPointer { f in

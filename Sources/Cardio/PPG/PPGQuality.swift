@@ -31,6 +31,8 @@ enum PPGQuality {
         var intervals: [Double] = []
         var segments: [Double] = []
         var template: [Double] = []
+        var bottom: [Double] = []
+        var top: [Double] = []
     }
 
     /// Assesses one window.
@@ -78,10 +80,16 @@ enum PPGQuality {
             m3 /= Double(count)
             if m2 > 0 { skewness = m3 / (m2 * m2.squareRoot()) }
             let high = Int(0.95 * Double(count - 1)), low = Int(0.05 * Double(count - 1))
-            let ac = w.kept.withUnsafeMutableBufferPointer { k in
-                let top = select(k, high)
-                // Everything below index `high` is now ≤ it: the low percentile lies there.
-                return top - select(UnsafeMutableBufferPointer(rebasing: k[0..<high]), low)
+            let ac: Double
+            if low < extremeLimit && count - high <= extremeLimit {
+                let (bottom, top) = extremes(w.kept, low: low, high: high, workspace: &w)
+                ac = top - bottom
+            } else {
+                ac = w.kept.withUnsafeMutableBufferPointer { k in
+                    let top = select(k, high)
+                    // Everything below index `high` is now ≤ it: the low percentile lies there.
+                    return top - select(UnsafeMutableBufferPointer(rebasing: k[0..<high]), low)
+                }
             }
             let dc = raw.isEmpty ? 0 : rawSum / Double(count)
             if dc > 0 { perfusion = 100 * ac / dc }
@@ -102,21 +110,74 @@ enum PPGQuality {
             accelerationRMS: accelerationRMS ?? .nan, maskedFraction: maskedFraction, pulseCount: pulses.count)
     }
 
+    /// Largest number of values ``extremes(_:low:high:workspace:)`` keeps on either side (a
+    /// window of up to about 1 280 kept points; longer ones use ``select(_:_:)``).
+    static let extremeLimit = 64
+
+    /// The `low`-th and the `high`-th smallest values of `a` (0-based, `low < high`), for order
+    /// statistics near both ends: one pass keeps the `low + 1` smallest and the
+    /// `count − high` largest values seen, each in a short sorted buffer (a value enters only
+    /// when it beats the buffer's worst). The same values as ``select(_:_:)`` (an order
+    /// statistic is a value, whatever the method), without reordering `a`.
+    /// - Complexity: O(count) comparisons plus O(kept²) in the worst case (data sorted in
+    ///   reverse), kept ≤ ``extremeLimit``.
+    static func extremes(_ a: [Double], low: Int, high: Int, workspace w: inout Workspace) -> (low: Double, high: Double) {
+        let n = a.count
+        let nb = low + 1, nt = n - high
+        precondition(low < high && high < n && nb <= extremeLimit && nt <= extremeLimit)
+        w.bottom.removeAll(keepingCapacity: true)
+        w.top.removeAll(keepingCapacity: true)
+        w.bottom.append(contentsOf: repeatElement(0, count: nb))
+        w.top.append(contentsOf: repeatElement(0, count: nt))
+        a.withUnsafeBufferPointer { x in
+            w.bottom.withUnsafeMutableBufferPointer { b in
+                w.top.withUnsafeMutableBufferPointer { t in
+                    // b: the nb smallest so far, ascending; t: the nt largest so far, descending.
+                    var nbHeld = 0, ntHeld = 0
+                    for i in 0..<n {
+                        let v = x[i]
+                        if nbHeld < nb || v < b[nb - 1] {
+                            var j = nbHeld < nb ? nbHeld : nb - 1
+                            while j > 0 && b[j - 1] > v {
+                                b[j] = b[j - 1]
+                                j -= 1
+                            }
+                            b[j] = v
+                            if nbHeld < nb { nbHeld += 1 }
+                        }
+                        if ntHeld < nt || v > t[nt - 1] {
+                            var j = ntHeld < nt ? ntHeld : nt - 1
+                            while j > 0 && t[j - 1] < v {
+                                t[j] = t[j - 1]
+                                j -= 1
+                            }
+                            t[j] = v
+                            if ntHeld < nt { ntHeld += 1 }
+                        }
+                    }
+                }
+            }
+        }
+        return (w.bottom[nb - 1], w.top[nt - 1])
+    }
+
     /// The `k`-th smallest value of `a` (0-based), partially reordering `a` so that every value
     /// before index `k` is at most it (Hoare's selection, "FIND", CACM 4(7):321, 1961).
     /// - Complexity: O(count) on average.
     static func select(_ a: UnsafeMutableBufferPointer<Double>, _ k: Int) -> Double {
         var lo = 0, hi = a.count - 1
+        // Indices stay within 0 ..< count (the pivot stops both scans), so the steps use wrapping
+        // arithmetic: no overflow check per comparison.
         while lo < hi {
-            let pivot = a[lo + (hi - lo) / 2]
+            let pivot = a[lo &+ (hi &- lo) / 2]
             var i = lo, j = hi
             while i <= j {
-                while a[i] < pivot { i += 1 }
-                while a[j] > pivot { j -= 1 }
+                while a[i] < pivot { i &+= 1 }
+                while a[j] > pivot { j &-= 1 }
                 if i <= j {
                     a.swapAt(i, j)
-                    i += 1
-                    j -= 1
+                    i &+= 1
+                    j &-= 1
                 }
             }
             if k <= j {

@@ -254,6 +254,10 @@ struct PPGSpectralHeartRate {
     var a: [Float]
     var sBar: [Float]
     var history: [[Float]] = []
+    /// The normalised power spectra of the last window's optical channels (the first
+    /// ``opticalPowerCount``), kept for ``relativePower(ofWindow:bpm:)``.
+    var opticalPowers: [[Float]] = []
+    var opticalPowerCount = 0
     /// Whether the online tracker has seen a usable window (see
     /// ``Parameters/acquisitionHarmonicWeight``).
     var acquired = false
@@ -329,10 +333,19 @@ struct PPGSpectralHeartRate {
                 s[k] = 0
                 a[k] = 0
             }
-            for x in ppg {
+            if opticalPowers.count < ppg.count {
+                opticalPowers += Array(repeating: power, count: ppg.count - opticalPowers.count)
+            }
+            for (i, x) in ppg.enumerated() {
                 _ = normalizedPower(x)
                 for k in 0...topBin { s[k] += power[k] }
+                opticalPowers[i].withUnsafeMutableBufferPointer { kept in
+                    power.withUnsafeBufferPointer { p in
+                        for k in 0...topBin { kept[k] = p[k] }
+                    }
+                }
             }
+            opticalPowerCount = ppg.count
             let inv = 1 / Float(ppg.count)
             for k in 0...topBin { s[k] *= inv }
             for x in acceleration {
@@ -363,6 +376,7 @@ struct PPGSpectralHeartRate {
             emission(gamma: parameters.gammaOffline, lambda: parameters.harmonicWeight, cap: parameters.harmonicCap, into: &e)
             swap(&e, &emissionOffline)
         } else {
+            opticalPowerCount = 0
             for j in 0..<n {
                 emissionOnline[j] = 1 / Float(n)
                 emissionOffline[j] = 1 / Float(n)
@@ -420,6 +434,19 @@ struct PPGSpectralHeartRate {
     /// one grid window.
     mutating func relativePower(_ x: [Float], bpm: Double) -> Double {
         _ = normalizedPower(x)
+        return Self.relativePower(power, topBin: topBin, fftSize: fftSize, bpm: bpm)
+    }
+
+    /// ``relativePower(_:bpm:)`` of the `index`-th optical window of the last
+    /// ``process(ppg:acceleration:online:offline:)`` call, from the spectrum computed there
+    /// (the same numbers without a second FFT of the same window).
+    func relativePower(ofWindow index: Int, bpm: Double) -> Double {
+        precondition(index < opticalPowerCount, "no spectrum kept for optical window \(index)")
+        return Self.relativePower(opticalPowers[index], topBin: topBin, fftSize: fftSize, bpm: bpm)
+    }
+
+    /// The in-band share of a normalised power spectrum (bins 0…topBin).
+    private static func relativePower(_ power: [Float], topBin: Int, fftSize: Int, bpm: Double) -> Double {
         let hz = PPGGridChannel.gridRate / Double(fftSize)
         let f = bpm / 60
         var inside = 0.0, total = 0.0

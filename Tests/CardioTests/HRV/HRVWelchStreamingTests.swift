@@ -81,6 +81,22 @@ struct HRVWelchStreamingTests {
         }
     }
 
+    /// The kept resampled series (up to 2^20 points) and the spline evaluated chunk by chunk
+    /// (`cacheLimit: 0`, the path of longer series) give the same bits, with and without odd
+    /// chunk lengths.
+    @Test("kept resampled series equals the chunk-by-chunk spline bit for bit")
+    func keptSeries() throws {
+        let series = try NNIntervalSeries(intervalsMilliseconds: Self.nn(hours: 1.1, seed: 5))
+        for chunk in [nil, 9_999] as [Int?] {
+            let kept = try HRVFrequencyDomain.welchSpectrum(series, rate: 100, maximumFrequency: 0.5, chunkLength: chunk)
+            let streamed = try HRVFrequencyDomain.welchSpectrum(
+                series, rate: 100, maximumFrequency: 0.5, chunkLength: chunk, cacheLimit: 0)
+            #expect(kept.frequencies.map(\.bitPattern) == streamed.frequencies.map(\.bitPattern))
+            #expect(kept.power.map(\.bitPattern) == streamed.power.map(\.bitPattern))
+            #expect(kept.minimum.bitPattern == streamed.minimum.bitPattern)
+        }
+    }
+
     /// The array entry point with chunks of every kind (one sample, odd, a whole block) against
     /// the whole-block legacy transform, odd and even segment lengths.
     @Test("chunked chirp-z equals whole-block chirp-z", arguments: [2_001, 2_000, 777])
