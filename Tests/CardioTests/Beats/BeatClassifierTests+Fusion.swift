@@ -30,16 +30,8 @@ struct BeatClassifierFusionTests {
             let isV = ventricular.contains(k)
             var a: Float = isV ? -1.5 : 1 + 0.05 * uniform()
             if let o = outlier, o.index == k { a *= o.factor }
-            let sd = (isV ? 0.040 : qrsSD) * fs
-            for j in max(0, p - Int(5 * sd))..<min(x.count, p + Int(5 * sd)) {
-                let u = Double(j - p) / sd
-                x[j] += a * Float(exp(-0.5 * u * u))
-            }
-            let tc = p + Int(0.25 * fs), tsd = 0.05 * fs
-            for j in max(0, tc - Int(4 * tsd))..<min(x.count, tc + Int(4 * tsd)) {
-                let u = Double(j - tc) / tsd
-                x[j] += (isV ? 0.4 : 0.25 * abs(a)) * Float(exp(-0.5 * u * u))
-            }
+            BeatClassifierTests.addBeat(
+                &x, apex: p, fs: fs, amplitude: a, qrsSD: isV ? 0.040 : qrsSD, tAmplitude: isV ? 0.4 : 0.25 * abs(a))
         }
         for i in x.indices { x[i] += 0.01 * uniform() }
         var peaks = apices

@@ -51,6 +51,21 @@ struct BeatClassifierTests {
         }
     }
 
+    /// Adds one synthetic beat to `x`: a Gaussian QRS of `amplitude` and standard deviation `qrsSD`
+    /// seconds centred on sample `apex`, and a T wave of `tAmplitude` (SD 50 ms) 250 ms later.
+    static func addBeat(_ x: inout [Float], apex p: Int, fs: Double, amplitude a: Float, qrsSD: Double, tAmplitude: Float) {
+        let sd = qrsSD * fs
+        for j in max(0, p - Int(5 * sd))..<min(x.count, p + Int(5 * sd)) {
+            let u = Double(j - p) / sd
+            x[j] += a * Float(exp(-0.5 * u * u))
+        }
+        let tc = p + Int(0.25 * fs), tsd = 0.05 * fs
+        for j in max(0, tc - Int(4 * tsd))..<min(x.count, tc + Int(4 * tsd)) {
+            let u = Double(j - tc) / tsd
+            x[j] += tAmplitude * Float(exp(-0.5 * u * u))
+        }
+    }
+
     /// Synthetic ECG at `fs`: narrow upright beats (QRS ~80 ms) every 0.8 s, and every fifth beat
     /// a wide inverted one (~160 ms) 0.5 s after the previous beat with a compensatory pause.
     static func synthetic(fs: Double, beats: Int) -> (signal: [Float], peaks: [Int], ventricular: Set<Int>) {
@@ -67,17 +82,7 @@ struct BeatClassifierTests {
         var rng = SplitMix(state: 7)
         for (k, p) in peaks.enumerated() {
             let isV = ventricular.contains(k)
-            let sd = (isV ? 0.040 : 0.012) * fs, a: Float = isV ? -1.5 : 1.0
-            for j in max(0, p - Int(5 * sd))..<min(x.count, p + Int(5 * sd)) {
-                let u = Double(j - p) / sd
-                x[j] += a * Float(exp(-0.5 * u * u))
-            }
-            // T wave.
-            let tc = p + Int(0.25 * fs), tsd = 0.05 * fs
-            for j in max(0, tc - Int(4 * tsd))..<min(x.count, tc + Int(4 * tsd)) {
-                let u = Double(j - tc) / tsd
-                x[j] += (isV ? 0.4 : 0.25) * Float(exp(-0.5 * u * u))
-            }
+            Self.addBeat(&x, apex: p, fs: fs, amplitude: isV ? -1.5 : 1.0, qrsSD: isV ? 0.040 : 0.012, tAmplitude: isV ? 0.4 : 0.25)
         }
         for i in x.indices { x[i] += 0.01 * Float(Int64(bitPattern: rng.next()) >> 40) / Float(1 << 23) }
         return (x, peaks, ventricular)
