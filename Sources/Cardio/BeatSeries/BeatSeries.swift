@@ -19,16 +19,18 @@ import DSP
 /// - HRV: ``HRVAnalysis`` over windows of ``Options/hrvWindowSeconds`` and over the whole series
 ///   (Task Force 1996; NeuroKit2 names).
 ///
-/// Memory: 29 bytes per detected beat until ``finish(beat:heartRate:hrv:)``, then per beat of
-/// the segment being corrected the correction's working arrays (about 6 × 8 bytes while it
-/// detects, the corrected series and its flags), 17 bytes per interval of the corrected series
-/// (33 for a classified series, whose HRV intervals lie between fiducial points), and for the
-/// HRV 17 bytes per NN interval, which the whole-series row needs all at once (its spectrum,
-/// entropies and DFA span the whole series); the per-interval store is released before the
-/// whole-series analysis. The whole-series analysis itself is O(n) in memory (entropy counts
-/// split into rank groups, chirp-z Welch in chunks). A week of one PPG stream at 96 bpm
-/// (968 000 pulses) peaks about 130 MB above the resident size at the start of the stage, in the
-/// whole-series Welch spectrum (`sensorpipe-bench --long-ppg 7`).
+/// Memory: until ``finish(beat:heartRate:hrv:)`` the detected beats sit in a ``BeatStore``: 4
+/// bytes per beat for a uniformly sampled unclassified series (PPG: its sample index; the time is
+/// the segment's time base, checked bit for bit), 21 for a classified one (ECG), against 29 in
+/// per-beat arrays before; then per beat of the segment being corrected the correction's working
+/// arrays (about 6 × 8 bytes while it detects, the corrected series and its flags), 17 bytes per
+/// interval of the corrected series (33 for a classified series, whose HRV intervals lie between
+/// fiducial points), and for the HRV 16 bytes per NN interval (interval and closing time, as
+/// `Double`), which the whole-series row needs all at once (its spectrum, entropies and DFA span
+/// the whole series); the per-interval store is released before the whole-series analysis, whose
+/// entropy range counting takes about 80 bytes an interval. A week of three PPG streams
+/// (`sensorpipe-bench --long-ppg 7`, ≈ 968 000 pulses a stream) peaks in the first stream's
+/// whole-series entropies, with the other two streams' beats waiting (docs/VALIDATION.md).
 public struct BeatSeries: Sendable {
     /// Windows of the heart-rate and HRV results.
     public struct Options: Sendable, Hashable {
@@ -74,6 +76,10 @@ public struct BeatSeries: Sendable {
     /// Sample indices of the detected beats so far (tests and diagnostics).
     /// - Complexity: O(count).
     var samples: [Int] { (0..<beats.count).map { beats.sample(at: $0) } }
+
+    /// Segment numbers of the detected beats so far (tests and diagnostics).
+    /// - Complexity: O(count · log runs).
+    var segments: [Int32] { (0..<beats.count).map { beats.segment(at: $0) } }
 
     /// Extends the span the heart-rate windows cover (the stream's first and last sample times).
     /// - Complexity: O(1).
