@@ -19,16 +19,18 @@ import DSP
 /// - HRV: ``HRVAnalysis`` over windows of ``Options/hrvWindowSeconds`` and over the whole series
 ///   (Task Force 1996; NeuroKit2 names).
 ///
-/// Memory: 29 bytes per detected beat until ``finish(beat:heartRate:hrv:)``, then per beat of
-/// the segment being corrected the correction's working arrays (about 6 × 8 bytes while it
-/// detects, the corrected series and its flags), 17 bytes per interval of the corrected series
-/// (33 for a classified series, whose HRV intervals lie between fiducial points), and for the
-/// HRV 17 bytes per NN interval, which the whole-series row needs all at once (its spectrum,
-/// entropies and DFA span the whole series); the per-interval store is released before the
-/// whole-series analysis. The whole-series analysis itself is O(n) in memory (entropy counts
-/// split into rank groups, chirp-z Welch in chunks). A week of one PPG stream at 96 bpm
-/// (968 000 pulses) peaks about 130 MB above the resident size at the start of the stage, in the
-/// whole-series Welch spectrum (`sensorpipe-bench --long-ppg 7`).
+/// Memory: until ``finish(beat:heartRate:hrv:)`` the detected beats sit in a ``BeatStore``: 4
+/// bytes per beat for a uniformly sampled unclassified series (PPG: its sample index; the time is
+/// the segment's time base, checked bit for bit), 21 for a classified one (ECG), against 29 in
+/// per-beat arrays before; then per beat of the segment being corrected the correction's working
+/// arrays (about 6 × 8 bytes while it detects, the corrected series and its flags), 17 bytes per
+/// interval of the corrected series (33 for a classified series, whose HRV intervals lie between
+/// fiducial points), and for the HRV 16 bytes per NN interval (interval and closing time, as
+/// `Double`), which the whole-series row needs all at once (its spectrum, entropies and DFA span
+/// the whole series); the per-interval store is released before the whole-series analysis, whose
+/// entropy range counting takes about 80 bytes an interval. A week of three PPG streams
+/// (`sensorpipe-bench --long-ppg 7`, ≈ 968 000 pulses a stream) peaks in the first stream's
+/// whole-series entropies, with the other two streams' beats waiting (docs/VALIDATION.md).
 public struct BeatSeries: Sendable {
     /// Windows of the heart-rate and HRV results.
     public struct Options: Sendable, Hashable {
@@ -44,17 +46,10 @@ public struct BeatSeries: Sendable {
 
     /// Options in use.
     public let options: Options
-    var segments: [Int32] = []
-    var samples: [Int] = []
-    var times: [Double] = []
-    /// Per detected beat: ``BeatClass`` raw value, bit 7 set when the classification is
-    /// uncertain; ``unlabelled`` for beats of an unclassified source.
-    var labels: [UInt8] = []
-    /// Per detected beat: HRV fiducial point relative to the detection time, seconds.
-    var fiducials: [Float] = []
-    /// Per detected beat: ``BeatFeatures/pauseSlopeRatio`` of the interval before it (NaN when
-    /// unknown).
-    var pauseRatios: [Float] = []
+    /// The detected beats until ``finish(beat:heartRate:hrv:)`` (segment, sample, time, class with
+    /// bit 7 set when uncertain or ``unlabelled``, HRV fiducial offset relative to the detection
+    /// time, pause-slope ratio of the interval before the beat), stored compactly.
+    var beats = BeatStore()
     /// Spans (seconds) whose intervals HRV leaves out (e.g. `unacceptable` quality windows).
     var unusable: [(start: Double, end: Double)] = []
     var firstTime: Double?
@@ -72,7 +67,19 @@ public struct BeatSeries: Sendable {
     }
 
     /// Detected beats so far.
-    public var count: Int { times.count }
+    public var count: Int { beats.count }
+
+    /// Times of the detected beats so far, seconds (tests and diagnostics).
+    /// - Complexity: O(count).
+    var times: [Double] { beats.times(0..<beats.count) }
+
+    /// Sample indices of the detected beats so far (tests and diagnostics).
+    /// - Complexity: O(count).
+    var samples: [Int] { (0..<beats.count).map { beats.sample(at: $0) } }
+
+    /// Segment numbers of the detected beats so far (tests and diagnostics).
+    /// - Complexity: O(count · log runs).
+    var segments: [Int32] { (0..<beats.count).map { beats.segment(at: $0) } }
 
     /// Extends the span the heart-rate windows cover (the stream's first and last sample times).
     /// - Complexity: O(1).
@@ -100,12 +107,23 @@ public struct BeatSeries: Sendable {
         segment: Int, sampleIndex: Int, timeSeconds: Double, beatClass: BeatClass? = nil, uncertain: Bool = false,
         fiducialOffsetSeconds: Double = 0, pauseSlopeRatio: Double? = nil
     ) {
-        fiducials.append(Float(fiducialOffsetSeconds))
-        pauseRatios.append(pauseSlopeRatio.map { Float($0) } ?? .nan)
-        segments.append(Int32(truncatingIfNeeded: segment))
-        samples.append(sampleIndex)
-        times.append(timeSeconds)
-        labels.append(beatClass.map { $0.rawValue | (uncertain ? Self.uncertainBit : 0) } ?? Self.unlabelled)
+        append(
+            segment: segment, sampleIndex: sampleIndex, timeSeconds: timeSeconds, timeBase: nil, beatClass: beatClass,
+            uncertain: uncertain, fiducialOffsetSeconds: fiducialOffsetSeconds, pauseSlopeRatio: pauseSlopeRatio)
+    }
+
+    /// ``append(segment:sampleIndex:timeSeconds:beatClass:uncertain:fiducialOffsetSeconds:pauseSlopeRatio:)``
+    /// with the segment's uniform time base (first sample time, s; sample rate, Hz): a beat whose
+    /// time is `start + Double(sampleIndex) / rate` stores no time (``BeatStore``).
+    /// - Complexity: amortised O(1).
+    mutating func append(
+        segment: Int, sampleIndex: Int, timeSeconds: Double, timeBase: (start: Double, rate: Double)?,
+        beatClass: BeatClass? = nil, uncertain: Bool = false, fiducialOffsetSeconds: Double = 0, pauseSlopeRatio: Double? = nil
+    ) {
+        beats.append(
+            segment: Int32(truncatingIfNeeded: segment), sampleIndex: sampleIndex, time: timeSeconds, timeBase: timeBase,
+            label: beatClass.map { $0.rawValue | (uncertain ? Self.uncertainBit : 0) } ?? Self.unlabelled,
+            fiducial: Float(fiducialOffsetSeconds), pauseRatio: pauseSlopeRatio.map { Float($0) } ?? .nan)
     }
 
     /// Leaves the intervals that end in `[start, end)` out of HRV (reason ``NNExclusion/quality``);
@@ -142,19 +160,10 @@ public struct BeatSeries: Sendable {
     ) rethrows {
         let correction = LipponenTarvainenCorrection()
         var all = CorrectedIntervals()
-        var start = 0
-        while start < times.count {
-            var end = start
-            while end < times.count && segments[end] == segments[start] { end += 1 }
-            try correctSegment(start..<end, correction: correction, into: &all, beat: beat)
-            start = end
+        for (_, range) in beats.segmentRanges {
+            try correctSegment(range, correction: correction, into: &all, beat: beat)
         }
-        segments = []
-        samples = []
-        times = []
-        labels = []
-        fiducials = []
-        pauseRatios = []
+        beats = BeatStore()
         if let first = firstTime, let last = lastTime {
             let w = options.heartRateWindowSeconds, step = options.heartRateStepSeconds
             var ws = first
@@ -182,8 +191,8 @@ public struct BeatSeries: Sendable {
         _ range: Range<Int>, correction: LipponenTarvainenCorrection, into all: inout CorrectedIntervals,
         beat: (SeriesBeat) throws -> Void
     ) rethrows {
-        let detected = Array(times[range])
-        let segment = Int(segments[range.lowerBound])
+        let detected = beats.times(range)
+        let segment = Int(beats.segment(at: range.lowerBound))
         let base = range.lowerBound
         var artefactAt = [BeatArtifact?](repeating: nil, count: detected.count)
         let corrected: CorrectedBeats? = detected.count >= 3 ? correction.correct(beatTimesSeconds: detected) : nil
@@ -213,19 +222,19 @@ public struct BeatSeries: Sendable {
                 let k = removed[r]
                 try beat(
                     SeriesBeat(
-                        detectionTimeSeconds: detected[k], nnTimeSeconds: nil, sampleIndex: samples[base + k],
+                        detectionTimeSeconds: detected[k], nnTimeSeconds: nil, sampleIndex: beats.sample(at: base + k),
                         segment: segment, rrMilliseconds: rr(k), nnMilliseconds: nil, heartRateBPM: nil,
                         artefact: artefactAt[k], corrections: [], isRemovedExtra: true,
-                        beatClass: BeatClass(rawValue: labels[base + k] & ~Self.uncertainBit)))
+                        beatClass: BeatClass(rawValue: beats.label(at: base + k) & ~Self.uncertainBit)))
                 r += 1
             }
         }
         // Class of each corrected beat (an inserted beat has none) and whether the correction
         // flagged it ectopic.
-        let classified = labels[range.lowerBound] != Self.unlabelled
+        let classified = beats.label(at: range.lowerBound) != Self.unlabelled
         func label(_ i: Int) -> UInt8 {
             guard let d = detectedIndexOf[i] >= 0 ? detectedIndexOf[i] : nil else { return BeatClass.normal.rawValue }
-            return labels[base + d]
+            return beats.label(at: base + d)
         }
         func flagged(_ i: Int) -> Bool {
             if cFlags[i].contains(.ectopic) { return true }
@@ -255,7 +264,7 @@ public struct BeatSeries: Sendable {
                 // A "missed" beat the correction inserted where the signal shows no QRS: the
                 // interval between the two detected beats is a real pause (NNSelection).
                 if classified, previousDetected == nil, let b = d, let a = lastDetected, a.d == b - 1,
-                    base + b < pauseRatios.count, Double(pauseRatios[base + b]) < BeatClassifier.pauseSlopeRatio
+                    Double(beats.pauseRatio(at: base + b)) < BeatClassifier.pauseSlopeRatio
                 {
                     labelPair = (a.label, own)
                     flagPair = (a.flagged, isFlagged)
@@ -264,7 +273,7 @@ public struct BeatSeries: Sendable {
                     hrvOpening = cTimes[a.i]
                 }
                 if classified, let a = previousDetectedForHRV, let b = d {
-                    let fa = detected[a] + Double(fiducials[base + a]), fb = detected[b] + Double(fiducials[base + b])
+                    let fa = detected[a] + Double(beats.fiducial(at: base + a)), fb = detected[b] + Double(beats.fiducial(at: base + b))
                     hrvValue = 1000 * (fb - fa)
                     hrvTime = fb
                 }
@@ -283,11 +292,11 @@ public struct BeatSeries: Sendable {
             try beat(
                 SeriesBeat(
                     detectionTimeSeconds: d.map { detected[$0] }, nnTimeSeconds: t,
-                    sampleIndex: d.map { samples[base + $0] }, segment: segment,
+                    sampleIndex: d.map { beats.sample(at: base + $0) }, segment: segment,
                     rrMilliseconds: d.flatMap(rr), nnMilliseconds: Self.finite(nnValue),
                     heartRateBPM: Self.finite(nnValue.map { 60000 / $0 }), artefact: d.flatMap { artefactAt[$0] },
                     corrections: cFlags[i], isRemovedExtra: false,
-                    beatClass: classified ? d.flatMap { BeatClass(rawValue: labels[base + $0] & ~Self.uncertainBit) } : nil,
+                    beatClass: classified ? d.flatMap { BeatClass(rawValue: beats.label(at: base + $0) & ~Self.uncertainBit) } : nil,
                     nnExclusion: exclusion))
         }
         try emitRemoved(before: nil)

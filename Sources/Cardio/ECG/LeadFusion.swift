@@ -99,7 +99,8 @@ struct LeadFusion {
         var fused = BeatSeries(options: options)
         let n = leads.count
         guard n > 0 else { return (fused, []) }
-        let delays = leads.map { delay(of: $0.series.times, after: leads[0].series.times) }
+        let leadTimes = leads.map { $0.series.beats.times(0..<$0.series.count) }
+        let delays = leadTimes.map { delay(of: $0, after: leadTimes[0]) }
         for l in leads {
             if let f = l.series.firstTime { fused.firstTime = min(fused.firstTime ?? f, f) }
             if let t = l.series.lastTime { fused.lastTime = max(fused.lastTime ?? t, t) }
@@ -126,8 +127,8 @@ struct LeadFusion {
             // The cluster starts at the earliest head.
             var first = -1
             var t0 = Double.infinity
-            for k in 0..<n where head[k] < leads[k].series.times.count {
-                let t = leads[k].series.times[head[k]] - delays[k]
+            for k in 0..<n where head[k] < leadTimes[k].count {
+                let t = leadTimes[k][head[k]] - delays[k]
                 if t < t0 {
                     t0 = t
                     first = k
@@ -137,8 +138,8 @@ struct LeadFusion {
             var size = 0
             for k in 0..<n {
                 member[k] = -1
-                guard head[k] < leads[k].series.times.count else { continue }
-                if k == first || leads[k].series.times[head[k]] - delays[k] <= t0 + toleranceSeconds {
+                guard head[k] < leadTimes[k].count else { continue }
+                if k == first || leadTimes[k][head[k]] - delays[k] <= t0 + toleranceSeconds {
                     member[k] = head[k]
                     head[k] += 1
                     size += 1
@@ -169,22 +170,20 @@ struct LeadFusion {
             }
             let s = leads[from].series
             let i = member[from]
-            let t = s.times[i] - delays[from]
+            let t = leadTimes[from][i] - delays[from]
             guard t - last >= refractorySeconds else { continue }
             last = t
             // A new fused segment where the timing lead crossed one of its gaps since it last gave
             // a beat (leads number their segments on their own, so their numbers are not used).
-            if let previous = leadSegment[from], previous != s.segments[i] { segment += 1 }
-            leadSegment[from] = s.segments[i]
-            fused.segments.append(segment)
-            fused.samples.append(s.samples[i])
-            fused.times.append(t)
-            fused.labels.append(s.labels[i])
-            fused.fiducials.append(s.fiducials[i])
+            let leadSegmentOfBeat = s.beats.segment(at: i)
+            if let previous = leadSegment[from], previous != leadSegmentOfBeat { segment += 1 }
+            leadSegment[from] = leadSegmentOfBeat
             // The pause check looked back to the lead's previous beat: valid for the fused
             // series only when that beat is the fused previous one too.
             let sameLead = previousFused.map { $0.lead == from && $0.index == i - 1 } ?? false
-            fused.pauseRatios.append(sameLead ? s.pauseRatios[i] : .nan)
+            fused.beats.append(
+                segment: segment, sampleIndex: s.beats.sample(at: i), time: t, timeBase: nil, label: s.beats.label(at: i),
+                fiducial: s.beats.fiducial(at: i), pauseRatio: sameLead ? s.beats.pauseRatio(at: i) : .nan)
             previousFused = (from, i)
         }
         // Windows: the first lead's grid, each with the best window of any lead at its middle.

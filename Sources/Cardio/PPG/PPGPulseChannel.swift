@@ -89,7 +89,8 @@ struct PPGPulseChannel {
     private mutating func drain(block: SampleBlock? = nil, base: Int = 0) {
         for p in buffer {
             let t = sampleTime(p, block: block, base: base)
-            series.append(segment: segment, sampleIndex: p, timeSeconds: t)
+            series.append(
+                segment: segment, sampleIndex: p, timeSeconds: t, timeBase: explicitTimes ? nil : (segmentStart, rate))
             pulseTimes.append(t)
         }
         buffer.removeAll(keepingCapacity: true)
