@@ -45,6 +45,29 @@ struct HRVNonlinearTests {
         let pairs = TemplateMatchCounter.countsByPairs(x, tolerance: r)
         #expect(pairs.length2 == slow2)
         #expect(pairs.length3 == slow3)
+        // The pair loop over templates sorted by their first value, and the choice between it
+        // and the range counting (a budget of 0 pairs forces the range counting).
+        let sorted = TemplateMatchCounter.countsBySortedPairs(x, tolerance: r)
+        #expect(sorted?.length2 == slow2)
+        #expect(sorted?.length3 == slow3)
+        #expect(TemplateMatchCounter.countsBySortedPairs(x, tolerance: r, maximumPairs: 0) == nil)
+        let chosen = TemplateMatchCounter.counts(x, tolerance: r)
+        #expect(chosen.length2 == slow2 && chosen.length3 == slow3)
+    }
+
+    /// The sorted pair loop on series with many equal values (runs of ties in the sort key and
+    /// distances of exactly `r`) and on the shortest series.
+    @Test("sorted template counts with ties equal brute force", arguments: [0.0, 1.0, 3.0])
+    func sortedCountsWithTies(_ r: Double) {
+        var rng = SeededGenerator(seed: 11)
+        for n in [3, 4, 5, 50, 400] {
+            let x = (0..<n).map { _ in Double(Int.random(in: 0...6, using: &rng)) * 1.5 }
+            let slow2 = TemplateMatchCounter.bruteForceCounts(x, length: 2, count: n - 1, tolerance: r * 1.5)
+            let slow3 = TemplateMatchCounter.bruteForceCounts(x, length: 3, count: n - 2, tolerance: r * 1.5)
+            let sorted = TemplateMatchCounter.countsBySortedPairs(x, tolerance: r * 1.5)
+            #expect(sorted?.length2 == slow2, "n = \(n)")
+            #expect(sorted?.length3 == slow3, "n = \(n)")
+        }
     }
 
     /// DFA from double-double cumulative sums equals a direct per-window least-squares fit even
