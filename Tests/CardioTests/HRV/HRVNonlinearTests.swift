@@ -90,6 +90,25 @@ struct HRVNonlinearTests {
         #expect(worst <= 1e-9)
     }
 
+    /// The window arithmetic spelled out for inlining gives the same bits as DSP's
+    /// `DoubleDouble` operators, on a drifting series and on the fixtures.
+    @Test("DFA window arithmetic is bit-identical to DoubleDouble")
+    func dfaBitIdentical() throws {
+        var rng = SeededGenerator(seed: 3)
+        var series = [(0..<5_000).map { i in (i < 2_500 ? 1_300.0 : 300.0) + Double.random(in: -3...3, using: &rng) }]
+        for name in HRVFixtures.seriesNames { series.append(try HRVFixtures.load(name).series.intervalsMilliseconds) }
+        var compared = 0
+        for x in series {
+            let dfa = DetrendedFluctuation(x)
+            for w in [4, 5, 11, 12, 17, 64, 333, 1_000] where w < x.count {
+                let fast = dfa.fluctuation(scale: w), reference = dfa.fluctuationByDoubleDouble(scale: w)
+                #expect(fast.bitPattern == reference.bitPattern, "n = \(x.count), w = \(w): \(fast) vs \(reference)")
+                compared += 1
+            }
+        }
+        #expect(compared >= 20)
+    }
+
     /// NeuroKit2's F(w) by explicit per-window fits, each window centred first.
     static func directFluctuation(_ x: [Double], _ w: Int) -> Double {
         let n = x.count
