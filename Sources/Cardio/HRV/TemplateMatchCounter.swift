@@ -25,11 +25,14 @@
 enum TemplateMatchCounter {
     /// Match counts (self included) of the `count` templates of length 2 starting at
     /// `0 ..< count`; needs `x.count ≥ count + 1`.
-    static func countsLength2(_ x: [Double], count n: Int, tolerance r: Double) -> [Int32] {
+    ///
+    /// `orderA`, when given, must be ``sortedIndices32(_:key:)`` of `0 ..< count` by `x[i]`.
+    static func countsLength2(_ x: [Double], count n: Int, tolerance r: Double, orderA: [Int32]? = nil) -> [Int32] {
         precondition(n >= 1 && x.count >= n + 1)
+        precondition(orderA.map { $0.count == n } ?? true)
         var result = [Int32](repeating: 0, count: n)
         x.withUnsafeBufferPointer { xs in
-            let byA = sortedIndices(n) { xs[$0] }
+            let byA = orderA.map { $0.map { Int($0) } } ?? sortedIndices(n) { xs[$0] }
             let byB = sortedIndices(n) { xs[$0 + 1] }
             var rankB = [Int32](repeating: 0, count: n)
             var sortedB = [Double](repeating: 0, count: n)
@@ -61,11 +64,22 @@ enum TemplateMatchCounter {
     /// tree's per-node lists then take about 12·n·log₂(n)/(2·groups) bytes instead of
     /// 12·n·log₂(n)/2 (a week of beats: ≈ 15 MB instead of ≈ 120 MB), for one more binary search
     /// per template and group.
-    static func countsLength3(_ x: [Double], count n: Int, tolerance r: Double, groups: Int? = nil) -> [Int32] {
+    ///
+    /// `orderA`, when given, must be ``sortedIndices32(_:key:)`` by `x[i]` of `0 ..< count` or of
+    /// `0 ..< count + 1` (the index `count` is then dropped: the same strict order restricted).
+    static func countsLength3(
+        _ x: [Double], count n: Int, tolerance r: Double, groups: Int? = nil, orderA: [Int32]? = nil
+    ) -> [Int32] {
         precondition(n >= 1 && x.count >= n + 2)
         precondition(groups.map { $0 >= 1 } ?? true, "template counts: groups must be ≥ 1")
+        precondition(orderA.map { $0.count == n || $0.count == n + 1 } ?? true)
         var result = [Int32](repeating: 0, count: n)
-        let byA = x.withUnsafeBufferPointer { xs in sortedIndices32(n) { xs[$0] } }
+        let byA: [Int32]
+        if let given = orderA {
+            byA = given.count == n ? given : given.filter { Int($0) != n }
+        } else {
+            byA = x.withUnsafeBufferPointer { xs in sortedIndices32(n) { xs[$0] } }
+        }
         var rankB = [Int32](repeating: 0, count: n), rankC = [Int32](repeating: 0, count: n)
         var sortedB = [Double](repeating: 0, count: n), sortedC = [Double](repeating: 0, count: n)
         do {
@@ -263,10 +277,20 @@ enum TemplateMatchCounter {
     static func countsBySortedPairs(
         _ x: [Double], tolerance r: Double, maximumPairs: Int = .max
     ) -> (length2: [Int32], length3: [Int32])? {
+        precondition(x.count >= 3)
+        let order = x.withUnsafeBufferPointer { xs in sortedIndices32(x.count - 1) { xs[$0] } }
+        return countsBySortedPairs(x, order: order, tolerance: r, maximumPairs: maximumPairs)
+    }
+
+    /// ``countsBySortedPairs(_:tolerance:maximumPairs:)`` with the templates' order by first value
+    /// given (``sortedIndices32(_:key:)`` of `0 ..< x.count − 1` by `x[i]`).
+    static func countsBySortedPairs(
+        _ x: [Double], order: [Int32], tolerance r: Double, maximumPairs: Int
+    ) -> (length2: [Int32], length3: [Int32])? {
         let n = x.count
         precondition(n >= 3)
         let t = n - 1 // length-2 templates; the last one has no third value
-        let order = x.withUnsafeBufferPointer { xs in sortedIndices32(t) { xs[$0] } }
+        precondition(order.count == t)
         // Sorted structure of arrays; the last template's third value is NaN, which matches
         // nothing, and its length-3 count goes to a spare slot dropped at the end.
         var abc = [Double](repeating: 0, count: 3 * t)
@@ -333,11 +357,17 @@ enum TemplateMatchCounter {
     /// `0 ..< x.count − 2`), by whichever exact method is cheaper for the series: the sorted pair
     /// loop while the pairs within `r` in the first value are at most 512 per template (about
     /// where its cost, ~5 ns a pair, meets the range counting's ~3–5 µs a template; measured
-    /// 2026-12-06 on 300–30 000-beat series), else the range-counting structures.
+    /// 2026-12-06 on 300–30 000-beat series), else the range-counting structures, which reuse the
+    /// sort by first value.
     static func counts(_ x: [Double], tolerance r: Double) -> (length2: [Int32], length3: [Int32]) {
         let n = x.count
-        if let sorted = countsBySortedPairs(x, tolerance: r, maximumPairs: 512 * n) { return sorted }
-        return (countsLength2(x, count: n - 1, tolerance: r), countsLength3(x, count: n - 2, tolerance: r))
+        precondition(n >= 3)
+        let order = x.withUnsafeBufferPointer { xs in sortedIndices32(n - 1) { xs[$0] } }
+        if let sorted = countsBySortedPairs(x, order: order, tolerance: r, maximumPairs: 512 * n) { return sorted }
+        return (
+            countsLength2(x, count: n - 1, tolerance: r, orderA: order),
+            countsLength3(x, count: n - 2, tolerance: r, orderA: order)
+        )
     }
 
     /// The brute-force counts (for tests): O(n²·m).

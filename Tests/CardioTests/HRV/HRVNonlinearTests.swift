@@ -53,6 +53,11 @@ struct HRVNonlinearTests {
         #expect(TemplateMatchCounter.countsBySortedPairs(x, tolerance: r, maximumPairs: 0) == nil)
         let chosen = TemplateMatchCounter.counts(x, tolerance: r)
         #expect(chosen.length2 == slow2 && chosen.length3 == slow3)
+        // The range counting with the order by first value computed once for both lengths.
+        let order = TemplateMatchCounter.sortedIndices32(n - 1) { x[$0] }
+        #expect(TemplateMatchCounter.countsLength2(x, count: n - 1, tolerance: r, orderA: order) == slow2)
+        #expect(TemplateMatchCounter.countsLength3(x, count: n - 2, tolerance: r, orderA: order) == slow3)
+        #expect(TemplateMatchCounter.countsLength3(x, count: n - 2, tolerance: r, groups: 3, orderA: order) == slow3)
     }
 
     /// The sorted pair loop on series with many equal values (runs of ties in the sort key and
