@@ -21,7 +21,8 @@
 ///   ``HRVNonlinearOptions``). NaN when the series is too short (n < 12, or fewer than two long
 ///   scales).
 ///
-/// Template counts use ``TemplateMatchCounter`` (exact, O(n log² n)); DFA uses
+/// Template counts use ``TemplateMatchCounter`` (exact: a pair loop over templates sorted by their
+/// first value while the pairs within `r` there are few, else O(n log² n) range counting); DFA uses
 /// ``DetrendedFluctuation`` (O(n) per scale). The whole series is used as one sequence for the
 /// entropies and DFA, as NeuroKit2 (gaps are not skipped there).
 ///
@@ -128,13 +129,7 @@ public struct HRVNonlinear: Sendable, Equatable {
         let n = x.count
         guard n >= 4, r.isFinite else { return (.nan, .nan) }
         // Counts of all length-2 (n − 1) and length-3 (n − 2) templates, self included.
-        let c2: [Int32], c3: [Int32]
-        if n <= 1_024 {
-            (c2, c3) = TemplateMatchCounter.countsByPairs(x, tolerance: r)
-        } else {
-            c2 = TemplateMatchCounter.countsLength2(x, count: n - 1, tolerance: r)
-            c3 = TemplateMatchCounter.countsLength3(x, count: n - 2, tolerance: r)
-        }
+        let (c2, c3) = TemplateMatchCounter.counts(x, tolerance: r)
         // ApEn: Φ² over n − 1 templates, Φ³ over n − 2.
         var phi2 = 0.0, phi3 = 0.0
         for c in c2 { phi2 += log(Double(c) / Double(n - 1)) }

@@ -45,6 +45,34 @@ struct HRVNonlinearTests {
         let pairs = TemplateMatchCounter.countsByPairs(x, tolerance: r)
         #expect(pairs.length2 == slow2)
         #expect(pairs.length3 == slow3)
+        // The pair loop over templates sorted by their first value, and the choice between it
+        // and the range counting (a budget of 0 pairs forces the range counting).
+        let sorted = TemplateMatchCounter.countsBySortedPairs(x, tolerance: r)
+        #expect(sorted?.length2 == slow2)
+        #expect(sorted?.length3 == slow3)
+        #expect(TemplateMatchCounter.countsBySortedPairs(x, tolerance: r, maximumPairs: 0) == nil)
+        let chosen = TemplateMatchCounter.counts(x, tolerance: r)
+        #expect(chosen.length2 == slow2 && chosen.length3 == slow3)
+        // The range counting with the order by first value computed once for both lengths.
+        let order = TemplateMatchCounter.sortedIndices32(n - 1) { x[$0] }
+        #expect(TemplateMatchCounter.countsLength2(x, count: n - 1, tolerance: r, orderA: order) == slow2)
+        #expect(TemplateMatchCounter.countsLength3(x, count: n - 2, tolerance: r, orderA: order) == slow3)
+        #expect(TemplateMatchCounter.countsLength3(x, count: n - 2, tolerance: r, groups: 3, orderA: order) == slow3)
+    }
+
+    /// The sorted pair loop on series with many equal values (runs of ties in the sort key and
+    /// distances of exactly `r`) and on the shortest series.
+    @Test("sorted template counts with ties equal brute force", arguments: [0.0, 1.0, 3.0])
+    func sortedCountsWithTies(_ r: Double) {
+        var rng = SeededGenerator(seed: 11)
+        for n in [3, 4, 5, 50, 400] {
+            let x = (0..<n).map { _ in Double(Int.random(in: 0...6, using: &rng)) * 1.5 }
+            let slow2 = TemplateMatchCounter.bruteForceCounts(x, length: 2, count: n - 1, tolerance: r * 1.5)
+            let slow3 = TemplateMatchCounter.bruteForceCounts(x, length: 3, count: n - 2, tolerance: r * 1.5)
+            let sorted = TemplateMatchCounter.countsBySortedPairs(x, tolerance: r * 1.5)
+            #expect(sorted?.length2 == slow2, "n = \(n)")
+            #expect(sorted?.length3 == slow3, "n = \(n)")
+        }
     }
 
     /// DFA from double-double cumulative sums equals a direct per-window least-squares fit even
@@ -65,6 +93,25 @@ struct HRVNonlinearTests {
             worst = max(worst, abs(dfa.fluctuation(scale: w) / Self.directFluctuation(x, w) - 1))
         }
         #expect(worst <= 1e-9)
+    }
+
+    /// The window arithmetic spelled out for inlining gives the same bits as DSP's
+    /// `DoubleDouble` operators, on a drifting series and on the fixtures.
+    @Test("DFA window arithmetic is bit-identical to DoubleDouble")
+    func dfaBitIdentical() throws {
+        var rng = SeededGenerator(seed: 3)
+        var series = [(0..<5_000).map { i in (i < 2_500 ? 1_300.0 : 300.0) + Double.random(in: -3...3, using: &rng) }]
+        for name in HRVFixtures.seriesNames { series.append(try HRVFixtures.load(name).series.intervalsMilliseconds) }
+        var compared = 0
+        for x in series {
+            let dfa = DetrendedFluctuation(x)
+            for w in [4, 5, 11, 12, 17, 64, 333, 1_000] where w < x.count {
+                let fast = dfa.fluctuation(scale: w), reference = dfa.fluctuationByDoubleDouble(scale: w)
+                #expect(fast.bitPattern == reference.bitPattern, "n = \(x.count), w = \(w): \(fast) vs \(reference)")
+                compared += 1
+            }
+        }
+        #expect(compared >= 20)
     }
 
     /// NeuroKit2's F(w) by explicit per-window fits, each window centred first.
