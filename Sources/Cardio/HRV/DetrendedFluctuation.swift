@@ -87,28 +87,6 @@ struct DetrendedFluctuation {
         return used > 0 ? (total / Double(used)).squareRoot() : .nan
     }
 
-    /// ``fluctuation(scale:)`` with DSP's `DoubleDouble` operators (for tests: the spelled-out
-    /// window arithmetic must give the same bits).
-    func fluctuationByDoubleDouble(scale w: Int) -> Double {
-        precondition(w >= 2 && w < count, "DFA scale must be in 2 ..< n")
-        let wd = Double(w)
-        let centre = (wd - 1) / 2
-        let sxx = wd * (wd * wd - 1) / 12
-        var total = 0.0
-        var used = 0
-        var s = 0
-        while s < count - w {
-            let e = s + w
-            let s0 = p0[e] - p0[s], s1 = p1[e] - p1[s], s2 = p2[e] - p2[s]
-            let syy = (s2 - DoubleDouble.square(s0) / wd).value
-            let sxy = (s1 - s0 * (Double(s) + centre)).value
-            let variance = (syy - sxy * sxy / sxx) / wd
-            if variance > 1e-8 { total += variance; used += 1 }
-            s += w / 2
-        }
-        return used > 0 ? (total / Double(used)).squareRoot() : .nan
-    }
-
     /// The window's double-double operations: DSP's `DoubleDouble` `−`, `square`, `/`, `*` and
     /// `value`, operation for operation, on (high, low) pairs. Called from this module the DSP
     /// operators stayed function calls (ten per window, about half of DFA's time); these inline,

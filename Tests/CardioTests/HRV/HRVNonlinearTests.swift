@@ -1,3 +1,4 @@
+import DSP
 import Testing
 import _TestSupport
 
@@ -150,5 +151,29 @@ struct HRVNonlinearTests {
         #expect(abs(peng.dfaAlpha2 - dfa.alpha(scales: Array(16...64))) <= 1e-12)
         let short = try HRVNonlinear(NNIntervalSeries(intervalsMilliseconds: [800, 810, 790, 805, 795, 800, 812, 799, 801, 806, 790]))
         #expect(short.dfaAlpha1.isNaN && short.dfaAlpha2.isNaN)
+    }
+}
+
+extension DetrendedFluctuation {
+    /// ``fluctuation(scale:)`` with DSP's `DoubleDouble` operators (the reference the
+    /// spelled-out window arithmetic must equal bit for bit).
+    func fluctuationByDoubleDouble(scale w: Int) -> Double {
+        precondition(w >= 2 && w < count, "DFA scale must be in 2 ..< n")
+        let wd = Double(w)
+        let centre = (wd - 1) / 2
+        let sxx = wd * (wd * wd - 1) / 12
+        var total = 0.0
+        var used = 0
+        var s = 0
+        while s < count - w {
+            let e = s + w
+            let s0 = p0[e] - p0[s], s1 = p1[e] - p1[s], s2 = p2[e] - p2[s]
+            let syy = (s2 - DoubleDouble.square(s0) / wd).value
+            let sxy = (s1 - s0 * (Double(s) + centre)).value
+            let variance = (syy - sxy * sxy / sxx) / wd
+            if variance > 1e-8 { total += variance; used += 1 }
+            s += w / 2
+        }
+        return used > 0 ? (total / Double(used)).squareRoot() : .nan
     }
 }
