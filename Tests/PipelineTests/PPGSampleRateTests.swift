@@ -9,7 +9,7 @@ import _TestSupport
 enum SPC2015RateVariants {
     /// Variant folders and their (PPG, accelerometer) rates in Hz; the first is the reference.
     static let variants: [(folder: String, ppg: Int, acc: Int)] = [
-        ("complete", 125, 125), ("rate-64-32", 64, 32), ("rate-25-25", 25, 25), ("rate-256-100", 256, 100),
+        ("complete", 125, 125), ("rate-64-32", 64, 32), ("rate-25-25", 25, 25), ("rate-256-100", 256, 100), ("rate-30-100", 30, 100),
     ]
     /// Largest change of a set's mean MAE (bpm) from the 125/125 variant's.
     static let bound = 0.25
@@ -30,8 +30,9 @@ enum SPC2015RateVariants {
 /// The PPG heart rate does not depend on the source sample rates (issue 11, item 2: pulses "on
 /// any rate from 25 Hz to 256 Hz"; devices whose PPG and accelerometer run at different rates):
 /// every SPC 2015 recording as SensorKit exports at 125/125 Hz (`complete`) and resampled by
-/// `scripts/ppg/spc2015-to-sensorkit.py --rates 64:32 25:25 256:100` (`scipy.signal.resample_poly`)
-/// to PPG 64 Hz + accelerometer 32 Hz, 25 + 25 Hz and 256 + 100 Hz, each through the PPG family
+/// `scripts/ppg/spc2015-to-sensorkit.py --rates 64:32 25:25 256:100 30:100` (`scipy.signal.resample_poly`)
+/// to PPG 64 Hz + accelerometer 32 Hz, 25 + 25 Hz, 256 + 100 Hz and 30 + 100 Hz (a phone camera's
+/// rate, the accelerometer faster than the PPG, times not on whole nanoseconds), each through the PPG family
 /// end to end (decode → filter at the source rate → 25-Hz grid → heart rate), scored against
 /// `BPM0` as in ``PPGSPC2015ValidationTests``.
 ///
@@ -44,7 +45,7 @@ enum SPC2015RateVariants {
     "SPC 2015 resampled: the PPG heart rate does not depend on the PPG and accelerometer sample rates",
     .enabled(
         if: Fixtures.sharedDatasets != nil && SPC2015RateVariants.filesPresent,
-        "../shared/datasets or the rate-P-A conversions in .build/derived/spc2015-sensorkit are absent (python3 scripts/ppg/spc2015-to-sensorkit.py, then with --rates 64:32 25:25 256:100, writes them): skipped"
+        "../shared/datasets or the rate-P-A conversions in .build/derived/spc2015-sensorkit are absent (python3 scripts/ppg/spc2015-to-sensorkit.py, then with --rates 64:32 25:25 256:100 30:100, writes them): skipped"
     )
 )
 struct PPGSampleRateTests {

@@ -35,14 +35,14 @@ layout (no defects, the same accelerometer duplicates) with the two PPG channels
 and the three accelerometer axes to A Hz by `scipy.signal.resample_poly` (see `resampled`), for
 the sample-rate check of the heart rate (issue 11, item 2; `PPGSampleRateTests`). Each line still
 holds one second: P optical samples per channel (`samplingFrequency` P, `nanosecondsSinceStart`
-j * 1e9 / P) and A accelerometer samples.
+floor(j * 1e9 / P)) and A accelerometer samples.
 
 Times: recording start T0 = 2024-05-21 16:01:40 UTC (1716307300, arbitrary; SPC 2015 has no
 absolute time); sample i at T0 + i / 125 s (T0 + i / P and T0 + i / A in the `rate-P-A` variants,
 so window k still covers BPM0's window k).
 
     python3 scripts/ppg/spc2015-to-sensorkit.py [--out DIR]
-    python3 scripts/ppg/spc2015-to-sensorkit.py --rates 64:32 25:25 256:100 [--out DIR]
+    python3 scripts/ppg/spc2015-to-sensorkit.py --rates 64:32 25:25 256:100 30:100 [--out DIR]
 """
 import argparse
 import gzip
@@ -202,7 +202,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=str(ROOT / ".build/derived/spc2015-sensorkit"))
     ap.add_argument("--rates", nargs="+", type=rate_pair, metavar="PPG_HZ:ACC_HZ",
-                    help="write only the resampled variants rate-PPG-ACC (e.g. 64:32 25:25 256:100), "
+                    help="write only the resampled variants rate-PPG-ACC (e.g. 64:32 25:25 256:100 30:100), "
                          "not complete/defects")
     a = ap.parse_args()
     out = pathlib.Path(a.out)
