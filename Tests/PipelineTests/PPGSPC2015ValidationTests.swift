@@ -91,18 +91,33 @@ struct PPGSPC2015ValidationTests {
 
     /// ECG beats with exactly one PPG pulse 100–500 ms after them (the pulse arrival time at
     /// the wrist), over all ECG beats and over those in windows whose PPG quality is good (the
-    /// window whose central 2-s step holds the beat).
+    /// window whose central 2-s step holds the beat), both families' rows in one sink.
     static func pulsesAgainstECG(_ sink: MemorySink) -> (good: Int, matched: Int, all: Int, allMatched: Int) {
-        func times(_ source: String) -> [Double] {
-            sink.named("beats").filter { $0["source"] == .text(source) }.compactMap { row in
-                if case .real(let t)? = row["time"] { return t } else { return nil }
+        pulsesAgainstECG(ecg: beatTimes(sink, source: "ecg"), ppg: beatTimes(sink, source: "ppg"), goodWindows: goodWindows(sink))
+    }
+
+    /// Sorted times (s, minus `offset`) of the `source` beats, of one stream when `stream` is given.
+    static func beatTimes(_ sink: MemorySink, source: String, stream: String? = nil, offset: Double = 0) -> [Double] {
+        sink.named("beats").filter { $0["source"] == .text(source) && (stream == nil || $0["stream"] == .text(stream!)) }
+            .compactMap { row in
+                if case .real(let t)? = row["time"] { return t - offset } else { return nil }
             }.sorted()
-        }
-        let r = times("ecg"), p = times("ppg")
+    }
+
+    /// Indices (from window start − `offset`, 2-s steps) of the windows the PPG quality labels good.
+    static func goodWindows(_ sink: MemorySink, stream: String? = nil, offset: Double = 0) -> Set<Int> {
         var good = Set<Int>()
-        for row in sink.named("ppg_quality") where row["label"] == .text("good") {
-            if case .real(let start)? = row["window_start"] { good.insert(Int((start / 2).rounded())) }
+        for row in sink.named("ppg_quality") where row["label"] == .text("good") && (stream == nil || row["stream"] == .text(stream!)) {
+            if case .real(let start)? = row["window_start"] { good.insert(Int(((start - offset) / 2).rounded())) }
         }
+        return good
+    }
+
+    /// ECG beats `r` with exactly one pulse of `p` 100–500 ms after them, over all and over those
+    /// in `good` windows (index k: the window whose central 2-s step `[2k + 3, 2k + 5)` holds the beat).
+    static func pulsesAgainstECG(ecg r: [Double], ppg p: [Double], goodWindows good: Set<Int>) -> (
+        good: Int, matched: Int, all: Int, allMatched: Int
+    ) {
         var out = (good: 0, matched: 0, all: 0, allMatched: 0)
         var j = 0
         for t in r {
