@@ -58,32 +58,66 @@ struct PPGSPC2015ValidationTests {
         return values
     }
 
+    /// The configuration of the SPC 2015 convention: 8-s windows every 2 s.
+    static func configuration() throws -> AnalysisConfiguration {
+        var configuration = AnalysisConfiguration()
+        try configuration.set(family: "ppg", key: "heart_rate_window_s", value: .number(8), origin: "test")
+        try configuration.set(family: "ppg", key: "heart_rate_step_s", value: .number(2), origin: "test")
+        return configuration
+    }
+
+    /// Start (s) and heart rate of every window of `method`, in window order.
+    static func windows(_ sink: MemorySink, method: String) -> [(start: Double, bpm: Double?)] {
+        sink.named("heart_rate").filter { $0["source"] == .text("ppg") && $0["method"] == .text(method) }
+            .compactMap { row -> (start: Double, bpm: Double?)? in
+                guard case .real(let start)? = row["window_start"] else { return nil }
+                if case .real(let v)? = row["bpm"] { return (start, v) } else { return (start, nil) }
+            }
+            .sorted { $0.start < $1.start }
+    }
+
     /// Heart rate per window of `method`, in window order.
     static func estimates(_ sink: MemorySink, method: String) -> [Double?] {
-        sink.named("heart_rate").filter { $0["source"] == .text("ppg") && $0["method"] == .text(method) }
-            .sorted { a, b in
-                guard case .real(let x)? = a["window_start"], case .real(let y)? = b["window_start"] else { return false }
-                return x < y
-            }
-            .map { row in
-                if case .real(let v)? = row["bpm"] { return v } else { return nil }
-            }
+        windows(sink, method: method).map(\.bpm)
+    }
+
+    /// Mean absolute error (bpm) of one recording over the windows both series have, a window
+    /// without an estimate counting as 0 bpm.
+    static func meanAbsoluteError(_ estimate: [Double?], truth: [Double]) -> Double {
+        var sum = 0.0
+        for (e, t) in zip(estimate, truth) { sum += abs((e ?? 0) - t) }
+        return sum / Double(max(1, min(estimate.count, truth.count)))
     }
 
     /// ECG beats with exactly one PPG pulse 100–500 ms after them (the pulse arrival time at
     /// the wrist), over all ECG beats and over those in windows whose PPG quality is good (the
-    /// window whose central 2-s step holds the beat).
+    /// window whose central 2-s step holds the beat), both families' rows in one sink.
     static func pulsesAgainstECG(_ sink: MemorySink) -> (good: Int, matched: Int, all: Int, allMatched: Int) {
-        func times(_ source: String) -> [Double] {
-            sink.named("beats").filter { $0["source"] == .text(source) }.compactMap { row in
-                if case .real(let t)? = row["time"] { return t } else { return nil }
+        pulsesAgainstECG(ecg: beatTimes(sink, source: "ecg"), ppg: beatTimes(sink, source: "ppg"), goodWindows: goodWindows(sink))
+    }
+
+    /// Sorted times (s, minus `offset`) of the `source` beats, of one stream when `stream` is given.
+    static func beatTimes(_ sink: MemorySink, source: String, stream: String? = nil, offset: Double = 0) -> [Double] {
+        sink.named("beats").filter { $0["source"] == .text(source) && (stream == nil || $0["stream"] == .text(stream!)) }
+            .compactMap { row in
+                if case .real(let t)? = row["time"] { return t - offset } else { return nil }
             }.sorted()
-        }
-        let r = times("ecg"), p = times("ppg")
+    }
+
+    /// Indices (from window start − `offset`, 2-s steps) of the windows the PPG quality labels good.
+    static func goodWindows(_ sink: MemorySink, stream: String? = nil, offset: Double = 0) -> Set<Int> {
         var good = Set<Int>()
-        for row in sink.named("ppg_quality") where row["label"] == .text("good") {
-            if case .real(let start)? = row["window_start"] { good.insert(Int((start / 2).rounded())) }
+        for row in sink.named("ppg_quality") where row["label"] == .text("good") && (stream == nil || row["stream"] == .text(stream!)) {
+            if case .real(let start)? = row["window_start"] { good.insert(Int(((start - offset) / 2).rounded())) }
         }
+        return good
+    }
+
+    /// ECG beats `r` with exactly one pulse of `p` 100–500 ms after them, over all and over those
+    /// in `good` windows (index k: the window whose central 2-s step `[2k + 3, 2k + 5)` holds the beat).
+    static func pulsesAgainstECG(ecg r: [Double], ppg p: [Double], goodWindows good: Set<Int>) -> (
+        good: Int, matched: Int, all: Int, allMatched: Int
+    ) {
         var out = (good: 0, matched: 0, all: 0, allMatched: 0)
         var j = 0
         for t in r {
@@ -107,9 +141,7 @@ struct PPGSPC2015ValidationTests {
 
     @Test("mean absolute error per recording, training and held-out test sets")
     func meanAbsoluteError() throws {
-        var configuration = AnalysisConfiguration()
-        try configuration.set(family: "ppg", key: "heart_rate_window_s", value: .number(8), origin: "test")
-        try configuration.set(family: "ppg", key: "heart_rate_step_s", value: .number(2), origin: "test")
+        let configuration = try Self.configuration()
         let ppg = try #require(AnalysisRegistry.family(named: "ppg"))
         let ecg = try #require(AnalysisRegistry.family(named: "ecg"))
         var errors: [String: [Double]] = [:]
@@ -139,9 +171,7 @@ struct PPGSPC2015ValidationTests {
             for method in ["spectral_online", "spectral_offline"] {
                 let estimate = Self.estimates(sink, method: method)
                 #expect(estimate.count == truth.count, "\(r.name) \(method): \(estimate.count) windows, truth \(truth.count)")
-                var sum = 0.0
-                for (e, t) in zip(estimate, truth) { sum += abs((e ?? 0) - t) }
-                let mae = sum / Double(max(1, min(estimate.count, truth.count)))
+                let mae = Self.meanAbsoluteError(estimate, truth: truth)
                 errors["\(r.set) \(method)", default: []].append(mae)
                 line += String(format: " %.2f |", mae)
             }

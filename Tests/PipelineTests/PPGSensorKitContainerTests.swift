@@ -58,13 +58,8 @@ struct PPGSensorKitContainerTests {
     @Test("complete conversions give the MATLAB file's heart rate; defects change only the windows they touch")
     func containerIndependence() throws {
         let derived = try #require(SPC2015SensorKitFiles.folder)
-        let spc = try #require(Fixtures.sharedDatasets).appendingPathComponent("spc2015")
-        var configuration = AnalysisConfiguration()
-        try configuration.set(family: "ppg", key: "heart_rate_window_s", value: .number(8), origin: "test")
-        try configuration.set(family: "ppg", key: "heart_rate_step_s", value: .number(2), origin: "test")
-        let names =
-            ["01_TYPE01"] + (2...12).map { String(format: "%02d_TYPE02", $0) }
-            + ["S01_T01", "S02_T01", "S02_T02", "S03_T02", "S04_T02", "S05_T02", "S06_T01", "S06_T02", "S07_T02", "S08_T01", "S04_T01"]
+        let configuration = try PPGSPC2015ValidationTests.configuration()
+        let recordings = PPGSPC2015ValidationTests.recordings
         // Defect spans in seconds from the start (scripts/ppg/spc2015-to-sensorkit.py).
         let masked: [(Double, Double)] = [(60, 61.5), (100, 101)]
         let removed: [(Double, Double)] = [(140, 143), (200, 210)]
@@ -74,25 +69,10 @@ struct PPGSensorKitContainerTests {
         print("|---|---:|---:|---:|---:|---:|")
         var totals = [Int](repeating: 0, count: 8)
         var maeTotals = (0.0, 0.0)
-        for name in names {
-            let mat: String
-            if name.hasPrefix("S") && name != "S04_T01" {
-                mat = spc.appendingPathComponent("TestData/TEST_\(name).mat").path
-            } else if name == "S04_T01" {
-                mat = spc.appendingPathComponent("Extra_TrainingData/DATA_S04_T01.mat").path
-            } else {
-                mat = spc.appendingPathComponent("Training_data/DATA_\(name).mat").path
-            }
-            let reference = try Self.run(RecordingInput(path: mat), configuration)
-            let truthPath: String
-            if name == "S04_T01" {
-                truthPath = spc.appendingPathComponent("Extra_TrainingData/BPM_S04_T01.mat").path
-            } else if name.hasPrefix("S") {
-                truthPath = spc.appendingPathComponent("TrueBPM/True_\(name).mat").path
-            } else {
-                truthPath = spc.appendingPathComponent("Training_data/DATA_\(name)_BPMtrace.mat").path
-            }
-            let truth = try PPGSPC2015ValidationTests.truth(truthPath)
+        for recording in recordings {
+            let name = recording.name
+            let reference = try Self.run(RecordingInput(path: recording.data), configuration)
+            let truth = try PPGSPC2015ValidationTests.truth(recording.truth)
             func converted(_ variant: String) throws -> [String: [Int: Double?]] {
                 let folder = derived.appendingPathComponent("\(name)/\(variant)")
                 let files = ["photoplethysmogram", "accelerometer"].map { folder.appendingPathComponent("\($0).ndjson.gz").path }
@@ -155,7 +135,7 @@ struct PPGSensorKitContainerTests {
             ].enumerated() { totals[i] += v }
         }
         print(
-            "| all \(names.count) | \(totals[0]) | \(totals[1]) / \(totals[2]) | \(totals[3]) (\(totals[4])) | \(totals[5]) / \(totals[6]) of \(totals[7]) |"
-                + String(format: " %.2f / %.2f (mean) |", maeTotals.0 / Double(names.count), maeTotals.1 / Double(names.count)))
+            "| all \(recordings.count) | \(totals[0]) | \(totals[1]) / \(totals[2]) | \(totals[3]) (\(totals[4])) | \(totals[5]) / \(totals[6]) of \(totals[7]) |"
+                + String(format: " %.2f / %.2f (mean) |", maeTotals.0 / Double(recordings.count), maeTotals.1 / Double(recordings.count)))
     }
 }

@@ -30,10 +30,19 @@ Variant `defects` (the same positions for every recording, in seconds from the s
   - the same accelerometer duplicates.
 The spans are printed as JSON (`defects.json` beside the files) so the test knows them.
 
+Variants `rate-P-A` (only with `--rates P:A ...`, which then writes nothing else): the `complete`
+layout (no defects, the same accelerometer duplicates) with the two PPG channels resampled to P Hz
+and the three accelerometer axes to A Hz by `scipy.signal.resample_poly` (see `resampled`), for
+the sample-rate check of the heart rate (issue 11, item 2; `PPGSampleRateTests`). Each line still
+holds one second: P optical samples per channel (`samplingFrequency` P, `nanosecondsSinceStart`
+floor(j * 1e9 / P)) and A accelerometer samples.
+
 Times: recording start T0 = 2024-05-21 16:01:40 UTC (1716307300, arbitrary; SPC 2015 has no
-absolute time); sample i at T0 + i / 125 s.
+absolute time); sample i at T0 + i / 125 s (T0 + i / P and T0 + i / A in the `rate-P-A` variants,
+so window k still covers BPM0's window k).
 
     python3 scripts/ppg/spc2015-to-sensorkit.py [--out DIR]
+    python3 scripts/ppg/spc2015-to-sensorkit.py --rates 64:32 25:25 256:100 30:100 [--out DIR]
 """
 import argparse
 import gzip
@@ -42,6 +51,7 @@ import math
 import pathlib
 
 import scipy.io
+import scipy.signal
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
 SPC = ROOT.parent / "shared/datasets/spc2015"
@@ -104,20 +114,36 @@ def write(path, lines):
             f.write(line + "\n")
 
 
-def convert(sig, first_ppg, folder, defects):
+def resampled(channels, rate):
+    """`channels` (rows at 125 Hz) at `rate` Hz: `scipy.signal.resample_poly` (polyphase FIR,
+    up = rate / g, down = 125 / g with g = gcd(rate, 125); SciPy's default Kaiser window, beta 5,
+    whose low-pass cuts at the lower of the two Nyquist frequencies), `padtype="line"` (the signal
+    is extended by its linear trend at both ends rather than by zeros, so the ends get no step).
+    Sample i of the result is at i / rate s from the same start."""
+    g = math.gcd(rate, RATE)
+    return scipy.signal.resample_poly(channels, rate // g, RATE // g, axis=1, padtype="line")
+
+
+def convert(sig, first_ppg, folder, defects, rates=None):
+    """Writes one variant. `rates` = (PPG Hz, accelerometer Hz), integers: the channels are
+    first resampled from 125 Hz with `resample_poly` (see `resampled`); `None` keeps 125 Hz."""
     ppg = sig[first_ppg:first_ppg + 2]
     acc = sig[first_ppg + 2:first_ppg + 5]
-    n = sig.shape[1]
+    assert not (defects and rates), "the defects variant is written at 125 Hz only"
+    ppg_rate, acc_rate = rates or (RATE, RATE)
+    if rates:
+        ppg, acc = resampled(ppg, ppg_rate), resampled(acc, acc_rate)
+    n = ppg.shape[1]
     removed = (lambda i: inside(i, GAP) or inside(i, DELETION)) if defects else (lambda i: False)
     folder.mkdir(parents=True, exist_ok=True)
     lines = [header("photoplethysmogram"), device_line()]
     channels = [(1, [0], 1), (1, [1], 2)]
-    for second in range(math.ceil(n / RATE)):
+    for second in range(math.ceil(n / ppg_rate)):
         start = T0 + second
         optical = []
         for c, (emitter, pds, sig_id) in enumerate(channels):
-            for j in range(RATE):
-                i = second * RATE + j
+            for j in range(ppg_rate):
+                i = second * ppg_rate + j
                 if i >= n or removed(i):
                     continue
                 value = float(ppg[c][i])
@@ -130,7 +156,8 @@ def convert(sig, first_ppg, folder, defects):
                     value = None
                 optical.append({"emitter": emitter, "activePhotodiodeIndexes": pds, "signalIdentifier": sig_id,
                                 "nominalWavelength": 515.0, "effectiveWavelength": 515.0,
-                                "samplingFrequency": float(RATE), "nanosecondsSinceStart": j * 8_000_000,
+                                "samplingFrequency": float(ppg_rate),
+                                "nanosecondsSinceStart": j * 1_000_000_000 // ppg_rate,
                                 "normalizedReflectance": value, "noiseTerms": None, "conditions": conditions})
         if optical:
             lines.append(result("photoplethysmogram", start, [{"startDate": start, "nanosecondsSinceStart": 0,
@@ -141,14 +168,15 @@ def convert(sig, first_ppg, folder, defects):
         lines.append(deletion("photoplethysmogram", DELETION))
     write(folder / "photoplethysmogram.ndjson.gz", lines)
 
+    n = acc.shape[1]
     lines = [header("accelerometer"), device_line()]
-    for second in range(math.ceil(n / RATE)):
+    for second in range(math.ceil(n / acc_rate)):
         samples = []
-        for j in range(RATE):
-            i = second * RATE + j
+        for j in range(acc_rate):
+            i = second * acc_rate + j
             if i >= n or removed(i):
                 continue
-            samples.append({"startDate": T0 + i / RATE, "identifier": second, "timestamp": 1000.0 + i / RATE,
+            samples.append({"startDate": T0 + i / acc_rate, "identifier": second, "timestamp": 1000.0 + i / acc_rate,
                             "acceleration": {"x": float(acc[0][i]), "y": float(acc[1][i]), "z": float(acc[2][i])}})
         if samples:
             line = result("accelerometer", T0 + second, samples)
@@ -160,11 +188,31 @@ def convert(sig, first_ppg, folder, defects):
     write(folder / "accelerometer.ndjson.gz", lines)
 
 
+def rate_pair(text):
+    try:
+        ppg, acc = (int(x) for x in text.split(":"))
+    except ValueError:
+        raise argparse.ArgumentTypeError("expected PPG_HZ:ACC_HZ (integers), got %r" % text)
+    if not (1 <= ppg <= 1000 and 1 <= acc <= 1000):
+        raise argparse.ArgumentTypeError("rates must be 1...1000 Hz, got %r" % text)
+    return ppg, acc
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=str(ROOT / ".build/derived/spc2015-sensorkit"))
+    ap.add_argument("--rates", nargs="+", type=rate_pair, metavar="PPG_HZ:ACC_HZ",
+                    help="write only the resampled variants rate-PPG-ACC (e.g. 64:32 25:25 256:100 30:100), "
+                         "not complete/defects")
     a = ap.parse_args()
     out = pathlib.Path(a.out)
+    if a.rates:
+        for name, path, first_ppg in recordings():
+            sig = scipy.io.loadmat(str(path))["sig"]
+            for ppg_rate, acc_rate in a.rates:
+                convert(sig, first_ppg, out / name / ("rate-%d-%d" % (ppg_rate, acc_rate)), False, (ppg_rate, acc_rate))
+            print(name, sig.shape[1], "samples at 125 Hz")
+        return
     for name, path, first_ppg in recordings():
         sig = scipy.io.loadmat(str(path))["sig"]
         for variant in ["complete", "defects"]:
