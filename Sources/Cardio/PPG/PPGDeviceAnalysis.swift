@@ -109,8 +109,10 @@ struct PPGDeviceAnalysis {
             for c in info.columns.indices {
                 let name = info.columns.count > 1 ? "\(stream.name)#\(info.columns[c].name)" : stream.name
                 var o = Optical(stream: stream.index, column: c, name: name, rank: rank)
+                // The raw values serve the perfusion index (first column) and the constant-input
+                // test of every channel (``PPGGridChannel/isConstant(start:count:)``).
+                o.grid.keepsRaw = true
                 if c == 0 {
-                    o.grid.keepsRaw = true
                     pulseChannels.append(PPGPulseChannel(optical: optical.count, name: stream.name, options: options.series))
                 }
                 optical.append(o)
@@ -227,7 +229,8 @@ struct PPGDeviceAnalysis {
         var bestRank: Rank?
         for (i, o) in optical.enumerated() {
             let missing = o.grid.window(start: start, count: windowLength, into: &scratch)
-            guard missing <= limit else { continue }
+            // A constant input (a flat line) has no pulse to estimate: the channel is not usable.
+            guard missing <= limit, !o.grid.isConstant(start: start, count: windowLength) else { continue }
             if bestRank == nil || o.rank < bestRank! {
                 bestRank = o.rank
                 ppg.removeAll()
@@ -303,6 +306,11 @@ struct PPGDeviceAnalysis {
             let ok = k >= 0 && k < g.values.count && !g.masked[k]
             maskScratch[j] = !ok
             rawScratch[j] = ok && k < g.raw.count ? g.raw[k] : 0
+        }
+        // A constant input's band-passed values are the filter's rounding residue, not signal:
+        // zero (no variance, so no skewness; no pulsatile amplitude, so a perfusion index of 0).
+        if g.isConstant(start: start, count: windowLength) {
+            for j in 0..<windowLength { scratch[j] = 0 }
         }
         var inBand = Double.nan
         if let bpm {
