@@ -320,9 +320,14 @@ struct PPGDeviceAnalysis {
                 inBand = heartRate!.relativePower(scratch, bpm: bpm)
             }
         }
-        let q = PPGQuality.assess(
+        var q = PPGQuality.assess(
             values: scratch, raw: rawScratch, masked: maskScratch, pulses: local, gridRate: PPGGridChannel.gridRate,
             inBandPower: inBand, accelerationRMS: accRMS, startSeconds: ws, endSeconds: we, workspace: &qualityWorkspace)
+        q.labelStartSeconds = PPGPulseChannel.centralStep(nextWindow, grid: labelGrid).start
+        let stepStart = (windowLength - stepLength) / 2
+        var unmasked = 0
+        for j in stepStart..<min(windowLength, stepStart + stepLength) where !maskScratch[j] { unmasked += 1 }
+        q.labelSeconds = Double(unmasked) / PPGGridChannel.gridRate
         qualityRows.append((pulseChannels[c].name, q))
         // Beats take the label of the window centred on them (the window's central step).
         pulseChannels[c].setLabel(window: nextWindow, q.label, grid: labelGrid)

@@ -107,4 +107,37 @@ struct PPGRobustnessTests {
         #expect(unmaskedInfinite == 0)
         #expect(grid.masked.contains(true))
     }
+
+    @Test("PPG quality windows count once each in the summary, over their central step")
+    func summaryAssessedTime() throws {
+        // Before: ppg_quality rows gave the summary nothing (assessed_hours 0, usable_share
+        // empty, though every window was assessed).
+        final class FactCollector: ResultOutput {
+            var facts: [SummaryFact] = []
+            func emit<Row>(_ schema: TableSchema<Row>, _ row: Row) throws {
+                if let c = row as? any SummaryContributing, let f = c.summaryFact { facts.append(f) }
+            }
+        }
+        let s = SyntheticPPG(sampleRate: 64, seconds: 30, heartRateBPM: 72, motionHz: nil)
+        var analyzer = PPGFamily.makeAnalyzer(options: PPGFamily.defaultOptions)
+        let optical = StreamInfo(
+            key: StreamKey(deviceID: "watch", sensor: .photoplethysmogram, channel: "optical/e1/pd0/s1"),
+            columns: [ColumnInfo(name: "normalizedReflectance", unit: .dimensionless)], nominalSampleRate: 64)
+        _ = analyzer.claim(AnnouncedStream(index: 0, info: optical, file: "crafted"))
+        let x = s.ppg
+        let out = FactCollector()
+        try analyzer.consume(
+            SampleBlock(
+                stream: 0, segment: 0, firstSample: 0, time: .uniform(segmentStart: 0, sampleRate: 64), columns: [x],
+                flags: [UInt8](repeating: 0, count: x.count), endsSegment: true), output: out)
+        try analyzer.finish(output: out)
+        var spans: [(Double, Double, Bool)] = []
+        for f in out.facts {
+            if case .quality(let usable) = f.measure { spans.append((f.startSeconds, f.endSeconds, usable)) }
+        }
+        // 12 windows of 8 s every 2 s over 30 s: central steps [3, 5), [5, 7), …, [25, 27).
+        #expect(spans.count == 12)
+        #expect(spans.enumerated().allSatisfy { k, s in s.0 == 3 + 2 * Double(k) && s.1 == s.0 + 2 && s.2 })
+        #expect(out.facts.allSatisfy { $0.family == "ppg" })
+    }
 }
