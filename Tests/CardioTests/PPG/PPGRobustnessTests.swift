@@ -140,4 +140,25 @@ struct PPGRobustnessTests {
         #expect(spans.enumerated().allSatisfy { k, s in s.0 == 3 + 2 * Double(k) && s.1 == s.0 + 2 && s.2 })
         #expect(out.facts.allSatisfy { $0.family == "ppg" })
     }
+
+    @Test("pulse intervals outside 300–2000 ms are left out of PRV (range)", arguments: [0.8, 2.5])
+    func prvRange(intervalSeconds: Double) {
+        // Before: an unclassified series used every interval, so 2.5-s pulse intervals (24 bpm)
+        // and a crafted spike every 7.8 s went into PRV.
+        var series = BeatSeries(options: PPGFamily.defaultOptions.series)
+        let n = 60
+        series.cover(from: 0, to: Double(n) * intervalSeconds)
+        for k in 0..<n { series.append(segment: 0, sampleIndex: k * 64, timeSeconds: 0.3 + Double(k) * intervalSeconds) }
+        var beats: [SeriesBeat] = [], hrv: [HRVResult] = []
+        series.finish(beat: { beats.append($0) }, heartRate: { _ in }, hrv: { hrv.append($0) })
+        let intervals = beats.filter { $0.nnMilliseconds != nil }
+        #expect(intervals.count == n - 1)
+        if intervalSeconds * 1000 > 2000 {
+            #expect(intervals.allSatisfy { $0.nnExclusion == .range })
+            #expect(hrv.allSatisfy { $0.coverage.nnCount == 0 })
+        } else {
+            #expect(intervals.allSatisfy { $0.nnExclusion == nil })
+            #expect(hrv.contains { $0.coverage.nnCount == n - 1 })
+        }
+    }
 }
