@@ -1,6 +1,7 @@
 import Foundation
 import Signals
 import Testing
+import _TestSupport
 
 @testable import Cardio
 
@@ -161,4 +162,125 @@ struct PPGRobustnessTests {
             #expect(hrv.contains { $0.coverage.nnCount == n - 1 })
         }
     }
+
+    /// A crafted case: a 72-bpm pulse train (``SyntheticPPG``) with one defect.
+    struct Case: CustomStringConvertible, Sendable {
+        var name: String
+        var sampleRate = 64.0
+        var seconds = 30.0
+        var accelerometerSeconds: Double? = 30
+        var masked = false
+        var jitter = 0.0
+        var gapSeconds = 0.0
+        var description: String { name }
+    }
+
+    static let cases: [Case] = [
+        Case(name: "shorter than one window", seconds: 5, accelerometerSeconds: 5),
+        Case(name: "exactly one window", seconds: 8, accelerometerSeconds: 8),
+        Case(name: "one sample", seconds: 1 / 64, accelerometerSeconds: 1 / 64),
+        Case(name: "every sample masked", masked: true),
+        Case(name: "no accelerometer", accelerometerSeconds: nil),
+        Case(name: "accelerometer over the first half", accelerometerSeconds: 15),
+        Case(name: "500 Hz", sampleRate: 500, seconds: 20, accelerometerSeconds: 20),
+        Case(name: "1000 Hz", sampleRate: 1000, seconds: 20, accelerometerSeconds: 20),
+        Case(name: "timestamps with ±20 % jitter", jitter: 0.2),
+        Case(name: "a 1-hour gap in the middle", gapSeconds: 3600),
+    ]
+
+    @Test("crafted cases: finite tables, a rate only with data, chunked = whole", arguments: cases)
+    func craftedCase(_ c: Case) throws {
+        let s = SyntheticPPG(sampleRate: c.sampleRate, seconds: c.seconds, heartRateBPM: 72, motionHz: nil)
+        let x = s.ppg
+        let n = x.count
+        var times = (0..<n).map { Double($0) / c.sampleRate }
+        var rng = SeededGenerator(seed: 20)
+        if c.jitter > 0 { for i in 1..<n { times[i] += Double.random(in: -c.jitter...c.jitter, using: &rng) / c.sampleRate } }
+        if c.gapSeconds > 0 { for i in n / 2..<n { times[i] += c.gapSeconds } }
+        let flags = [UInt8](repeating: c.masked ? SampleFlags.saturated.rawValue : 0, count: n)
+        let accCount = c.accelerometerSeconds.map { min(n, Int(($0 * c.sampleRate).rounded())) }
+        func run(_ blockSize: Int) throws -> PPGRowCollector {
+            try analyzeExplicit(x, times: times, flags: flags, accelerometerCount: accCount, rate: c.sampleRate, blockSize: blockSize)
+        }
+        let out = try run(1 << 20)
+        #expect(allFinite(out))
+        let spectral = out.table("heart_rate").filter { $0["method"] != .text("beats") }
+        let quality = out.table("ppg_quality")
+        // Complete 8-s windows every 2 s of the data actually present (both halves of the gap case
+        // lie on one grid: the windows over the gap are written without a rate).
+        // A window is rated when at most 20 % of it lacks data (the documented rule), here
+        // counted from the sample times: window k covers [2k, 2k + 8) s from the first sample.
+        var withData = 0
+        if !c.masked && n > 1 {
+            let last = times[n - 1]
+            var k = 0
+            while 2 * Double(k) + 8 <= last + 1 / c.sampleRate {
+                let lo = 2 * Double(k), hi = lo + 8
+                let covered = times.filter { $0 >= lo && $0 < hi }.count
+                if Double(covered) >= 0.8 * 8 * c.sampleRate { withData += 1 }
+                k += 1
+            }
+        }
+        let rated = spectral.compactMap { real($0["bpm"]) }
+        #expect(rated.count == 2 * withData, "\(rated.count) rated windows")
+        // The synthetic rate wanders ±3 % (±2.2 bpm) around 72; a bin is 0.73 bpm.
+        #expect(rated.allSatisfy { abs($0 - 72) < 3 }, "\(rated)")
+        #expect(quality.count == withData || (c.gapSeconds > 0 && quality.count >= withData))
+        if c.masked || n < 2 { #expect(out.table("beats").isEmpty) }
+        if c.accelerometerSeconds == nil { #expect(quality.allSatisfy { $0["acceleration_rms"] == .null }) }
+        for row in out.table("hrv") {
+            // A metric left empty says why.
+            let empty = row.filter { $0.value == .null }.count
+            if empty > 0 { #expect(row["null_reason"] != .text(""), "\(row)") }
+        }
+        let parts = try run(97)
+        for table in ["heart_rate", "beats", "hrv", "ppg_quality"] { #expect(parts.rows[table] == out.rows[table], "\(table)") }
+    }
+}
+
+/// ``analyzeCraftedPPG`` with explicit times (a new segment where two samples lie more than 2
+/// periods apart, as the decoders split) and an accelerometer over the first `accelerometerCount`
+/// samples.
+func analyzeExplicit(
+    _ ppg: [Float], times: [Double], flags: [UInt8], accelerometerCount: Int?, rate: Double, blockSize: Int
+) throws -> PPGRowCollector {
+    var analyzer = PPGFamily.makeAnalyzer(options: PPGFamily.defaultOptions)
+    let optical = StreamInfo(
+        key: StreamKey(deviceID: "watch", sensor: .photoplethysmogram, channel: "optical/e1/pd0/s1"),
+        columns: [ColumnInfo(name: "normalizedReflectance", unit: .dimensionless)], nominalSampleRate: rate,
+        attributes: ["nominalWavelength": "525"])
+    _ = analyzer.claim(AnnouncedStream(index: 0, info: optical, file: "crafted"))
+    if accelerometerCount != nil {
+        let acc = StreamInfo(
+            key: StreamKey(deviceID: "watch", sensor: .photoplethysmogram, channel: "accelerometer"),
+            columns: ["x", "y", "z"].map { ColumnInfo(name: $0, unit: .standardGravity) }, nominalSampleRate: rate)
+        _ = analyzer.claim(AnnouncedStream(index: 1, info: acc, file: "crafted"))
+    }
+    // Segment boundaries.
+    var bounds = [0]
+    for i in 1..<max(1, times.count) where times[i] - times[i - 1] > 2 / rate { bounds.append(i) }
+    bounds.append(times.count)
+    let out = PPGRowCollector()
+    for (segment, (lo, hi)) in zip(bounds, bounds.dropFirst()).enumerated() {
+        var start = lo
+        while start < hi {
+            let end = min(hi, start + blockSize)
+            try analyzer.consume(
+                SampleBlock(
+                    stream: 0, segment: segment, firstSample: start - lo, time: .explicit(Array(times[start..<end])),
+                    columns: [Array(ppg[start..<end])], flags: Array(flags[start..<end]), endsSegment: end == hi), output: out)
+            if let m = accelerometerCount, start < m {
+                let e = min(end, m)
+                let z = [Float](repeating: 0, count: e - start)
+                try analyzer.consume(
+                    SampleBlock(
+                        stream: 1, segment: segment, firstSample: start - lo, time: .explicit(Array(times[start..<e])),
+                        columns: [z, z, [Float](repeating: 1, count: e - start)], flags: [UInt8](repeating: 0, count: e - start),
+                        endsSegment: e == hi || e == m), output: out)
+            }
+            start = end
+        }
+    }
+    try analyzer.finish(output: out)
+    return out
 }
