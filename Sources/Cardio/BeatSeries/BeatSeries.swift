@@ -146,7 +146,8 @@ public struct BeatSeries: Sendable {
     /// and certain, not flagged ectopic by the correction, inside the physiological range and
     /// outside spans excluded with ``excludeFromHRV(from:to:)``, measured between the detected
     /// beats (an extra detection the correction removed does not split an interval). Without
-    /// classes every corrected interval outside excluded spans is used. Each HRV result carries its coverage
+    /// classes every corrected interval inside the physiological range (300–2000 ms) and outside
+    /// excluded spans is used. Each HRV result carries its coverage
     /// (``HRVCoverage``) and leaves out metrics whose minimum data is not met
     /// (``HRVMinimumData``).
     /// - Parameters:
@@ -277,11 +278,14 @@ public struct BeatSeries: Sendable {
                     hrvValue = 1000 * (fb - fa)
                     hrvTime = fb
                 }
+                // Without classes (PPG) the physiological range still applies: a pulse interval
+                // of 7.8 s (missed pulses the correction could not see as such) is not an NN
+                // interval (Task Force 1996; the range of ``NNSelection``).
                 exclusion =
                     classified
                     ? NNSelection.exclusion(
                         labels: labelPair, flagged: flagPair, inserted: inserted, milliseconds: hrvValue)
-                    : nil
+                    : NNSelection.rangeMilliseconds.contains(hrvValue) ? nil : .range
                 if exclusion == nil && isUnusable(from: hrvOpening, to: t) { exclusion = .quality }
                 all.append(milliseconds: v, hrvMilliseconds: hrvValue, closingTime: t, hrvClosingTime: hrvTime, exclusion: exclusion)
             }

@@ -109,8 +109,10 @@ struct PPGDeviceAnalysis {
             for c in info.columns.indices {
                 let name = info.columns.count > 1 ? "\(stream.name)#\(info.columns[c].name)" : stream.name
                 var o = Optical(stream: stream.index, column: c, name: name, rank: rank)
+                // The raw values serve the perfusion index (first column) and the constant-input
+                // test of every channel (``PPGGridChannel/isConstant(start:count:)``).
+                o.grid.keepsRaw = true
                 if c == 0 {
-                    o.grid.keepsRaw = true
                     pulseChannels.append(PPGPulseChannel(optical: optical.count, name: stream.name, options: options.series))
                 }
                 optical.append(o)
@@ -227,7 +229,8 @@ struct PPGDeviceAnalysis {
         var bestRank: Rank?
         for (i, o) in optical.enumerated() {
             let missing = o.grid.window(start: start, count: windowLength, into: &scratch)
-            guard missing <= limit else { continue }
+            // A constant input (a flat line) has no pulse to estimate: the channel is not usable.
+            guard missing <= limit, !o.grid.isConstant(start: start, count: windowLength) else { continue }
             if bestRank == nil || o.rank < bestRank! {
                 bestRank = o.rank
                 ppg.removeAll()
@@ -304,6 +307,11 @@ struct PPGDeviceAnalysis {
             maskScratch[j] = !ok
             rawScratch[j] = ok && k < g.raw.count ? g.raw[k] : 0
         }
+        // A constant input's band-passed values are the filter's rounding residue, not signal:
+        // zero (no variance, so no skewness; no pulsatile amplitude, so a perfusion index of 0).
+        if g.isConstant(start: start, count: windowLength) {
+            for j in 0..<windowLength { scratch[j] = 0 }
+        }
         var inBand = Double.nan
         if let bpm {
             if let spectrum {
@@ -312,9 +320,14 @@ struct PPGDeviceAnalysis {
                 inBand = heartRate!.relativePower(scratch, bpm: bpm)
             }
         }
-        let q = PPGQuality.assess(
+        var q = PPGQuality.assess(
             values: scratch, raw: rawScratch, masked: maskScratch, pulses: local, gridRate: PPGGridChannel.gridRate,
             inBandPower: inBand, accelerationRMS: accRMS, startSeconds: ws, endSeconds: we, workspace: &qualityWorkspace)
+        q.labelStartSeconds = PPGPulseChannel.centralStep(nextWindow, grid: labelGrid).start
+        let stepStart = (windowLength - stepLength) / 2
+        var unmasked = 0
+        for j in stepStart..<min(windowLength, stepStart + stepLength) where !maskScratch[j] { unmasked += 1 }
+        q.labelSeconds = Double(unmasked) / PPGGridChannel.gridRate
         qualityRows.append((pulseChannels[c].name, q))
         // Beats take the label of the window centred on them (the window's central step).
         pulseChannels[c].setLabel(window: nextWindow, q.label, grid: labelGrid)

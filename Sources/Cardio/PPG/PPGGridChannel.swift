@@ -8,7 +8,8 @@ import Signals
 /// between the two source samples around each grid time.
 ///
 /// A grid point is masked when either neighbouring source sample is masked, when it lies before
-/// the column's first valid sample, or in a gap between segments. Every step is per sample, so
+/// the column's first valid sample, in a gap between segments, or when its value does not fit a
+/// `Float`. Every step is per sample, so
 /// feeding a stream in blocks of any size gives exactly the same grid as feeding it whole.
 ///
 /// Filter: Butterworth (1930) band-pass in second-order sections (``SOSFilter``), the 0.4–4 Hz
@@ -123,9 +124,10 @@ struct PPGGridChannel {
                                         } else {
                                             let span = t - prevTime
                                             let f = span > 0 ? (g - prevTime) / span : 1
-                                            push(
-                                                Float(prevValue + f * (y - prevValue)), raw: Float(prevRaw + f * (r - prevRaw)),
-                                                masked: prevMasked || isMasked)
+                                            let v = Float(prevValue + f * (y - prevValue)), rv = Float(prevRaw + f * (r - prevRaw))
+                                            // A value beyond Float's range (an input near 3.4e38 and
+                                            // the filter's overshoot) is masked, not carried as inf.
+                                            push(v, raw: rv, masked: prevMasked || isMasked || !v.isFinite || !rv.isFinite)
                                         }
                                     }
                                 }
@@ -168,6 +170,26 @@ struct PPGGridChannel {
         masked.removeFirst(drop)
         if keepsRaw { raw.removeFirst(drop) }
         base += drop
+    }
+
+    /// Whether the held input is constant over the unmasked grid points of `[start, start + count)`
+    /// (needs ``keepsRaw``). A constant input has no pulse: its band-passed values are only the
+    /// filter's rounding residue (about 1e-14 of the level for a flat line), which a spectrum
+    /// normalised to its peak would turn into a confident heart rate.
+    /// - Complexity: O(count).
+    func isConstant(start: Int, count: Int) -> Bool {
+        precondition(keepsRaw, "PPG grid: the constant-input test needs the raw values")
+        var first: Float?
+        for j in 0..<count {
+            let k = start + j - base
+            guard k >= 0 && k < values.count && !masked[k] && k < raw.count else { continue }
+            if let f = first {
+                if raw[k] != f { return false }
+            } else {
+                first = raw[k]
+            }
+        }
+        return true
     }
 
     /// Copies grid points `[start, start + count)` into `out` (masked or not yet produced points

@@ -298,9 +298,39 @@ struct PPGSpectralHeartRate {
         emissionOffline = emissionOnline
     }
 
+    /// Largest binary exponent of a window's largest magnitude computed as it is: the squares and
+    /// sums of the spectrum (2048 points) stay well inside `Float`'s normal range for magnitudes
+    /// in 2^−40…2^40. Windows outside it are scaled by a power of two first (exact, so any scale
+    /// of the same signal gives the same normalised spectrum): a pulse train of 1e30 overflowed
+    /// the power to infinity and one of 1e−41 (denormal) underflowed it to zero, and either
+    /// ended as a rate of 40 bpm, the first state.
+    static let unscaledExponents = -40...40
+
     /// The normalised power spectrum of one window (bins 0…topBin, maximum 1) into ``power``;
-    /// returns the RMS of the demeaned window.
-    private mutating func normalizedPower(_ x: [Float]) -> Float {
+    /// returns the RMS of the demeaned window, or `nil` (and a zero spectrum) when the window is
+    /// all zero or holds a value that is not finite: it has no spectrum to normalise.
+    private mutating func normalizedPower(_ x: [Float]) -> Float? {
+        var largest: Float = 0
+        for v in x {
+            guard v.isFinite else { return zeroPower() }
+            largest = max(largest, abs(v))
+        }
+        guard largest > 0 else { return zeroPower() }
+        let exponent = Int(largest.exponent)
+        guard !Self.unscaledExponents.contains(exponent) else { return normalizedPower(unscaled: x) }
+        // 2^−exponent applied in Double (a denormal's scale does not fit a Float), exactly.
+        let scale = Double(sign: .plus, exponent: -exponent, significand: 1)
+        var scaled = [Float](repeating: 0, count: x.count)
+        for i in x.indices { scaled[i] = Float(Double(x[i]) * scale) }
+        return Float(Double(normalizedPower(unscaled: scaled)) / scale)
+    }
+
+    private mutating func zeroPower() -> Float? {
+        for k in 0...topBin { power[k] = 0 }
+        return nil
+    }
+
+    private mutating func normalizedPower(unscaled x: [Float]) -> Float {
         var mean: Float = 0
         for v in x { mean += v }
         mean /= Float(x.count)
@@ -327,8 +357,8 @@ struct PPGSpectralHeartRate {
     /// estimate of this window and appends the offline estimates decided now.
     mutating func process(ppg: [[Float]], acceleration: [[Float]], online estimate: inout Estimate?, offline decided: inout [Estimate]) {
         let n = stateCount
-        let usable = !ppg.isEmpty
-        if usable {
+        var spectra = 0
+        if !ppg.isEmpty {
             for k in 0...topBin {
                 s[k] = 0
                 a[k] = 0
@@ -337,8 +367,11 @@ struct PPGSpectralHeartRate {
                 opticalPowers += Array(repeating: power, count: ppg.count - opticalPowers.count)
             }
             for (i, x) in ppg.enumerated() {
-                _ = normalizedPower(x)
-                for k in 0...topBin { s[k] += power[k] }
+                // A window without a spectrum (all zero, or not finite) is left out of the mean.
+                if normalizedPower(x) != nil {
+                    for k in 0...topBin { s[k] += power[k] }
+                    spectra += 1
+                }
                 opticalPowers[i].withUnsafeMutableBufferPointer { kept in
                     power.withUnsafeBufferPointer { p in
                         for k in 0...topBin { kept[k] = p[k] }
@@ -346,10 +379,13 @@ struct PPGSpectralHeartRate {
                 }
             }
             opticalPowerCount = ppg.count
-            let inv = 1 / Float(ppg.count)
+        }
+        let usable = spectra > 0
+        if usable {
+            let inv = 1 / Float(spectra)
             for k in 0...topBin { s[k] *= inv }
             for x in acceleration {
-                let rms = normalizedPower(x)
+                let rms = normalizedPower(x) ?? 0
                 let w = min(1, rms / parameters.accelerationScale)
                 for k in 0...topBin { a[k] += w * power[k] }
             }

@@ -65,4 +65,10 @@ public struct PPGQualityResult: Sendable, Hashable {
     public var maskedFraction: Double
     /// Pulses in the window.
     public var pulseCount: Int
+    /// Start of the window's central step, seconds: the stretch its label stands for (a beat
+    /// there takes this label; the windows overlap, the central steps tile the time).
+    public var labelStartSeconds = Double.nan
+    /// Unmasked time of the central step, seconds: what the summary counts as assessed (a
+    /// window reaching past a short recording's end covers time without data).
+    public var labelSeconds = 0.0
 }

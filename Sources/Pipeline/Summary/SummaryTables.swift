@@ -61,13 +61,13 @@ public enum SummaryTables {
             },
             .init(
                 "assessed_hours", .real, unit: "h",
-                "quality windows the family assessed (ECG: ecg_quality windows); a window counts on the day it starts"
+                "quality windows the family assessed (ECG: ecg_quality windows; PPG: the unmasked time of each ppg_quality window's central step, summed over the optical streams); a window counts on the day it starts"
             ) {
                 .real(f($0).assessedSeconds / 3600)
             },
             .init(
                 "usable_share", .real,
-                "share of the assessed time whose quality label allows the family's results (ECG: excellent or barely_acceptable); empty when nothing was assessed"
+                "share of the assessed time whose quality label allows the family's results (ECG: excellent or barely_acceptable; PPG: good or acceptable); empty when nothing was assessed"
             ) {
                 .finite(f($0).usableShare)
             },
