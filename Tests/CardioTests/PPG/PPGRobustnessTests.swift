@@ -5,23 +5,30 @@ import _TestSupport
 
 @testable import Cardio
 
+/// The PPG family with one green optical stream (index 0) and, when `accelerometer`, the
+/// device's accelerometer (index 1) announced at `rate`.
+func craftedAnalyzer(rate: Double, accelerometer: Bool) -> PPGFamily.Analyzer {
+    var analyzer = PPGFamily.makeAnalyzer(options: PPGFamily.defaultOptions)
+    let optical = StreamInfo(
+        key: StreamKey(deviceID: "watch", sensor: .photoplethysmogram, channel: "optical/e1/pd0/s1"),
+        columns: [ColumnInfo(name: "normalizedReflectance", unit: .dimensionless)], nominalSampleRate: rate,
+        attributes: ["nominalWavelength": "525"])
+    _ = analyzer.claim(AnnouncedStream(index: 0, info: optical, file: "crafted"))
+    if accelerometer {
+        let acc = StreamInfo(
+            key: StreamKey(deviceID: "watch", sensor: .photoplethysmogram, channel: "accelerometer"),
+            columns: ["x", "y", "z"].map { ColumnInfo(name: $0, unit: .standardGravity) }, nominalSampleRate: rate)
+        _ = analyzer.claim(AnnouncedStream(index: 1, info: acc, file: "crafted"))
+    }
+    return analyzer
+}
+
 /// Runs the PPG family over one optical channel (64-Hz style uniform samples, green) and, when
 /// given, its own accelerometer, cut into blocks of `blockSize` samples.
 func analyzeCraftedPPG(
     _ ppg: [Float], sampleRate: Double, flags: [UInt8]? = nil, acceleration: [[Float]]? = nil, blockSize: Int = 4096
 ) throws -> PPGRowCollector {
-    var analyzer = PPGFamily.makeAnalyzer(options: PPGFamily.defaultOptions)
-    let optical = StreamInfo(
-        key: StreamKey(deviceID: "watch", sensor: .photoplethysmogram, channel: "optical/e1/pd0/s1"),
-        columns: [ColumnInfo(name: "normalizedReflectance", unit: .dimensionless)], nominalSampleRate: sampleRate,
-        attributes: ["nominalWavelength": "525"])
-    _ = analyzer.claim(AnnouncedStream(index: 0, info: optical, file: "crafted"))
-    if acceleration != nil {
-        let acc = StreamInfo(
-            key: StreamKey(deviceID: "watch", sensor: .photoplethysmogram, channel: "accelerometer"),
-            columns: ["x", "y", "z"].map { ColumnInfo(name: $0, unit: .standardGravity) }, nominalSampleRate: sampleRate)
-        _ = analyzer.claim(AnnouncedStream(index: 1, info: acc, file: "crafted"))
-    }
+    var analyzer = craftedAnalyzer(rate: sampleRate, accelerometer: acceleration != nil)
     let flags = flags ?? [UInt8](repeating: 0, count: ppg.count)
     let out = PPGRowCollector()
     let time = TimeBase.uniform(segmentStart: 0, sampleRate: sampleRate)
@@ -244,18 +251,7 @@ struct PPGRobustnessTests {
 func analyzeExplicit(
     _ ppg: [Float], times: [Double], flags: [UInt8], accelerometerCount: Int?, rate: Double, blockSize: Int
 ) throws -> PPGRowCollector {
-    var analyzer = PPGFamily.makeAnalyzer(options: PPGFamily.defaultOptions)
-    let optical = StreamInfo(
-        key: StreamKey(deviceID: "watch", sensor: .photoplethysmogram, channel: "optical/e1/pd0/s1"),
-        columns: [ColumnInfo(name: "normalizedReflectance", unit: .dimensionless)], nominalSampleRate: rate,
-        attributes: ["nominalWavelength": "525"])
-    _ = analyzer.claim(AnnouncedStream(index: 0, info: optical, file: "crafted"))
-    if accelerometerCount != nil {
-        let acc = StreamInfo(
-            key: StreamKey(deviceID: "watch", sensor: .photoplethysmogram, channel: "accelerometer"),
-            columns: ["x", "y", "z"].map { ColumnInfo(name: $0, unit: .standardGravity) }, nominalSampleRate: rate)
-        _ = analyzer.claim(AnnouncedStream(index: 1, info: acc, file: "crafted"))
-    }
+    var analyzer = craftedAnalyzer(rate: rate, accelerometer: accelerometerCount != nil)
     // Segment boundaries.
     var bounds = [0]
     for i in 1..<max(1, times.count) where times[i] - times[i - 1] > 2 / rate { bounds.append(i) }
