@@ -178,11 +178,17 @@ public enum RecordingDiscovery {
         return n.hasSuffix(".manifest") || n.hasSuffix(".list") || n.hasSuffix(".txt")
     }
 
-    /// File names a folder scan treats as recordings (WFDB records by their `.hea`).
+    /// The name endings a folder scan treats as recordings (WFDB records by their `.hea`),
+    /// each optionally followed by one of ``compressionSuffixes``; compared case-insensitively.
+    public static let recordingSuffixes = [".ndjson", ".jsonl", ".json", ".csv", ".hea", ".mat", ".gt3x", ".group"]
+    /// Compression suffixes a recording's name may end with.
+    public static let compressionSuffixes = [".gz", ".xz"]
+
+    /// File names a folder scan treats as recordings (``recordingSuffixes``).
     public static func looksLikeRecording(_ name: String) -> Bool {
         var n = name.lowercased()
-        for z in [".gz", ".xz"] where n.hasSuffix(z) { n.removeLast(z.count) }
-        return [".ndjson", ".jsonl", ".json", ".csv", ".hea", ".mat", ".gt3x", ".group"].contains { n.hasSuffix($0) }
+        for z in compressionSuffixes where n.hasSuffix(z) { n.removeLast(z.count) }
+        return recordingSuffixes.contains { n.hasSuffix($0) }
     }
 
     /// Recording files under `folder`, following symbolic links, each folder (by device and
