@@ -46,14 +46,15 @@ struct CLIFirstDayTests {
         let alone = try ["watch-1_mitdb100_1716282000", "watch-1_mitdb105_1716285600"].map {
             try String(contentsOfFile: dir.url.appendingPathComponent("each/\($0)/beats.csv").path, encoding: .utf8)
         }
-        #expect(together.split(separator: "\n").count == alone.map { $0.split(separator: "\n").count - 1 }.reduce(0, +) + 1)
+        let rowsAlone: Int = alone.map { (text: String) -> Int in text.split(separator: "\n").count - 1 }.reduce(0, +)
+        let rowsTogether: Int = together.split(separator: "\n").count - 1
+        #expect(rowsTogether == rowsAlone)
         let clash = try SensorPipeProcess.run(["analyze", a, a, "--each"])
         #expect(clash.status == 64 && clash.stderr.contains("would both write into"), "\(clash.stderr)")
     }
 
     @Test("SIGINT during run: the progress ends with a message and the resume hint (exit 130); the same command resumes")
     func interruptAndResume() throws {
-        guard let binary = SensorPipeProcess.binary else { throw SensorPipeProcess.MissingBinary() }
         let f = BatchFixture()
         _ = try f.make("in", count: 6)
         let input = f.dir.url.appendingPathComponent("in").path
@@ -61,24 +62,11 @@ struct CLIFirstDayTests {
         #expect(try SensorPipeProcess.run(["run", input, "--out", reference, "--jobs", "2"]).status == 0)
 
         let out = f.dir.url.appendingPathComponent("interrupted.sqlite").path
-        let p = Process()
-        p.executableURL = binary
-        p.arguments = ["run", input, "--out", out, "--jobs", "2"]
-        p.environment = ProcessInfo.processInfo.environment.merging(["SENSORPIPE_STALL_BEFORE_COMMIT": "4"]) { $1 }
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
-        var text = ""
-        let deadline = Date().addingTimeInterval(300)
-        while !text.contains("stalling before the commit") && Date() < deadline {
-            let chunk = err.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
+        let (p, err, stalled) = try SensorPipeProcess.startStalled(["run", input, "--out", out, "--jobs", "2"], atCommit: 4)
+        var text = stalled
         #expect(text.contains("stalling before the commit"), "\(text)")
         kill(p.processIdentifier, SIGINT)
-        text += String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        text += String(decoding: err.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
         #expect(p.terminationReason == .exit && p.terminationStatus == 130, "\(p.terminationReason) \(p.terminationStatus)")
         let lines = text.split(separator: "\n").map(String.init)
