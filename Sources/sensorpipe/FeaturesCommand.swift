@@ -28,6 +28,7 @@ enum FeaturesCommand {
             options: [
                 .flag("--list", required: true, help: "list the catalog (required)", \.list),
                 .flag("--json", help: "as one JSON object (catalog_version, features)", \.json),
+                SharedOptions.configFile(\.analysis),
             ],
             analysis: \.analysis,
             run: run)
