@@ -8,6 +8,11 @@ import Signals
 public enum FeaturesFamily: AnalysisFamily {
     /// The family's options.
     public struct Options: Sendable, Hashable {
+        /// Whether every raw stream (accelerometer, rotation rate, ECG, PPG, …) gets the catalog
+        /// over its windows: off by default, because at study scale it is most of a batch's time and
+        /// of its rows (docs/RESULTS.md, "Rows and bytes per participant-day"); the derived series
+        /// (``derivedSeries``) keep theirs. `--features-raw true` turns it on.
+        public var rawStreams = false
         /// Windowing of the raw streams.
         public var windowing = FeatureWindowing()
         /// Window length and step of the derived series (NN intervals, heart rate, ENMO), s:
@@ -64,7 +69,7 @@ public enum FeaturesFamily: AnalysisFamily {
     }()
 
     public static let name = "features"
-    public static let summary = "windowed statistical, temporal and spectral features of every stream and derived series"
+    public static let summary = "windowed statistical, temporal and spectral features of the derived series (and, opt-in, every raw stream)"
     public static var tables: [ResultTable] { [FeatureTables.features.table, FeatureTables.windows.table] }
     public static var defaultOptions: Options { Options() }
     public static var options: [AnalysisOption<Options>] {
@@ -72,8 +77,11 @@ public enum FeaturesFamily: AnalysisFamily {
             .choice(
                 "catalog", "feature groups (--features): default, all (adds catch22), none, or groups joined by +", choices: catalogChoices,
                 get: { $0.catalog }, set: { $0.catalog = $1 }),
+            .flag(
+                "raw", "also every raw stream (accelerometer, rotation rate, ECG, PPG…): the catalog over its windows (off by default: most of a study's time and rows)",
+                get: { $0.rawStreams }, set: { $0.rawStreams = $1 }),
             .number(
-                "window_s", unit: "s", "feature window length", range: 0.1...86_400,
+                "window_s", unit: "s", "feature window length on the raw streams", range: 0.1...86_400,
                 get: { $0.windowing.lengthSeconds }, set: { $0.windowing.lengthSeconds = $1 }),
             .number(
                 "step_s", unit: "s", "feature window step", range: 0.1...86_400,
@@ -116,7 +124,7 @@ public enum FeaturesFamily: AnalysisFamily {
         init(options: Options) { self.options = options }
 
         public mutating func claim(_ stream: AnnouncedStream) -> Bool {
-            guard !options.groups.isEmpty, !stream.info.columns.isEmpty else { return false }
+            guard options.rawStreams, !options.groups.isEmpty, !stream.info.columns.isEmpty else { return false }
             streams[stream.index] = StreamFeatures(stream: stream, options: options)
             order.append(stream.index)
             return true
