@@ -78,7 +78,8 @@ public enum FeaturesFamily: AnalysisFamily {
                 "catalog", "feature groups (--features): default, all (adds catch22), none, or groups joined by +", choices: catalogChoices,
                 get: { $0.catalog }, set: { $0.catalog = $1 }),
             .flag(
-                "raw", "also every raw stream (accelerometer, rotation rate, ECG, PPG…): the catalog over its windows (off by default: most of a study's time and rows)",
+                "raw",
+                "also every raw stream (accelerometer, rotation rate, ECG, PPG…): the catalog over its windows (off by default: most of a study's time and rows)",
                 get: { $0.rawStreams }, set: { $0.rawStreams = $1 }),
             .number(
                 "window_s", unit: "s", "feature window length on the raw streams", range: 0.1...86_400,

@@ -1,7 +1,8 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import Synchronization
 
 /// The content hash of the files a decoder reads, computed from the same bytes while they are
 /// decoded (one pass over each file instead of a hashing pass and a decoding pass).
