@@ -46,7 +46,7 @@ struct StudyBenchmark {
     func processCPUSeconds() -> Double {
         var u = rusage()
         getrusage(RUSAGE_SELF.rawValue, &u)
-        return Double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + Double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6
+        return cpuSeconds(u)
     }
 
     /// `BINARY run INPUT --out DB --jobs 1 --quiet --json RUN-ARGUMENTS` as a child process.
@@ -56,32 +56,15 @@ struct StudyBenchmark {
         defer {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db.path + suffix) }
         }
-        let args = [binary, "run", input.path, "--out", db.path, "--jobs", "1", "--quiet", "--json"] + runArguments
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, json.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) } }
-        var pid = pid_t()
-        let t0 = DispatchTime.now().uptimeNanoseconds
-        let rc = posix_spawn(&pid, binary, &actions, nil, &argv, environ)
-        guard rc == 0 else { throw BenchError("cannot start \(binary): errno \(rc)") }
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-        let wall = Double(DispatchTime.now().uptimeNanoseconds - t0) * 1e-9
+        let (status, usage, wall) = try spawnChild(
+            [binary, "run", input.path, "--out", db.path, "--jobs", "1", "--quiet", "--json"] + runArguments, stdout: json.path)
         let text = (try? String(contentsOf: json, encoding: .utf8)) ?? ""
         guard let obj = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any],
             let counts = obj["recordings"] as? [String: Int]
         else { throw BenchError("\(binary) run printed no summary (status \(status)): \(text.prefix(300))") }
-        let cpu =
-            Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
-            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6
         let size = (try? FileManager.default.attributesOfItem(atPath: db.path)[.size] as? Int) ?? 0
         return Run(
-            cpuSeconds: cpu, wallSeconds: wall, peakRSSMB: Double(usage.ru_maxrss) / 1024, databaseBytes: size,
+            cpuSeconds: cpuSeconds(usage), wallSeconds: wall, peakRSSMB: Double(usage.ru_maxrss) / 1024, databaseBytes: size,
             ok: counts["ok"] ?? 0, failed: counts["failed"] ?? 0,
             signalHours: (obj["signal_hours"] as? [String: Double])?.values.reduce(0, +) ?? 0)
     }
