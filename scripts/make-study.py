@@ -16,7 +16,7 @@ Per participant-day:
   at ~1.8 steps/s), gravity included; values with 9 significant digits as CoreMotion writes;
 - wrist PPG: `--ppg-hours` (default 4) of 64 Hz, three optical channels (two green photodiode
   pairs, one infrared) with the embedded 64 Hz accelerometer, in 2-minute background sessions
-  spread over the waking hours, one result a second; a pulse wave at 55–95 bpm with respiration
+  spread over the waking hours (`--ppg-span-hours`, default 14 from 08:00), one result a second; a pulse wave at 55–95 bpm with respiration
   and noise, a few null and saturated samples;
 - ECG: three 30-s Apple Watch sessions at 512 Hz (09:00, 14:00, 20:00), batches of 256 samples
   (the waveform of scripts/make-sensorkit-samples.py: Gaussian P, QRS, T).
@@ -95,11 +95,11 @@ def accelerometer(rng, device, day_start, hours):
     return lines, t[0], t[-1]
 
 
-def ppg(rng, device, day_start, hours):
-    """Lines of `hours` of 64 Hz wrist PPG in 2-minute sessions between 08:00 and 22:00."""
+def ppg(rng, device, day_start, hours, span_hours=14.0):
+    """Lines of `hours` of 64 Hz wrist PPG in 2-minute sessions between 08:00 and 08:00 + `span_hours`."""
     fs = 64.0
     sessions = max(1, int(round(hours * 30)))
-    span = 14 * 3600.0
+    span = max(span_hours * 3600.0, sessions * 120.0)
     starts = day_start + 8 * 3600.0 + np.sort(rng.choice(int(span // 120), size=sessions, replace=False)) * 120.0
     channels = [(9, "0,1", 1, 525.0, 527.3), (9, "2,3", 2, 525.0, 526.8), (10, "2,3", 3, 940.0, 938.1)]
     lines = []
@@ -189,6 +189,9 @@ def main():
     ap.add_argument("--days", type=int, default=1)
     ap.add_argument("--acc-hours", type=float, default=24.0, help="accelerometer hours a day (default 24)")
     ap.add_argument("--ppg-hours", type=float, default=4.0, help="wrist PPG hours a day (default 4)")
+    ap.add_argument("--ppg-span-hours", type=float, default=14.0,
+                    help="hours from 08:00 over which the PPG sessions are spread (default 14; "
+                         "the --ppg-hours value: back to back)")
     args = ap.parse_args()
     total = 0
     for p in range(1, args.participants + 1):
@@ -203,7 +206,7 @@ def main():
                            [header("accelerometer", phone, a, b),
                             device_line(phone, "iPhone", "iPhone", "iOS", "17.5", "iPhone15,2")], lines)
             if args.ppg_hours > 0:
-                lines, a, b = ppg(rng, watch, day, args.ppg_hours)
+                lines, a, b = ppg(rng, watch, day, args.ppg_hours, args.ppg_span_hours)
                 total += write(args.out / pid / "photoplethysmogram" / watch / name,
                                [header("photoplethysmogram", watch, a, b),
                                 device_line(watch, "Apple Watch", "Watch", "watchOS", "10.4", "Watch6,1")], lines)

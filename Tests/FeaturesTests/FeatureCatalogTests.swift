@@ -42,12 +42,14 @@ import _TestSupport
         let info = StreamInfo(
             key: StreamKey(deviceID: "d", sensor: .accelerometer, channel: "a"), columns: [ColumnInfo(name: "x", unit: .standardGravity)])
         var byDefault = FeaturesFamily.makeAnalyzer(options: FeaturesOptions())
-        #expect(!byDefault.claim(AnnouncedStream(index: 0, info: info, file: "f")))
+        let claimedByDefault = byDefault.claim(AnnouncedStream(index: 0, info: info, file: "f"))
+        #expect(!claimedByDefault)
         #expect(byDefault.consumesDerivedSeries)
         var options = FeaturesOptions()
         options.rawStreams = true
         var optedIn = FeaturesFamily.makeAnalyzer(options: options)
-        #expect(optedIn.claim(AnnouncedStream(index: 0, info: info, file: "f")))
+        let claimedOptedIn = optedIn.claim(AnnouncedStream(index: 0, info: info, file: "f"))
+        #expect(claimedOptedIn)
         #expect(FeaturesFamily.options.contains { $0.key == "raw" })
     }
 }
