@@ -4,7 +4,7 @@ import Testing
 import _TestSupport
 
 /// The features family over the derived series the ECG, PPG and motion families publish
-/// (``DerivedSample``), end to end through ``RecordingAnalysis``: every stream kind gives raw
+/// (``DerivedSeries``), end to end through ``RecordingAnalysis``: every stream kind gives raw
 /// feature rows, and the derived series give `ecg_nn_…`, `ecg_hr_…`, `ppg_…` and `acc_enmo_…`
 /// rows whose values agree with the publishing family's own rows (the mean of the NN intervals
 /// in `beats`, of ENMO in `motion_epochs`), independent of the block size.
