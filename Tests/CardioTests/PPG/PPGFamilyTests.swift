@@ -83,7 +83,7 @@ struct SyntheticPPG {
             attributes: ["nominalWavelength": "525"])
         let acc = StreamInfo(
             key: StreamKey(deviceID: "watch", sensor: .photoplethysmogram, channel: "accelerometer"),
-            columns: ["x", "y", "z"].map { ColumnInfo(name: $0, unit: .standardGravity) }, nominalSampleRate: sampleRate)
+            columns: ["x", "y", "z"].map { ColumnInfo(name: $0, unit: .standardGravity) }, nominalSampleRate: sampleRate, role: .embeddedAccelerometer)
         let claimedOptical = analyzer.claim(AnnouncedStream(index: 0, info: optical, file: "synthetic"))
         #expect(claimedOptical)
         if withAccelerometer {
