@@ -32,20 +32,25 @@ final class DerivedEventLog: @unchecked Sendable {
     }
 }
 
+/// The test families have no options and no tables.
+struct NoOptions: Sendable {}
+
+extension AnalysisFamily where Options == NoOptions {
+    static var tables: [ResultTable] { [] }
+    static var options: [AnalysisOption<NoOptions>] { [] }
+    static var defaultOptions: NoOptions { NoOptions() }
+}
+
 /// Publishes `tick_samples` (sample number, x) for every accelerometer sample, and subscribes to
 /// the echoes of its own ticks (a cycle through ``EchoFamily``).
 enum TickFamily: AnalysisFamily {
-    struct Options: Sendable {}
     static let name = "tick"
     static let summary = "publishes one event per sample"
     static let ticks = DerivedSeries(
         source: "tick", name: "samples", summary: "one event per accelerometer sample", isEventSeries: true,
         attributes: [.number("n", unit: "", "sample number in the stream"), .number("x", unit: "g", "the sample's x")])
-    static var tables: [ResultTable] { [] }
     static var publishes: [DerivedSeries] { [ticks] }
-    static var options: [AnalysisOption<Options>] { [] }
-    static var defaultOptions: Options { Options() }
-    static func makeAnalyzer(options: Options) -> Analyzer { Analyzer() }
+    static func makeAnalyzer(options: NoOptions) -> Analyzer { Analyzer() }
 
     struct Analyzer: RecordingAnalyzer {
         var names: [Int: String] = [:]
@@ -60,6 +65,7 @@ enum TickFamily: AnalysisFamily {
         mutating func consume(_ block: SampleBlock, output: any ResultOutput) throws {
             let log = DerivedEventLog.shared
             log.enter("tick")
+            log.lines.append("tick block")
             defer { log.leave("tick") }
             var n = counts[block.stream] ?? 0
             for i in 0..<block.count {
@@ -86,17 +92,13 @@ enum TickFamily: AnalysisFamily {
 /// Subscribes to the ticks (attributes in its own order) and publishes `echo_ticks` for each
 /// while it receives it: a consumer that publishes.
 enum EchoFamily: AnalysisFamily {
-    struct Options: Sendable {}
     static let name = "echo"
     static let summary = "echoes every tick"
     static let echoes = DerivedSeries(
         source: "echo", name: "ticks", summary: "one event per tick received", isEventSeries: true,
         attributes: [.number("n", unit: "", "the tick's sample number")])
-    static var tables: [ResultTable] { [] }
     static var publishes: [DerivedSeries] { [echoes] }
-    static var options: [AnalysisOption<Options>] { [] }
-    static var defaultOptions: Options { Options() }
-    static func makeAnalyzer(options: Options) -> Analyzer { Analyzer() }
+    static func makeAnalyzer(options: NoOptions) -> Analyzer { Analyzer() }
 
     struct Analyzer: RecordingAnalyzer {
         var issues: [String] = []
@@ -120,13 +122,9 @@ enum EchoFamily: AnalysisFamily {
 /// Records the ticks and echoes it receives; one of its subscriptions names an attribute the
 /// ticks do not declare.
 enum RecorderFamily: AnalysisFamily {
-    struct Options: Sendable {}
     static let name = "recorder"
     static let summary = "records ticks and echoes"
-    static var tables: [ResultTable] { [] }
-    static var options: [AnalysisOption<Options>] { [] }
-    static var defaultOptions: Options { Options() }
-    static func makeAnalyzer(options: Options) -> Analyzer { Analyzer() }
+    static func makeAnalyzer(options: NoOptions) -> Analyzer { Analyzer() }
 
     struct Analyzer: RecordingAnalyzer {
         var issues: [String] = []
@@ -154,13 +152,9 @@ final class SeriesRecorder: @unchecked Sendable {
 }
 
 enum SeriesRecorderFamily: AnalysisFamily {
-    struct Options: Sendable {}
     static let name = "series_recorder"
     static let summary = "records one derived series"
-    static var tables: [ResultTable] { [] }
-    static var options: [AnalysisOption<Options>] { [] }
-    static var defaultOptions: Options { Options() }
-    static func makeAnalyzer(options: Options) -> Analyzer { Analyzer() }
+    static func makeAnalyzer(options: NoOptions) -> Analyzer { Analyzer() }
 
     struct Analyzer: RecordingAnalyzer {
         var issues: [String] = []
@@ -214,7 +208,7 @@ struct DerivedEventRoutingTests {
         var inTick = false, sinceCall = [String]()
         var calls = 0
         for line in r.lines {
-            if line == "tick {" {
+            if line == "tick block" {
                 inTick = true
                 if !sinceCall.isEmpty {
                     calls += 1
@@ -243,8 +237,13 @@ struct DerivedEventRoutingTests {
         let b = try Self.run(capacity: 50, ticksPerSample: 200)
         #expect(a.lines == b.lines, "two runs differ")
         #expect(a.violations.isEmpty, "\(a.violations.prefix(5))")
-        let flushedInside = a.lines.split(separator: "} tick").contains { $0.contains("recorder echo_ticks") && $0.contains("tick {") }
-        #expect(flushedInside, "the queue was drained inside a long publisher call")
+        var inCall = false, flushedInside = 0
+        for line in a.lines {
+            if line == "tick block" { inCall = true }
+            if line == "} tick" { inCall = false }
+            if inCall && line.hasPrefix("recorder ") { flushedInside += 1 }
+        }
+        #expect(flushedInside > 0, "the queue was drained inside a long publisher call")
         let c = try Self.run(capacity: 7, ticksPerSample: 200)
         #expect(c.violations.isEmpty, "\(c.violations.prefix(5))")
         for series in ["tick_samples", "echo_ticks"] {
@@ -321,20 +320,33 @@ struct DerivedEventRoutingTests {
         #expect(chunked == events, "block size changed the pulse events")
     }
 
-    @Test("the registry's series are declared once; the features family subscribes to declared attributes with their units")
-    func declarations() {
-        var seen = [String: DerivedSeries]()
-        for f in AnalysisRegistry.families {
-            for s in f.publishes {
-                #expect(seen[s.id] == nil, "\(s.id) declared twice")
-                seen[s.id] = s
+    @Test("stream roles come from the decoder: a SensorKit PPG's optical channels, accelerometer and temperature")
+    func streamRoles() throws {
+        let path = Fixtures.repositoryRoot.appendingPathComponent("Tests/RecordingsTests/Fixtures/sensorkit/ppg.ndjson").path
+        let decoder = try RecordingOpener.open(path: path).decoder
+        var roles = [String: StreamRole]()
+        while let e = try decoder.next() {
+            if case .stream(_, let info) = e { roles[info.key.channel] = info.role }
+        }
+        #expect(roles["accelerometer"] == .embeddedAccelerometer)
+        #expect(roles["temperature"] == .temperature)
+        let optical = roles.filter { $0.key.hasPrefix("optical/") }
+        #expect(!optical.isEmpty && optical.values.allSatisfy { $0 == .optical }, "\(roles)")
+        // Routing and accounting read the role: without features, the temperature is analysed by
+        // no family and said to be auxiliary; the PPG family takes the optical channels and the
+        // accelerometer.
+        var analysis = AnalysisConfiguration()
+        try analysis.set(family: "features", key: "catalog", value: .choice("none"), origin: "test")
+        let s = try RecordingAnalysis.run(path: path, analysis: analysis, sink: MemorySink())
+        for summary in s.streamSummaries {
+            switch summary.role {
+            case .temperature:
+                #expect(summary.analyses.isEmpty && summary.analysisDescription == "none: auxiliary channel")
+            case .optical: #expect(summary.analyses == ["ppg"], "\(summary.key)")
+            case .embeddedAccelerometer: #expect(summary.analyses.contains("ppg") && summary.analyses.contains("motion"))
+            case .signal: Issue.record("\(summary.key): no stream of this file is its sensor's plain signal")
             }
         }
-        for d in FeatureColumns.derivedSeries {
-            let s = seen["\(d.family)_\(d.channel)"]
-            #expect(s != nil, "\(d.family)_\(d.channel) is not published")
-            guard let s, let i = s.index(of: d.attribute) else { continue }
-            #expect(s.attributes[i].unit == d.unit && s.isEventSeries == d.isEventSeries, "\(s.id).\(d.attribute)")
-        }
+        #expect(s.streamSummaries.contains { $0.role == .temperature })
     }
 }

@@ -120,4 +120,23 @@ import _TestSupport
         }
         #expect(cells == long.count, "every long row is one wide cell")
     }
+
+    @Test("the registry's series are declared once; the features family subscribes to declared attributes with their units")
+    func declarations() {
+        var seen = [String: DerivedSeries]()
+        for f in AnalysisRegistry.families {
+            for s in f.publishes {
+                #expect(seen[s.id] == nil, "\(s.id) declared twice")
+                seen[s.id] = s
+            }
+        }
+        for d in FeatureColumns.derivedSeries {
+            let s = seen["\(d.family)_\(d.channel)"]
+            #expect(s != nil, "\(d.family)_\(d.channel) is not published")
+            let i = s?.index(of: d.attribute)
+            #expect(i != nil, "\(d.family)_\(d.channel) declares no \(d.attribute)")
+            guard let s, let i else { continue }
+            #expect(s.attributes[i].unit == d.unit && s.isEventSeries == d.isEventSeries, "\(s.id).\(d.attribute)")
+        }
+    }
 }

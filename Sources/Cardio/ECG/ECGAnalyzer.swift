@@ -90,6 +90,9 @@ public struct ECGAnalyzer {
     var segmentBeats: [Int] = []
     /// The beat series the detected beats go to.
     var series: BeatSeries
+    /// Whether detected beats are kept for ``takeBeatEvents(microvoltsPerUnit:)`` (``ECGFamily``
+    /// publishes them; a stand-alone analyzer keeps none).
+    var collectsBeatEvents = false
     /// Beats waiting for their quality window's label before they are published (``ECGBeatEvents``).
     var pendingBeatEvents: [ECGBeatEvents.Pending] = []
     /// Problems that made parts of the stream unanalysable (reported, not hidden).
@@ -221,7 +224,9 @@ public struct ECGAnalyzer {
         segmentBeats.append(contentsOf: peaks)
         peaks.removeAll(keepingCapacity: true)
         for b in classified {
-            pendingBeatEvents.append(ECGBeatEvents.Pending(segment: segment, time: segmentStart + Double(b.sample) / rate, beat: b))
+            if collectsBeatEvents {
+                pendingBeatEvents.append(ECGBeatEvents.Pending(segment: segment, time: segmentStart + Double(b.sample) / rate, beat: b))
+            }
             series.append(
                 segment: segment, sampleIndex: b.sample, timeSeconds: segmentStart + Double(b.sample) / rate,
                 beatClass: b.beatClass, uncertain: Self.isUncertain(b),

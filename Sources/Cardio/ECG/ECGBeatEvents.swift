@@ -15,7 +15,8 @@ public enum ECGBeatEvents {
         summary: "R peaks of an ECG lead as the detector finds them, at the detection time (beats.time), before artefact correction",
         isEventSeries: true,
         attributes: [
-            .label("class", values: BeatClass.allCases.map(\.description), "AAMI class from the beat classifier: N, S, V or Q (beats.class)"),
+            .label(
+                "class", values: BeatClass.allCases.map(\.description), "AAMI class from the beat classifier: N, S, V or Q (beats.class)"),
             .number(
                 "r_amplitude", unit: "uV",
                 "the classifier's morphology signal (block-averaged to 125–250 Hz, band-passed 0.7–35 Hz) at the R apex, signed; none when the lead is not in volts or the beat's samples are masked"

@@ -87,7 +87,9 @@ public enum ECGFamily: AnalysisFamily {
                 guard !hits.isEmpty else { return false }
                 matched.formUnion(hits)
             }
-            analyzers[stream.index] = ECGAnalyzer(streamName: stream.name, options: options)
+            var analyzer = ECGAnalyzer(streamName: stream.name, options: options)
+            analyzer.collectsBeatEvents = true
+            analyzers[stream.index] = analyzer
             microvoltsPerUnit[stream.index] = ECGBeatEvents.microvoltsPerUnit(stream.info.columns.first?.unit)
             order.append(stream.index)
             var key = stream.info.key

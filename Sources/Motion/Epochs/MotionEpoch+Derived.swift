@@ -9,7 +9,8 @@ public enum MotionEvents {
         attributes: [
             .number(
                 "enmo_mg", unit: "mg",
-                "Euclidean norm minus one, truncated at zero, mean over the epoch (van Hees et al. 2013); NaN when the epoch has no metrics")
+                "Euclidean norm minus one, truncated at zero, mean over the epoch (van Hees et al. 2013); NaN when the epoch has no metrics"
+            )
         ])
 }
 

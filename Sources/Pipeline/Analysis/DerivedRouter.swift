@@ -75,7 +75,8 @@ final class DerivedRouter {
                 guard let (projected, indices) = series.projected(onto: sub.attributes) else {
                     let missing = sub.attributes.filter { series.index(of: $0) == nil }
                     issues.append(
-                        "\(box.name): subscribes to \(missing.joined(separator: ", ")) of \(sub.series), which its publisher does not declare")
+                        "\(box.name): subscribes to \(missing.joined(separator: ", ")) of \(sub.series), which its publisher does not declare"
+                    )
                     continue
                 }
                 routes[sub.series, default: []].append(
@@ -100,7 +101,8 @@ final class DerivedRouter {
         }
         var done = [Bool](repeating: false, count: n), order = [Int]()
         while order.count < n {
-            let ready = (0..<n).first { !done[$0] && after[$0].allSatisfy { done[$0] } }
+            let ready =
+                (0..<n).first { !done[$0] && after[$0].allSatisfy { done[$0] } }
                 ?? (0..<n).first { !done[$0] }! // a cycle: family order
             done[ready] = true
             order.append(ready)
