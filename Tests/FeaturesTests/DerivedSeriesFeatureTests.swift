@@ -29,15 +29,15 @@ import _TestSupport
         }
     }
 
-    static var options: FeaturesFamily.Options {
-        var o = FeaturesFamily.Options()
+    static var options: FeaturesOptions {
+        var o = FeaturesOptions()
         o.derivedWindowSeconds = 60
         o.derivedStepSeconds = 60
         return o
     }
 
     /// Feeds samples (in the given order) to one analyzer; returns its output.
-    static func run(_ samples: [Sample], options: FeaturesFamily.Options = options) throws -> CollectingOutput {
+    static func run(_ samples: [Sample], options: FeaturesOptions = options) throws -> CollectingOutput {
         var analyzer = FeaturesFamily.makeAnalyzer(options: options)
         #expect(!analyzer.subscriptions.isEmpty)
         let output = CollectingOutput()

@@ -32,7 +32,7 @@ struct PPGPulseChannel {
     /// (``PPGPulseEvents``): time and measurements.
     var pendingPulses: [(time: Double, shape: PPGPulseShape, rate: Double)] = []
 
-    init(optical: Int, name: String, options: BeatSeries.Options) {
+    init(optical: Int, name: String, options: BeatSeriesOptions) {
         self.optical = optical
         self.name = name
         series = BeatSeries(options: options)

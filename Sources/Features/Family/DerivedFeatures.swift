@@ -18,7 +18,7 @@ struct DerivedFeatures {
     ///   - first: the series' first event (stream, rate).
     ///   - series: its declaration, restricted to the subscribed attribute (names, unit, kind).
     ///   - options: the family's options.
-    init(first: DerivedEvent, series: DerivedSeries, options: FeaturesFamily.Options) {
+    init(first: DerivedEvent, series: DerivedSeries, options: FeaturesOptions) {
         let windowing = options.derivedWindowing
         var e = WindowEmitter(
             stream: first.stream, family: series.source, channels: [series.name], units: [series.attributes[0].unit], triaxial: false,
@@ -30,7 +30,7 @@ struct DerivedFeatures {
     }
 
     /// The catalog of a derived series: the family's, without the spectral group for event series.
-    static func configuration(options: FeaturesFamily.Options, eventSeries: Bool) -> FeatureExtractor.Configuration {
+    static func configuration(options: FeaturesOptions, eventSeries: Bool) -> FeatureExtractor.Configuration {
         var c = options.configuration
         if eventSeries { c.groups.remove(.spectral) }
         return c
