@@ -128,8 +128,8 @@ enum RunCommand {
         guard found > 0 else {
             CLI.error(
                 "no recordings found in " + inputs.joined(separator: ", ")
-                    + " (looked for " + RecordingDiscovery.recordingSuffixes.joined(separator: ", ") + " files, optionally "
-                    + RecordingDiscovery.compressionSuffixes.joined(separator: "/")
+                    + " (looked for \(RecordingDiscovery.fileExtensions.joined(separator: ", ")) files, optionally "
+                    + RecordingFileNames.compressionSuffixes.joined(separator: "/")
                     + (filter == RecordingDiscovery.Filter() ? ")" : ", kept by the --include/--exclude patterns)"))
             return 1
         }
