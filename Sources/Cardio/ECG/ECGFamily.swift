@@ -58,8 +58,7 @@ public enum ECGFamily: AnalysisFamily {
     /// The ECG analysis of one recording: one ``ECGAnalyzer`` per claimed ECG stream.
     public struct Analyzer: RecordingAnalyzer {
         let options: ECGAnalyzer.Options
-        var analyzers: [Int: ECGAnalyzer] = [:]
-        var order: [Int] = []
+        var analyzers = AnalyzerTable<Int, ECGAnalyzer>()
         /// Per analysed stream: the fused series' stream key of its device (and session).
         var groups: [Int: StreamKey] = [:]
         /// ECG streams announced so far (the index a numeric `channel` selector names).
@@ -82,8 +81,7 @@ public enum ECGFamily: AnalysisFamily {
                 guard !hits.isEmpty else { return false }
                 matched.formUnion(hits)
             }
-            analyzers[stream.index] = ECGAnalyzer(streamName: stream.name, options: options)
-            order.append(stream.index)
+            analyzers.add(ECGAnalyzer(streamName: stream.name, options: options), for: stream.index)
             var key = stream.info.key
             key.channel = ECGFamily.fusedChannel
             groups[stream.index] = key
@@ -91,11 +89,11 @@ public enum ECGFamily: AnalysisFamily {
         }
 
         public mutating func consume(_ block: SampleBlock, output: any ResultOutput) throws {
-            guard var a = analyzers.removeValue(forKey: block.stream) else { return }
-            a.consume(block)
-            let finished = a.takeQualityResults()
-            let name = a.streamName
-            analyzers[block.stream] = a
+            let taken = analyzers.update(block.stream) { a in
+                a.consume(block)
+                return (name: a.streamName, finished: a.takeQualityResults())
+            }
+            guard let (name, finished) = taken else { return }
             for q in finished { try output.emit(ECGTables.quality, Streamed(stream: name, value: q)) }
         }
 
@@ -105,22 +103,18 @@ public enum ECGFamily: AnalysisFamily {
             var fused = [(name: String, series: BeatSeries, windows: [LeadFusion.Window])]()
             if options.fusesLeads {
                 var keys = [StreamKey]()
-                for index in order where !keys.contains(groups[index]!) { keys.append(groups[index]!) }
+                for index in analyzers.order where !keys.contains(groups[index]!) { keys.append(groups[index]!) }
                 for key in keys {
-                    let members = order.filter { groups[$0] == key }
+                    let members = analyzers.order.filter { groups[$0] == key }
                     guard members.count >= 2 else { continue }
                     var leads = [LeadFusion.Lead]()
-                    for index in members {
-                        var a = analyzers.removeValue(forKey: index)!
-                        leads.append(a.fusionLead())
-                        analyzers[index] = a
-                    }
+                    for index in members { leads.append(analyzers.update(index) { $0.fusionLead() }!) }
                     let f = LeadFusion.fuse(leads, options: options.series)
                     fused.append((key.description, f.series, f.windows))
                 }
             }
-            for index in order {
-                guard var a = analyzers.removeValue(forKey: index) else { continue }
+            for index in analyzers.order {
+                guard var a = analyzers.remove(index) else { continue }
                 let name = a.streamName
                 let rows = SeriesRows(output: output, stream: name, source: .ecg)
                 try a.finish(
