@@ -97,7 +97,8 @@ struct DecimalNumberTests {
         #expect(parse(" -0,5 ") == -0.5 && parse("+3") == 3 && parse(".5") == 0.5 && parse("5.") == 5)
         #expect(parse("-0")?.sign == .minus)
         #expect(parse("1e3") == 1000 && parse("1E-3") == 0.001)
-        for bad in ["", " ", "-", ".", "1.2.3", "1,234.5", "nan", "NaN", "inf", "0x1p3", "1e", "1e+", "12a", "1 2", "1e400",
+        for bad in [
+            "", " ", "-", ".", "1.2.3", "1,234.5", "nan", "NaN", "inf", "0x1p3", "1e", "1e+", "12a", "1 2", "1e400",
             "e5", "1e5.0", "1ee5", "--1", "+-1", "1e-", "1.e", "Infinity", "1_000", "1 e5", "-1e400",
         ] {
             #expect(parse(bad) == nil, "\(bad)")
