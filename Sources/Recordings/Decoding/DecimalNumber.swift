@@ -117,7 +117,10 @@ enum DecimalNumber {
             exponent += expNegative ? -e : e
         }
         if mantissa == 0 { return negative ? -0.0 : 0.0 }
-        if !dropped, let v = fastDouble(mantissa, exponent, negative: negative), v.isFinite { return v }
+        if !dropped {
+            if let v = clinger(mantissa, exponent, negative: negative) { return v }
+            if let v = eiselLemire(mantissa, exponent, negative: negative), v.isFinite { return v }
+        }
         return slowParse(UnsafeBufferPointer(rebasing: field[start..<end]))
     }
 
@@ -132,12 +135,18 @@ enum DecimalNumber {
     @inline(__always)
     static func fastDouble(_ w: UInt64, _ q: Int, negative: Bool) -> Double? {
         if w == 0 { return negative ? -0.0 : 0.0 }
-        if w <= 1 << 53 && q >= -22 && q <= 22 {
-            let m = Double(w)
-            let v = exactPowersOfTen.withUnsafeBufferPointer { p in q < 0 ? m / p[-q] : m * p[q] }
-            return negative ? -v : v
-        }
-        return eiselLemire(w, q, negative: negative)
+        return clinger(w, q, negative: negative) ?? eiselLemire(w, q, negative: negative)
+    }
+
+    /// Clinger's fast path: `w · 10^q` with sign when `w ≤ 2^53` and `|q| ≤ 22` (both factors
+    /// exact doubles, one correctly rounded operation), else `nil`.
+    /// - Complexity: O(1).
+    @inline(__always)
+    static func clinger(_ w: UInt64, _ q: Int, negative: Bool) -> Double? {
+        guard w <= 1 << 53 && q >= -22 && q <= 22 else { return nil }
+        let m = Double(w)
+        let v = exactPowersOfTen.withUnsafeBufferPointer { p in q < 0 ? m / p[-q] : m * p[q] }
+        return negative ? -v : v
     }
 
     /// Eisel–Lemire conversion (port of `compute_float<binary64>` of the paper's reference

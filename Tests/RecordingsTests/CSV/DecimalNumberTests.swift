@@ -67,7 +67,9 @@ struct DecimalNumberTests {
         ]
         for s in cases { #expect(agreesWithStandardLibrary(s), "\(s.count > 60 ? String(s.prefix(20)) + "…" : s)") }
         #expect(parse("1e-400")?.bitPattern == 0 && parse("-1e-400")?.bitPattern == (-0.0).bitPattern)
-        #expect(parse(long + "e-100005") == 1e-5)
+        // 10^100005 · 10^−100005: the exponent is past the accumulation cap, so only the text
+        // fallback is exact (the fast tiers would read 10^5).
+        #expect(parse(long + "e-100005") == 1)
     }
 
     @Test("19-digit significands over every exponent the 128-bit table covers agree with the standard library")
