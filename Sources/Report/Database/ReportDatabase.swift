@@ -6,6 +6,8 @@ import Foundation
 final class ReportDatabase {
     let path: String
     private let handle: OpaquePointer
+    /// Columns per table, read once.
+    private var columnCache: [String: Set<String>] = [:]
 
     /// Opens `path` read-only.
     /// - Throws: ``ReportError`` when the file is missing or not an SQLite database.
@@ -118,6 +120,15 @@ final class ReportDatabase {
     /// Names of the database's tables.
     func tableNames() throws(ReportError) -> Set<String> {
         Set(try query("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0.text("name") })
+    }
+
+    /// The columns of `table` (empty when it does not exist).
+    func columns(of table: String) throws(ReportError) -> Set<String> {
+        if let known = columnCache[table] { return known }
+        let names = Set(
+            try query("SELECT name FROM pragma_table_info(?)", [.text(table)]).compactMap { $0.text("name") })
+        columnCache[table] = names
+        return names
     }
 
     /// Rows of `table` for one recording (empty when the table does not exist).
