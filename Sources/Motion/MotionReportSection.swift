@@ -3,7 +3,7 @@ import Signals
 extension MotionFamily {
     /// The motion section of the report: ENMO per epoch over time, an actogram (days × 24 h of
     /// ENMO, or ActiGraph counts, with non-wear marked), per-day bars of intensity minutes, steps
-    /// and wear, and each night's sleep period time window with its sustained-inactivity figures.
+    /// and wear, and each night's sleep period time window with its sustained-inactivity bouts.
     public static var reportSection: ReportSection {
         let epochs = MotionTables.epochs.table, daily = MotionTables.daily.table
         return ReportSection(
@@ -37,6 +37,7 @@ extension MotionFamily {
                     ReportIntervals(
                         id: "nights", title: "Sleep period per night (noon to noon)", rows: ReportRows(MotionTables.nights.table),
                         label: "night", periodStart: "window_start", periodSeconds: 86_400, start: "spt_onset", end: "spt_wake",
+                        inner: ReportRows(MotionTables.sleepBouts.table), innerStart: "bout_start", innerEnd: "bout_end",
                         figures: ["spt_s", "sleep_s", "bouts", "waso_s", "valid_s", "non_wear_s", "note"])),
             ],
             shows: "ENMO over time, an actogram with non-wear marked, intensity minutes, steps and wear per day, and each night's sleep period",

@@ -20,27 +20,6 @@ struct ReportContext {
     /// What was read back from the files (filled after the sections asked for strips).
     var readback = SignalReadback()
 
-    /// Rows of `table` for this recording (empty when the table is absent).
-    func rows(_ table: String, where condition: String? = nil, _ parameters: [ReportDatabase.Value] = [], orderBy: String? = nil)
-        throws(ReportError) -> [ReportDatabase.Row]
-    {
-        guard tables.contains(table) else { return [] }
-        let quoted = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-        var sql = "SELECT * FROM \(quoted) WHERE recording_id = ?"
-        if let condition { sql += " AND (\(condition))" }
-        if let orderBy { sql += " ORDER BY \(orderBy)" }
-        return try db.query(sql, [.integer(recordingID)] + parameters)
-    }
-
-    /// Rows of `table` for this recording (0 when absent), optionally filtered.
-    func count(_ table: String, where condition: String? = nil, _ parameters: [ReportDatabase.Value] = []) throws(ReportError) -> Int {
-        guard tables.contains(table) else { return 0 }
-        let quoted = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-        var sql = "SELECT COUNT(*) AS n FROM \(quoted) WHERE recording_id = ?"
-        if let condition { sql += " AND (\(condition))" }
-        return try db.query(sql, [.integer(recordingID)] + parameters).first?.int("n") ?? 0
-    }
-
     /// The columns `table` has in this database (a database written by an older version may
     /// lack a declared column); empty when the table is absent.
     func columns(_ table: String) throws(ReportError) -> Set<String> {

@@ -9,8 +9,9 @@ extension PPGFamily {
             worstFirst: [ReportOrder("masked_fraction", descending: true), ReportOrder("template_correlation")])
     }
 
-    /// The PPG section of the report: heart rate per stream with each method its own series
-    /// (pulse count, spectral online, spectral offline) and its confidence, shaded by the PPG
+    /// The PPG section of the report: heart rate with each method and stream its own series
+    /// (methods told apart by dash pattern: pulse count, spectral online, spectral offline) and
+    /// its confidence, shaded by the PPG
     /// quality windows, with the ECG rate of the same recording drawn over it; pulse-rate
     /// variability; and pulse strips read back from the file with the detected pulses.
     public static var reportSection: ReportSection {
@@ -25,7 +26,7 @@ extension PPGFamily {
                 .timeSeries(
                     ReportTimeSeries(
                         id: "ppg-heart-rate", title: "Heart rate per method", rows: ReportRows(heartRate, where: [ppg]), values: ["bpm"],
-                        seriesBy: ["method"], plotBy: "stream", confidence: "confidence", quality: qualityShading,
+                        seriesBy: ["method", "stream"], confidence: "confidence", quality: qualityShading,
                         overlay: ReportRows(heartRate, where: [ReportFilter("source", "ecg", "fused")]), overlayBy: ["source", "stream"],
                         whenEmpty: "no PPG heart-rate window in this recording")),
                 .timeSeries(

@@ -130,19 +130,4 @@ final class ReportDatabase {
         columnCache[table] = names
         return names
     }
-
-    /// Rows of `table` for one recording (empty when the table does not exist).
-    func rows(of table: String, recording id: Int, orderBy: String? = nil) throws(ReportError) -> [Row] {
-        guard try tableNames().contains(table) else { return [] }
-        let quoted = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-        return try query(
-            "SELECT * FROM \(quoted) WHERE recording_id = ?" + (orderBy.map { " ORDER BY \($0)" } ?? ""), [.integer(id)])
-    }
-
-    /// Number of rows of `table` for one recording (0 when the table does not exist).
-    func count(of table: String, recording id: Int) throws(ReportError) -> Int {
-        guard try tableNames().contains(table) else { return 0 }
-        let quoted = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-        return try query("SELECT COUNT(*) AS n FROM \(quoted) WHERE recording_id = ?", [.integer(id)]).first?.int("n") ?? 0
-    }
 }

@@ -157,7 +157,7 @@ struct Plot {
             let yy = HTML.n(y(v))
             s += "<line class=\"grid\" x1=\"\(HTML.n(left))\" x2=\"\(HTML.n(left + plotWidth))\" y1=\"\(yy)\" y2=\"\(yy)\"/>"
             s += "<text x=\"\(HTML.n(left - 5))\" y=\"\(yy)\" text-anchor=\"end\" dominant-baseline=\"middle\">"
-            s += HTML.escape(valueLabel?(v) ?? TimeScale.trim(v)) + "</text>"
+            s += HTML.escape(valueLabel?(v) ?? Self.tickLabel(v, step: vt.count > 1 ? vt[1] - vt[0] : 1)) + "</text>"
         }
         s += "<text x=\"12\" y=\"\(HTML.n(top + plotHeight / 2))\" text-anchor=\"middle\" "
         s += "transform=\"rotate(-90 12 \(HTML.n(top + plotHeight / 2)))\">\(HTML.escape(yLabel))</text>"
@@ -217,6 +217,18 @@ struct Plot {
         }
         s += "</svg><figcaption>\(HTML.escape(description))</figcaption></figure>\n"
         return s
+    }
+
+    /// A value tick's label with as many decimals as the tick step needs (0.05 → 2).
+    static func tickLabel(_ v: Double, step: Double) -> String {
+        var decimals = 0
+        var unit = 1.0
+        while decimals < 6 && step < unit * 0.999 {
+            decimals += 1
+            unit /= 10
+        }
+        if decimals == 0 && step.truncatingRemainder(dividingBy: 1) != 0 { decimals = 1 }
+        return String(format: "%.\(decimals)f", v)
     }
 
     /// Width of a legend item: its line or swatch and its label (11-px text, generous per character).

@@ -18,7 +18,7 @@ enum DailyBarsItem {
             p.t0 = -0.5
             p.t1 = Double(mine.count) - 0.5
             p.xTicks = days.enumerated().map { (Double($0.offset), $0.element) }
-            p.xTitle = "day (\(HTML.escape(d.rows.table.columns.first { $0.name == d.day }?.summary ?? d.day)))"
+            p.xTitle = "day (\(d.rows.table.columns.first { $0.name == d.day }?.summary ?? d.day))"
             let width = min(48, p.plotWidth / Double(max(mine.count, 1)) * 0.6)
             var described = [String]()
             for (i, r) in mine.enumerated() {
@@ -40,7 +40,9 @@ enum DailyBarsItem {
                 described.append("\(days[i]): " + parts.joined(separator: ", ") + " \(d.unit)")
             }
             if d.bars.count > 1 { p.legend = d.bars.enumerated().map { ("b\($0.offset)", $0.element.label, "rect") } }
-            s += p.render(description: "\(d.title) (\(d.unit)) per day, stacked: " + described.joined(separator: "; ") + ".")
+            s += p.render(
+                description: "\(d.title), \(d.unit)" + (d.bars.count > 1 ? ", parts stacked in legend order" : "") + ": "
+                    + described.joined(separator: "; ") + ".")
         }
         return s
     }
@@ -196,35 +198,56 @@ enum IntervalsItem {
     }
 }
 
-/// Draws a declared feature series (``ReportFeatureSeries``): per stream, the chosen feature's
-/// value per window over time.
+/// Draws a declared feature series (``ReportFeatureSeries``): per stream the chosen feature's
+/// value per window over time; streams whose chosen feature is the same share one plot (a line
+/// each), over the span of their windows.
 enum FeatureSeriesItem {
     static func html(_ d: ReportFeatureSeries, _ c: ReportContext) throws(ReportError) -> String {
         let rows = try c.select(d.rows, notNull: [d.value], orderBy: [ReportOrder(d.stream), ReportOrder(d.start)])
         guard !rows.isEmpty else { return "" }
-        var s = ""
-        for (k, stream) in FamilySection.distinct(rows, d.stream).sorted().enumerated() {
+        var chosen = [(stream: String, feature: String, count: Int, rows: [ReportDatabase.Row])]()
+        for stream in FamilySection.distinct(rows, d.stream).sorted() {
             let mine = rows.filter { $0.text(d.stream) == stream }
             let names = Set(mine.compactMap { $0.text(d.name) }).sorted()
-            guard let chosen = d.preferred.lazy.compactMap({ suffix in names.first { $0.hasSuffix(suffix) } }).first ?? names.first else {
+            guard let feature = d.preferred.lazy.compactMap({ suffix in names.first { $0.hasSuffix(suffix) } }).first ?? names.first else {
                 continue
             }
-            let picked = mine.filter { $0.text(d.name) == chosen }
-            let unit = picked.first?.text(d.unit) ?? ""
-            let points = picked.map { r -> (t: Double, v: Double?) in
-                let a = r.double(d.start) ?? 0
-                return (a + ((r.double(d.end) ?? a) - a) / 2, r.double(d.value))
+            chosen.append((stream, feature, names.count, mine.filter { $0.text(d.name) == feature }))
+        }
+        var s = ""
+        let features = FamilySection.distinct(chosen.map { ReportDatabase.Row(columns: ["f": .text($0.feature)]) }, "f")
+        for (k, feature) in features.enumerated() {
+            let group = chosen.filter { $0.feature == feature }
+            let unit = group.first?.rows.first?.text(d.unit) ?? ""
+            var series = [(name: String, points: TimeSeriesItem.Points)]()
+            for g in group {
+                series.append(
+                    (g.stream, g.rows.map { r in
+                        let a = r.double(d.start) ?? 0
+                        return (a + ((r.double(d.end) ?? a) - a) / 2, r.double(d.value))
+                    }))
             }
-            let values = points.compactMap(\.v)
+            let values = series.flatMap { $0.points.compactMap(\.v) }
+            let starts = group.flatMap { $0.rows.compactMap { $0.double(d.start) } }
+            let ends = group.flatMap { $0.rows.compactMap { $0.double(d.end) } }
             let (v0, v1) = FamilySection.axis(values, zeroBased: false)
             var p = c.plot(
-                id: "\(d.id)-\(k)", title: "\(d.title): \(chosen) of \(stream)", yLabel: chosen + (unit == "1" || unit.isEmpty ? "" : " (\(unit))"),
-                v0: v0, v1: v1, height: 200)
-            let gap = FamilySection.step(points.map(\.t), fallback: 10) * 1.5
-            p.addSeries(points, gapSeconds: gap, cssClass: "s0", name: chosen)
+                id: "\(d.id)-\(k)", title: "\(d.title): \(feature)" + (group.count == 1 ? " of \(group[0].stream)" : " of \(group.count) streams"),
+                yLabel: feature + (unit == "1" || unit.isEmpty ? "" : " (\(unit))"), v0: v0, v1: v1, height: 200)
+            if let a = starts.min(), let b = ends.max(), b > a {
+                p.t0 = a
+                p.t1 = b
+            }
+            for (j, ser) in series.enumerated() {
+                let gap = FamilySection.step(ser.points.map(\.t), fallback: 10) * 1.5
+                p.addSeries(ser.points, gapSeconds: gap, cssClass: series.count <= 4 ? "s\(j)" : "s0", name: ser.name)
+                if series.count > 4 { p.legend.removeLast() }
+            }
+            if series.count > 4 { p.legend.append(("s0", "\(series.count) streams", nil)) }
             s += p.render(
-                description: "The feature \(chosen) per window of \(stream) over time (chosen among \(names.count) features with a value). "
-                    + FamilySection.stats(chosen, values, unit: unit) + ".")
+                description: "The feature \(feature) per window over time, one line per stream (chosen among the features with a value: "
+                    + group.map { "\($0.stream): \($0.count)" }.joined(separator: ", ") + "). "
+                    + series.map { FamilySection.stats($0.name, $0.points.compactMap(\.v), unit: unit) }.joined(separator: "; ") + ".")
         }
         return s
     }

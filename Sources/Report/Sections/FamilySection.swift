@@ -129,8 +129,8 @@ enum FamilySection {
     static func stats(_ name: String, _ v: [Double], unit: String) -> String {
         guard !v.isEmpty else { return "\(name): no value" }
         let mean = v.reduce(0, +) / Double(v.count)
-        return
-            "\(name): \(v.count) values, mean \(HTML.number(mean, 2)) \(unit), range \(HTML.number(v.min(), 2)) to \(HTML.number(v.max(), 2)) \(unit)"
+        let u = unit.isEmpty || unit == "1" ? "" : " " + unit
+        return "\(name): \(v.count) values, mean \(HTML.number(mean, 2))\(u), range \(HTML.number(v.min(), 2)) to \(HTML.number(v.max(), 2))\(u)"
     }
 
     /// The unit of a declared column, or "".

@@ -26,10 +26,15 @@ enum StripsItem {
                 case .first(let seconds):
                     add(first, min(last, first + seconds), seconds == 60 ? "first minute" : "first \(TimeScale.trim(seconds)) s")
                 case .worst(let q):
+                    // The worst window with at least half of it inside the stream (windows reaching
+                    // past a short stream's end hold little signal).
                     let worst = try c.select(
                         q.rows, [ReportFilter("stream", stream)], orderBy: q.worstFirst + [ReportOrder(q.start)],
-                        labelRank: (q.label, q.labels), limit: 1
-                    ).first
+                        labelRank: (q.label, q.labels), within: [(q.start, first, last)], limit: 50
+                    ).first { w in
+                        guard let a = w.double(q.start), let b = w.double(q.end) else { return false }
+                        return min(b, last) - max(a, first) >= (b - a) / 2
+                    }
                     if let w = worst, let a = w.double(q.start), let b = w.double(q.end) { add(a, b, "worst-quality window") }
                 case .largest(let rows, let value):
                     let top = try c.select(
@@ -73,11 +78,11 @@ enum StripsItem {
 
     static func render(_ strip: SignalReadback.Strip, index: Int, _ c: ReportContext) throws(ReportError) -> String {
         let finite = strip.values.filter(\.isFinite).map(Double.init)
-        guard let lo = finite.min(), let hi = finite.max() else {
+        guard finite.count > 1, let lo = finite.min(), let hi = finite.max() else {
             return "<p class=\"note\">\(HTML.escape(strip.stream)), \(HTML.escape(strip.kind)): no usable samples in this window.</p>"
         }
         let pad = max((hi - lo) * 0.08, 1e-6)
-        let unit = strip.unit == "uV" ? "µV" : strip.unit
+        let unit = strip.unit == "uV" ? "µV" : (strip.unit == "1" ? "" : strip.unit)
         var p = Plot(
             id: "strip-\(index)", title: "\(strip.signal) \(strip.kind): \(strip.stream)", t0: strip.start,
             t1: max(strip.end, strip.start + 1e-3), v0: lo - pad, v1: hi + pad, time: c.time,

@@ -66,7 +66,7 @@ struct SignalReadback {
         var out = SignalReadback()
         guard let contentHash, !files.isEmpty else { return out }
         var members = [String]()
-        for f in files { members += (try? RecordingOpener.files(path: f)) ?? [f] }
+        for f in files { members += (try? RecordingOpener.files(path: f, options: options)) ?? [f] }
         let missing = members.filter { !FileManager.default.fileExists(atPath: $0) }
         guard missing.isEmpty else {
             out.status = .missing(missing)
