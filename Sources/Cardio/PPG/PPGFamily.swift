@@ -13,8 +13,8 @@ public enum PPGFamily: AnalysisFamily {
     public static let name = "ppg"
     public static let summary = "PPG pulses, pulse-rate variability, PPG quality and accelerometer-assisted heart rate"
     public static var tables: [ResultTable] { BeatSeriesTables.all + [PPGTables.quality.table] }
-    public static var defaultOptions: PPGAnalysisOptions { PPGAnalysisOptions() }
-    public static var options: [AnalysisOption<PPGAnalysisOptions>] {
+    public static var defaultOptions: PPGOptions { PPGOptions() }
+    public static var options: [AnalysisOption<PPGOptions>] {
         [
             .number(
                 "heart_rate_window_s", unit: "s", "heart-rate and quality window length (SPC 2015: 8 s)", range: 2...600,
@@ -28,17 +28,17 @@ public enum PPGFamily: AnalysisFamily {
         ]
     }
 
-    public static func makeAnalyzer(options: PPGAnalysisOptions) -> Analyzer { Analyzer(options: options) }
+    public static func makeAnalyzer(options: PPGOptions) -> Analyzer { Analyzer(options: options) }
 
     /// The PPG analysis of one recording: one ``PPGDeviceAnalysis`` per device.
     public struct Analyzer: RecordingAnalyzer {
-        let options: PPGAnalysisOptions
+        let options: PPGOptions
         var devices: [String: PPGDeviceAnalysis] = [:]
         var order: [String] = []
         var deviceOf: [Int: String] = [:]
         var extraIssues: [String] = []
 
-        init(options: PPGAnalysisOptions) { self.options = options }
+        init(options: PPGOptions) { self.options = options }
 
         public var issues: [String] { extraIssues + order.flatMap { devices[$0]?.issues ?? [] } }
 
@@ -82,24 +82,6 @@ public enum PPGFamily: AnalysisFamily {
     }
 }
 
-/// Options of the PPG analysis.
-public struct PPGAnalysisOptions: Sendable, Hashable {
-    /// Heart-rate window length, seconds (default 8, the SPC 2015 convention); the PPG quality
-    /// windows are the same windows.
-    public var heartRateWindowSeconds = 8.0
-    /// Heart-rate window step, seconds (default 2).
-    public var heartRateStepSeconds = 2.0
-    /// Pulse-rate variability window length, seconds (default 300).
-    public var hrvWindowSeconds = 300.0
-    /// Creates default options.
-    public init() {}
-
-    /// The beat series' options (its heart-rate windows are these windows too).
-    var series: BeatSeries.Options {
-        var o = BeatSeries.Options()
-        o.heartRateWindowSeconds = heartRateWindowSeconds
-        o.heartRateStepSeconds = heartRateStepSeconds
-        o.hrvWindowSeconds = hrvWindowSeconds
-        return o
-    }
-}
+/// The PPG options' former name.
+@available(*, deprecated, renamed: "PPGOptions")
+public typealias PPGAnalysisOptions = PPGOptions

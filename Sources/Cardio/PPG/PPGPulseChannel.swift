@@ -29,7 +29,7 @@ struct PPGPulseChannel {
     var labelGrid: (t0: Double, step: Int, length: Int, rate: Double)?
     var issues: [String] = []
 
-    init(optical: Int, name: String, options: BeatSeries.Options) {
+    init(optical: Int, name: String, options: BeatSeriesOptions) {
         self.optical = optical
         self.name = name
         series = BeatSeries(options: options)
