@@ -70,7 +70,7 @@ struct BrowserTests {
           document.querySelectorAll("figure.plot-figure").forEach(function (f) {
             var svg = f.querySelector("svg"); var r = svg.getBoundingClientRect();
             var drawn = 0, length = 0;
-            svg.querySelectorAll("path.series, rect[class^='lane-'], rect[class^='q-'], circle.beat, rect.bar, rect.act, rect.spt").forEach(function (e) {
+            svg.querySelectorAll("path.series, rect[class^='lane-'], rect[class^='q-'], circle.beat, circle.pt, rect.bar, rect.act, rect.spt").forEach(function (e) {
               var b = e.getBBox(); if (b.width > 0 || b.height > 0) drawn++;
               if (e.getTotalLength) length += e.getTotalLength();
             });
@@ -267,7 +267,7 @@ struct BrowserTests {
             return true
         }
         for (prefix, scale) in [("intensity-", 1.0 / 60), ("steps-", 1.0), ("wear-", 1.0 / 3600)] where figure.hasPrefix(prefix) {
-            let bars = Self.elements(dom, figure: figure, tag: "rect", cls: "b")
+            let bars = Self.elements(dom, figure: figure, tag: "rect", cls: "b").filter { $0["data-day"] != nil } // not the legend's
             try #require(!bars.isEmpty)
             for bar in bars {
                 let day = try #require(bar["data-day"]), column = try #require(bar["data-column"])
@@ -292,7 +292,7 @@ struct BrowserTests {
                 let column = Int(t.truncatingRemainder(dividingBy: 86_400) / 86_400 * (plot.right - plot.left))
                 expected[column] = max(expected[column] ?? 0, r["enmo_mg"]!!)
             }
-            let bars = Self.elements(dom, figure: figure, tag: "rect", cls: "act")
+            let bars = Self.elements(dom, figure: figure, tag: "rect", cls: "act").filter { $0["data-col"] != nil } // not the legend's
             #expect(bars.count == expected.values.filter { $0 > 0 }.count)
             for bar in bars {
                 let column = try #require(Int(bar["data-col"] ?? "")), h = try #require(Double(bar["height"] ?? ""))

@@ -194,7 +194,9 @@ struct ReportTests {
         let html = try String(contentsOfFile: try #require(written.pages[1]), encoding: .utf8)
         let declared = try #require(AnalysisRegistry.resultTables.first { $0.name == "recording_summary" })
         for column in declared.columns where !["family", "device"].contains(column.name) {
-            #expect(html.contains("<tr data-column=\"\(column.name)\"><th class=\"l\" title=\"\(column.summary)"), "\(column.name)")
+            let tooltip = column.summary.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "'", with: "&#39;")
+                .replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+            #expect(html.contains("<tr data-column=\"\(column.name)\"><th class=\"l\" title=\"\(tooltip)"), "\(column.name)")
         }
     }
 
@@ -226,7 +228,7 @@ struct ReportTests {
     /// figures; a database without the column (an older run) shows nothing of it.
     @Test func deviceClassificationWhenStored() throws {
         let f = try ReportFixture([("ecg", ReportFixture.demoECG[0])])
-        let label = "the device's own classification"
+        let label = "the device&#39;s own classification"
         let before = try Report.write(database: f.database, to: f.dir.url.appendingPathComponent("a").path)
         let old = try String(contentsOfFile: try #require(before.pages[1]), encoding: .utf8)
         #expect(!old.localizedCaseInsensitiveContains(label))

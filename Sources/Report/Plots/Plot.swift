@@ -44,6 +44,16 @@ struct Plot {
         let exact = points.count <= Int(plotWidth) * 2
         var penDown = false
         var lastT = -Double.infinity
+        // Points drawn alone (no neighbour within the gap) get a marker: a path of one point is
+        // invisible.
+        var run = 0
+        var runStart = (x: 0.0, y: 0.0)
+        var isolated = [(x: Double, y: Double)]()
+        func liftPen() {
+            if exact && run == 1 { isolated.append(runStart) }
+            run = 0
+            penDown = false
+        }
         // Envelope state for the current pixel column.
         var column = Int.min
         var lo = 0.0, hi = 0.0, loFirst = true
@@ -60,15 +70,17 @@ struct Plot {
             guard p.t >= t0, p.t <= t1 else { continue }
             guard let v = p.v, v.isFinite else {
                 if !exact { flushColumn() }
-                penDown = false
+                liftPen()
                 continue
             }
             if p.t - lastT > gapSeconds {
                 if !exact { flushColumn() }
-                penDown = false
+                liftPen()
             }
             lastT = p.t
             if exact {
+                if run == 0 { runStart = (x(p.t), y(v)) }
+                run += 1
                 d += (penDown ? "L" : "M") + HTML.n(x(p.t)) + " " + HTML.n(y(v))
                 penDown = true
                 continue
@@ -92,10 +104,14 @@ struct Plot {
             }
         }
         if !exact { flushColumn() }
+        liftPen()
         guard !d.isEmpty else { return }
         body.append(
             "<path class=\"\(cssClass) series\" data-series=\"\(HTML.escape(name))\" data-reduced=\"\(exact ? 0 : 1)\" d=\"\(d)\"/>"
         )
+        for p in isolated {
+            body.append("<circle class=\"\(cssClass) pt\" cx=\"\(HTML.n(p.x))\" cy=\"\(HTML.n(p.y))\" r=\"2.5\"/>")
+        }
         legend.append((cssClass, name, nil))
     }
 

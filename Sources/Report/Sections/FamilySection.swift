@@ -16,8 +16,7 @@ enum FamilySection {
     /// - Parameters:
     ///   - family: the family's name (`data-family`).
     ///   - section: its declaration.
-    ///   - c: the recording.
-    ///   - strips: the strips read back, in page order, and the index of the first one in the page.
+    ///   - c: the recording (with the strips already read back).
     static func html(family: String, _ section: ReportSection, _ c: ReportContext) throws(ReportError) -> String {
         var s = "<section class=\"family\" data-family=\"\(HTML.escape(family))\"><h2>\(HTML.escape(section.title))</h2>"
         guard try hasResults(section, c) else {
