@@ -6,16 +6,20 @@
 # docs/images/report-motion.png: the page's header, style and that section only, so the picture
 # shows the section rather than the page's top).
 #
-#   scripts/report-screenshot.sh [OUTPUT-FOLDER]
+#   scripts/report-screenshot.sh [OUTPUT-FOLDER]      (SENSORPIPE=path: use that binary, no build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-docs/images}"
 chromium="${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}"
 [ -n "$chromium" ] || { echo "report-screenshot: chromium not found (apt-get install -y chromium)" >&2; exit 1; }
-swift build -c release --product sensorpipe >&2
+sensorpipe="${SENSORPIPE:-}"
+if [ -z "$sensorpipe" ]; then
+  swift build -c release --product sensorpipe >&2
+  sensorpipe=.build/release/sensorpipe
+fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-.build/release/sensorpipe run Datasets --out "$work/results.sqlite" --report --quiet >&2
+"$sensorpipe" run Datasets --out "$work/results.sqlite" --report --quiet >&2
 mkdir -p "$out"
 shoot() { # page, size, output
   "$chromium" --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run \

@@ -40,7 +40,8 @@ extension MotionFamily {
                         inner: ReportRows(MotionTables.sleepBouts.table), innerStart: "bout_start", innerEnd: "bout_end",
                         figures: ["spt_s", "sleep_s", "bouts", "waso_s", "valid_s", "non_wear_s", "note"])),
             ],
-            shows: "ENMO over time, an actogram with non-wear marked, intensity minutes, steps and wear per day, and each night's sleep period",
+            shows:
+                "ENMO over time, an actogram with non-wear marked, intensity minutes, steps and wear per day, and each night's sleep period",
             methods:
                 "Accelerometers are auto-calibrated against gravity and put on a clock-aligned grid; per 5-s epoch SensorPipe computes ENMO, MAD, the wrist angles, the intensity class from ENMO cut-points, ActiGraph counts and steps. Wear is judged per 15-min block from the axes' standard deviation and range over 60 min. The sleep period time window of each noon-to-noon window comes from the z-angle (HDCZA), and sleep within it is sustained inactivity (no z-angle change over 5° for over 5 min).",
             citations: [

@@ -237,7 +237,9 @@ public struct MotionStreamAnalyzer: Sendable {
                     validSeconds: r.validSeconds, nonWearSeconds: r.nonWearSeconds, thresholdDegrees: r.threshold,
                     onsetSeconds: r.onsetEpoch.map { start + Double($0) * e }, wakeSeconds: r.wakeEpoch.map { start + Double($0) * e },
                     sleepSeconds: r.sleepEpochs.map { Double($0) * e }, bouts: r.bouts,
-                    boutSpans: r.boutEpochs.map { MotionNight.Span(startSeconds: start + Double($0.lowerBound) * e, endSeconds: start + Double($0.upperBound) * e) },
+                    boutSpans: r.boutEpochs.map {
+                        MotionNight.Span(startSeconds: start + Double($0.lowerBound) * e, endSeconds: start + Double($0.upperBound) * e)
+                    },
                     note: r.note))
         }
         sleep!.finished.removeAll()

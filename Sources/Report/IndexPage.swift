@@ -62,7 +62,8 @@ enum IndexPage {
     static func failures(_ recordings: [ReportDatabase.Row]) -> String {
         let failed = recordings.filter { $0.text("status") == "failed" }
         guard !failed.isEmpty else { return "" }
-        var s = "<h2>Failed recordings</h2><table id=\"failures\"><tr><th>id</th><th class=\"l\">recording</th><th class=\"l\">error</th></tr>"
+        var s =
+            "<h2>Failed recordings</h2><table id=\"failures\"><tr><th>id</th><th class=\"l\">recording</th><th class=\"l\">error</th></tr>"
         for r in failed {
             s += "<tr class=\"failed\"><td>\(r.int("id") ?? 0)</td><td class=\"l\"><code>\(HTML.escape(r.text("path") ?? ""))</code></td>"
             s += "<td class=\"l\">\(HTML.escape(r.text("error") ?? "–"))</td></tr>"
@@ -107,18 +108,22 @@ enum IndexPage {
                     continue
                 }
                 let shade = c.analysed <= 0 ? 0 : (c.analysed < 6 ? 1 : (c.analysed < 12 ? 2 : (c.analysed < 18 ? 3 : 4)))
-                var tip = "\(c.families.joined(separator: ", ")): \(HTML.number(c.analysed, 2)) h analysed, \(HTML.number(c.decoded, 2)) h decoded"
+                var tip =
+                    "\(c.families.joined(separator: ", ")): \(HTML.number(c.analysed, 2)) h analysed, \(HTML.number(c.decoded, 2)) h decoded"
                 var text = HTML.number(c.analysed, c.analysed < 1 ? 2 : 1)
                 if let w = c.wear {
                     tip += ", \(HTML.number(w, 2)) h worn"
                     text += " / " + HTML.number(w, w < 1 ? 2 : 1)
                 }
-                s += "<td class=\"heat\(shade)\" data-day=\"\(HTML.escape(day))\" data-analysed=\"\(c.analysed)\" title=\"\(HTML.escape(tip))\">\(text)</td>"
+                s +=
+                    "<td class=\"heat\(shade)\" data-day=\"\(HTML.escape(day))\" data-analysed=\"\(c.analysed)\" title=\"\(HTML.escape(tip))\">\(text)</td>"
             }
             s += "</tr>"
         }
-        s += "</table><p style=\"font-size:.8em;color:#444\">Cell: hours analysed that day (daily_summary.analysed_hours, the largest of the recording's families) "
-        s += "and, after the slash, hours judged worn (wear_hours) where a family judges wear; shade: white none, then under 6, 12, 18 and from 18 h. "
+        s +=
+            "</table><p style=\"font-size:.8em;color:#444\">Cell: hours analysed that day (daily_summary.analysed_hours, the largest of the recording's families) "
+        s +=
+            "and, after the slash, hours judged worn (wear_hours) where a family judges wear; shade: white none, then under 6, 12, 18 and from 18 h. "
         s += "Days are local calendar days where the UTC offset is known (daily_summary.time_basis).</p>"
         return s
     }
@@ -132,13 +137,17 @@ enum IndexPage {
         else { return "" }
         let have = try db.columns(of: "recording_summary")
         let ids = Set(recordings.compactMap { $0.int("id") })
-        let rows = try db.query("SELECT * FROM recording_summary ORDER BY recording_id, family").filter { ids.contains($0.int("recording_id") ?? -1) }
+        let rows = try db.query("SELECT * FROM recording_summary ORDER BY recording_id, family").filter {
+            ids.contains($0.int("recording_id") ?? -1)
+        }
         let skip: Set<String> = ["streams", "first_time", "last_time", "utc_offset_s", "day_number", "day_start"]
         var s = "<h2>Figures across recordings</h2><table id=\"distributions\"><tr><th class=\"l\">figure</th><th>recordings</th>"
         s += "<th>median</th><th>min</th><th>max</th><th class=\"l\">one dot per recording and family</th></tr>"
         var any = false
         for column in declared.columns where column.type != .text && have.contains(column.name) && !skip.contains(column.name) {
-            let values = rows.compactMap { r in r.double(column.name).map { (v: $0, id: r.int("recording_id") ?? 0, family: r.text("family") ?? "") } }
+            let values = rows.compactMap { r in
+                r.double(column.name).map { (v: $0, id: r.int("recording_id") ?? 0, family: r.text("family") ?? "") }
+            }
             guard !values.isEmpty else { continue }
             any = true
             let sorted = values.map(\.v).sorted()
@@ -146,19 +155,23 @@ enum IndexPage {
             let lo = sorted.first!, hi = sorted.last!
             let share = column.name.hasSuffix("_share")
             func f(_ x: Double) -> String { share ? HTML.percent(x) : FamilySection.format(.real(x), column: column.name) }
-            s += "<tr data-figure=\"\(HTML.escape(column.name))\"><th class=\"l\" title=\"\(HTML.escape(column.summary))\">\(HTML.escape(column.name))"
+            s +=
+                "<tr data-figure=\"\(HTML.escape(column.name))\"><th class=\"l\" title=\"\(HTML.escape(column.summary))\">\(HTML.escape(column.name))"
             s += (column.unit.map { " (\(HTML.escape($0)))" } ?? "") + "</th>"
             s += "<td>\(Set(values.map(\.id)).count)</td><td>\(f(median))</td><td>\(f(lo))</td><td>\(f(hi))</td><td class=\"l\">"
-            s += "<svg width=\"260\" height=\"18\" viewBox=\"0 0 260 18\" role=\"img\" aria-label=\"\(HTML.escape(column.name)): \(values.count) values from \(f(lo)) to \(f(hi)), median \(f(median))\">"
+            s +=
+                "<svg width=\"260\" height=\"18\" viewBox=\"0 0 260 18\" role=\"img\" aria-label=\"\(HTML.escape(column.name)): \(values.count) values from \(f(lo)) to \(f(hi)), median \(f(median))\">"
             s += "<line x1=\"5\" x2=\"255\" y1=\"9\" y2=\"9\" stroke=\"#bbb\"/>"
             let x = { (v: Double) -> Double in hi > lo ? 5 + (v - lo) / (hi - lo) * 250 : 130 }
             s += "<line x1=\"\(HTML.n(x(median)))\" x2=\"\(HTML.n(x(median)))\" y1=\"2\" y2=\"16\" stroke=\"#b3261e\" stroke-width=\"2\"/>"
             for v in values {
-                s += "<circle cx=\"\(HTML.n(x(v.v)))\" cy=\"9\" r=\"3.5\" fill=\"none\" stroke=\"#1f4e99\" stroke-width=\"1.4\"><title>recording \(v.id) \(HTML.escape(v.family)): \(f(v.v))</title></circle>"
+                s +=
+                    "<circle cx=\"\(HTML.n(x(v.v)))\" cy=\"9\" r=\"3.5\" fill=\"none\" stroke=\"#1f4e99\" stroke-width=\"1.4\"><title>recording \(v.id) \(HTML.escape(v.family)): \(f(v.v))</title></circle>"
             }
             s += "</svg></td></tr>"
         }
-        s += "</table><p style=\"font-size:.8em;color:#444\">recording_summary columns (meaning in each heading's tooltip); red: the median.</p>"
+        s +=
+            "</table><p style=\"font-size:.8em;color:#444\">recording_summary columns (meaning in each heading's tooltip); red: the median.</p>"
         return any ? s : ""
     }
 

@@ -99,18 +99,24 @@ enum RecordingReport {
         s += rows.map { "<th>\(HTML.escape($0.text("family") ?? "")) <small>\(HTML.escape($0.text("device") ?? ""))</small></th>" }.joined()
         s += "</tr>"
         for column in figures {
-            s += "<tr data-column=\"\(HTML.escape(column.name))\"><th class=\"l\" title=\"\(HTML.escape(column.summary))\">\(HTML.escape(column.name))"
+            s +=
+                "<tr data-column=\"\(HTML.escape(column.name))\"><th class=\"l\" title=\"\(HTML.escape(column.summary))\">\(HTML.escape(column.name))"
             if let unit = column.unit { s += " (\(HTML.escape(unit)))" }
             s += "</th>"
             for r in rows {
-                let text = column.name == "time_basis" ? Self.basisText(r.text("time_basis"), r.int("utc_offset_s")) : FamilySection.format(r[column.name], column: column.name)
+                let text =
+                    column.name == "time_basis"
+                    ? Self.basisText(r.text("time_basis"), r.int("utc_offset_s"))
+                    : FamilySection.format(r[column.name], column: column.name)
                 s += "<td>\(HTML.escape(text))</td>"
             }
             s += "</tr>"
         }
-        s += "</table><p style=\"font-size:.8em;color:#444\">Each figure's meaning is its heading's tooltip (docs/RESULTS.md lists them); – is an empty value.</p>"
+        s +=
+            "</table><p style=\"font-size:.8em;color:#444\">Each figure's meaning is its heading's tooltip (docs/RESULTS.md lists them); – is an empty value.</p>"
         guard let dailyTable = AnalysisRegistry.resultTables.first(where: { $0.name == "daily_summary" }) else { return s }
-        let daily = try c.select(ReportRows(dailyTable), orderBy: [ReportOrder("family"), ReportOrder("device"), ReportOrder("day_number")])
+        let daily = try c.select(
+            ReportRows(dailyTable), orderBy: [ReportOrder("family"), ReportOrder("device"), ReportOrder("day_number")])
         if daily.count > 1 || (daily.first?.text("date") != nil && rows.count > 0) {
             let dailyHave = try c.columns(dailyTable.name)
             let skip: Set<String> = ["time_basis", "utc_offset_s", "day_start"]
@@ -118,14 +124,16 @@ enum RecordingReport {
                 dailyHave.contains(col.name) && !skip.contains(col.name) && daily.contains { $0[col.name] != .null }
             }
             s +=
-                "<table id=\"daily-summary\" data-table=\"daily_summary\"><caption>Per day (\(HTML.escape(Self.basisText(daily.first?.text("time_basis"), daily.first?.int("utc_offset_s"))))); figures empty on every day are left out</caption><tr>"
-            s += columns.map { col in
-                "<th title=\"\(HTML.escape(col.summary))\">\(HTML.escape(col.name))\(col.unit.map { " (\(HTML.escape($0)))" } ?? "")</th>"
-            }.joined() + "</tr>"
+                "<div class=\"scroll\"><table id=\"daily-summary\" data-table=\"daily_summary\"><caption>Per day (\(HTML.escape(Self.basisText(daily.first?.text("time_basis"), daily.first?.int("utc_offset_s"))))); figures empty on every day are left out</caption><tr>"
+            s +=
+                columns.map { col in
+                    "<th title=\"\(HTML.escape(col.summary))\">\(HTML.escape(col.name))\(col.unit.map { " (\(HTML.escape($0)))" } ?? "")</th>"
+                }.joined() + "</tr>"
             for r in daily {
-                s += "<tr>" + columns.map { "<td>\(HTML.escape(FamilySection.format(r[$0.name], column: $0.name)))</td>" }.joined() + "</tr>"
+                s +=
+                    "<tr>" + columns.map { "<td>\(HTML.escape(FamilySection.format(r[$0.name], column: $0.name)))</td>" }.joined() + "</tr>"
             }
-            s += "</table>"
+            s += "</table></div>"
         }
         return s
     }

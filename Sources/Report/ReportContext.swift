@@ -63,7 +63,8 @@ struct ReportContext {
         var order = [String]()
         if let rank = labelRank {
             order.append(
-                "CASE \(Self.quote(rank.column)) " + rank.labels.map { _ in "WHEN ? THEN ? " }.joined() + "ELSE \(rank.labels.count) END DESC")
+                "CASE \(Self.quote(rank.column)) " + rank.labels.map { _ in "WHEN ? THEN ? " }.joined()
+                    + "ELSE \(rank.labels.count) END DESC")
             for (k, label) in rank.labels.enumerated() { parameters += [.text(label), .integer(k)] }
         }
         order += orderBy.map { "\(Self.quote($0.column)) \($0.descending ? "DESC" : "ASC")" }
@@ -88,4 +89,3 @@ struct ReportContext {
         return p
     }
 }
-

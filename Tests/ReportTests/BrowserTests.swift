@@ -195,10 +195,12 @@ struct BrowserTests {
 
     /// The text of a figure's `<title>`.
     static func title(_ dom: String, _ id: String) -> String {
-        guard let a = dom.range(of: "<title id=\"\(id)-title\">"), let b = dom.range(of: "</title>", range: a.upperBound..<dom.endIndex) else {
+        guard let a = dom.range(of: "<title id=\"\(id)-title\">"), let b = dom.range(of: "</title>", range: a.upperBound..<dom.endIndex)
+        else {
             return ""
         }
-        return String(dom[a.upperBound..<b.lowerBound]).replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&amp;", with: "&")
+        return String(dom[a.upperBound..<b.lowerBound]).replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(
+            of: "&amp;", with: "&")
     }
 
     /// SQL text literal.
@@ -206,7 +208,8 @@ struct BrowserTests {
 
     /// Attributes of every `<tag class="cls" …>` element of a figure.
     static func elements(_ dom: String, figure: String, tag: String, cls: String) -> [[String: String]] {
-        guard let a = dom.range(of: "<figure id=\"\(figure)\""), let b = dom.range(of: "</figure>", range: a.upperBound..<dom.endIndex) else {
+        guard let a = dom.range(of: "<figure id=\"\(figure)\""), let b = dom.range(of: "</figure>", range: a.upperBound..<dom.endIndex)
+        else {
             return []
         }
         let text = String(dom[a.lowerBound..<b.lowerBound])
@@ -272,9 +275,13 @@ struct BrowserTests {
             for bar in bars {
                 let day = try #require(bar["data-day"]), column = try #require(bar["data-column"])
                 let row = try #require(
-                    f.query("SELECT \(column) AS v FROM motion_daily WHERE recording_id = \(id) AND stream = \(Self.q(key)) AND day = \(Self.q(day))").first)
+                    f.query(
+                        "SELECT \(column) AS v FROM motion_daily WHERE recording_id = \(id) AND stream = \(Self.q(key)) AND day = \(Self.q(day))"
+                    ).first)
                 let drawn = try #require(Double(bar["height"] ?? "")) * vPerPixel
-                #expect(abs(drawn - row["v"]!! * scale) <= 0.051 * vPerPixel + 1e-9, "\(figure) \(day) \(column): \(drawn) vs \(row["v"]!! * scale)")
+                #expect(
+                    abs(drawn - row["v"]!! * scale) <= 0.051 * vPerPixel + 1e-9,
+                    "\(figure) \(day) \(column): \(drawn) vs \(row["v"]!! * scale)")
             }
             return true
         }
@@ -283,7 +290,8 @@ struct BrowserTests {
             let group = try #require(Self.elements(dom, figure: figure, tag: "g", cls: "actogram").first)
             let vmax = try #require(Double(group["data-vmax"] ?? "")), lane = try #require(Double(group["data-lane-height"] ?? ""))
             let rows = f.query(
-                "SELECT epoch_start, enmo_mg FROM motion_epochs WHERE recording_id = \(id) AND stream = \(Self.q(stream)) AND enmo_mg IS NOT NULL")
+                "SELECT epoch_start, enmo_mg FROM motion_epochs WHERE recording_id = \(id) AND stream = \(Self.q(stream)) AND enmo_mg IS NOT NULL"
+            )
             #expect(abs(vmax - rows.compactMap { $0["enmo_mg"]! }.max()!) < 1e-9)
             // Expected: per pixel column of the day (UTC here: the demo has no UTC offset), the largest value.
             var expected = [Int: Double]()
@@ -303,7 +311,8 @@ struct BrowserTests {
         if figure.hasPrefix("strip-") {
             let stream = String(key)
             let source = title.hasPrefix("PPG") ? "ppg" : "ecg"
-            let drawn = Self.elements(dom, figure: figure, tag: "circle", cls: "beat").compactMap { $0["data-t"].flatMap(Double.init) }.sorted()
+            let drawn = Self.elements(dom, figure: figure, tag: "circle", cls: "beat").compactMap { $0["data-t"].flatMap(Double.init) }
+                .sorted()
             let rows = f.query(
                 "SELECT time FROM beats WHERE recording_id = \(id) AND source = '\(source)' AND stream = \(Self.q(stream)) AND time BETWEEN \(plot.t0) AND \(plot.t1) AND correction != 'removedExtra' ORDER BY time"
             ).compactMap { $0["time"] ?? nil }

@@ -40,7 +40,8 @@ final class ReportFixture {
         recordings = paths
         database = dir.url.appendingPathComponent("results.sqlite").path
         let store = try BatchDatabase(path: database)
-        _ = try BatchRunner.run(recordings: paths, store: store, options: BatchOptions(jobs: 1, softwareVersion: "test", analysis: analysis))
+        _ = try BatchRunner.run(
+            recordings: paths, store: store, options: BatchOptions(jobs: 1, softwareVersion: "test", analysis: analysis))
     }
 
     /// Runs SQL statements on the database (to make a database as another version wrote it).

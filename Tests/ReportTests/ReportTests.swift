@@ -177,7 +177,10 @@ struct ReportTests {
         var analysis = AnalysisConfiguration()
         analysis.decode.verifiesIntegrity = false
         let f = try ReportFixture(
-            [("Tests/RecordingsTests/Fixtures/bad/wfdb", "bad-checksum.dat"), ("Tests/RecordingsTests/Fixtures/bad/wfdb", "bad-checksum.hea")],
+            [
+                ("Tests/RecordingsTests/Fixtures/bad/wfdb", "bad-checksum.dat"),
+                ("Tests/RecordingsTests/Fixtures/bad/wfdb", "bad-checksum.hea"),
+            ],
             analysis: analysis)
         #expect(f.query("SELECT id FROM recordings WHERE status = 'ok'").count == 1)
         let written = try Report.write(database: f.database, to: f.dir.url.appendingPathComponent("r").path)
@@ -195,7 +198,8 @@ struct ReportTests {
         let declared = try #require(AnalysisRegistry.resultTables.first { $0.name == "recording_summary" })
         for column in declared.columns where !["family", "device"].contains(column.name) {
             let tooltip = column.summary.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "'", with: "&#39;")
-                .replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+                .replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(
+                    of: ">", with: "&gt;")
             #expect(html.contains("<tr data-column=\"\(column.name)\"><th class=\"l\" title=\"\(tooltip)"), "\(column.name)")
         }
     }

@@ -27,9 +27,11 @@ extension ECGFamily {
                         whenEmpty: "no ECG heart-rate window in this recording")),
                 .timeSeries(
                     ReportTimeSeries(
-                        id: "hrv", title: "HRV per window", rows: ReportRows(hrv, where: [ReportFilter("source", "ecg"), ReportFilter("scope", "window")]),
+                        id: "hrv", title: "HRV per window",
+                        rows: ReportRows(hrv, where: [ReportFilter("source", "ecg"), ReportFilter("scope", "window")]),
                         values: ["RMSSD", "SDNN"], plotBy: "stream", zeroBased: true,
-                        whenEmpty: "no complete HRV window (the streams are shorter, or their beats do not fill one); only the whole-stream values below exist"
+                        whenEmpty:
+                            "no complete HRV window (the streams are shorter, or their beats do not fill one); only the whole-stream values below exist"
                     )),
                 .values(
                     ReportValueTable(

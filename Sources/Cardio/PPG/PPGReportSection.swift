@@ -37,7 +37,8 @@ extension PPGFamily {
                         whenEmpty: "no complete pulse-rate variability window (the streams are shorter than one window)")),
                 .values(
                     ReportValueTable(
-                        title: "Pulse-rate variability of the whole stream", rows: ReportRows(hrv, where: [ppg, ReportFilter("scope", "recording")]),
+                        title: "Pulse-rate variability of the whole stream",
+                        rows: ReportRows(hrv, where: [ppg, ReportFilter("scope", "recording")]),
                         columns: ["MeanNN", "SDNN", "RMSSD", "nn_count", "excluded_quality_share", "null_reason"])),
                 .strips(
                     ReportStrips(

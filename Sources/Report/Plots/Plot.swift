@@ -178,7 +178,8 @@ struct Plot {
         s += "<text x=\"12\" y=\"\(HTML.n(top + plotHeight / 2))\" text-anchor=\"middle\" "
         s += "transform=\"rotate(-90 12 \(HTML.n(top + plotHeight / 2)))\">\(HTML.escape(yLabel))</text>"
         // Time axis.
-        let ticks = xTicks ?? time.ticks(t0, t1).enumerated().map { ($0.element, time.label($0.element, span: t1 - t0, first: $0.offset == 0)) }
+        let ticks =
+            xTicks ?? time.ticks(t0, t1).enumerated().map { ($0.element, time.label($0.element, span: t1 - t0, first: $0.offset == 0)) }
         for (t, label) in ticks {
             let xx = HTML.n(x(t))
             s += "<line class=\"grid\" x1=\"\(xx)\" x2=\"\(xx)\" y1=\"\(HTML.n(top))\" y2=\"\(HTML.n(top + plotHeight))\"/>"
@@ -229,7 +230,8 @@ struct Plot {
         if rows > 0 {
             // Grow the drawing downwards for the legend rows (the mapping above is unchanged).
             s = s.replacingOccurrences(
-                of: "viewBox=\"0 0 \(HTML.n(width)) \(HTML.n(height))\"", with: "viewBox=\"0 0 \(HTML.n(width)) \(HTML.n(height + Double(rows) * 18 + 4))\"")
+                of: "viewBox=\"0 0 \(HTML.n(width)) \(HTML.n(height))\"",
+                with: "viewBox=\"0 0 \(HTML.n(width)) \(HTML.n(height + Double(rows) * 18 + 4))\"")
         }
         s += "</svg><figcaption>\(HTML.escape(description))</figcaption></figure>\n"
         return s
@@ -248,7 +250,7 @@ struct Plot {
     }
 
     /// Width of a legend item: its line or swatch and its label (11-px text, generous per character).
-    static func legendItemWidth(_ label: String) -> Double { Double(label.count) * 6.6 + 34 }
+    static func legendItemWidth(_ label: String) -> Double { Double(label.count) * 6.6 + 42 }
 
     /// Width of a plot title (13-px semi-bold text, generous per character).
     static func titleWidth(_ title: String) -> Double { Double(title.count) * 7.8 }

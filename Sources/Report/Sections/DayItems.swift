@@ -32,10 +32,10 @@ enum DailyBarsItem {
                     let v = raw * d.scale
                     let y0 = p.y(base), y1 = p.y(base + v)
                     p.add(
-                        "<rect class=\"b\(j) bar\" data-day=\"\(HTML.escape(days[i]))\" data-column=\"\(HTML.escape(bar.column))\" x=\"\(HTML.n(p.x(Double(i)) - width / 2))\" y=\"\(HTML.n(y1))\" width=\"\(HTML.n(width))\" height=\"\(HTML.n(y0 - y1))\"><title>\(HTML.escape(bar.label)): \(HTML.number(v, 1)) \(HTML.escape(d.unit))</title></rect>"
+                        "<rect class=\"b\(j) bar\" data-day=\"\(HTML.escape(days[i]))\" data-column=\"\(HTML.escape(bar.column))\" x=\"\(HTML.n(p.x(Double(i)) - width / 2))\" y=\"\(HTML.n(y1))\" width=\"\(HTML.n(width))\" height=\"\(HTML.n(y0 - y1))\"><title>\(HTML.escape(bar.label)): \(HTML.number(v, v == v.rounded() ? 0 : (abs(v) < 1 ? 2 : 1))) \(HTML.escape(d.unit))</title></rect>"
                     )
                     base += v
-                    parts.append("\(bar.label) \(HTML.number(v, 1))")
+                    parts.append("\(bar.label) \(HTML.number(v, v == v.rounded() ? 0 : (abs(v) < 1 ? 2 : 1)))")
                 }
                 described.append("\(days[i]): " + parts.joined(separator: ", ") + " \(d.unit)")
             }
@@ -97,7 +97,9 @@ enum ActogramItem {
                 p.add(
                     "<text x=\"\(HTML.n(p.left - 5))\" y=\"\(HTML.n(y1 - laneHeight / 2))\" text-anchor=\"end\" dominant-baseline=\"middle\">\(date.dropFirst(5))</text>"
                 )
-                p.add("<line class=\"grid\" x1=\"\(HTML.n(p.left))\" x2=\"\(HTML.n(p.left + p.plotWidth))\" y1=\"\(HTML.n(y1))\" y2=\"\(HTML.n(y1))\"/>")
+                p.add(
+                    "<line class=\"grid\" x1=\"\(HTML.n(p.left))\" x2=\"\(HTML.n(p.left + p.plotWidth))\" y1=\"\(HTML.n(y1))\" y2=\"\(HTML.n(y1))\"/>"
+                )
                 var col = 0
                 while col < columns {
                     guard nonWear[day][col] else {
@@ -154,7 +156,11 @@ enum IntervalsItem {
                 p.t1 = d.periodSeconds
                 let origin = mine.first?.double(d.periodStart) ?? 0
                 p.xTicks = stride(from: 0.0, through: d.periodSeconds, by: d.periodSeconds / 4).map { t in
-                    (t, c.time.isCalendar ? String(c.time.describe(origin + t).split(separator: " ")[1].prefix(5)) : TimeScale.trim(t / 3600) + " h")
+                    (
+                        t,
+                        c.time.isCalendar
+                            ? String(c.time.describe(origin + t).split(separator: " ")[1].prefix(5)) : TimeScale.trim(t / 3600) + " h"
+                    )
                 }
                 p.xTitle = "time from the period's start (\(c.time.title))"
                 for (i, r) in mine.enumerated() {
@@ -169,7 +175,9 @@ enum IntervalsItem {
                         )
                     }
                     for e in inner where (d.plotBy.map { e.text($0) == key } ?? true) {
-                        guard let a = e.double(d.innerStart), let b = e.double(d.innerEnd), a >= base, a < base + d.periodSeconds else { continue }
+                        guard let a = e.double(d.innerStart), let b = e.double(d.innerEnd), a >= base, a < base + d.periodSeconds else {
+                            continue
+                        }
                         p.add(
                             "<rect class=\"bout\" x=\"\(HTML.n(p.x(a - base)))\" y=\"\(HTML.n(y + lane * 0.3))\" width=\"\(HTML.n(max(1, p.x(b - base) - p.x(a - base))))\" height=\"\(HTML.n(lane * 0.4))\"/>"
                         )
@@ -181,15 +189,19 @@ enum IntervalsItem {
                     description: "\(d.title) of \(key): one lane per \(d.label), \(mine.count) in all; bars from \(d.start) to \(d.end).",
                     valueTicks: [])
             }
-            s += "<table class=\"values\" data-values=\"\(HTML.escape(d.rows.table.name))\"><caption>\(HTML.escape(key))</caption><tr><th class=\"l\">\(HTML.escape(d.label))</th>"
+            s +=
+                "<table class=\"values\" data-values=\"\(HTML.escape(d.rows.table.name))\"><caption>\(HTML.escape(key))</caption><tr><th class=\"l\">\(HTML.escape(d.label))</th>"
             for f in figures {
                 let col = d.rows.table.columns.first { $0.name == f }
-                s += "<th title=\"\(HTML.escape(col?.summary ?? ""))\">\(HTML.escape(f))\(col?.unit.map { " (\(HTML.escape($0)))" } ?? "")</th>"
+                s +=
+                    "<th title=\"\(HTML.escape(col?.summary ?? ""))\">\(HTML.escape(f))\(col?.unit.map { " (\(HTML.escape($0)))" } ?? "")</th>"
             }
             s += "</tr>"
             for r in mine {
                 s += "<tr><td class=\"l\">\(HTML.escape(r.text(d.label) ?? ""))</td>"
-                s += figures.map { "<td\(r[$0].double == nil ? " class=\"l\"" : "")>\(HTML.escape(FamilySection.format(r[$0], column: $0)))</td>" }.joined()
+                s += figures.map {
+                    "<td\(r[$0].double == nil ? " class=\"l\"" : "")>\(HTML.escape(FamilySection.format(r[$0], column: $0)))</td>"
+                }.joined()
                 s += "</tr>"
             }
             s += "</table>"
@@ -222,17 +234,21 @@ enum FeatureSeriesItem {
             var series = [(name: String, points: TimeSeriesItem.Points)]()
             for g in group {
                 series.append(
-                    (g.stream, g.rows.map { r in
-                        let a = r.double(d.start) ?? 0
-                        return (a + ((r.double(d.end) ?? a) - a) / 2, r.double(d.value))
-                    }))
+                    (
+                        g.stream,
+                        g.rows.map { r in
+                            let a = r.double(d.start) ?? 0
+                            return (a + ((r.double(d.end) ?? a) - a) / 2, r.double(d.value))
+                        }
+                    ))
             }
             let values = series.flatMap { $0.points.compactMap(\.v) }
             let starts = group.flatMap { $0.rows.compactMap { $0.double(d.start) } }
             let ends = group.flatMap { $0.rows.compactMap { $0.double(d.end) } }
             let (v0, v1) = FamilySection.axis(values, zeroBased: false)
             var p = c.plot(
-                id: "\(d.id)-\(k)", title: "\(d.title): \(feature)" + (group.count == 1 ? " of \(group[0].stream)" : " of \(group.count) streams"),
+                id: "\(d.id)-\(k)",
+                title: "\(d.title): \(feature)" + (group.count == 1 ? " of \(group[0].stream)" : " of \(group.count) streams"),
                 yLabel: feature + (unit == "1" || unit.isEmpty ? "" : " (\(unit))"), v0: v0, v1: v1, height: 200)
             if let a = starts.min(), let b = ends.max(), b > a {
                 p.t0 = a

@@ -58,7 +58,8 @@ enum FamilySection {
         guard !rows.isEmpty else { return "" }
         if d.optional && !rows.contains(where: { r in columns.contains { r[$0] != .null } }) { return "" }
         let declared = d.rows.table.columns
-        var s = "<table class=\"values\" data-values=\"\(HTML.escape(d.rows.table.name))\"><caption>\(HTML.escape(d.title))</caption><tr>"
+        var s =
+            "<div class=\"scroll\"><table class=\"values\" data-values=\"\(HTML.escape(d.rows.table.name))\"><caption>\(HTML.escape(d.title))</caption><tr>"
         s += "<th class=\"l\">\(HTML.escape(d.rowLabel))</th>"
         for name in columns {
             let column = declared.first { $0.name == name }
@@ -75,7 +76,7 @@ enum FamilySection {
             }
             s += "</tr>"
         }
-        return s + "</table>"
+        return s + "</table></div>"
     }
 
     /// A stored value for people: shares as percentages, reals with a precision fitting their
@@ -129,7 +130,8 @@ enum FamilySection {
         guard !v.isEmpty else { return "\(name): no value" }
         let mean = v.reduce(0, +) / Double(v.count)
         let u = unit.isEmpty || unit == "1" ? "" : " " + unit
-        return "\(name): \(v.count) values, mean \(HTML.number(mean, 2))\(u), range \(HTML.number(v.min(), 2)) to \(HTML.number(v.max(), 2))\(u)"
+        return
+            "\(name): \(v.count) values, mean \(HTML.number(mean, 2))\(u), range \(HTML.number(v.min(), 2)) to \(HTML.number(v.max(), 2))\(u)"
     }
 
     /// The unit of a declared column, or "".

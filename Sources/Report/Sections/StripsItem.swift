@@ -64,7 +64,8 @@ enum StripsItem {
             }
             s += " Masked samples are left out.</p>"
         default:
-            return s + "<p class=\"warn\">\(HTML.escape(d.signal)) strips are not drawn: \(HTML.escape(SignalReadback.message(c.readback.status))).</p>"
+            return s
+                + "<p class=\"warn\">\(HTML.escape(d.signal)) strips are not drawn: \(HTML.escape(SignalReadback.message(c.readback.status))).</p>"
         }
         let streams = FamilySection.distinct(try c.select(d.streams), "stream")
         if streams.count > d.maxStreams {
@@ -116,7 +117,8 @@ enum StripsItem {
                     } else {
                         detected += 1
                         p.add(
-                            "<circle class=\"beat\" data-beat=\"detected\" data-t=\"\(t)\" cx=\"\(HTML.n(x))\" cy=\"\(HTML.n(y))\" r=\"4\"/>")
+                            "<circle class=\"beat\" data-beat=\"detected\" data-t=\"\(t)\" cx=\"\(HTML.n(x))\" cy=\"\(HTML.n(y))\" r=\"4\"/>"
+                        )
                     }
                 }
                 let touched = !correction.isEmpty && correction != m.removed

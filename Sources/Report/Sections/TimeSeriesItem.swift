@@ -32,7 +32,9 @@ enum TimeSeriesItem {
     }
 
     /// Series of `rows`: per value column and combination of `by` values, in first-seen order.
-    static func series(_ rows: [ReportDatabase.Row], by: [String], values: [String], _ d: ReportTimeSeries, column: ((String) -> String)? = nil)
+    static func series(
+        _ rows: [ReportDatabase.Row], by: [String], values: [String], _ d: ReportTimeSeries, column: ((String) -> String)? = nil
+    )
         -> [(name: String, group: String, points: Points)]
     {
         var order = [String](), points = [String: Points](), groups = [String: String]()
@@ -63,6 +65,7 @@ enum TimeSeriesItem {
         // Quality shading: the windows of this plot's stream when the quality table has any,
         // else every window (the worst label of the streams at each time).
         var shaded = false
+        var present = Set<String>()
         if let q = d.quality {
             var windows = try c.select(q.rows)
             if let plotBy = d.plotBy, let key, windows.contains(where: { $0.text(plotBy) == key }) {
@@ -74,6 +77,7 @@ enum TimeSeriesItem {
             }
             p.addBands(bands, rank: ["q-0": 0, "q-1": 1, "q-2": 2])
             shaded = !bands.isEmpty
+            present = Set(bands.map(\.cssClass))
         }
         let times = rows.compactMap { $0.double(d.start) }
         let gap = FamilySection.step(times, fallback: 10) * 1.5
@@ -102,8 +106,13 @@ enum TimeSeriesItem {
         if over.count > 1 { p.legend[p.legend.count - 1].label = "\(over[0].name) and \(over.count - 1) more" }
         if shaded, let q = d.quality {
             let middle = q.labels.dropFirst().dropLast()
-            if !middle.isEmpty { p.legend.append(("q-1", middle.map(Self.words).joined(separator: ", "), "rect")) }
-            if let worst = q.labels.last, q.labels.count > 1 { p.legend.append(("q-2", Self.words(worst), "rect")) }
+            // Legend entries for the shades drawn.
+            if !middle.isEmpty && present.contains("q-1") {
+                p.legend.append(("q-1", middle.map(Self.words).joined(separator: ", "), "rect"))
+            }
+            if let worst = q.labels.last, q.labels.count > 1, present.contains("q-2") {
+                p.legend.append(("q-2", Self.words(worst), "rect"))
+            }
         }
         var text = (all + over).map { FamilySection.stats($0.name, $0.points.compactMap(\.v), unit: unit) }
         if !over.isEmpty { text.append("the solid dark line over the others is \(over.map(\.name).joined(separator: ", "))") }
@@ -113,7 +122,8 @@ enum TimeSeriesItem {
             )
         }
         var s = p.render(
-            description: "\(d.title) over time, one line per series, broken where rows have no value or are apart. " + text.joined(separator: "; ")
+            description: "\(d.title) over time, one line per series, broken where rows have no value or are apart. "
+                + text.joined(separator: "; ")
                 + ".")
         if let conf = d.confidence {
             let confidence = series(rows, by: d.seriesBy, values: d.values, d, column: { _ in conf })
@@ -128,7 +138,8 @@ enum TimeSeriesItem {
                 s += q.render(
                     description: "\(conf) of each series over time (0–1; declared meaning: "
                         + (d.rows.table.columns.first { $0.name == conf }?.summary ?? "") + "). "
-                        + confidence.map { FamilySection.stats($0.name, $0.points.compactMap(\.v), unit: "") }.joined(separator: "; ") + ".",
+                        + confidence.map { FamilySection.stats($0.name, $0.points.compactMap(\.v), unit: "") }.joined(separator: "; ")
+                        + ".",
                     valueTicks: [0, 0.25, 0.5, 0.75, 1])
             }
         }

@@ -98,7 +98,8 @@ public enum ReportItem: Sendable, Hashable {
         case .featureSeries(let s):
             return s.rows.columnReferences + Self.refs(s.rows.table, [s.stream, s.start, s.end, s.name, s.value, s.unit])
         case .values(let s):
-            return s.rows.columnReferences + Self.refs(s.rows.table, [s.rowLabel]) + Self.refs(s.rows.table, s.columns, optional: s.optional)
+            return s.rows.columnReferences + Self.refs(s.rows.table, [s.rowLabel])
+                + Self.refs(s.rows.table, s.columns, optional: s.optional)
         case .rowCounts: return []
         }
     }
