@@ -58,7 +58,7 @@ enum HTML {
         .b0{fill:#d9d9d9;stroke:#555;stroke-width:.5}.b1{fill:#9a9a9a;stroke:#333;stroke-width:.5}.b2{fill:#555;stroke:#111;stroke-width:.5}.b3{fill:url(#hatchdark);stroke:#111;stroke-width:.5}
         .act{fill:#1f4e99}.nw{fill:url(#hatch)}.spt{fill:#9fb6db;stroke:#1f4e99;stroke-width:1}.bout{fill:#1f4e99}
         details.methods{font-size:.86em;margin:.6em 0 1em}details.methods ol{margin:.3em 0;padding-left:1.6em}
-        table.heat td{min-width:2.2em;text-align:center}.heat0{background:#fff}.heat1{background:#e3e3e3}.heat2{background:#bdbdbd}.heat3{background:#8a8a8a;color:#fff}.heat4{background:#444;color:#fff}
+        table.heat td{min-width:2.2em;text-align:center}table.heat td.l{text-align:left}.heat0{background:#fff}.heat1{background:#e3e3e3}.heat2{background:#bdbdbd}.heat3{background:#8a8a8a;color:#fff}.heat4{background:#444;color:#fff}
         tr.failed td{background:#fff3e0}.scroll{overflow-x:auto}
         .lane-data{fill:#4a4a4a}.lane-masked{fill:url(#dots)}.lane-deleted{fill:url(#hatch)}
         .beat{fill:none;stroke:#1f4e99;stroke-width:1.4}.corr{fill:#b3261e;stroke:#b3261e}.removed{stroke:#b3261e;stroke-width:1.6}
