@@ -40,6 +40,9 @@ final class ReportFixture {
         recordings = paths
         database = dir.url.appendingPathComponent("results.sqlite").path
         let store = try BatchDatabase(path: database)
+        // The raw-stream features (opt-in since issue 35), so that the pages show a features section.
+        var analysis = analysis
+        try analysis.set(family: "features", key: "raw", value: .flag(true), origin: "test")
         _ = try BatchRunner.run(
             recordings: paths, store: store, options: BatchOptions(jobs: 1, softwareVersion: "test", analysis: analysis))
     }

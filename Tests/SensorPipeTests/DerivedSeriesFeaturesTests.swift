@@ -15,6 +15,7 @@ import _TestSupport
         var analysis = AnalysisConfiguration()
         if let blockCapacity { analysis.decode.blockCapacity = blockCapacity }
         var o = FeaturesOptions()
+        o.rawStreams = true // the raw ECG stream's features too (opt-in since issue 35)
         o.derivedWindowSeconds = window
         o.derivedStepSeconds = window
         analysis.setOptions(o, of: FeaturesFamily.self)
@@ -92,6 +93,7 @@ import _TestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         var analysis = AnalysisConfiguration()
         var o = FeaturesOptions()
+        o.rawStreams = true // the raw ECG stream's features too (opt-in since issue 35)
         o.derivedWindowSeconds = 30
         o.derivedStepSeconds = 30
         analysis.setOptions(o, of: FeaturesFamily.self)

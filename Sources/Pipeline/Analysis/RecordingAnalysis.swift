@@ -225,8 +225,13 @@ public enum RecordingAnalysis {
         progress: ((Progress) -> Void)? = nil
     ) throws -> Summary {
         var decoded = Progress()
-        let sources = try recording.files.map { file in
-            Source(file: file, decoder: try RecordingOpener.open(path: file, options: analysis.decode).decoder)
+        let sources = try recording.files.indices.map { i in
+            var decode = analysis.decode
+            if decode.format == nil, let formats = recording.formats, formats.count == recording.files.count {
+                decode.format = formats[i] // recognised once by the caller
+            }
+            let file = recording.files[i]
+            return Source(file: file, decoder: try RecordingOpener.open(path: file, options: decode).decoder)
         }
         let families = entries.map { ($0.name, AnalyzerBox($0.makeAnalyzer(values: analysis.values[$0.name] ?? [:]))) }
         output.derivedConsumers = families.map(\.1).filter(\.consumes)
