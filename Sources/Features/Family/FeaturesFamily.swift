@@ -88,20 +88,23 @@ public enum FeaturesFamily: AnalysisFamily {
             try s.consume(block, output: output)
         }
 
-        public var consumesDerivedSeries: Bool { options.derivedSeries && !options.groups.isEmpty }
+        /// The derived series of ``FeatureColumns/derivedSeries`` when `derived` is on.
+        public var subscriptions: [DerivedSubscription] {
+            options.derivedSeries && !options.groups.isEmpty ? FeatureColumns.derivedSubscriptions : []
+        }
 
-        public mutating func consume(derived sample: DerivedSample, output: any ResultOutput) throws {
-            guard consumesDerivedSeries else { return }
-            let key = DerivedKey(stream: sample.stream, family: sample.family, channel: sample.channel)
+        public mutating func consume(derived event: DerivedEvent, series: DerivedSeries, output: any ResultOutput) throws {
+            guard !series.attributes.isEmpty else { return }
+            let key = DerivedKey(stream: event.stream, series: event.series)
             var s: DerivedFeatures
             if let existing = derived.removeValue(forKey: key) {
                 s = existing
             } else {
-                s = DerivedFeatures(first: sample, options: options)
+                s = DerivedFeatures(first: event, series: series, options: options)
                 derivedOrder.append(key)
             }
             defer { derived[key] = s }
-            try s.append(sample, output: output)
+            try s.append(event, output: output)
         }
 
         public mutating func finish(output: any ResultOutput) throws {
@@ -117,9 +120,8 @@ public enum FeaturesFamily: AnalysisFamily {
     }
 }
 
-/// A derived series: its source stream, family token and channel.
+/// A derived series of one source stream: the stream and the series' ``DerivedSeries/id``.
 struct DerivedKey: Hashable {
     var stream: String
-    var family: String
-    var channel: String
+    var series: String
 }

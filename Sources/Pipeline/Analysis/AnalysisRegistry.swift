@@ -35,6 +35,8 @@ public struct AnalysisFamilyEntry: Sendable {
     public let options: [OptionDescriptor]
     /// What its section of the HTML report shows (``AnalysisFamily/reportSection``).
     public let reportSection: ReportSection
+    /// The derived series it publishes (``AnalysisFamily/publishes``).
+    public let publishes: [DerivedSeries]
     let make: @Sendable ([String: OptionValue]) -> any RecordingAnalyzer
 
     /// Registers a family.
@@ -43,6 +45,7 @@ public struct AnalysisFamilyEntry: Sendable {
         summary = F.summary
         tables = F.tables
         reportSection = F.reportSection
+        publishes = F.publishes
         let defaults = F.defaultOptions
         options = F.options.map { o in
             OptionDescriptor(
