@@ -33,6 +33,8 @@ public struct AnalysisFamilyEntry: Sendable {
     public let tables: [ResultTable]
     /// Its options.
     public let options: [OptionDescriptor]
+    /// What its section of the HTML report shows (``AnalysisFamily/reportSection``).
+    public let reportSection: ReportSection
     /// The derived series it publishes (``AnalysisFamily/publishes``).
     public let publishes: [DerivedSeries]
     let make: @Sendable ([String: OptionValue]) -> any RecordingAnalyzer
@@ -42,6 +44,7 @@ public struct AnalysisFamilyEntry: Sendable {
         name = F.name
         summary = F.summary
         tables = F.tables
+        reportSection = F.reportSection
         publishes = F.publishes
         let defaults = F.defaultOptions
         options = F.options.map { o in
