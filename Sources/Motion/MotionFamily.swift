@@ -58,7 +58,8 @@ public enum MotionFamily: AnalysisFamily {
         /// Accelerometer stream index → the rotation-rate stream indices it feeds.
         var rotationStreams: [Int: [Int]] = [:]
         var announced: [Int: AnnouncedStream] = [:]
-        public private(set) var issues: [String] = []
+        public private(set) var streamIssues: [AnalysisIssue] = []
+        public var issues: [String] { streamIssues.map(\.description) }
 
         init(options: MotionOptions) { self.options = options }
 
@@ -130,7 +131,7 @@ public enum MotionFamily: AnalysisFamily {
                 for n in a.takeNights() { try output.emit(MotionTables.nights, Streamed(stream: name, value: n)) }
                 for d in days { try output.emit(MotionTables.daily, Streamed(stream: name, value: d)) }
                 try output.emit(MotionTables.streams, Streamed(stream: name, value: summary))
-                if let p = summary.note { issues.append("\(name): \(p)") }
+                if let p = summary.note { streamIssues.append(AnalysisIssue(family: MotionFamily.name, stream: name, message: p)) }
             }
         }
     }

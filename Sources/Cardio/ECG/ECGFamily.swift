@@ -67,7 +67,8 @@ public enum ECGFamily: AnalysisFamily {
         /// Channel selectors that named a stream.
         var matched: Set<String> = []
         var announced: [String] = []
-        public private(set) var issues: [String] = []
+        public private(set) var streamIssues: [AnalysisIssue] = []
+        public var issues: [String] { streamIssues.map(\.description) }
 
         init(options: ECGOptions) { self.options = options }
 
@@ -127,7 +128,7 @@ public enum ECGFamily: AnalysisFamily {
                     quality: { try output.emit(ECGTables.quality, Streamed(stream: name, value: $0)) },
                     beat: rows.beat, heartRate: rows.heartRate, hrv: rows.hrv)
                 if let summary = a.lastSummary { try output.emit(ECGTables.summary, Streamed(stream: name, value: summary)) }
-                issues += a.issues.map { "\(name): \($0)" }
+                streamIssues += a.issues.map { AnalysisIssue(family: ECGFamily.name, stream: name, message: $0) }
             }
             for var f in fused {
                 let name = f.name
@@ -138,9 +139,11 @@ public enum ECGFamily: AnalysisFamily {
                 try output.emit(ECGTables.summary, Streamed(stream: name, value: summary))
             }
             for c in options.channels where !matched.contains(c) {
-                issues.append(
-                    "ecg channel '\(c)' matches no ECG stream (ECG channels: "
-                        + (announced.isEmpty ? "none" : announced.joined(separator: ", ")) + ")")
+                streamIssues.append(
+                    AnalysisIssue(
+                        family: ECGFamily.name,
+                        message: "ecg channel '\(c)' matches no ECG stream (ECG channels: "
+                            + (announced.isEmpty ? "none" : announced.joined(separator: ", ")) + ")"))
             }
         }
     }

@@ -56,6 +56,8 @@ public protocol RecordingAnalyzer: SendableMetatype {
     mutating func finish(output: any ResultOutput) throws
     /// Problems that left parts of claimed streams unanalysed, each `stream: message`.
     var issues: [String] { get }
+    /// The same problems with the stream each concerns (default: ``issues`` without a stream).
+    var streamIssues: [AnalysisIssue] { get }
     /// Whether the analysis receives the derived series other families publish
     /// (``DerivedSample``); such analyses finish after the others. Default `false`.
     var consumesDerivedSeries: Bool { get }
