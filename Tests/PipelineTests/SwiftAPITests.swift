@@ -123,8 +123,9 @@ struct CodableConfigurationTests {
 
     @Test("numbers and booleans are told apart by their JSON type (0 and 1 are numbers, never flags)")
     func numbersAndBooleans() throws {
+        let dir = TemporaryDirectory()
         func load(_ text: String) throws -> AnalysisConfiguration {
-            try AnalysisConfiguration(configurationFile: TemporaryDirectory().write("c.json", text))
+            try AnalysisConfiguration(configurationFile: dir.write("c.json", text))
         }
         #expect(try load(#"{"motion": {"epoch_s": 1}}"#)[MotionFamily.self].epochSeconds == 1)
         #expect(try load(#"{"motion": {"calibrate": false}}"#)[MotionFamily.self].autoCalibrate == false)
@@ -149,6 +150,7 @@ struct CodableConfigurationTests {
 
     @Test("a bad configuration names the key, the code says what kind of problem")
     func errorCodes() throws {
+        let dir = TemporaryDirectory()
         for (text, code, key) in [
             (#"{"ecg": {"hr_window": 3}}"#, ConfigurationError.Code.unknownKey, "ecg.hr_window"),
             (#"{"ecgs": {}}"#, .unknownKey, "ecgs"),
@@ -158,14 +160,14 @@ struct CodableConfigurationTests {
             (#"{"ecg": [1]}"#, .wrongType, "ecg"),
         ] {
             do {
-                _ = try AnalysisConfiguration(configurationFile: TemporaryDirectory().write("c.json", text))
+                _ = try AnalysisConfiguration(configurationFile: dir.write("c.json", text))
                 Issue.record("accepted \(text)")
             } catch let e as ConfigurationError {
                 #expect(e.code == code && e.key == key, "\(text): \(e.code) \(e.key ?? "nil") \(e)")
             }
         }
         do {
-            _ = try AnalysisConfiguration(configurationFile: TemporaryDirectory().write("c.json", "{\"ecg\": "))
+            _ = try AnalysisConfiguration(configurationFile: dir.write("c.json", "{\"ecg\": "))
         } catch let e as ConfigurationError {
             #expect(e.code == .syntax && e.key == nil)
         }
@@ -277,15 +279,16 @@ struct TypedAccessTests {
     func asyncEvents() async throws {
         let path = Self.dataset("ecg/watch-1_mitdb105_1716285600.ndjson.gz")
         var expected = [String]()
-        let decoder = try RecordingOpener.open(path: path).decoder
+        let options = DecodeOptions(blockCapacity: 500) // many blocks
+        let decoder = try RecordingOpener.open(path: path, options: options).decoder
         while let e = try decoder.next() { expected.append(Self.describe(e)) }
         var got = [String]()
-        for try await e in RecordingEvents(path: path) { got.append(Self.describe(e)) }
+        for try await e in RecordingEvents(path: path, options: options) { got.append(Self.describe(e)) }
         #expect(got == expected)
-        #expect(expected.count > 3)
+        #expect(expected.count > 20)
         // A second iteration of the same value reads the file again.
         var again = 0
-        for try await _ in RecordingEvents(path: path) { again += 1 }
+        for try await _ in RecordingEvents(path: path, options: options) { again += 1 }
         #expect(again == expected.count)
         await #expect(throws: RecordingError.self) {
             for try await _ in RecordingEvents(path: "/nonexistent/x.ndjson") {}
@@ -307,7 +310,7 @@ struct TypedAccessTests {
         let path = Self.dataset("ecg/watch-1_mitdb105_1716285600.ndjson.gz")
         let task = Task { () async throws -> Int in
             var n = 0
-            for try await _ in RecordingEvents(path: path) {
+            for try await _ in RecordingEvents(path: path, options: DecodeOptions(blockCapacity: 500)) {
                 n += 1
                 if n == 3 { withUnsafeCurrentTask { $0?.cancel() } }
             }
