@@ -33,6 +33,8 @@ public struct AnalysisFamilyEntry: Sendable {
     public let tables: [ResultTable]
     /// Its options.
     public let options: [OptionDescriptor]
+    /// The derived series it publishes (``AnalysisFamily/publishes``).
+    public let publishes: [DerivedSeries]
     let make: @Sendable ([String: OptionValue]) -> any RecordingAnalyzer
 
     /// Registers a family.
@@ -40,6 +42,7 @@ public struct AnalysisFamilyEntry: Sendable {
         name = F.name
         summary = F.summary
         tables = F.tables
+        publishes = F.publishes
         let defaults = F.defaultOptions
         options = F.options.map { o in
             OptionDescriptor(
