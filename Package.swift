@@ -69,7 +69,7 @@ let package = Package(
             name: "DSPTests", dependencies: ["DSP", "_TestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(
-            name: "PipelineTests", dependencies: ["Pipeline", "Recordings", "Cardio", "_TestSupport", "CSQLite"],
+            name: "PipelineTests", dependencies: ["Pipeline", "Recordings", "Cardio", "Motion", "Features", "_TestSupport", "CSQLite"],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "CardioTests", dependencies: ["Cardio", "DSP", "Recordings", "_TestSupport"],

@@ -97,7 +97,8 @@ func twoLeadChain(count: Int, fused: Bool) -> BenchmarkCase {
         }
         var options = ECGOptions()
         options.fusesLeads = fused
-        let analysis = AnalysisConfiguration(ecg: options)
+        var analysis = AnalysisConfiguration()
+        analysis[ECGFamily.self] = options
         return {
             let sink = DiscardingSink()
             let summary = try! RecordingAnalysis.run(

@@ -56,7 +56,8 @@ public enum MotionFamily: AnalysisFamily {
         /// Accelerometer stream index → the rotation-rate stream indices it feeds.
         var rotationStreams: [Int: [Int]] = [:]
         var announced: [Int: AnnouncedStream] = [:]
-        public private(set) var issues: [String] = []
+        public private(set) var streamIssues: [AnalysisIssue] = []
+        public var issues: [String] { streamIssues.map(\.description) }
 
         init(options: MotionOptions) { self.options = options }
 
@@ -135,7 +136,7 @@ public enum MotionFamily: AnalysisFamily {
                 for n in a.takeNights() { try emit(n, stream: name, output) }
                 for d in days { try output.emit(MotionTables.daily, Streamed(stream: name, value: d)) }
                 try output.emit(MotionTables.streams, Streamed(stream: name, value: summary))
-                if let p = summary.note { issues.append("\(name): \(p)") }
+                if let p = summary.note { streamIssues.append(AnalysisIssue(family: MotionFamily.name, stream: name, message: p)) }
             }
         }
     }

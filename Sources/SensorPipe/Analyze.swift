@@ -4,7 +4,7 @@
 /// ```swift
 /// import SensorPipe
 /// let results = try SensorPipe.analyze(path: "Datasets/ecg/watch-1_mitdb100_1716282000.ndjson.gz")
-/// for ecg in results.ecg { print(ecg.streamName, ecg.meanHeartRateBPM ?? .nan, ecg.recordingHRV?.metrics[.rmssd] ?? .nan) }
+/// for ecg in results[ECGFamily.self] { print(ecg.streamName, ecg.meanHeartRateBPM ?? .nan, ecg.recordingHRV?.metrics[.rmssd] ?? .nan) }
 /// ```
 /// - Parameters:
 ///   - path: the recording (a WFDB record by its `.hea`); more files of the same recording

@@ -1,3 +1,4 @@
+import Cardio
 import Foundation
 import Recordings
 import Testing
@@ -15,10 +16,10 @@ struct ConfigurationFileTests {
     @Test("the stored canonical JSON reads back as the same configuration (same hash on resume)")
     func roundTrip() throws {
         var c = AnalysisConfiguration()
-        c.ecg.heartRateWindowSeconds = 30
-        c.ecg.heartRateStepSeconds = 15
-        c.ecg.hrvWindowSeconds = 120
-        c.ecg.qualityWindowSeconds = 5
+        c[ECGFamily.self].heartRateWindowSeconds = 30
+        c[ECGFamily.self].heartRateStepSeconds = 15
+        c[ECGFamily.self].hrvWindowSeconds = 120
+        c[ECGFamily.self].qualityWindowSeconds = 5
         c.decode.preset = .oxfordSteps
         let json = c.canonicalJSON(softwareVersion: "9.9")
         let back = try load(json)

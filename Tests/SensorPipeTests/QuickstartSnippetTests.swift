@@ -9,7 +9,7 @@ import _TestSupport
 func quickstartECG() throws {
     // snippet:begin
     let ecgResults = try SensorPipe.analyze(path: "Datasets/ecg/watch-1_mitdb100_1716282000.ndjson.gz")
-    for ecg in ecgResults.ecg {
+    for ecg in ecgResults[ECGFamily.self] {
         print(ecg.streamName, ecg.meanHeartRateBPM ?? .nan, ecg.recordingHRV?.metrics[.rmssd] ?? .nan)
     }
     // snippet:end

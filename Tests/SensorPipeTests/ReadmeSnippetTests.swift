@@ -9,9 +9,10 @@ import _TestSupport
 func readmeSnippet1() throws {
     // snippet:begin
     let results = try SensorPipe.analyze(path: "Datasets/ecg/watch-1_mitdb100_1716282000.ndjson.gz")
-    for ecg in results.ecg { // one per ECG stream
+    for ecg in results[ECGFamily.self] { // one per ECG stream
         print(ecg.streamName, ecg.beats.count, ecg.meanHeartRateBPM ?? .nan, ecg.recordingHRV?.metrics[.rmssd] ?? .nan)
     }
+    print(results[MotionFamily.self].epochs.count, results[PPGFamily.self].heartRate.count) // every family, typed
     for stream in results.summary.streamSummaries { // what analysed each stream
         print(stream.key, stream.timeOrigin, stream.analysisDescription)
     }
@@ -50,6 +51,22 @@ func readmeSnippet3() throws {
     // snippet:end
 }
 
+func readmeSnippet4() async throws {
+    // snippet:begin
+    var configuration = try JSONDecoder().decode(AnalysisConfiguration.self, from: Data(#"{"ppg": {"hrv_window_s": 120}}"#.utf8))
+    configuration[ECGFamily.self].qualityWindowSeconds = 5 // every family the same way
+    var blocks = 0
+    for try await event in RecordingEvents(path: "Datasets/ecg/watch-1_mitdb100_1716282000.ndjson.gz") {
+        if case .block = event { blocks += 1 }
+    }
+    let run = BatchRunner.start(
+        inputs: try RecordingDiscovery.recordings(["Datasets/ecg"]), store: try BatchDatabase(path: "ecg.sqlite"),
+        options: BatchOptions(jobs: 2, analysis: configuration))
+    for await progress in run.progress { print("\(progress.done)/\(progress.total)", progress.latest.path) }
+    print(blocks, try await run.summary.ok) // cancelling the task stops the batch; stored recordings stay
+    // snippet:end
+}
+
 @Suite("README snippets")
 struct ReadmeSnippetTests {
     /// The snippets of a test file (this one by default), dedented by one level.
@@ -69,7 +86,7 @@ struct ReadmeSnippetTests {
     func readmeHoldsTheSnippets() throws {
         let readme = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
         let snippets = try Self.snippets()
-        #expect(snippets.count == 3)
+        #expect(snippets.count == 4)
         for s in snippets { #expect(readme.contains(s), "README.md does not hold:\n\(s)") }
         // Every swift block of the README is one of them (after its `import SensorPipe` line).
         let blocks = readme.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "\n```")[0] }
@@ -83,8 +100,8 @@ struct ReadmeSnippetTests {
     func analyzeOneCall() throws {
         let path = Fixtures.repositoryRoot.appendingPathComponent("Datasets/ecg/watch-1_mitdb100_1716282000.ndjson.gz").path
         let results = try SensorPipe.analyze(path: path)
-        #expect(results.ecg.count == 1)
-        #expect(results.ecg[0].beats.count == 74) // demo-beats.json: 74 annotated beats in the first minute
+        #expect(results[ECGFamily.self].count == 1)
+        #expect(results[ECGFamily.self][0].beats.count == 74) // demo-beats.json: 74 annotated beats in the first minute
         #expect(results.summary.streamSummaries.allSatisfy { $0.analyses == ["ecg"] })
         #expect(results.rows(BeatSeriesTables.beats).count == 74)
     }

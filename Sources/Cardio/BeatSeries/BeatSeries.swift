@@ -386,7 +386,7 @@ public enum HeartRateMethod: String, Sendable, Hashable, CaseIterable {
 public struct HRVResult: Sendable, Equatable {
     /// What the result covers.
     public enum Scope: String, Sendable, Hashable {
-        /// One window of ``BeatSeries/Options/hrvWindowSeconds`` (default 5 minutes).
+        /// One window of ``BeatSeriesOptions/hrvWindowSeconds`` (default 5 minutes).
         case window
         /// The whole stream.
         case recording

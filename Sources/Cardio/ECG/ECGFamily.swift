@@ -71,7 +71,8 @@ public enum ECGFamily: AnalysisFamily {
         /// Per analysed stream: µV per unit of its values (``ECGBeatEvents/microvoltsPerUnit(_:)``).
         var microvoltsPerUnit: [Int: Double] = [:]
         var announced: [String] = []
-        public private(set) var issues: [String] = []
+        public private(set) var streamIssues: [AnalysisIssue] = []
+        public var issues: [String] { streamIssues.map(\.description) }
 
         init(options: ECGOptions) { self.options = options }
 
@@ -134,7 +135,7 @@ public enum ECGFamily: AnalysisFamily {
                     beat: rows.beat, heartRate: rows.heartRate, hrv: rows.hrv)
                 for e in a.takeBeatEvents(microvoltsPerUnit: microvoltsPerUnit[index]) { try output.publish(e) }
                 if let summary = a.lastSummary { try output.emit(ECGTables.summary, Streamed(stream: name, value: summary)) }
-                issues += a.issues.map { "\(name): \($0)" }
+                streamIssues += a.issues.map { AnalysisIssue(family: ECGFamily.name, stream: name, message: $0) }
             }
             for var f in fused {
                 let name = f.name
@@ -145,9 +146,11 @@ public enum ECGFamily: AnalysisFamily {
                 try output.emit(ECGTables.summary, Streamed(stream: name, value: summary))
             }
             for c in options.channels where !matched.contains(c) {
-                issues.append(
-                    "ecg channel '\(c)' matches no ECG stream (ECG channels: "
-                        + (announced.isEmpty ? "none" : announced.joined(separator: ", ")) + ")")
+                streamIssues.append(
+                    AnalysisIssue(
+                        family: ECGFamily.name,
+                        message: "ecg channel '\(c)' matches no ECG stream (ECG channels: "
+                            + (announced.isEmpty ? "none" : announced.joined(separator: ", ")) + ")"))
             }
         }
     }

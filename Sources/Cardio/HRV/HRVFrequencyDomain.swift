@@ -84,7 +84,7 @@ public struct HRVFrequencyDomain: Sendable, Equatable {
     ///   `F ≈ 2.5 · duration` frequencies up to 0.5 Hz.
     public init(_ series: NNIntervalSeries, options: HRVFrequencyOptions = HRVFrequencyOptions()) throws(HRVError) {
         guard series.count >= 3 else {
-            throw HRVError("HRV frequency domain: need at least 3 intervals, got \(series.count)")
+            throw HRVError(.tooFewIntervals, "HRV frequency domain: need at least 3 intervals, got \(series.count)")
         }
         let maximumFrequency = options.bands.map(\.upperHz).max()!
         let spectrum: (frequencies: [Double], power: [Double], minimum: Double)
@@ -192,7 +192,7 @@ public struct HRVFrequencyDomain: Sendable, Equatable {
     {
         let resampled = Resampled(series, rate: rate)
         let n = resampled.count
-        guard n >= 8 else { throw HRVError("HRV frequency domain: \(n) resampled points, need at least 8") }
+        guard n >= 8 else { throw HRVError(.tooFewIntervals, "HRV frequency domain: \(n) resampled points, need at least 8") }
         // Up to 2^20 points (8 MB; 2.9 h at 100 Hz), the series is evaluated once and kept: the mean and the Welch segments (which overlap by half) read it instead of
         // evaluating the spline two to three times per point. The values are the same bits.
         if n <= cacheLimit {
@@ -257,13 +257,13 @@ public struct HRVFrequencyDomain: Sendable, Equatable {
         let step = 1.0 / baseline / 5
         var count = 0
         while minimum + step * Double(count) <= maximumFrequency { count += 1 }
-        guard count >= 2 else { throw HRVError("HRV frequency domain: series too short for Lomb–Scargle") }
+        guard count >= 2 else { throw HRVError(.tooFewIntervals, "HRV frequency domain: series too short for Lomb–Scargle") }
         let periodogram: LombScargle
         do {
             periodogram = try LombScargle(
                 timesSeconds: t, values: series.intervalsMilliseconds,
                 floatingMean: true)
-        } catch { throw HRVError("HRV frequency domain: \(error.message)") }
+        } catch { throw HRVError(.spectrum, "HRV frequency domain: \(error.message)") }
         let p = periodogram.power(startHz: minimum, stepHz: step, count: count, normalization: .psd)
         let f = (0..<count).map { minimum + step * Double($0) }
         return (f, p, minimum)

@@ -79,7 +79,7 @@ public struct HRVNonlinear: Sendable, Equatable {
     public init(_ series: NNIntervalSeries, options: HRVNonlinearOptions = HRVNonlinearOptions()) throws(HRVError) {
         let nn = series.intervalsMilliseconds
         let n = nn.count
-        guard n >= 3 else { throw HRVError("HRV non-linear: need at least 3 intervals, got \(n)") }
+        guard n >= 3 else { throw HRVError(.tooFewIntervals, "HRV non-linear: need at least 3 intervals, got \(n)") }
 
         // Poincaré over successive pairs.
         var d = [Double](), p = [Double]()

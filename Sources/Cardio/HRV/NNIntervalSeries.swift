@@ -32,17 +32,17 @@ public struct NNIntervalSeries: Sendable, Equatable {
     /// - Complexity: O(n).
     public init(intervalsMilliseconds: [Double], closingBeatTimesSeconds: [Double]? = nil) throws(HRVError) {
         let n = intervalsMilliseconds.count
-        guard n >= 2 else { throw HRVError("NN series: need at least 2 intervals, got \(n)") }
+        guard n >= 2 else { throw HRVError(.tooFewIntervals, "NN series: need at least 2 intervals, got \(n)") }
         for (i, v) in intervalsMilliseconds.enumerated() where !(v.isFinite && v > 0) {
-            throw HRVError("NN series: interval \(i) is not a finite positive number of ms (\(v))")
+            throw HRVError(.invalidInterval, "NN series: interval \(i) is not a finite positive number of ms (\(v))")
         }
         var times: [Double]
         if let given = closingBeatTimesSeconds {
             precondition(given.count == n, "NN series: \(given.count) times for \(n) intervals")
             for i in 0..<n {
-                guard given[i].isFinite else { throw HRVError("NN series: time \(i) is not finite") }
+                guard given[i].isFinite else { throw HRVError(.nonFinite, "NN series: time \(i) is not finite") }
                 if i > 0 && given[i] <= given[i - 1] {
-                    throw HRVError("NN series: time \(i) (\(given[i]) s) is not after time \(i - 1)")
+                    throw HRVError(.timeOrder, "NN series: time \(i) (\(given[i]) s) is not after time \(i - 1)")
                 }
             }
             times = given
@@ -71,7 +71,7 @@ public struct NNIntervalSeries: Sendable, Equatable {
     /// - Complexity: O(n).
     public init(beatTimesSeconds: [Double]) throws(HRVError) {
         guard beatTimesSeconds.count >= 3 else {
-            throw HRVError("NN series: need at least 3 beats, got \(beatTimesSeconds.count)")
+            throw HRVError(.tooFewIntervals, "NN series: need at least 3 beats, got \(beatTimesSeconds.count)")
         }
         var intervals = [Double](repeating: 0, count: beatTimesSeconds.count - 1)
         for i in 1..<beatTimesSeconds.count {

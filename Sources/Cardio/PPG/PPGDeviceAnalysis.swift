@@ -84,7 +84,7 @@ struct PPGDeviceAnalysis {
     var onlineRows: [PPGSpectralHeartRate.Estimate] = []
     var offlineRows: [PPGSpectralHeartRate.Estimate] = []
     var forcedWindows = 0
-    private(set) var issues: [String] = []
+    private(set) var issues: [AnalysisIssue] = []
     /// Pulses, quality and beat series: one per optical stream (its first column).
     var pulseChannels: [PPGPulseChannel] = []
     var primary: Int?
@@ -148,7 +148,12 @@ struct PPGDeviceAnalysis {
         let rate: Double
         if case .uniform(_, let r) = block.time { rate = r } else { rate = state.rate ?? 0 }
         guard rate >= 8 && rate <= 10_000 else {
-            if state.isOptical { issues.append("\(state.info.key): sample rate \(rate) Hz unusable; no PPG analysis") }
+            if state.isOptical {
+                issues.append(
+                    AnalysisIssue(
+                        family: PPGFamily.name, stream: state.info.key.description,
+                        message: "sample rate \(rate) Hz unusable; no PPG analysis"))
+            }
             return
         }
         if state.isOptical && origin == nil { start(at: block.time(at: 0)) }
@@ -361,7 +366,9 @@ struct PPGDeviceAnalysis {
 
     mutating func finish(output: any ResultOutput) throws {
         if origin == nil {
-            if !optical.isEmpty { issues.append("\(deviceID): no optical samples; no PPG analysis") }
+            if !optical.isEmpty {
+                issues.append(AnalysisIssue(family: PPGFamily.name, message: "\(deviceID): no optical samples; no PPG analysis"))
+            }
             return
         }
         for k in pulseChannels.indices { pulseChannels[k].close() }
@@ -375,7 +382,10 @@ struct PPGDeviceAnalysis {
             issues += pulseChannels[k].issues
         }
         if forcedWindows > 0 {
-            issues.append("\(deviceID): \(forcedWindows) windows computed while a channel lagged over 2^18 grid points (2.9 h) behind")
+            issues.append(
+                AnalysisIssue(
+                    family: PPGFamily.name,
+                    message: "\(deviceID): \(forcedWindows) windows computed while a channel lagged over 2^18 grid points (2.9 h) behind"))
         }
     }
 

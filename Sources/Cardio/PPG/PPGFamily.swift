@@ -44,7 +44,10 @@ public enum PPGFamily: AnalysisFamily {
 
         init(options: PPGOptions) { self.options = options }
 
-        public var issues: [String] { extraIssues + devices.order.flatMap { devices[$0]?.issues ?? [] } }
+        public var streamIssues: [AnalysisIssue] {
+            extraIssues.map { AnalysisIssue(family: PPGFamily.name, message: $0) } + devices.order.flatMap { devices[$0]?.issues ?? [] }
+        }
+        public var issues: [String] { streamIssues.map(\.description) }
 
         public mutating func claim(_ stream: AnnouncedStream) -> Bool {
             let key = stream.info.key

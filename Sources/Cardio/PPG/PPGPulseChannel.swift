@@ -27,7 +27,7 @@ struct PPGPulseChannel {
     var labelCodes: [UInt8] = []
     /// Grid origin (s), step and window length (grid points) of the windows of ``labelCodes``.
     var labelGrid: (t0: Double, step: Int, length: Int, rate: Double)?
-    var issues: [String] = []
+    var issues: [AnalysisIssue] = []
     /// Pulses waiting for their window's quality label before they are published
     /// (``PPGPulseEvents``): time and measurements.
     var pendingPulses: [(time: Double, shape: PPGPulseShape, rate: Double)] = []
@@ -54,7 +54,10 @@ struct PPGPulseChannel {
                 detector = d
             } else {
                 detector = nil
-                issues.append("\(name): segment \(block.segment): sample rate \(sampleRate) Hz outside 20–5000 Hz; no pulses")
+                issues.append(
+                    AnalysisIssue(
+                        family: PPGFamily.name, stream: name,
+                        message: "segment \(block.segment): sample rate \(sampleRate) Hz outside 20–5000 Hz; no pulses"))
             }
         }
         series.cover(from: block.time(at: 0), to: block.time(at: block.count - 1))

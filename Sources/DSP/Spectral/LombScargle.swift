@@ -100,26 +100,26 @@ public struct LombScargle: Sendable {
                 "LombScargle: \(weights.count) weights for \(values.count) values")
         }
         let n = values.count
-        guard n >= 2 else { throw SpectralError("LombScargle: need at least 2 samples, got \(n)") }
+        guard n >= 2 else { throw SpectralError(.tooFewSamples, "LombScargle: need at least 2 samples, got \(n)") }
         var tMin = Double.infinity, tMax = -Double.infinity
         for (i, t) in timesSeconds.enumerated() {
-            guard t.isFinite else { throw SpectralError("LombScargle: time \(i) is not finite (\(t))") }
+            guard t.isFinite else { throw SpectralError(.nonFinite, "LombScargle: time \(i) is not finite (\(t))") }
             tMin = min(tMin, t)
             tMax = max(tMax, t)
         }
-        guard tMax > tMin else { throw SpectralError("LombScargle: all sample times are equal") }
+        guard tMax > tMin else { throw SpectralError(.degenerate, "LombScargle: all sample times are equal") }
         for (i, v) in values.enumerated() where !v.isFinite {
-            throw SpectralError("LombScargle: value \(i) is not finite (\(v))")
+            throw SpectralError(.nonFinite, "LombScargle: value \(i) is not finite (\(v))")
         }
         var w = weights ?? [Double](repeating: 1, count: n)
         var total = 0.0
         for (i, v) in w.enumerated() {
             guard v.isFinite && v >= 0 else {
-                throw SpectralError("LombScargle: weight \(i) is negative or not finite (\(v))")
+                throw SpectralError(.invalidWeight, "LombScargle: weight \(i) is negative or not finite (\(v))")
             }
             total += v
         }
-        guard total > 0 else { throw SpectralError("LombScargle: weights sum to zero") }
+        guard total > 0 else { throw SpectralError(.degenerate, "LombScargle: weights sum to zero") }
         let inverse = 1.0 / total
         for i in 0..<n { w[i] = w[i] * inverse }
 

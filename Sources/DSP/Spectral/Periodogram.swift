@@ -65,7 +65,7 @@ func periodogramImpl<S: SpectralSample>(
     scaling: SpectralScaling
 ) throws(SpectralError) -> PowerSpectrum {
     let n = signal.count
-    guard n > 0 else { throw SpectralError("periodogram: the signal is empty") }
+    guard n > 0 else { throw SpectralError(.tooFewSamples, "periodogram: the signal is empty") }
     if let f = fftLength { precondition(f >= 1, "periodogram fftLength must be ≥ 1") }
     let nfft = fftLength ?? n
     let used = min(n, nfft)

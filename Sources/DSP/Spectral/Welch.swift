@@ -243,9 +243,9 @@ public struct Welch: Sendable {
     func shortSignalEstimate() throws(SpectralError) -> PowerSpectrum {
         let ws = workspace
         let n = ws.carryCount
-        guard n > 0 else { throw SpectralError("Welch: no samples were fed") }
+        guard n > 0 else { throw SpectralError(.tooFewSamples, "Welch: no samples were fed") }
         if case .custom(let w) = window {
-            throw SpectralError("Welch: \(n) samples fed, fewer than the custom window's \(w.count)")
+            throw SpectralError(.tooFewSamples, "Welch: \(n) samples fed, fewer than the custom window's \(w.count)")
         }
         let fft = requestedFFTLength ?? n
         var single = Welch(

@@ -2,16 +2,55 @@ import Foundation
 import Recordings
 import Signals
 
-/// A configuration file that cannot be used.
+/// A configuration that cannot be used (a file, a flag or a typed setting): a code, the dotted
+/// key at fault when there is one, and a message naming the origin.
 public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
-    /// `file: what is wrong`.
+    /// What kind of problem it is; new codes may be added.
+    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+        /// The file cannot be read.
+        public static let unreadable = Code(rawValue: "unreadable")
+        /// The file is not JSON, or not a JSON object.
+        public static let syntax = Code(rawValue: "syntax")
+        /// No family, section or option has this key.
+        public static let unknownKey = Code(rawValue: "unknown-key")
+        /// A value of the wrong JSON type.
+        public static let wrongType = Code(rawValue: "wrong-type")
+        /// A value the option does not accept.
+        public static let invalidValue = Code(rawValue: "invalid-value")
+    }
+
+    /// What kind of problem.
+    public var code: Code
+    /// The dotted key at fault (`ecg.hrv_window_s`, `decode.preset`), or `nil`.
+    public var key: String?
+    /// `origin: what is wrong`.
     public var description: String
+
+    /// Creates an error.
+    /// - Parameters:
+    ///   - code: the kind of problem.
+    ///   - key: the dotted key at fault, or `nil`.
+    ///   - description: `origin: what is wrong`.
+    public init(code: Code, key: String? = nil, description: String) {
+        self.code = code
+        self.key = key
+        self.description = description
+    }
+
+    /// The same problem, told for `origin` (a file or a flag).
+    init(_ error: OptionValueError, origin: String) {
+        self.init(code: Code(rawValue: error.code.rawValue), key: error.key, description: "\(origin): \(error)")
+    }
 }
 
 extension AnalysisConfiguration {
     /// Reads a configuration file (`sensorpipe run --config FILE`): JSON of the same shape as
     /// ``canonicalJSON(softwareVersion:)`` (its `software_version` is ignored), every key
-    /// optional, one section per registered family with the keys its options declare:
+    /// optional, one section per registered family with the keys its options declare, read with
+    /// `JSONDecoder` (``init(from:)``):
     /// ```json
     /// {"ecg": {"heart_rate_window_s": 10, "heart_rate_step_s": 10, "hrv_window_s": 300,
     ///          "quality_window_s": 10},
@@ -19,73 +58,20 @@ extension AnalysisConfiguration {
     /// ```
     /// Unknown keys are errors (a misspelt option must not be silently ignored).
     /// - Parameter path: the file.
-    /// - Throws: ``ConfigurationError`` naming the file and the key.
+    /// - Throws: ``ConfigurationError`` naming the file, the key and what is wrong with it.
     /// - Complexity: O(file size).
     public init(configurationFile path: String) throws {
-        self.init()
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigurationError(description: "\(path): cannot read the configuration file")
+            throw ConfigurationError(code: .unreadable, description: "\(path): cannot read the configuration file")
         }
-        let object: Any
         do {
-            object = try JSONSerialization.jsonObject(with: data)
+            self = try JSONDecoder().decode(AnalysisConfiguration.self, from: data)
+        } catch let error as OptionValueError {
+            throw ConfigurationError(error, origin: path)
+        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
+            throw ConfigurationError(code: .syntax, description: "\(path): expected a JSON object at the top level")
         } catch {
-            throw ConfigurationError(description: "\(path): not valid JSON (\(error.localizedDescription))")
-        }
-        guard let top = object as? [String: Any] else {
-            throw ConfigurationError(description: "\(path): expected a JSON object at the top level")
-        }
-        let sections = ["decode"] + AnalysisRegistry.families.map(\.name)
-        for key in top.keys.sorted() where !sections.contains(key) && key != "software_version" {
-            throw ConfigurationError(
-                description: "\(path): unknown key '\(key)' (known: "
-                    + sections.joined(separator: ", ") + ")")
-        }
-        for family in AnalysisRegistry.families {
-            guard let value = top[family.name] else { continue }
-            guard let dict = value as? [String: Any] else {
-                throw ConfigurationError(description: "\(path): '\(family.name)' must be an object")
-            }
-            for key in dict.keys.sorted() {
-                let raw = dict[key]!
-                let option = family.options.first { $0.key == key }
-                let parsed: OptionValue
-                switch (option?.kind, raw) {
-                case (.flag?, let b as Bool): parsed = .flag(b)
-                // On Linux a JSON 0 or 1 also casts to Bool (only true/false come as __NSCFBoolean):
-                // a number option takes it as a number.
-                case (.number?, let n as NSNumber) where "\(type(of: raw))" == "NSNumber": parsed = .number(n.doubleValue)
-                case (.choice?, let s as String): parsed = .choice(s)
-                case (_, let n as NSNumber) where !(raw is Bool): parsed = .number(n.doubleValue)
-                case (_, let s as String): parsed = .choice(s)
-                case (_, let b as Bool): parsed = .flag(b)
-                default: parsed = .choice("\(raw)")
-                }
-                try set(family: family.name, key: key, value: parsed, origin: path)
-            }
-        }
-        if let d = top["decode"] {
-            guard let dict = d as? [String: Any] else {
-                throw ConfigurationError(description: "\(path): 'decode' must be an object")
-            }
-            for key in dict.keys.sorted() where key != "preset" && key != "verify_integrity" {
-                throw ConfigurationError(
-                    description: "\(path): unknown key 'decode.\(key)' (known: decode.preset, decode.verify_integrity)")
-            }
-            if let v = dict["verify_integrity"] {
-                guard let b = v as? Bool else {
-                    throw ConfigurationError(description: "\(path): 'decode.verify_integrity' must be true or false, got \(v)")
-                }
-                decode.verifiesIntegrity = b
-            }
-            if let v = dict["preset"] {
-                guard let name = v as? String, name == "auto" || RecordingPreset(rawValue: name) != nil else {
-                    throw ConfigurationError(
-                        description: "\(path): 'decode.preset' must be auto or one of "
-                            + RecordingPreset.allCases.map(\.rawValue).joined(separator: ", ") + ", got \(v)")
-                }
-                decode.preset = RecordingPreset(rawValue: name)
-            }
+            throw ConfigurationError(code: .syntax, description: "\(path): not valid JSON (\(error.localizedDescription))")
         }
     }
 }

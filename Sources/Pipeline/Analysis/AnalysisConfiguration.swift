@@ -11,7 +11,7 @@ public struct AnalysisConfiguration: Sendable {
     /// Decoder options (block size does not change results; the preset and mappings do).
     public var decode: DecodeOptions
     /// Option values per family name, every declared key present (defaults filled in).
-    public private(set) var values: [String: [String: OptionValue]]
+    public internal(set) var values: [String: [String: OptionValue]]
 
     /// Creates a configuration with every default (automatic decoding).
     public init(decode: DecodeOptions = DecodeOptions()) {
@@ -24,9 +24,19 @@ public struct AnalysisConfiguration: Sendable {
     }
 
     /// Creates a configuration with the given ECG options and defaults elsewhere.
+    @available(*, deprecated, message: "set configuration[ECGFamily.self] instead")
     public init(decode: DecodeOptions = DecodeOptions(), ecg: ECGOptions) {
         self.init(decode: decode)
-        self.ecg = ecg
+        self[ECGFamily.self] = ecg
+    }
+
+    /// A family's typed options (`configuration[PPGFamily.self].hrvWindowSeconds = 120`).
+    /// - Parameter family: a family; a family not registered gets its defaults and its values
+    ///   are kept under its name.
+    /// - Complexity: O(declared options of the family).
+    public subscript<F: AnalysisFamily>(_ family: F.Type) -> F.Options {
+        get { options(of: family) }
+        set { setOptions(newValue, of: family) }
     }
 
     /// The typed options of a family.
@@ -42,6 +52,7 @@ public struct AnalysisConfiguration: Sendable {
     }
 
     /// The ECG family's options.
+    @available(*, deprecated, message: "use configuration[ECGFamily.self]")
     public var ecg: ECGOptions {
         get { options(of: ECGFamily.self) }
         set { setOptions(newValue, of: ECGFamily.self) }
@@ -53,43 +64,21 @@ public struct AnalysisConfiguration: Sendable {
     public mutating func set(family: String, key: String, value: OptionValue, origin: String) throws(ConfigurationError) {
         guard let entry = AnalysisRegistry.family(named: family) else {
             throw ConfigurationError(
+                code: .unknownKey, key: family,
                 description: "\(origin): unknown analysis '\(family)' (known: "
                     + AnalysisRegistry.families.map(\.name).joined(separator: ", ") + ")")
         }
         guard let option = entry.options.first(where: { $0.key == key }) else {
             throw ConfigurationError(
+                code: .unknownKey, key: "\(family).\(key)",
                 description: "\(origin): unknown key '\(family).\(key)' (known: "
                     + entry.options.map { "\(family).\($0.key)" }.joined(separator: ", ") + ")")
         }
         if let problem = AnalysisOption<Void>.check(value, option.kind) {
-            throw ConfigurationError(description: "\(origin): '\(family).\(key)' \(problem)")
+            throw ConfigurationError(
+                code: .invalidValue, key: "\(family).\(key)", description: "\(origin): '\(family).\(key)' \(problem)")
         }
         values[family, default: [:]][key] = value
-    }
-
-    /// The configuration as canonical JSON (sorted keys, no whitespace): the software version (a
-    /// new version may change results), the decoder preset (and `verify_integrity: false` when
-    /// integrity failures are only reported; absent at the default, so hashes of earlier runs
-    /// stay valid) and every family's option values.
-    /// - Parameter softwareVersion: ``SensorPipeVersion/current``.
-    /// - Returns: JSON text.
-    public func canonicalJSON(softwareVersion: String) -> String {
-        var decodeSection: [String: Any] = ["preset": decode.preset.map { "\($0.rawValue)" } ?? "auto"]
-        if !decode.verifiesIntegrity { decodeSection["verify_integrity"] = false }
-        var config: [String: Any] = ["software_version": softwareVersion, "decode": decodeSection]
-        for (family, options) in values {
-            var section = [String: Any]()
-            for (key, value) in options {
-                switch value {
-                case .number(let x): section[key] = x
-                case .flag(let b): section[key] = b
-                case .choice(let s): section[key] = s
-                }
-            }
-            config[family] = section
-        }
-        let data = (try? JSONSerialization.data(withJSONObject: config, options: [.sortedKeys])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
     }
 }
 

@@ -48,8 +48,14 @@ public enum RecordingAnalysis {
         public var rowsByTable: [String: Int] = [:]
         /// Tables written (in first-write order, declared ones included).
         public var tables: [String] = []
-        /// Problems that left parts unanalysed, and the decoders' recoverable issues.
-        public var issues: [String] = []
+        /// Problems that left parts unanalysed, and the decoders' recoverable issues, with the
+        /// family and stream each concerns.
+        public var analysisIssues: [AnalysisIssue] = []
+        /// ``analysisIssues`` as lines (`stream: message`).
+        public var issues: [String] {
+            get { analysisIssues.map(\.description) }
+            set { analysisIssues = newValue.map { AnalysisIssue(message: $0) } }
+        }
         /// Samples read and rejected that belong to no stream (all files).
         public var rejectedWithoutStream = 0
         /// The recording's files.
@@ -298,15 +304,21 @@ public enum RecordingAnalysis {
             case .deletion(let d):
                 for f in used.sorted() { try router.call(f, output: output) { try $0.consume(deletion: d, output: output) } }
             case .issue(let e):
-                summary.issues.append(e.description)
+                summary.analysisIssues.append(AnalysisIssue(message: e.description))
             }
         }
         // Subscribers finish after their publishers: the publishers' last rows carry events.
         for f in router.finishingOrder(publishes: entries.map(\.publishes)) {
             try router.call(f, output: output) { try $0.finish(output: output) }
         }
-        for f in families.indices { summary.issues += families[f].1.analyzer.issues }
-        summary.issues += router.issues
+        for f in families.indices {
+            summary.analysisIssues += families[f].1.analyzer.streamIssues.map {
+                var issue = $0
+                issue.family = issue.family ?? families[f].0
+                return issue
+            }
+        }
+        summary.analysisIssues += router.issues.map { AnalysisIssue(message: $0) }
         for f in used.sorted() {
             for t in entries[f].tables { try output.declare(t) }
         }

@@ -117,31 +117,45 @@ public struct BatchSummary: Sendable {
     /// Failed recordings and their errors, in batch order.
     public var failures: [(path: String, error: String)] = []
 
-    /// The summary as JSON (sorted keys): counts, bytes, `signal_hours` (decoded) and
-    /// `analysed_hours` per sensor, streams no analysis used, seconds, MB/s and the failures.
+    /// The summary as JSON (`JSONEncoder`, sorted keys; ``encode(to:)``): counts, bytes,
+    /// `signal_hours` (decoded) and `analysed_hours` per sensor, streams no analysis used,
+    /// seconds, MB/s and the failures.
     public var json: String {
-        var hours = [String: Double]()
-        for (k, v) in signalSecondsBySensor { hours[k.rawValue] = v / 3600 }
-        var analysed = [String: Double]()
-        for (k, v) in analysedSecondsBySensor { analysed[k.rawValue] = v / 3600 }
-        let object: [String: Any] = [
-            "recordings": ["total": total, "ok": ok, "failed": failed, "skipped": skipped],
-            "bytes_total": bytesTotal, "bytes_analysed": bytesAnalysed, "samples_read": samplesRead,
-            "beats": beats, "signal_hours": hours, "analysed_hours": analysed, "unanalysed_streams": unanalysedStreams,
-            "elapsed_s": elapsedSeconds,
-            "mb_per_s": elapsedSeconds > 0 ? Double(bytesAnalysed) / 1e6 / elapsedSeconds : 0,
-            "failures": failures.map { ["path": $0.path, "error": $0.error] },
-        ]
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
     }
 }
 
 /// A batch that could not go on: the store (database or folder) failed. Recordings stored before
 /// stay stored; rerunning resumes.
 public struct BatchStoreError: Error, CustomStringConvertible, Sendable {
+    /// What kind of problem it is; new codes may be added.
+    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+        /// The database or folder failed (starting, storing, finishing the run).
+        public static let store = Code(rawValue: "store")
+        /// Another run holds the output, or its lock file cannot be opened.
+        public static let locked = Code(rawValue: "locked")
+        /// A worker's temporary spool file failed.
+        public static let spool = Code(rawValue: "spool")
+    }
+
+    /// What kind of problem.
+    public var code: Code
     /// What failed, with the underlying error.
     public var description: String
+
+    /// Creates an error.
+    /// - Parameters:
+    ///   - code: the kind of problem.
+    ///   - description: what failed, with the underlying error.
+    public init(_ code: Code, description: String) {
+        self.code = code
+        self.description = description
+    }
 }
 
 /// Runs a batch of recordings into a ``BatchStore``: parallel, resumable, in a fixed order.
@@ -184,11 +198,14 @@ public enum BatchRunner {
     ///   - store: where results go.
     ///   - options: jobs, version, analysis options.
     ///   - progress: called on the caller's thread after each recording.
+    ///   - shouldStop: asked before each recording is stored; when it answers `true`, the
+    ///     recordings stored so far stay stored (a rerun resumes), the workers are joined, the
+    ///     run is finished and `CancellationError` is thrown.
     /// - Returns: the counts, bytes and hours of signal.
-    /// - Throws: ``BatchStoreError``.
+    /// - Throws: ``BatchStoreError``; `CancellationError` when stopped.
     public static func run(
         inputs: [RecordingInput], store: BatchStore, options: BatchOptions,
-        progress: (BatchProgress) -> Void = { _ in }
+        progress: (BatchProgress) -> Void = { _ in }, shouldStop: () -> Bool = { false }
     ) throws -> BatchSummary {
         let start = Date()
         let absolute = { (p: String) in URL(fileURLWithPath: p).standardizedFileURL.path }
@@ -210,7 +227,7 @@ public enum BatchRunner {
                 label: options.label)
             done = try store.completedRecordings()
         } catch {
-            throw BatchStoreError(description: "cannot start the run: \(error)")
+            throw BatchStoreError(.store, description: "cannot start the run: \(error)")
         }
 
         let queue = WorkQueue(count: files.count, window: 2 * options.jobs)
@@ -234,7 +251,12 @@ public enum BatchRunner {
         }
 
         var bytesDone = 0, bytesSkipped = 0
+        var stopped = false
         for i in files.indices {
+            if shouldStop() {
+                stopped = true
+                break
+            }
             let work = queue.take(i)
             var outcome = RecordingOutcome(index: i, path: files[i], status: .ok, bytes: 0)
             do {
@@ -267,7 +289,7 @@ public enum BatchRunner {
                     summary.failures.append((files[i], message))
                 }
             } catch {
-                throw BatchStoreError(description: "cannot store \(files[i]): \(error)")
+                throw BatchStoreError(.store, description: "cannot store \(files[i]): \(error)")
             }
             // A file that changed size since the start is counted as it was read.
             bytesDone += outcome.bytes
@@ -281,8 +303,9 @@ public enum BatchRunner {
         do {
             try store.finishRun(ok: summary.ok, failed: summary.failed, skipped: summary.skipped)
         } catch {
-            throw BatchStoreError(description: "cannot finish the run: \(error)")
+            throw BatchStoreError(.store, description: "cannot finish the run: \(error)")
         }
+        if stopped { throw CancellationError() }
         summary.elapsedSeconds = Date().timeIntervalSince(start)
         return summary
     }

@@ -240,9 +240,31 @@ public final class CSVBatchFolder: BatchStore {
 
 extension CSVBatchFolder {
     /// Errors of the long batch tables.
-    public struct LongTableError: Error, CustomStringConvertible {
+    public struct LongTableError: Error, CustomStringConvertible, Sendable {
+        /// What kind of problem it is; new codes may be added.
+        public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+            public var rawValue: String
+            public init(rawValue: String) { self.rawValue = rawValue }
+            public var description: String { rawValue }
+            /// A file could not be read, written or renamed.
+            public static let io = Code(rawValue: "io")
+            /// A recording's table has other columns than this build declares.
+            public static let columns = Code(rawValue: "columns")
+        }
+
+        /// What kind of problem.
+        public var code: Code
         /// What was wrong, naming the file.
         public var description: String
+
+        /// Creates an error.
+        /// - Parameters:
+        ///   - code: the kind of problem.
+        ///   - description: what was wrong, naming the file.
+        public init(_ code: Code, description: String) {
+            self.code = code
+            self.description = description
+        }
     }
 
     /// Writes `<table>.csv` (or `.csv.gz`) for every table in ``tables``: the rows of every
@@ -271,7 +293,7 @@ extension CSVBatchFolder {
                 }
                 try out.finish()
                 if rename(partial.path, final.path) != 0 {
-                    throw LongTableError(description: "\(final.path): cannot rename into place: \(String(cString: strerror(errno)))")
+                    throw LongTableError(.io, description: "\(final.path): cannot rename into place: \(String(cString: strerror(errno)))")
                 }
             } catch {
                 try? FileManager.default.removeItem(at: partial)
@@ -297,7 +319,7 @@ extension CSVBatchFolder {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(input.fileDescriptor, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw LongTableError(description: "\(path): cannot read: \(String(cString: strerror(errno)))")
+                throw LongTableError(.io, description: "\(path): cannot read: \(String(cString: strerror(errno)))")
             }
             if n == 0 { break }
             pending.removeAll(keepingCapacity: true)
@@ -309,6 +331,7 @@ extension CSVBatchFolder {
                         let found = String(decoding: headerBytes, as: UTF8.self)
                         guard found == header else {
                             throw LongTableError(
+                                .columns,
                                 description:
                                     "\(path): its columns (\(found)) differ from this build's (\(header)); "
                                     + "rerun the batch into a new folder")

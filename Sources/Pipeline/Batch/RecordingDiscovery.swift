@@ -18,8 +18,30 @@ import Signals
 public enum RecordingDiscovery {
     /// An error in a manifest.
     public struct ManifestError: Error, CustomStringConvertible, Sendable {
+        /// What kind of problem it is; new codes may be added.
+        public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+            public var rawValue: String
+            public init(rawValue: String) { self.rawValue = rawValue }
+            public var description: String { rawValue }
+            /// The group lists no files.
+            public static let empty = Code(rawValue: "empty")
+            /// The manifest is not a regular file or cannot be read.
+            public static let unreadable = Code(rawValue: "unreadable")
+        }
+
+        /// What kind of problem.
+        public var code: Code
         /// `manifest:line: message`.
         public var description: String
+
+        /// Creates an error.
+        /// - Parameters:
+        ///   - code: the kind of problem.
+        ///   - description: `manifest:line: message`.
+        public init(_ code: Code, description: String) {
+            self.code = code
+            self.description = description
+        }
     }
 
     /// Which discovered files a batch keeps: `--include GLOB` / `--exclude GLOB`.
@@ -141,7 +163,7 @@ public enum RecordingDiscovery {
     /// Reads a group manifest.
     static func readGroup(_ path: String) throws -> RecordingInput {
         let members = try readLines(path).map { resolve($0, relativeTo: path) }
-        guard !members.isEmpty else { throw ManifestError(description: "\(path): the group lists no files") }
+        guard !members.isEmpty else { throw ManifestError(.empty, description: "\(path): the group lists no files") }
         return RecordingInput(path: path, files: members)
     }
 
@@ -212,8 +234,8 @@ public enum RecordingDiscovery {
     /// line are dropped; a FIFO or other non-regular file is refused without opening it.
     static func readLines(_ path: String) throws -> [String] {
         // A FIFO named like a manifest must not block the batch.
-        if let why = RegularFile.problem(path) { throw ManifestError(description: "\(path): \(why)") }
-        guard let data = try? readAll(path) else { throw ManifestError(description: "\(path): cannot read the manifest") }
+        if let why = RegularFile.problem(path) { throw ManifestError(.unreadable, description: "\(path): \(why)") }
+        guard let data = try? readAll(path) else { throw ManifestError(.unreadable, description: "\(path): cannot read the manifest") }
         var out = [String]()
         for raw in manifestLines(data) {
             // A path is bytes: one that is not UTF-8 is kept as FilePathBytes decodes it.

@@ -17,7 +17,7 @@ final class RunLock {
     init(path: String, guarding output: String) throws {
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
-            throw BatchStoreError(description: "\(path): cannot open the lock file: \(String(cString: strerror(errno)))")
+            throw BatchStoreError(.locked, description: "\(path): cannot open the lock file: \(String(cString: strerror(errno)))")
         }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             var buffer = [UInt8](repeating: 0, count: 32)
@@ -25,6 +25,7 @@ final class RunLock {
             let holder = n > 0 ? String(decoding: buffer[0..<n], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : "?"
             close(fd)
             throw BatchStoreError(
+                .locked,
                 description: "another sensorpipe run (process \(holder)) is writing \((output as NSString).lastPathComponent); "
                     + "wait for it to finish or write to another --out")
         }

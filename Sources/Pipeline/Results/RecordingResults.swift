@@ -2,44 +2,53 @@ import Cardio
 import Signals
 
 /// Every result of one recording, typed: the rows each family emitted, kept as the values the
-/// tables are built from, retrievable by their declared schema (``rows(_:)``), with the ECG
-/// results grouped per stream (``ecg``). What ``RecordingAnalysis`` writes to a sink, held in
+/// tables are built from, retrievable per family (`results[ECGFamily.self]`, ``subscript(_:)``)
+/// or per declared schema (``rows(_:)``). What ``RecordingAnalysis`` writes to a sink, held in
 /// memory instead (for analysis code; a batch streams to a database).
-public struct RecordingResults: @unchecked Sendable {
+///
+/// ```swift
+/// let results = try RecordingAnalysis.results(of: RecordingInput(path: path))
+/// for ecg in results[ECGFamily.self] { print(ecg.streamName, ecg.meanHeartRateBPM ?? .nan) }
+/// print(results[MotionFamily.self].epochs.count, results[PPGFamily.self].heartRate.count)
+/// ```
+public struct RecordingResults: Sendable {
     /// The analysis summary (streams, accounts, what analysed them, issues).
     public var summary: RecordingAnalysis.Summary
-    var typed: [String: [Any]]
+    /// Every emitted row, typed per table, with the streams each family analysed and the issues.
+    public var rows: ResultRows
+
+    /// Pairs a summary with the rows of the same run (the streams per family and the issues
+    /// are taken from the summary).
+    /// - Parameters:
+    ///   - summary: the run's summary.
+    ///   - rows: the rows it emitted.
+    public init(summary: RecordingAnalysis.Summary, rows: ResultRows) {
+        self.summary = summary
+        var rows = rows
+        for s in summary.streamSummaries {
+            for family in s.analyses { rows.streamsByFamily[family, default: []].append(s.key.description) }
+        }
+        rows.issues = summary.analysisIssues
+        self.rows = rows
+    }
+
+    /// A family's typed results (`results[ECGFamily.self]`: one ``ECGResults`` per ECG stream;
+    /// `results[PPGFamily.self]`: ``PPGResults``; ``MotionResults``; ``FeaturesResults``).
+    /// - Parameter family: the family type.
+    /// - Complexity: that of the family's ``ResultsProvidingFamily/results(from:)``.
+    public subscript<F: ResultsProvidingFamily>(_ family: F.Type) -> F.Results {
+        F.results(from: rows)
+    }
 
     /// The rows of a table, typed as its schema declares them.
     /// - Parameter schema: a declared table (e.g. ``BeatSeriesTables/beats``).
     /// - Returns: its rows in emission order (empty when the table got none).
-    /// - Complexity: O(rows).
-    public func rows<Row>(_ schema: TableSchema<Row>) -> [Row] {
-        (typed[schema.table.name] ?? []).compactMap { $0 as? Row }
-    }
+    /// - Complexity: O(1).
+    public func rows<Row>(_ schema: TableSchema<Row>) -> [Row] { rows.rows(schema) }
 
-    /// The ECG results per ECG stream, in stream order (beats, heart rate, HRV, quality).
-    public var ecg: [ECGResults] {
-        let names = summary.streamSummaries.filter { $0.analyses.contains(ECGFamily.name) }.map(\.key.description)
-        let beats = rows(BeatSeriesTables.beats).filter { $0.source == .ecg }
-        let hr = rows(BeatSeriesTables.heartRate).filter { $0.source == .ecg }
-        let hrv = rows(BeatSeriesTables.hrv).filter { $0.source == .ecg }
-        let quality = rows(ECGTables.quality)
-        let summaries = rows(ECGTables.summary)
-        let issues = summary.issues
-        return names.map { name in
-            ECGResults(
-                streamName: name,
-                beats: beats.filter { $0.stream == name }.map {
-                    ECGBeat(beat: $0.value.beat, qualityLabel: $0.value.qualityLabel.flatMap(ECGQualityLabel.init(rawValue:)))
-                },
-                heartRate: hr.filter { $0.stream == name }.map(\.value),
-                hrv: hrv.filter { $0.stream == name }.map(\.value),
-                quality: quality.filter { $0.stream == name }.map(\.value),
-                issues: issues.filter { $0.hasPrefix(name + ": ") }.map { String($0.dropFirst(name.count + 2)) },
-                summary: summaries.last { $0.stream == name }?.value)
-        }
-    }
+    /// The ECG results per ECG stream.
+    @available(*, deprecated, message: "use results[ECGFamily.self]")
+    public var ecg: [ECGResults] { self[ECGFamily.self] }
 }
 
 extension RecordingAnalysis {
@@ -57,22 +66,22 @@ extension RecordingAnalysis {
     ) throws -> RecordingResults {
         let sink = CollectingSink()
         let summary = try run(recording: recording, analysis: analysis, sink: sink)
-        return RecordingResults(summary: summary, typed: sink.committed)
+        return RecordingResults(summary: summary, rows: sink.committed)
     }
 }
 
 /// Keeps a recording's typed rows in memory.
 final class CollectingSink: ResultSink {
-    var staged: [String: [Any]] = [:]
-    var committed: [String: [Any]] = [:]
+    var staged = ResultRows()
+    var committed = ResultRows()
 
-    func begin(recording: String) throws { staged = [:] }
-    func declare(_ table: ResultTable) throws { staged[table.name, default: []] += [] }
-    func emit<Row>(_ schema: TableSchema<Row>, _ row: Row) throws { staged[schema.table.name, default: []].append(row) }
+    func begin(recording: String) throws { staged = ResultRows() }
+    func declare(_ table: ResultTable) throws {}
+    func emit<Row>(_ schema: TableSchema<Row>, _ row: Row) throws { staged.append(row, to: schema) }
     func write(_ table: ResultTable, values: [ResultValue]) throws {}
     func commit() throws {
         committed = staged
-        staged = [:]
+        staged = ResultRows()
     }
-    func rollback() { staged = [:] }
+    func rollback() { staged = ResultRows() }
 }

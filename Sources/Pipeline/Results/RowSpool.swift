@@ -106,14 +106,14 @@ public final class RowSpool: @unchecked Sendable {
         if fd < 0 {
             var template = Array((NSTemporaryDirectory() + "/sensorpipe-spool-XXXXXX").utf8CString)
             fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-            guard fd >= 0 else { throw BatchStoreError(description: "cannot create a temporary spool file: errno \(errno)") }
+            guard fd >= 0 else { throw BatchStoreError(.spool, description: "cannot create a temporary spool file: errno \(errno)") }
             template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         }
         var offset = 0
         while offset < buffer.count {
             let n = buffer.withUnsafeBytes { pwrite(fd, $0.baseAddress! + offset, $0.count - offset, off_t(fileBytes + offset)) }
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw BatchStoreError(description: "cannot write the temporary spool file: errno \(errno)") }
+            guard n > 0 else { throw BatchStoreError(.spool, description: "cannot write the temporary spool file: errno \(errno)") }
             offset += n
         }
         fileBytes += buffer.count
@@ -152,7 +152,7 @@ public final class RowSpool: @unchecked Sendable {
                 while got < want {
                     let n = part.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + got, want - got, off_t(fileOffset + got)) }
                     if n < 0 && errno == EINTR { continue }
-                    guard n > 0 else { throw BatchStoreError(description: "cannot read the temporary spool file: errno \(errno)") }
+                    guard n > 0 else { throw BatchStoreError(.spool, description: "cannot read the temporary spool file: errno \(errno)") }
                     got += n
                 }
                 fileOffset += want
@@ -170,7 +170,7 @@ public final class RowSpool: @unchecked Sendable {
                 let before = chunk.count - position
                 try refill()
                 if chunk.count - position == before {
-                    throw BatchStoreError(description: "temporary spool file is truncated")
+                    throw BatchStoreError(.spool, description: "temporary spool file is truncated")
                 }
             }
         }

@@ -56,6 +56,8 @@ public protocol RecordingAnalyzer: SendableMetatype {
     mutating func finish(output: any ResultOutput) throws
     /// Problems that left parts of claimed streams unanalysed, each `stream: message`.
     var issues: [String] { get }
+    /// The same problems with the stream each concerns (default: ``issues`` without a stream).
+    var streamIssues: [AnalysisIssue] { get }
     /// The derived series (and their attributes) the analysis receives from other families'
     /// publications (``DerivedSeries``), read once after the analyzer is made. An analysis that
     /// subscribes finishes after the families whose series it subscribes to. Default: none.

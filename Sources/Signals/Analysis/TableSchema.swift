@@ -9,7 +9,7 @@
 /// }
 /// output.emit(beats, Streamed(stream: key, value: beat))
 /// ```
-public struct TableSchema<Row>: Sendable {
+public struct TableSchema<Row: Sendable>: Sendable {
     /// One declared column: its description and its reader.
     public struct Column: Sendable {
         /// Name, type, unit and meaning.

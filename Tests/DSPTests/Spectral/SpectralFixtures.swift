@@ -15,7 +15,7 @@ enum SpectralFixtures {
     static func spectralCase(_ section: String, _ name: String) throws -> [String: Any] {
         let list = try params()[section] as? [[String: Any]] ?? []
         guard let c = list.first(where: { $0["name"] as? String == name }) else {
-            throw SpectralError("fixture params.json has no \(section) case \(name)")
+            throw SpectralError(.tooFewSamples, "fixture params.json has no \(section) case \(name)")
         }
         return c
     }
