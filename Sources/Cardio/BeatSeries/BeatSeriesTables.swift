@@ -133,6 +133,12 @@ public enum BeatSeriesTables {
             .init("confidence", .real, "spectral estimates: share of the cleaned PPG spectrum within ±6 bpm of the estimate, 0–1") {
                 .finite($0.value.confidence)
             },
+            .init(
+                "recommended", .integer,
+                "1 for the source's one recommended series (docs/HRV.md): ECG method beats of a lead when its device's leads are not fused, the fused series when they are, PPG spectral_offline; 0 for every other row (per-lead rates beside a fused series, PPG spectral_online and the pulse-count beats method); the summaries use only rows with 1"
+            ) {
+                .integer($0.value.isRecommended ? 1 : 0)
+            },
         ])
 
     /// HRV per window and one row for the whole stream (`scope` = recording).

@@ -78,6 +78,8 @@ struct CorrectedIntervals {
     private(set) var times: [Double] = []
     /// 0 = used; else 1 + the ``NNExclusion`` index.
     private(set) var exclusion: [UInt8] = []
+    /// ``exclusion`` of an interval in an excluded span (``NNExclusion/quality``).
+    static let qualityCode = UInt8(NNExclusion.allCases.firstIndex(of: .quality)! + 1)
     /// HRV's intervals and closing times when one differs from the heart-rate ones, else empty.
     private var hrvValues: [Double] = []
     private var hrvClosing: [Double] = []
@@ -172,6 +174,20 @@ extension BeatSeries {
         }
         guard nn.count >= 2, let series = try? NNIntervalSeries(intervalsMilliseconds: nn, closingBeatTimesSeconds: nnTimes)
         else {
+            // Intervals were there but too few are NN: one whole-series row, every metric empty,
+            // saying why and what was left out (no row without any interval, as before).
+            if all.count >= 2 {
+                let last = all.count - 1
+                let start = all.hrvTime(0) - all.hrvMilliseconds(0) / 1000, end = all.hrvTime(last)
+                var seconds = 0.0
+                for v in nn { seconds += v / 1000 }
+                let coverage = all.coverage(from: start, to: end.nextUp, nnCount: nn.count, nnSeconds: seconds)
+                try hrv(
+                    HRVResult(
+                        startSeconds: start, endSeconds: end, scope: .recording, metrics: HRVMetrics(), intervalCount: nn.count,
+                        coverage: coverage,
+                        nullReason: "all metrics: \(nn.count) NN interval\(nn.count == 1 ? "" : "s") of \(all.count) left after the exclusions (2 needed)"))
+            }
             all = CorrectedIntervals()
             return
         }

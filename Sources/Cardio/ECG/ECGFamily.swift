@@ -11,6 +11,11 @@ public enum ECGFamily: AnalysisFamily {
     public static let name = "ecg"
     public static let summary = "ECG R-peaks, artefact correction, heart rate, HRV and signal quality"
     public static var tables: [ResultTable] { BeatSeriesTables.all + [ECGTables.quality.table, ECGTables.summary.table] }
+    /// Quality figures (family `ecg`) and the beat-series figures of the leads (`ecg`) and of the
+    /// fused series (`fused`).
+    public static var summaryFigures: [SummaryFigure] {
+        ECGTables.summaryFigures + BeatSeriesTables.summaryFigures(for: .ecg) + BeatSeriesTables.summaryFigures(for: .fused)
+    }
     public static var defaultOptions: ECGAnalyzer.Options { ECGAnalyzer.Options() }
     public static var options: [AnalysisOption<ECGAnalyzer.Options>] {
         [
@@ -103,12 +108,15 @@ public enum ECGFamily: AnalysisFamily {
             // Fused series first (the leads' beats are final once their last segment is closed),
             // emitted after the leads' rows.
             var fused = [(name: String, series: BeatSeries, windows: [LeadFusion.Window])]()
+            // Leads whose device gets a fused series: their rates are not the recommended ones.
+            var fusedLeads = Set<Int>()
             if options.fusesLeads {
                 var keys = [StreamKey]()
                 for index in order where !keys.contains(groups[index]!) { keys.append(groups[index]!) }
                 for key in keys {
                     let members = order.filter { groups[$0] == key }
                     guard members.count >= 2 else { continue }
+                    fusedLeads.formUnion(members)
                     var leads = [LeadFusion.Lead]()
                     for index in members {
                         var a = analyzers.removeValue(forKey: index)!
@@ -122,7 +130,7 @@ public enum ECGFamily: AnalysisFamily {
             for index in order {
                 guard var a = analyzers.removeValue(forKey: index) else { continue }
                 let name = a.streamName
-                let rows = SeriesRows(output: output, stream: name, source: .ecg)
+                let rows = SeriesRows(output: output, stream: name, source: .ecg, recommended: !fusedLeads.contains(index))
                 try a.finish(
                     quality: { try output.emit(ECGTables.quality, Streamed(stream: name, value: $0)) },
                     beat: rows.beat, heartRate: rows.heartRate, hrv: rows.hrv)
@@ -131,7 +139,7 @@ public enum ECGFamily: AnalysisFamily {
             }
             for var f in fused {
                 let name = f.name
-                let rows = SeriesRows(output: output, stream: name, source: .fused)
+                let rows = SeriesRows(output: output, stream: name, source: .fused, recommended: true)
                 let summary = try ECGAnalyzer.finish(
                     &f.series, windows: f.windows, excludesUnacceptable: options.hrvExcludesUnacceptable,
                     beat: rows.beat, heartRate: rows.heartRate, hrv: rows.hrv)
@@ -151,6 +159,8 @@ private struct SeriesRows {
     let output: any ResultOutput
     let stream: String
     let source: BeatSource
+    /// Whether its heart rate is the device's recommended series (``HeartRateWindow/isRecommended``).
+    let recommended: Bool
 
     func beat(_ b: ECGBeat) throws {
         try output.emit(
@@ -159,6 +169,8 @@ private struct SeriesRows {
     }
 
     func heartRate(_ w: HeartRateWindow) throws {
+        var w = w
+        w.isRecommended = recommended
         try output.emit(BeatSeriesTables.heartRate, SeriesRow(stream: stream, source: source, value: w))
     }
 

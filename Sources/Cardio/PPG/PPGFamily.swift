@@ -13,6 +13,9 @@ public enum PPGFamily: AnalysisFamily {
     public static let name = "ppg"
     public static let summary = "PPG pulses, pulse-rate variability, PPG quality and accelerometer-assisted heart rate"
     public static var tables: [ResultTable] { BeatSeriesTables.all + [PPGTables.quality.table] }
+    /// Quality figures and the beat-series figures of source `ppg` (heart rate from the
+    /// recommended `spectral_offline` rows).
+    public static var summaryFigures: [SummaryFigure] { PPGTables.summaryFigures + BeatSeriesTables.summaryFigures(for: .ppg) }
     public static var defaultOptions: PPGAnalysisOptions { PPGAnalysisOptions() }
     public static var options: [AnalysisOption<PPGAnalysisOptions>] {
         [
@@ -99,6 +102,7 @@ public struct PPGAnalysisOptions: Sendable, Hashable {
         var o = BeatSeries.Options()
         o.heartRateWindowSeconds = heartRateWindowSeconds
         o.heartRateStepSeconds = heartRateStepSeconds
+        o.heartRateExcludesSpans = true
         o.hrvWindowSeconds = hrvWindowSeconds
         return o
     }

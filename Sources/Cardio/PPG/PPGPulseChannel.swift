@@ -133,10 +133,19 @@ struct PPGPulseChannel {
             hrv: { try output.emit(BeatSeriesTables.hrv, SeriesRow(stream: name, source: .ppg, value: $0)) })
     }
 
-    /// Records window `window`'s label (`nil`: none); windows not recorded have none.
+    /// Records window `window`'s label (`nil`: none); windows not recorded have none. An
+    /// `excluded` window's central step is handed to the beat series as an excluded span
+    /// (``BeatSeries/excludeFromHRV(from:to:)``): intervals touching it are left out of the
+    /// pulse-count heart rate and of PRV (`nn_excluded` `quality`).
     /// - Complexity: amortised O(1).
-    mutating func setLabel(window: Int, _ label: PPGQualityLabel?, grid: (t0: Double, step: Int, length: Int, rate: Double)) {
+    mutating func setLabel(
+        window: Int, _ label: PPGQualityLabel?, grid: (t0: Double, step: Int, length: Int, rate: Double), excluded: Bool = false
+    ) {
         if labelGrid == nil { labelGrid = grid }
+        if excluded {
+            let step = Self.centralStep(window, grid: grid)
+            series.excludeFromHRV(from: step.start, to: step.end)
+        }
         while labelCodes.count <= window { labelCodes.append(0xFF) }
         labelCodes[window] = label.flatMap { l in PPGQualityLabel.allCases.firstIndex(of: l).map { UInt8($0) } } ?? 0xFF
     }

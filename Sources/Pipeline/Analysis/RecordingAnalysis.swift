@@ -362,7 +362,7 @@ final class CountingOutput: ResultOutput {
     init(_ sink: any ResultSink) { self.sink = sink }
 
     func emit<Row>(_ schema: TableSchema<Row>, _ row: Row) throws {
-        if let c = row as? any SummaryContributing, let fact = c.summaryFact { figures.add(fact) }
+        if let c = row as? any SummaryContributing { for fact in c.summaryFacts { figures.add(fact) } }
         let name = schema.table.name
         if rows[name] == nil { order.append(name) }
         rows[name, default: 0] += 1

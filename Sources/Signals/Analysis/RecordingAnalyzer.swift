@@ -89,6 +89,9 @@ public protocol AnalysisFamily: SendableMetatype {
     static var summary: String { get }
     /// Every table the family writes (names unique across families).
     static var tables: [ResultTable] { get }
+    /// The figures the family's rows contribute to `recording_summary` and `daily_summary`
+    /// (``SummaryFigure``), declared next to its tables; default none.
+    static var summaryFigures: [SummaryFigure] { get }
     /// The family's options, declared once: configuration files, command-line flags, `--help`
     /// and the canonical configuration JSON all come from this list.
     static var options: [AnalysisOption<Options>] { get }
@@ -99,6 +102,9 @@ public protocol AnalysisFamily: SendableMetatype {
 }
 
 extension AnalysisFamily {
+    /// No summary figures.
+    public static var summaryFigures: [SummaryFigure] { [] }
+
     /// The family's defaults with the given option values applied (keys not given keep their
     /// defaults; values outside an option's accepted range are ignored, as callers check them
     /// where they enter).
