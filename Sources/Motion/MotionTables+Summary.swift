@@ -9,42 +9,44 @@ extension MotionTables {
         SummaryFigure(
             family: MotionFamily.name, name: "steps", type: .integer,
             meaning: "steps detected (motion_epochs.steps summed over every epoch of the device's accelerometer streams)",
-            aggregation: .sum),
+            aggregation: .sum, sourceTable: "motion_daily", sourceColumn: "steps"),
         SummaryFigure(
             family: MotionFamily.name, name: "wear_hours", unit: "h",
             meaning:
                 "covered time of epochs whose 15-min block is judged worn (motion_epochs.non_wear = 0; van Hees et al. 2013), hours; undecided blocks count neither as worn nor as not worn",
-            aggregation: .sum),
+            aggregation: .sum, sourceTable: "motion_daily", sourceColumn: "wear_s"),
         SummaryFigure(
             family: MotionFamily.name, name: "non_wear_hours", unit: "h",
             meaning: "covered time of epochs whose 15-min block is judged not worn (motion_epochs.non_wear = 1), hours",
-            aggregation: .sum),
+            aggregation: .sum, sourceTable: "motion_daily", sourceColumn: "non_wear_s"),
         SummaryFigure(
             family: MotionFamily.name, name: "sedentary_min", unit: "min",
             meaning:
                 "covered time of epochs classified sedentary (ENMO cut-points, Hildebrand et al. 2014, 2017; epochs judged not worn have no class), minutes",
-            aggregation: .sum),
+            aggregation: .sum, sourceTable: "motion_daily", sourceColumn: "sedentary_s"),
         SummaryFigure(
             family: MotionFamily.name, name: "light_min", unit: "min",
-            meaning: "covered time of epochs classified light, minutes", aggregation: .sum),
+            meaning: "covered time of epochs classified light, minutes", aggregation: .sum, sourceTable: "motion_daily",
+            sourceColumn: "light_s"),
         SummaryFigure(
             family: MotionFamily.name, name: "mvpa_min", unit: "min",
-            meaning: "covered time of epochs classified moderate or vigorous (MVPA), minutes", aggregation: .sum),
+            meaning: "covered time of epochs classified moderate or vigorous (MVPA), minutes", aggregation: .sum,
+            sourceTable: "motion_daily", sourceColumn: "moderate_s"),
         SummaryFigure(
             family: MotionFamily.name, name: "enmo_mean_mg", unit: "mg",
             meaning:
                 "mean ENMO of the epochs with metrics not judged non-wear, weighted by their samples (as motion_daily.enmo_mean_mg); empty without any",
-            aggregation: .mean),
+            aggregation: .mean, sourceTable: "motion_daily", sourceColumn: "enmo_mean_mg"),
         SummaryFigure(
             family: MotionFamily.name, name: "sleep_hours", unit: "h",
             meaning:
                 "sustained inactivity inside the sleep period time window (motion_nights.sleep_s; van Hees et al. 2015, 2018), hours, mean over the nights with a window; a night counts on the day of the noon opening it; empty without any",
-            aggregation: .mean),
+            aggregation: .mean, sourceTable: "motion_nights", sourceColumn: "sleep_s"),
         SummaryFigure(
             family: MotionFamily.name, name: "spt_hours", unit: "h",
             meaning:
                 "duration of the sleep period time window (motion_nights.spt_s, HDCZA), hours, mean over the nights with a window; empty without any",
-            aggregation: .mean),
+            aggregation: .mean, sourceTable: "motion_nights", sourceColumn: "spt_s"),
     ]
 }
 

@@ -45,6 +45,17 @@ public struct BeatSeries: Sendable {
         /// corrected interval; the PPG pulse count sets it, so its rates skip unacceptable and
         /// motion windows).
         public var heartRateExcludesSpans = false
+        /// Whether an HRV result needs at least half of its successive NN differences to be
+        /// between adjacent intervals of the corrected series (default `false`: ECG keeps
+        /// NeuroKit2's convention of differencing the NN intervals that remain). The Task Force
+        /// (1996) defines RMSSD, SDSD and pNN50 over differences of *adjacent* NN intervals; when
+        /// exclusions leave mostly isolated intervals, most differences span an excluded stretch
+        /// and measure the gap, not beat-to-beat variability. A result below the rule keeps its
+        /// coverage, every metric empty, and says why in `null_reason`. Also, the whole-series
+        /// row's coverage (intervals, excluded shares) counts every interval of the series, not
+        /// only those between its first and last NN interval. The PPG family sets it (its
+        /// exclusions — unacceptable and motion windows — fragment the pulse series).
+        public var hrvForFragmentedSeries = false
         /// Creates default options.
         public init() {}
     }

@@ -13,20 +13,26 @@ extension BeatSeriesTables {
                 family: f, name: "hr_windows", type: .integer,
                 meaning:
                     "heart_rate windows with a rate among the recommended rows (recommended = 1: ECG and fused method beats, PPG spectral_offline)",
-                aggregation: .sum),
+                aggregation: .sum, sourceTable: "heart_rate", sourceColumn: "bpm"),
             SummaryFigure(
                 family: f, name: "hr_mean_bpm", unit: "bpm",
-                meaning: "mean of those windows' bpm (each window counts once); empty without any", aggregation: .mean),
-            SummaryFigure(family: f, name: "hr_min_bpm", unit: "bpm", meaning: "lowest bpm of those windows", aggregation: .min),
-            SummaryFigure(family: f, name: "hr_max_bpm", unit: "bpm", meaning: "highest bpm of those windows", aggregation: .max),
+                meaning: "mean of those windows' bpm (each window counts once); empty without any", aggregation: .mean,
+                sourceTable: "heart_rate", sourceColumn: "bpm"),
+            SummaryFigure(
+                family: f, name: "hr_min_bpm", unit: "bpm", meaning: "lowest bpm of those windows", aggregation: .min,
+                sourceTable: "heart_rate", sourceColumn: "bpm"),
+            SummaryFigure(
+                family: f, name: "hr_max_bpm", unit: "bpm", meaning: "highest bpm of those windows", aggregation: .max,
+                sourceTable: "heart_rate", sourceColumn: "bpm"),
             SummaryFigure(
                 family: f, name: "beats", type: .integer,
-                meaning: "beat rows of the source (every stream of the device): detected, inserted and removed", aggregation: .sum),
+                meaning: "beat rows of the source (every stream of the device): detected, inserted and removed", aggregation: .sum,
+                sourceTable: "beats", sourceColumn: "stream"),
             SummaryFigure(
                 family: f, name: "corrected_share",
                 meaning:
                     "share of those beat rows whose correction is not empty (ectopic, longShort, inserted, followsRemovedExtra, removedExtra); empty without beats",
-                aggregation: .share),
+                aggregation: .share, sourceTable: "beats", sourceColumn: "correction"),
         ]
     }
 }
@@ -66,12 +72,12 @@ extension ECGTables {
         SummaryFigure(
             family: ECGFamily.name, name: "assessed_hours", unit: "h",
             meaning: "ecg_quality windows assessed (window length summed); a window counts on the day it starts",
-            aggregation: .sum),
+            aggregation: .sum, sourceTable: "ecg_quality", sourceColumn: "label"),
         SummaryFigure(
             family: ECGFamily.name, name: "usable_share",
             meaning:
                 "share of the assessed time labelled excellent or barely_acceptable (usable for heart rate, Zhao & Zhang 2018); empty when nothing was assessed",
-            aggregation: .share),
+            aggregation: .share, sourceTable: "ecg_quality", sourceColumn: "label"),
     ]
 }
 

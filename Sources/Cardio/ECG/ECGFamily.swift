@@ -72,6 +72,8 @@ public enum ECGFamily: AnalysisFamily {
         /// Channel selectors that named a stream.
         var matched: Set<String> = []
         var announced: [String] = []
+        /// Per analysed stream: the device's own classification (``StreamAttribute/classification``).
+        var classifications: [Int: String] = [:]
         public private(set) var issues: [String] = []
 
         init(options: ECGAnalyzer.Options) { self.options = options }
@@ -88,6 +90,7 @@ public enum ECGFamily: AnalysisFamily {
                 matched.formUnion(hits)
             }
             analyzers[stream.index] = ECGAnalyzer(streamName: stream.name, options: options)
+            classifications[stream.index] = stream.info.attributes[StreamAttribute.classification]
             order.append(stream.index)
             var key = stream.info.key
             key.channel = ECGFamily.fusedChannel
@@ -107,7 +110,7 @@ public enum ECGFamily: AnalysisFamily {
         public mutating func finish(output: any ResultOutput) throws {
             // Fused series first (the leads' beats are final once their last segment is closed),
             // emitted after the leads' rows.
-            var fused = [(name: String, series: BeatSeries, windows: [LeadFusion.Window])]()
+            var fused = [(name: String, series: BeatSeries, windows: [LeadFusion.Window], classification: String?)]()
             // Leads whose device gets a fused series: their rates are not the recommended ones.
             var fusedLeads = Set<Int>()
             if options.fusesLeads {
@@ -124,7 +127,7 @@ public enum ECGFamily: AnalysisFamily {
                         analyzers[index] = a
                     }
                     let f = LeadFusion.fuse(leads, options: options.series)
-                    fused.append((key.description, f.series, f.windows))
+                    fused.append((key.description, f.series, f.windows, members.compactMap { classifications[$0] }.first))
                 }
             }
             for index in order {
@@ -134,15 +137,19 @@ public enum ECGFamily: AnalysisFamily {
                 try a.finish(
                     quality: { try output.emit(ECGTables.quality, Streamed(stream: name, value: $0)) },
                     beat: rows.beat, heartRate: rows.heartRate, hrv: rows.hrv)
-                if let summary = a.lastSummary { try output.emit(ECGTables.summary, Streamed(stream: name, value: summary)) }
+                if var summary = a.lastSummary {
+                    summary.deviceClassification = classifications[index]
+                    try output.emit(ECGTables.summary, Streamed(stream: name, value: summary))
+                }
                 issues += a.issues.map { "\(name): \($0)" }
             }
             for var f in fused {
                 let name = f.name
                 let rows = SeriesRows(output: output, stream: name, source: .fused, recommended: true)
-                let summary = try ECGAnalyzer.finish(
+                var summary = try ECGAnalyzer.finish(
                     &f.series, windows: f.windows, excludesUnacceptable: options.hrvExcludesUnacceptable,
                     beat: rows.beat, heartRate: rows.heartRate, hrv: rows.hrv)
+                summary.deviceClassification = f.classification
                 try output.emit(ECGTables.summary, Streamed(stream: name, value: summary))
             }
             for c in options.channels where !matched.contains(c) {

@@ -103,6 +103,7 @@ public struct PPGAnalysisOptions: Sendable, Hashable {
         o.heartRateWindowSeconds = heartRateWindowSeconds
         o.heartRateStepSeconds = heartRateStepSeconds
         o.heartRateExcludesSpans = true
+        o.hrvForFragmentedSeries = true
         o.hrvWindowSeconds = hrvWindowSeconds
         return o
     }

@@ -8,11 +8,11 @@ extension PPGTables {
             family: PPGFamily.name, name: "assessed_hours", unit: "h",
             meaning:
                 "the unmasked time of each ppg_quality window's central step, summed over the optical streams; a window counts on the day it starts",
-            aggregation: .sum),
+            aggregation: .sum, sourceTable: "ppg_quality", sourceColumn: "label"),
         SummaryFigure(
             family: PPGFamily.name, name: "usable_share",
             meaning: "share of the assessed time labelled good or acceptable; empty when nothing was assessed",
-            aggregation: .share),
+            aggregation: .share, sourceTable: "ppg_quality", sourceColumn: "label"),
     ]
 }
 

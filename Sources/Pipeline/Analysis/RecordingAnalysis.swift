@@ -55,6 +55,8 @@ public enum RecordingAnalysis {
         /// Rows the analysis families wrote, per result table, in first-write order (tables a
         /// family declared but left empty are omitted; the summary tables are not included).
         public var analysisRows: [(table: String, rows: Int)] = []
+        /// The recording's `recording_summary` rows (one per family and device).
+        public var recordingSummaries: [RecordingSummaryRow] = []
 
         /// One line for people: the analysis rows per table (`beats 385, heart_rate 742, …`), or
         /// `no analysis rows` when no family wrote any (decoded only).
@@ -171,7 +173,7 @@ public enum RecordingAnalysis {
             summary.analysisRows = counting.order.compactMap { t in
                 counting.rows[t].flatMap { $0 > 0 ? (t, $0) : nil }
             }
-            try counting.emitSummary(analyses: summary.streamSummaries.map(\.analyses))
+            summary.recordingSummaries = try counting.emitSummary(analyses: summary.streamSummaries.map(\.analyses))
             summary.rowsByTable = counting.rows
             summary.tables = counting.order
             try beforeCommit(summary)
@@ -382,10 +384,13 @@ final class CountingOutput: ResultOutput {
 
     /// Writes the recording's `recording_summary` and `daily_summary` rows (``SummaryTables``).
     /// - Parameter analyses: per stream, the families that analysed it.
-    func emitSummary(analyses: [[String]]) throws {
+    /// - Returns: the `recording_summary` rows.
+    @discardableResult
+    func emitSummary(analyses: [[String]]) throws -> [RecordingSummaryRow] {
         let (recording, daily) = figures.rows(analyses: analyses)
         for t in SummaryTables.all { try declare(t) }
         for r in recording { try emit(SummaryTables.recording, r) }
         for r in daily { try emit(SummaryTables.daily, r) }
+        return recording
     }
 }

@@ -64,13 +64,22 @@ struct SummaryAccumulator {
 
     /// A row was emitted; its figure, if any, is added to its day.
     mutating func add(_ fact: SummaryFact) {
-        guard let s = byName[fact.stream], fact.startSeconds.isFinite, fact.value.isFinite, fact.weight.isFinite,
-            vocabulary.declares(fact.figure, for: fact.family)
+        guard fact.startSeconds.isFinite, fact.value.isFinite, fact.weight.isFinite,
+            vocabulary.declares(fact.figure, for: fact.family), let s = streamIndex(fact.stream)
         else { return }
         let stream = streams[s]
         let day = Int(((fact.startSeconds + stream.shift) / 86_400).rounded(.down))
         bins[BinKey(family: fact.family, device: stream.device, day: day), default: SummaryFigures()].add(fact)
         factStreams[fact.family, default: []].insert(s)
+    }
+
+    /// The announced stream a fact's stream key names, or, for a series a family derives (the ECG
+    /// leads' `…/electrocardiogram/fused`), the first announced stream of the same device.
+    private mutating func streamIndex(_ key: String) -> Int? {
+        if let s = byName[key] { return s }
+        guard let s = streams.firstIndex(where: { key.hasPrefix($0.device + "/") }) else { return nil }
+        byName[key] = s
+        return s
     }
 
     /// The summary rows, given which families analysed which stream.

@@ -43,6 +43,11 @@ public struct SummaryFigure: Sendable, Hashable, Codable {
     public var meaning: String
     /// How facts are added up.
     public var aggregation: Aggregation
+    /// The family's table and column the figure summarises (`motion_daily`, `steps`), or `nil`:
+    /// where a reader checks it, and what the contract test uses (a figure must not stay empty
+    /// where its column holds data).
+    public var sourceTable: String?
+    public var sourceColumn: String?
 
     /// Declares a figure.
     /// - Parameters:
@@ -52,9 +57,11 @@ public struct SummaryFigure: Sendable, Hashable, Codable {
     ///   - unit: unit, or `nil`.
     ///   - meaning: what the column holds.
     ///   - aggregation: how facts are added up per day and per recording.
+    ///   - sourceTable: the table it summarises, or `nil`.
+    ///   - sourceColumn: the column of that table, or `nil`.
     public init(
         family: String, name: String, type: ResultType = .real, unit: String? = nil, meaning: String,
-        aggregation: Aggregation
+        aggregation: Aggregation, sourceTable: String? = nil, sourceColumn: String? = nil
     ) {
         precondition(type != .text, "a summary figure is a number")
         self.family = family
@@ -63,6 +70,8 @@ public struct SummaryFigure: Sendable, Hashable, Codable {
         self.unit = unit
         self.meaning = meaning
         self.aggregation = aggregation
+        self.sourceTable = sourceTable
+        self.sourceColumn = sourceColumn
     }
 
     /// The same figure declared for another family (or beat source), e.g. a beat-series figure
