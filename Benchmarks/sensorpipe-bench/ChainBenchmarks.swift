@@ -95,7 +95,7 @@ func twoLeadChain(count: Int, fused: Bool) -> BenchmarkCase {
                 + "day2.dat 16 200/mV 16 0 \(adu[1]) \(signed(sums.1)) 0 V5\n"
             try! Data(header.utf8).write(to: hea)
         }
-        var options = ECGAnalyzer.Options()
+        var options = ECGOptions()
         options.fusesLeads = fused
         let analysis = AnalysisConfiguration(ecg: options)
         return {

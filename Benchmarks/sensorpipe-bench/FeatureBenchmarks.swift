@@ -21,7 +21,7 @@ func featureBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
     let week = scale == .full ? 7 * 24 * hour : 7 * 24 * hour / 16
     let reference = "ref/sos-df2t-4/week50x3/float"
     let axes = (0..<3).map { syntheticSignal(count: hour, sampleRate: rate, seed: UInt64(7 + $0)) }
-    func run(options: FeaturesFamily.Options) -> () -> Void {
+    func run(options: FeaturesOptions) -> () -> Void {
         let info = StreamInfo(
             key: StreamKey(deviceID: "bench", sensor: .accelerometer, channel: "acceleration"),
             columns: ["x", "y", "z"].map { ColumnInfo(name: $0, unit: .standardGravity) }, nominalSampleRate: rate)
@@ -52,9 +52,9 @@ func featureBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
             blackHole(output.rows)
         }
     }
-    var withoutCatch22 = FeaturesFamily.Options()
+    var withoutCatch22 = FeaturesOptions()
     withoutCatch22.catalog = "default"
-    var withCatch22 = FeaturesFamily.Options()
+    var withCatch22 = FeaturesOptions()
     withCatch22.catalog = "all"
     return [
         BenchmarkCase(name: reference, samples: 3 * week, bytes: 3 * week * 4, reference: nil) {
@@ -119,7 +119,7 @@ func runLongFeaturesBenchmark(days: Double, json: Bool) -> Int32 {
     blackHole(out)
     let refCPU = Double(Stopwatch.now().cpu - r0.cpu) / 1e9
     for catalog in ["all", "default"] {
-        var options = FeaturesFamily.Options()
+        var options = FeaturesOptions()
         options.catalog = catalog
         var analyzer = FeaturesFamily.makeAnalyzer(options: options)
         _ = analyzer.claim(AnnouncedStream(index: 0, info: info, file: "bench"))

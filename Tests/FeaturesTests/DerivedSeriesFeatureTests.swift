@@ -21,15 +21,15 @@ import _TestSupport
         }
     }
 
-    static var options: FeaturesFamily.Options {
-        var o = FeaturesFamily.Options()
+    static var options: FeaturesOptions {
+        var o = FeaturesOptions()
         o.derivedWindowSeconds = 60
         o.derivedStepSeconds = 60
         return o
     }
 
     /// Feeds samples (in the given order) to one analyzer; returns its output.
-    static func run(_ samples: [DerivedSample], options: FeaturesFamily.Options = options) throws -> CollectingOutput {
+    static func run(_ samples: [DerivedSample], options: FeaturesOptions = options) throws -> CollectingOutput {
         var analyzer = FeaturesFamily.makeAnalyzer(options: options)
         #expect(analyzer.consumesDerivedSeries)
         let output = CollectingOutput()

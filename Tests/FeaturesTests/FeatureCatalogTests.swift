@@ -22,7 +22,7 @@ import _TestSupport
     }
 
     @Test func catalogChoicesSelectGroups() {
-        var options = FeaturesFamily.Options()
+        var options = FeaturesOptions()
         options.catalog = "statistical+spectral"
         #expect(options.groups == [.statistical, .spectral])
         #expect(FeaturesFamily.catalogChoices.contains("statistical+spectral"))

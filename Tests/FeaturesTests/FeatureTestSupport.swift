@@ -61,7 +61,7 @@ struct SyntheticStream {
     }
 
     /// Runs the family over the stream cut in blocks of `capacity`; returns the output.
-    func run(options: FeaturesFamily.Options = .init(), capacity: Int) throws -> CollectingOutput {
+    func run(options: FeaturesOptions = .init(), capacity: Int) throws -> CollectingOutput {
         var analyzer = FeaturesFamily.makeAnalyzer(options: options)
         let announced = AnnouncedStream(index: 3, info: info, file: "synthetic")
         let claimed = analyzer.claim(announced)

@@ -44,7 +44,7 @@ import _TestSupport
     @Test(arguments: ["default", "all"])
     func chunkedEqualsWhole(_ catalog: String) throws {
         let stream = Self.jitteredStream()
-        var options = FeaturesFamily.Options()
+        var options = FeaturesOptions()
         options.catalog = catalog
         options.windowing.stepSeconds = 5 // overlapping windows too
         let whole = try stream.run(options: options, capacity: stream.times.count)
@@ -83,7 +83,7 @@ import _TestSupport
 
     @Test func unalignedGridStartsAtFirstSample() throws {
         let stream = Self.jitteredStream()
-        var options = FeaturesFamily.Options()
+        var options = FeaturesOptions()
         options.windowing.alignsToClock = false
         let out = try stream.run(options: options, capacity: 333)
         let windows = out.table("feature_windows")

@@ -14,7 +14,7 @@ import _TestSupport
     static func results(_ relative: String, window: Double, blockCapacity: Int? = nil) throws -> RecordingResults {
         var analysis = AnalysisConfiguration()
         if let blockCapacity { analysis.decode.blockCapacity = blockCapacity }
-        var o = FeaturesFamily.Options()
+        var o = FeaturesOptions()
         o.derivedWindowSeconds = window
         o.derivedStepSeconds = window
         analysis.setOptions(o, of: FeaturesFamily.self)
@@ -91,7 +91,7 @@ import _TestSupport
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wide-e2e-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
         var analysis = AnalysisConfiguration()
-        var o = FeaturesFamily.Options()
+        var o = FeaturesOptions()
         o.derivedWindowSeconds = 30
         o.derivedStepSeconds = 30
         analysis.setOptions(o, of: FeaturesFamily.self)

@@ -13,10 +13,10 @@ import DSP
 ///   never moved; the corrected series is ``SeriesBeat/nnTimeSeconds`` / ``SeriesBeat/nnMilliseconds``.
 ///   Beats inserted by the correction have no detection time; detected beats removed as extra
 ///   have no corrected time. No interval spans two segments.
-/// - Heart rate: windows of ``Options/heartRateWindowSeconds`` every
-///   ``Options/heartRateStepSeconds``, aligned to the stream's first sample (``cover(from:to:)``)
+/// - Heart rate: windows of ``BeatSeriesOptions/heartRateWindowSeconds`` every
+///   ``BeatSeriesOptions/heartRateStepSeconds``, aligned to the stream's first sample (``cover(from:to:)``)
 ///   and covering it to its last sample; 60000 / the mean NN interval ending in the window.
-/// - HRV: ``HRVAnalysis`` over windows of ``Options/hrvWindowSeconds`` and over the whole series
+/// - HRV: ``HRVAnalysis`` over windows of ``BeatSeriesOptions/hrvWindowSeconds`` and over the whole series
 ///   (Task Force 1996; NeuroKit2 names).
 ///
 /// Memory: until ``finish(beat:heartRate:hrv:)`` the detected beats sit in a ``BeatStore``: 4
@@ -32,36 +32,8 @@ import DSP
 /// (`sensorpipe-bench --long-ppg 7`, ≈ 968 000 pulses a stream) peaks in the first stream's
 /// whole-series entropies, with the other two streams' beats waiting (docs/VALIDATION.md).
 public struct BeatSeries: Sendable {
-    /// Windows of the heart-rate and HRV results.
-    public struct Options: Sendable, Hashable {
-        /// Heart-rate window length, seconds (default 10).
-        public var heartRateWindowSeconds = 10.0
-        /// Heart-rate window step, seconds (default 10).
-        public var heartRateStepSeconds = 10.0
-        /// HRV window length, seconds (default 300, the Task Force's short-term length).
-        public var hrvWindowSeconds = 300.0
-        /// Whether the heart-rate windows also leave out the intervals in spans excluded with
-        /// ``BeatSeries/excludeFromHRV(from:to:)`` (default `false`: ECG heart rate uses every
-        /// corrected interval; the PPG pulse count sets it, so its rates skip unacceptable and
-        /// motion windows).
-        public var heartRateExcludesSpans = false
-        /// Whether an HRV result needs at least half of its successive NN differences to be
-        /// between adjacent intervals of the corrected series (default `false`: ECG keeps
-        /// NeuroKit2's convention of differencing the NN intervals that remain). The Task Force
-        /// (1996) defines RMSSD, SDSD and pNN50 over differences of *adjacent* NN intervals; when
-        /// exclusions leave mostly isolated intervals, most differences span an excluded stretch
-        /// and measure the gap, not beat-to-beat variability. A result below the rule keeps its
-        /// coverage, every metric empty, and says why in `null_reason`. Also, the whole-series
-        /// row's coverage (intervals, excluded shares) counts every interval of the series, not
-        /// only those between its first and last NN interval. The PPG family sets it (its
-        /// exclusions — unacceptable and motion windows — fragment the pulse series).
-        public var hrvForFragmentedSeries = false
-        /// Creates default options.
-        public init() {}
-    }
-
     /// Options in use.
-    public let options: Options
+    public let options: BeatSeriesOptions
     /// The detected beats until ``finish(beat:heartRate:hrv:)`` (segment, sample, time, class with
     /// bit 7 set when uncertain or ``unlabelled``, HRV fiducial offset relative to the detection
     /// time, pause-slope ratio of the interval before the beat), stored compactly.
@@ -75,7 +47,7 @@ public struct BeatSeries: Sendable {
 
     /// Creates an empty series.
     /// - Parameter options: window lengths.
-    public init(options: Options = Options()) {
+    public init(options: BeatSeriesOptions = BeatSeriesOptions()) {
         precondition(
             options.heartRateWindowSeconds > 0 && options.heartRateStepSeconds > 0
                 && options.hrvWindowSeconds > 0, "window lengths must be positive")
@@ -158,7 +130,7 @@ public struct BeatSeries: Sendable {
     /// whole-series result (`scope` `.recording`, only with at least two NN intervals).
     ///
     /// Heart rate uses every interval of the corrected series (with
-    /// ``Options/heartRateExcludesSpans``: every one outside excluded spans). When the beats carry classes,
+    /// ``BeatSeriesOptions/heartRateExcludesSpans``: every one outside excluded spans). When the beats carry classes,
     /// HRV uses only normal-to-normal intervals (``NNSelection``): both beats detected, normal
     /// and certain, not flagged ectopic by the correction, inside the physiological range and
     /// outside spans excluded with ``excludeFromHRV(from:to:)``, measured between the detected
@@ -447,4 +419,10 @@ public struct HRVResult: Sendable, Equatable {
     /// Why metrics are empty: each metric whose minimum data (``HRVMinimumData``) is not met,
     /// with the rule; empty when every metric has its minimum.
     public var nullReason = ""
+}
+
+extension BeatSeries {
+    /// The beat-series options' former name.
+    @available(*, deprecated, renamed: "BeatSeriesOptions")
+    public typealias Options = BeatSeriesOptions
 }

@@ -22,48 +22,10 @@ import Signals
 /// - Quality: ``ECGQuality`` per 10-s window (Li et al. 2008; Orphanidou et al. 2015; Zhao &
 ///   Zhang 2018), with this detector's beats as the primary and Elgendi's as the second detector.
 public struct ECGAnalyzer {
-    /// Options of the ECG analysis.
-    public struct Options: Sendable, Hashable {
-        /// Heart-rate and HRV windows (``BeatSeries/Options``: 10-s heart rate every 10 s,
-        /// 300-s HRV).
-        public var series = BeatSeries.Options()
-        /// Signal-quality window length, seconds (default 10, as Zhao & Zhang 2018).
-        public var qualityWindowSeconds = 10.0
-        /// Heart-rate window length, seconds (default 10).
-        public var heartRateWindowSeconds: Double {
-            get { series.heartRateWindowSeconds }
-            set { series.heartRateWindowSeconds = newValue }
-        }
-        /// Heart-rate window step, seconds (default 10).
-        public var heartRateStepSeconds: Double {
-            get { series.heartRateStepSeconds }
-            set { series.heartRateStepSeconds = newValue }
-        }
-        /// HRV window length, seconds (default 300).
-        public var hrvWindowSeconds: Double {
-            get { series.hrvWindowSeconds }
-            set { series.hrvWindowSeconds = newValue }
-        }
-        /// Leave the intervals in `unacceptable` quality windows out of HRV (default `true`;
-        /// counted in the `hrv` table's `excluded_quality_share`).
-        public var hrvExcludesUnacceptable = true
-        /// The ECG leads to analyse, each a channel name (``StreamKey/channel`` or the stream's
-        /// `lead` attribute) or a 0-based index among the recording's ECG streams in the order
-        /// they are announced (for WFDB, the signal number when every signal is ECG); empty
-        /// (default) analyses every lead. Used by ``ECGFamily`` (`--channel`, `--ecg-channel`).
-        public var channels: [String] = []
-        /// For a recording with several analysed leads of one device (and session), also write a
-        /// beat series fused across the leads (``LeadFusion``; `source` `fused`, channel `fused`)
-        /// (default `true`).
-        public var fusesLeads = true
-        /// Creates default options.
-        public init() {}
-    }
-
     /// The stream's key as written in the tables.
     public let streamName: String
     /// Options in use.
-    public let options: Options
+    public let options: ECGOptions
 
     var detector: RPeakDetector?
     /// Classifies the detector's beats (N, S, V, Q) for the beat series.
@@ -96,7 +58,7 @@ public struct ECGAnalyzer {
     public private(set) var lastSummary: ECGSummary?
 
     /// Creates an analyzer for one ECG stream.
-    public init(streamName: String, options: Options = Options()) {
+    public init(streamName: String, options: ECGOptions = ECGOptions()) {
         self.streamName = streamName
         self.options = options
         self.series = BeatSeries(options: options.series)
@@ -337,4 +299,10 @@ public struct ECGAnalyzer {
         guard lo < windows.count, windows[lo].start <= t else { return nil }
         return windows[lo].label
     }
+}
+
+extension ECGAnalyzer {
+    /// The ECG options' former name.
+    @available(*, deprecated, renamed: "ECGOptions")
+    public typealias Options = ECGOptions
 }

@@ -16,8 +16,8 @@ public enum ECGFamily: AnalysisFamily {
     public static var summaryFigures: [SummaryFigure] {
         ECGTables.summaryFigures + BeatSeriesTables.summaryFigures(for: .ecg) + BeatSeriesTables.summaryFigures(for: .fused)
     }
-    public static var defaultOptions: ECGAnalyzer.Options { ECGAnalyzer.Options() }
-    public static var options: [AnalysisOption<ECGAnalyzer.Options>] {
+    public static var defaultOptions: ECGOptions { ECGOptions() }
+    public static var options: [AnalysisOption<ECGOptions>] {
         [
             .number(
                 "heart_rate_window_s", unit: "s", "heart-rate window length", range: 1...86_400,
@@ -45,7 +45,7 @@ public enum ECGFamily: AnalysisFamily {
         ]
     }
 
-    public static func makeAnalyzer(options: ECGAnalyzer.Options) -> Analyzer { Analyzer(options: options) }
+    public static func makeAnalyzer(options: ECGOptions) -> Analyzer { Analyzer(options: options) }
 
     /// The channel selectors of a `channel` option value: comma-separated, trimmed; `all` or
     /// nothing selects every lead (an empty list).
@@ -62,7 +62,7 @@ public enum ECGFamily: AnalysisFamily {
 
     /// The ECG analysis of one recording: one ``ECGAnalyzer`` per claimed ECG stream.
     public struct Analyzer: RecordingAnalyzer {
-        let options: ECGAnalyzer.Options
+        let options: ECGOptions
         var analyzers: [Int: ECGAnalyzer] = [:]
         var order: [Int] = []
         /// Per analysed stream: the fused series' stream key of its device (and session).
@@ -76,7 +76,7 @@ public enum ECGFamily: AnalysisFamily {
         var classifications: [Int: String] = [:]
         public private(set) var issues: [String] = []
 
-        init(options: ECGAnalyzer.Options) { self.options = options }
+        init(options: ECGOptions) { self.options = options }
 
         public mutating func claim(_ stream: AnnouncedStream) -> Bool {
             guard stream.info.key.sensor == .electrocardiogram else { return false }

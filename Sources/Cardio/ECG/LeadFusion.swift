@@ -95,7 +95,7 @@ struct LeadFusion {
     ///   - leads: the leads, the first one the timing reference.
     ///   - options: the fused series' windows.
     /// - Returns: the fused series (beats not yet finished) and its windows.
-    static func fuse(_ leads: [Lead], options: BeatSeries.Options) -> (series: BeatSeries, windows: [Window]) {
+    static func fuse(_ leads: [Lead], options: BeatSeriesOptions) -> (series: BeatSeries, windows: [Window]) {
         var fused = BeatSeries(options: options)
         let n = leads.count
         guard n > 0 else { return (fused, []) }

@@ -60,7 +60,7 @@ struct PPGDeviceAnalysis {
     }
 
     let deviceID: String
-    let options: PPGAnalysisOptions
+    let options: PPGOptions
     var streams: [Int: StreamState] = [:]
     var optical: [Optical] = []
     var axes: [Axis] = []
@@ -93,7 +93,7 @@ struct PPGDeviceAnalysis {
     /// Raw samples of accelerometer blocks held until the first optical block.
     static let maxPendingSamples = 1 << 20
 
-    init(deviceID: String, options: PPGAnalysisOptions) {
+    init(deviceID: String, options: PPGOptions) {
         self.deviceID = deviceID
         self.options = options
         windowLength = Int((options.heartRateWindowSeconds * PPGGridChannel.gridRate).rounded())

@@ -16,8 +16,8 @@ public enum PPGFamily: AnalysisFamily {
     /// Quality figures and the beat-series figures of source `ppg` (heart rate from the
     /// recommended `spectral_offline` rows).
     public static var summaryFigures: [SummaryFigure] { PPGTables.summaryFigures + BeatSeriesTables.summaryFigures(for: .ppg) }
-    public static var defaultOptions: PPGAnalysisOptions { PPGAnalysisOptions() }
-    public static var options: [AnalysisOption<PPGAnalysisOptions>] {
+    public static var defaultOptions: PPGOptions { PPGOptions() }
+    public static var options: [AnalysisOption<PPGOptions>] {
         [
             .number(
                 "heart_rate_window_s", unit: "s", "heart-rate and quality window length (SPC 2015: 8 s)", range: 2...600,
@@ -31,17 +31,17 @@ public enum PPGFamily: AnalysisFamily {
         ]
     }
 
-    public static func makeAnalyzer(options: PPGAnalysisOptions) -> Analyzer { Analyzer(options: options) }
+    public static func makeAnalyzer(options: PPGOptions) -> Analyzer { Analyzer(options: options) }
 
     /// The PPG analysis of one recording: one ``PPGDeviceAnalysis`` per device.
     public struct Analyzer: RecordingAnalyzer {
-        let options: PPGAnalysisOptions
+        let options: PPGOptions
         var devices: [String: PPGDeviceAnalysis] = [:]
         var order: [String] = []
         var deviceOf: [Int: String] = [:]
         var extraIssues: [String] = []
 
-        init(options: PPGAnalysisOptions) { self.options = options }
+        init(options: PPGOptions) { self.options = options }
 
         public var issues: [String] { extraIssues + order.flatMap { devices[$0]?.issues ?? [] } }
 
@@ -85,26 +85,6 @@ public enum PPGFamily: AnalysisFamily {
     }
 }
 
-/// Options of the PPG analysis.
-public struct PPGAnalysisOptions: Sendable, Hashable {
-    /// Heart-rate window length, seconds (default 8, the SPC 2015 convention); the PPG quality
-    /// windows are the same windows.
-    public var heartRateWindowSeconds = 8.0
-    /// Heart-rate window step, seconds (default 2).
-    public var heartRateStepSeconds = 2.0
-    /// Pulse-rate variability window length, seconds (default 300).
-    public var hrvWindowSeconds = 300.0
-    /// Creates default options.
-    public init() {}
-
-    /// The beat series' options (its heart-rate windows are these windows too).
-    var series: BeatSeries.Options {
-        var o = BeatSeries.Options()
-        o.heartRateWindowSeconds = heartRateWindowSeconds
-        o.heartRateStepSeconds = heartRateStepSeconds
-        o.heartRateExcludesSpans = true
-        o.hrvForFragmentedSeries = true
-        o.hrvWindowSeconds = hrvWindowSeconds
-        return o
-    }
-}
+/// The PPG options' former name.
+@available(*, deprecated, renamed: "PPGOptions")
+public typealias PPGAnalysisOptions = PPGOptions

@@ -32,7 +32,7 @@ struct PPGPulseChannel {
     var lastExcluded = false
     var issues: [String] = []
 
-    init(optical: Int, name: String, options: BeatSeries.Options) {
+    init(optical: Int, name: String, options: BeatSeriesOptions) {
         self.optical = optical
         self.name = name
         series = BeatSeries(options: options)

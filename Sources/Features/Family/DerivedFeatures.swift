@@ -17,7 +17,7 @@ struct DerivedFeatures {
     /// - Parameters:
     ///   - first: the series' first sample (names, unit, rate, kind).
     ///   - options: the family's options.
-    init(first: DerivedSample, options: FeaturesFamily.Options) {
+    init(first: DerivedSample, options: FeaturesOptions) {
         let windowing = options.derivedWindowing
         var e = WindowEmitter(
             stream: first.stream, family: first.family, channels: [first.channel], units: [first.unit], triaxial: false,
@@ -29,7 +29,7 @@ struct DerivedFeatures {
     }
 
     /// The catalog of a derived series: the family's, without the spectral group for event series.
-    static func configuration(options: FeaturesFamily.Options, eventSeries: Bool) -> FeatureExtractor.Configuration {
+    static func configuration(options: FeaturesOptions, eventSeries: Bool) -> FeatureExtractor.Configuration {
         var c = options.configuration
         if eventSeries { c.groups.remove(.spectral) }
         return c

@@ -6,51 +6,6 @@ import Signals
 /// other stream the decoders produce — in the long `features` table, with every window and its
 /// valid fraction in `feature_windows`.
 public enum FeaturesFamily: AnalysisFamily {
-    /// The family's options.
-    public struct Options: Sendable, Hashable {
-        /// Windowing of the raw streams.
-        public var windowing = FeatureWindowing()
-        /// Window length and step of the derived series (NN intervals, heart rate, ENMO), s:
-        /// 5 minutes by default (HRV's short-term window, Task Force 1996), enough values for
-        /// the catalog (about 300 NN intervals, 30 heart-rate windows, 60 ENMO epochs).
-        public var derivedWindowSeconds = 300.0
-        public var derivedStepSeconds = 300.0
-        /// Whether the derived series get features.
-        public var derivedSeries = true
-        /// Which groups (a ``FeaturesFamily/catalogChoices`` word).
-        public var catalog = "default"
-        /// Welch segment in s.
-        public var welchSegmentSeconds = 10.0
-        /// Lag of `acf_<ms>ms` in s.
-        public var autocorrelationLagSeconds = 1.0
-
-        /// Defaults.
-        public init() {}
-
-        /// The groups ``catalog`` names (empty for `none`).
-        public var groups: Set<FeatureGroup> {
-            if catalog == "default" { return FeatureGroup.defaultGroups }
-            if catalog == "all" { return Set(FeatureGroup.allCases) }
-            if catalog == "none" { return [] }
-            return Set(catalog.split(separator: "+").compactMap { FeatureGroup(rawValue: String($0)) })
-        }
-
-        /// The windowing of the derived series: ``derivedWindowSeconds``, ``derivedStepSeconds``,
-        /// the raw streams' alignment and minimum valid fraction.
-        public var derivedWindowing: FeatureWindowing {
-            FeatureWindowing(
-                lengthSeconds: derivedWindowSeconds, stepSeconds: derivedStepSeconds,
-                alignsToClock: windowing.alignsToClock, minimumValidFraction: windowing.minimumValidFraction)
-        }
-
-        /// The extractor configuration.
-        public var configuration: FeatureExtractor.Configuration {
-            FeatureExtractor.Configuration(
-                groups: groups, welchSegmentSeconds: welchSegmentSeconds,
-                autocorrelationLagSeconds: autocorrelationLagSeconds)
-        }
-    }
-
     /// Accepted `catalog` words: `default` (statistical, temporal, spectral), `all` (also
     /// catch22), `none` (family off), or groups joined by `+` in catalog order
     /// (`statistical+spectral`, `catch22`).
@@ -66,8 +21,8 @@ public enum FeaturesFamily: AnalysisFamily {
     public static let name = "features"
     public static let summary = "windowed statistical, temporal and spectral features of every stream and derived series"
     public static var tables: [ResultTable] { [FeatureTables.features.table, FeatureTables.windows.table] }
-    public static var defaultOptions: Options { Options() }
-    public static var options: [AnalysisOption<Options>] {
+    public static var defaultOptions: FeaturesOptions { FeaturesOptions() }
+    public static var options: [AnalysisOption<FeaturesOptions>] {
         [
             .choice(
                 "catalog", "feature groups (--features): default, all (adds catch22), none, or groups joined by +", choices: catalogChoices,
@@ -102,18 +57,18 @@ public enum FeaturesFamily: AnalysisFamily {
         ]
     }
 
-    public static func makeAnalyzer(options: Options) -> Analyzer { Analyzer(options: options) }
+    public static func makeAnalyzer(options: FeaturesOptions) -> Analyzer { Analyzer(options: options) }
 
     /// The feature analysis of one recording: one windower and extractor per claimed stream.
     public struct Analyzer: RecordingAnalyzer {
-        let options: Options
+        let options: FeaturesOptions
         var streams: [Int: StreamFeatures] = [:]
         var order: [Int] = []
         var derived: [DerivedKey: DerivedFeatures] = [:]
         var derivedOrder: [DerivedKey] = []
         public private(set) var issues: [String] = []
 
-        init(options: Options) { self.options = options }
+        init(options: FeaturesOptions) { self.options = options }
 
         public mutating func claim(_ stream: AnnouncedStream) -> Bool {
             guard !options.groups.isEmpty, !stream.info.columns.isEmpty else { return false }

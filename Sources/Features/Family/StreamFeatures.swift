@@ -10,7 +10,7 @@ public struct StreamFeatures {
     /// - Parameters:
     ///   - stream: the announcement.
     ///   - options: the family's options.
-    public init(stream: AnnouncedStream, options: FeaturesFamily.Options) {
+    public init(stream: AnnouncedStream, options: FeaturesOptions) {
         let (columns, names, triaxial) = FeatureColumns.channels(of: stream.info)
         self.columns = columns
         let units = columns.map { stream.info.columns[$0].unit.rawValue }

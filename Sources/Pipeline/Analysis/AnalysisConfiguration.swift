@@ -24,7 +24,7 @@ public struct AnalysisConfiguration: Sendable {
     }
 
     /// Creates a configuration with the given ECG options and defaults elsewhere.
-    public init(decode: DecodeOptions = DecodeOptions(), ecg: ECGAnalyzer.Options) {
+    public init(decode: DecodeOptions = DecodeOptions(), ecg: ECGOptions) {
         self.init(decode: decode)
         self.ecg = ecg
     }
@@ -42,7 +42,7 @@ public struct AnalysisConfiguration: Sendable {
     }
 
     /// The ECG family's options.
-    public var ecg: ECGAnalyzer.Options {
+    public var ecg: ECGOptions {
         get { options(of: ECGFamily.self) }
         set { setOptions(newValue, of: ECGFamily.self) }
     }

@@ -32,7 +32,7 @@ struct HRVChainValidationTests {
     }
 
     /// Runs the chain on one record, in the decoder's blocks.
-    static func chain(_ r: ECGRecord, options: ECGAnalyzer.Options = ECGAnalyzer.Options()) -> ECGResults {
+    static func chain(_ r: ECGRecord, options: ECGOptions = ECGOptions()) -> ECGResults {
         var analyzer = ECGAnalyzer(streamName: r.name, options: options)
         var start = 0
         for (k, n) in r.blockSizes.enumerated() {

@@ -44,7 +44,7 @@ struct LeadFusionTests {
     /// Runs the ECG family over two leads of device `rec`, delivered in blocks of `block` samples
     /// (interleaved lead by lead).
     static func run(
-        _ leads: [[Float]], names: [String], block: Int, options: ECGAnalyzer.Options = ECGAnalyzer.Options()
+        _ leads: [[Float]], names: [String], block: Int, options: ECGOptions = ECGOptions()
     ) throws -> (rows: ECGRowCollector, issues: [String]) {
         var a = ECGFamily.makeAnalyzer(options: options)
         let out = ECGRowCollector()
@@ -119,7 +119,7 @@ struct LeadFusionTests {
         #expect(ECGFamily.options(applying: ["channel": .choice("all")]).channels.isEmpty)
         #expect(ECGFamily.defaultOptions.channels.isEmpty && ECGFamily.defaultOptions.fusesLeads)
         for selector in ["V1", "1"] {
-            var o = ECGAnalyzer.Options()
+            var o = ECGOptions()
             o.channels = [selector]
             let (rows, issues) = try Self.run([noisy, clean], names: ["MLII", "V1"], block: 4096, options: o)
             #expect(rows.table("beats", stream: "rec/electrocardiogram/MLII").isEmpty, "\(selector)")
@@ -127,12 +127,12 @@ struct LeadFusionTests {
             #expect(rows.table("beats", stream: "rec/electrocardiogram/fused").isEmpty, "\(selector)")
             #expect(issues.isEmpty)
         }
-        var o = ECGAnalyzer.Options()
+        var o = ECGOptions()
         o.channels = ["V2"]
         let (rows, issues) = try Self.run([noisy, clean], names: ["MLII", "V1"], block: 4096, options: o)
         #expect(rows.rows["beats"] == nil)
         #expect(issues == ["ecg channel 'V2' matches no ECG stream (ECG channels: MLII, V1)"])
-        var off = ECGAnalyzer.Options()
+        var off = ECGOptions()
         off.fusesLeads = false
         let unfused = try Self.run([noisy, clean], names: ["MLII", "V1"], block: 4096, options: off).rows
         #expect(unfused.table("beats", stream: "rec/electrocardiogram/fused").isEmpty)
@@ -155,18 +155,18 @@ struct LeadFusionTests {
         let noisy = beats.filter { $0 != 5 } + [6.5]
         let a = Self.lead(noisy.sorted(), .unacceptable)
         let b = Self.lead(beats.map { $0 + 0.02 }, .excellent)
-        let two = LeadFusion.fuse([a, b], options: BeatSeries.Options()).series.times
+        let two = LeadFusion.fuse([a, b], options: BeatSeriesOptions()).series.times
         #expect(two.count == beats.count)
         #expect(zip(two, beats).allSatisfy { abs($0 - $1) < 1e-9 }, "\(two)")
         // Same quality, lead 0 ranked by its higher correlation: its miss and extra beat stay.
         let a2 = Self.lead(noisy.sorted(), .excellent, correlation: 0.95)
-        let two2 = LeadFusion.fuse([a2, b], options: BeatSeries.Options()).series.times
+        let two2 = LeadFusion.fuse([a2, b], options: BeatSeriesOptions()).series.times
         #expect(two2.count == noisy.count)
         // Three leads, lead 0 cleanest: the beat it missed is confirmed by the two others; its
         // extra beat, seen by no other lead, stays (it is the cleanest lead's).
         let a3 = Self.lead(noisy.sorted(), .excellent, correlation: 0.99)
         let c = Self.lead(beats.map { $0 - 0.01 }, .barelyAcceptable)
-        let three = LeadFusion.fuse([a3, b, c], options: BeatSeries.Options()).series.times
+        let three = LeadFusion.fuse([a3, b, c], options: BeatSeriesOptions()).series.times
         #expect(three.count == beats.count + 1)
         #expect(three.contains { abs($0 - 5) < 1e-9 })
     }
@@ -178,7 +178,7 @@ struct LeadFusionTests {
         let lead0 = LeadFusion.Lead(
             series: a, windows: [LeadFusion.Window(start: 0, end: 20, label: .excellent, templateCorrelation: 0.9)])
         let b = Self.lead([1.0, 2, 3, 4, 5, 6, 7, 8, 9], .unacceptable)
-        let f = LeadFusion.fuse([lead0, b], options: BeatSeries.Options()).series
+        let f = LeadFusion.fuse([lead0, b], options: BeatSeriesOptions()).series
         #expect(f.times == [1, 2, 3, 4, 7, 8, 9])
         #expect(f.segments == [0, 0, 0, 0, 1, 1, 1])
     }

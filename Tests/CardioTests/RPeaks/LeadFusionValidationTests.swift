@@ -51,7 +51,7 @@ struct LeadFusionValidationTests {
             names.append("lead \(channel)")
         }
         let r = record!
-        let fused = LeadFusion.fuse(leads, options: BeatSeries.Options()).series
+        let fused = LeadFusion.fuse(leads, options: BeatSeriesOptions()).series
         let detections = leads.map(\.series.samples) + [fused.times.map { Int(($0 * r.sampleRate).rounded()) }]
         let scores = detections.map {
             BeatMatching.match(
