@@ -38,7 +38,7 @@ public enum Fixtures {
     /// a git worktree elsewhere), or `nil` when absent (validation suites skip).
     public static var sharedDatasets: URL? {
         let u =
-            ProcessInfo.processInfo.environment["SENSORPIPE_DATASETS"].map { URL(fileURLWithPath: $0) }
+            ProcessInfo.processInfo.environment["SENSORPIPE_DATASETS"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
             ?? repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/datasets")
         return FileManager.default.fileExists(atPath: u.path) ? u : nil
     }
