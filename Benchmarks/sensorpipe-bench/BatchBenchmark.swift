@@ -91,22 +91,8 @@ struct BatchBenchmark {
         defer {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db.path + suffix) }
         }
-        let args = [binary.path, "run", input.path, "--out", db.path, "--jobs", String(jobs), "--quiet", "--json"]
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, json.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) } }
-        var pid = pid_t()
-        let t0 = DispatchTime.now().uptimeNanoseconds
-        let rc = posix_spawn(&pid, binary.path, &actions, nil, &argv, environ)
-        guard rc == 0 else { throw BenchError("cannot start \(binary.path): errno \(rc)") }
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - t0) * 1e-9
+        let (status, usage, seconds) = try spawnChild(
+            [binary.path, "run", input.path, "--out", db.path, "--jobs", String(jobs), "--quiet", "--json"], stdout: json.path)
         let text = (try? String(contentsOf: json, encoding: .utf8)) ?? ""
         guard let obj = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any],
             let counts = obj["recordings"] as? [String: Int]
@@ -114,14 +100,37 @@ struct BatchBenchmark {
             throw BenchError("sensorpipe run --jobs \(jobs) printed no summary (status \(status)): \(text.prefix(300))")
         }
         let hours = (obj["signal_hours"] as? [String: Double])?.values.reduce(0, +) ?? 0
-        let cpu =
-            Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
-            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6
         return Run(
-            jobs: jobs, seconds: seconds, peakRSSBytes: Int(usage.ru_maxrss) * 1024, cpuSeconds: cpu,
+            jobs: jobs, seconds: seconds, peakRSSBytes: Int(usage.ru_maxrss) * 1024, cpuSeconds: cpuSeconds(usage),
             bytes: obj["bytes_analysed"] as? Int ?? 0, signalHours: hours,
             ok: counts["ok"] ?? 0, failed: counts["failed"] ?? 0)
     }
+}
+
+/// Runs `args` (`args[0]` the executable) as a child process, its standard output to the file
+/// `stdout`, its standard error discarded; returns its wait status, resource usage (`wait4`) and
+/// wall seconds.
+func spawnChild(_ args: [String], stdout: String) throws -> (status: Int32, usage: rusage, seconds: Double) {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
+    defer { for p in argv { free(p) } }
+    var pid = pid_t()
+    let t0 = DispatchTime.now().uptimeNanoseconds
+    let rc = posix_spawn(&pid, args[0], &actions, nil, &argv, environ)
+    guard rc == 0 else { throw BenchError("cannot start \(args[0]): errno \(rc)") }
+    var status: Int32 = 0
+    var usage = rusage()
+    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+    return (status, usage, Double(DispatchTime.now().uptimeNanoseconds - t0) * 1e-9)
+}
+
+/// User + system CPU seconds of a resource usage.
+func cpuSeconds(_ u: rusage) -> Double {
+    Double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + Double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6
 }
 
 /// Inflates every gzip member of `data` through `scratch`; returns the bytes produced.

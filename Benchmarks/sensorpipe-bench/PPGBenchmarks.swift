@@ -85,7 +85,8 @@ func makeWristPPGAnalyzer(rate: Double, channels: Int = 3, accelerometer: Bool =
             index: channels,
             info: StreamInfo(
                 key: StreamKey(deviceID: "watch", sensor: .photoplethysmogram, channel: "accelerometer"),
-                columns: ["x", "y", "z"].map { ColumnInfo(name: $0, unit: .standardGravity) }, nominalSampleRate: rate),
+                columns: ["x", "y", "z"].map { ColumnInfo(name: $0, unit: .standardGravity) }, nominalSampleRate: rate,
+                role: .embeddedAccelerometer),
             file: "bench"))
     return analyzer
 }

@@ -15,6 +15,7 @@ let usage = """
            sensorpipe-bench --long-motion DAYS [--json | --digest]
            sensorpipe-bench --long-ppg DAYS [--json | --digest]
            sensorpipe-bench --long-features DAYS [--json]
+           sensorpipe-bench --study DIR [--compare OLD-SENSORPIPE] [--repetitions N] [--run-arg ARG]… [--json]
 
     OPTIONS:
       --list            list benchmark names and exit
@@ -45,6 +46,10 @@ let usage = """
       --long-features DAYS  DAYS of 50 Hz three-axis accelerometer through the features family in
                         this process, with catch22 and without: CPU seconds, RSS per day, peak RSS,
                         ratio to a same-run SOS pass
+      --study DIR       `sensorpipe run DIR --jobs 1` (and --compare's binary) against zlib
+                        inflating every .gz under DIR, interleaved, --repetitions times (default 3):
+                        CPU seconds (user+sys), the median ratio run ÷ inflate, database size;
+                        --run-arg ARG is passed to every run (repeatable); see scripts/make-study.py
       -h, --help        show this help
 
     ENVIRONMENT (the guard's self-test; nothing else reads these):
@@ -68,6 +73,9 @@ struct Options {
     var longFeaturesDays: Double?
     var compare: String?
     var megabytes: Double?
+    var study: String?
+    var repetitions = 3
+    var runArguments: [String] = []
 }
 
 func parseOptions() -> Options {
@@ -97,6 +105,15 @@ func parseOptions() -> Options {
         case "--long-motion":
             guard let v = args.popFirst(), let d = Double(v), d > 0, d <= 31 else { fail("--long-motion needs a number of days (0–31]") }
             o.longMotionDays = d
+        case "--study":
+            guard let v = args.popFirst() else { fail("--study needs a folder") }
+            o.study = v
+        case "--repetitions":
+            guard let v = args.popFirst(), let n = Int(v), n >= 1 else { fail("--repetitions needs a positive integer") }
+            o.repetitions = n
+        case "--run-arg":
+            guard let v = args.popFirst() else { fail("--run-arg needs an argument") }
+            o.runArguments.append(v)
         case "--compare":
             guard let v = args.popFirst() else { fail("--compare needs a sensorpipe executable") }
             o.compare = v
@@ -130,6 +147,12 @@ if let days = options.longMotionDays {
 }
 if let days = options.longDays {
     exit(runLongECGBenchmark(days: days, compare: options.compare, json: options.json))
+}
+if let study = options.study {
+    exit(
+        runStudyBenchmark(
+            input: study, compare: options.compare, runArguments: options.runArguments,
+            repetitions: options.repetitions, json: options.json))
 }
 if options.batch {
     exit(runBatchBenchmark(quick: options.quick, json: options.json, check: options.check, targetMegabytes: options.megabytes))

@@ -17,6 +17,7 @@ public enum MotionFamily: AnalysisFamily {
     public static var tables: [ResultTable] { MotionTables.all }
     /// Steps, wear, time per intensity class, ENMO and sleep (``MotionTables/summaryFigures``).
     public static var summaryFigures: [SummaryFigure] { MotionTables.summaryFigures }
+    public static var publishes: [DerivedSeries] { [MotionEvents.enmo] }
     public static var defaultOptions: MotionOptions { MotionOptions() }
     public static var options: [AnalysisOption<MotionOptions>] {
         [
@@ -40,14 +41,12 @@ public enum MotionFamily: AnalysisFamily {
 
     public static func makeAnalyzer(options: MotionOptions) -> Analyzer { Analyzer(options: options) }
 
-    /// Whether the motion family analyses a stream.
+    /// Whether the motion family analyses a stream as an accelerometer: an accelerometer's own
+    /// signal or an accelerometer embedded in another sensor's samples (``StreamRole``).
+    /// - Parameter info: the stream's description.
     /// - Complexity: O(1).
-    public static func isAccelerometer(_ key: StreamKey) -> Bool {
-        switch key.sensor {
-        case .accelerometer: return true
-        case .photoplethysmogram: return key.channel == "accelerometer"
-        default: return false
-        }
+    public static func isAccelerometer(_ info: StreamInfo) -> Bool {
+        info.role == .embeddedAccelerometer || (info.key.sensor == .accelerometer && info.role == .signal)
     }
 
     /// The motion analysis of one recording.
@@ -65,7 +64,7 @@ public enum MotionFamily: AnalysisFamily {
         init(options: MotionOptions) { self.options = options }
 
         public mutating func claim(_ stream: AnnouncedStream) -> Bool {
-            guard MotionFamily.isAccelerometer(stream.info.key) || stream.info.key.sensor == .rotationRate else { return false }
+            guard MotionFamily.isAccelerometer(stream.info) || stream.info.key.sensor == .rotationRate else { return false }
             analyzers[stream.index] = MotionStreamAnalyzer(streamName: stream.name, info: stream.info, options: options)
             order.append(stream.index)
             announced[stream.index] = stream

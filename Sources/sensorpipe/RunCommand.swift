@@ -145,7 +145,8 @@ enum RunCommand {
         guard found > 0 else {
             CLI.error(
                 "no recordings found in " + inputs.joined(separator: ", ")
-                    + " (looked for .ndjson, .jsonl, .json, .csv, .hea, .mat, .gt3x and .group files, optionally .gz/.xz"
+                    + " (looked for \(RecordingDiscovery.fileExtensions.joined(separator: ", ")) files, optionally "
+                    + RecordingFileNames.compressionSuffixes.joined(separator: "/")
                     + (filter == RecordingDiscovery.Filter() ? ")" : ", kept by the --include/--exclude patterns)"))
             return 1
         }

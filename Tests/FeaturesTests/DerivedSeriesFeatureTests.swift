@@ -12,12 +12,20 @@ import _TestSupport
 @Suite struct DerivedSeriesFeatureTests {
     static var reference: [String: Any] { (try? Fixtures.json("FeaturesTests", "reference/derived.json")) ?? [:] }
 
-    static func samples(_ series: String, family: String, unit: String, rate: Double?, event: Bool) throws -> [DerivedSample] {
+    /// A derived sample: the event and its series' declaration (one attribute `value`).
+    typealias Sample = (event: DerivedEvent, series: DerivedSeries)
+
+    static func samples(_ series: String, family: String, unit: String, rate: Double?, event: Bool) throws -> [Sample] {
         let flat = try Fixtures.doubles("FeaturesTests", "reference/derived_\(series).npy")
+        let declaration = DerivedSeries(
+            source: family, name: series, summary: "test series", isEventSeries: event,
+            attributes: [.number("value", unit: unit, "the value")])
         return (0..<(flat.count / 2)).map { i in
-            DerivedSample(
-                stream: "dev/\(family)", family: family, channel: series, unit: unit, time: flat[2 * i],
-                value: flat[2 * i + 1], nominalRate: rate, isEventSeries: event)
+            (
+                DerivedEvent(
+                    series: declaration.id, stream: "dev/\(family)", time: flat[2 * i], nominalRate: rate,
+                    values: [.number(flat[2 * i + 1])]), declaration
+            )
         }
     }
 
@@ -29,11 +37,11 @@ import _TestSupport
     }
 
     /// Feeds samples (in the given order) to one analyzer; returns its output.
-    static func run(_ samples: [DerivedSample], options: FeaturesOptions = options) throws -> CollectingOutput {
+    static func run(_ samples: [Sample], options: FeaturesOptions = options) throws -> CollectingOutput {
         var analyzer = FeaturesFamily.makeAnalyzer(options: options)
-        #expect(analyzer.consumesDerivedSeries)
+        #expect(!analyzer.subscriptions.isEmpty)
         let output = CollectingOutput()
-        for s in samples { try analyzer.consume(derived: s, output: output) }
+        for s in samples { try analyzer.consume(derived: s.event, series: s.series, output: output) }
         try analyzer.finish(output: output)
         return output
     }
@@ -87,10 +95,10 @@ import _TestSupport
         let nn = try Self.samples("nn", family: "ecg", unit: "ms", rate: nil, event: true)
         let enmo = try Self.samples("enmo", family: "acc", unit: "mg", rate: 0.2, event: false).map {
             var s = $0
-            s.stream = "dev/ecg"
+            s.event.stream = "dev/ecg"
             return s
         }
-        var mixed = [DerivedSample]()
+        var mixed = [Sample]()
         var i = 0, j = 0
         while i < nn.count || j < enmo.count {
             if i < nn.count { mixed.append(nn[i]); i += 1 }
@@ -110,10 +118,10 @@ import _TestSupport
     @Test func derivedSeriesCanBeTurnedOff() throws {
         var o = Self.options
         o.derivedSeries = false
-        #expect(!FeaturesFamily.makeAnalyzer(options: o).consumesDerivedSeries)
+        #expect(FeaturesFamily.makeAnalyzer(options: o).subscriptions.isEmpty)
         o.derivedSeries = true
         o.catalog = "none"
-        #expect(!FeaturesFamily.makeAnalyzer(options: o).consumesDerivedSeries)
+        #expect(FeaturesFamily.makeAnalyzer(options: o).subscriptions.isEmpty)
     }
 
     /// `features --list` names every derived column: NN without spectral features, ENMO with.

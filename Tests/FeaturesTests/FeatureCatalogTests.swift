@@ -29,10 +29,27 @@ import _TestSupport
         let extractor = FeatureExtractor(configuration: options.configuration)
         #expect(!extractor.features.contains { $0.group == .temporal })
         options.catalog = "none"
+        options.rawStreams = true
         var analyzer = FeaturesFamily.makeAnalyzer(options: options)
         let info = StreamInfo(
             key: StreamKey(deviceID: "d", sensor: .accelerometer, channel: "a"), columns: [ColumnInfo(name: "x", unit: .standardGravity)])
         let claimed = analyzer.claim(AnnouncedStream(index: 0, info: info, file: "f"))
         #expect(!claimed)
+    }
+
+    @Test("raw streams are analysed only with rawStreams (--features-raw true); the derived series by default")
+    func rawStreamsAreOptIn() {
+        let info = StreamInfo(
+            key: StreamKey(deviceID: "d", sensor: .accelerometer, channel: "a"), columns: [ColumnInfo(name: "x", unit: .standardGravity)])
+        var byDefault = FeaturesFamily.makeAnalyzer(options: FeaturesOptions())
+        let claimedByDefault = byDefault.claim(AnnouncedStream(index: 0, info: info, file: "f"))
+        #expect(!claimedByDefault)
+        #expect(byDefault.consumesDerivedSeries)
+        var options = FeaturesOptions()
+        options.rawStreams = true
+        var optedIn = FeaturesFamily.makeAnalyzer(options: options)
+        let claimedOptedIn = optedIn.claim(AnnouncedStream(index: 0, info: info, file: "f"))
+        #expect(claimedOptedIn)
+        #expect(FeaturesFamily.options.contains { $0.key == "raw" })
     }
 }

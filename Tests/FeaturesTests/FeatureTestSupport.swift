@@ -60,8 +60,11 @@ struct SyntheticStream {
         return out
     }
 
-    /// Runs the family over the stream cut in blocks of `capacity`; returns the output.
+    /// Runs the family over the stream cut in blocks of `capacity`; returns the output. The raw
+    /// stream is analysed whatever `options.rawStreams` says (opt-in since issue 35).
     func run(options: FeaturesOptions = .init(), capacity: Int) throws -> CollectingOutput {
+        var options = options
+        options.rawStreams = true
         var analyzer = FeaturesFamily.makeAnalyzer(options: options)
         let announced = AnnouncedStream(index: 3, info: info, file: "synthetic")
         let claimed = analyzer.claim(announced)

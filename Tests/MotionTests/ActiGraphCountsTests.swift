@@ -72,7 +72,7 @@ struct ActiLifeCountsValidationTests {
         var epochs = [MotionEpoch]()
         while let event = try opened.decoder.next() {
             switch event {
-            case .stream(let i, let info) where analyzer == nil && MotionFamily.isAccelerometer(info.key):
+            case .stream(let i, let info) where analyzer == nil && MotionFamily.isAccelerometer(info):
                 index = i
                 utcOffset = info.attributes[StreamAttribute.utcOffsetSeconds].flatMap { Double($0) } ?? 0
                 analyzer = MotionStreamAnalyzer(streamName: "gt3x", info: info, options: MotionOptions())

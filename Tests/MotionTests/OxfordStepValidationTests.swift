@@ -35,7 +35,7 @@ struct OxfordStepValidationTests {
             var steps = 0
             while let event = try opened.decoder.next() {
                 switch event {
-                case .stream(let i, let info) where analyzer == nil && MotionFamily.isAccelerometer(info.key):
+                case .stream(let i, let info) where analyzer == nil && MotionFamily.isAccelerometer(info):
                     index = i
                     analyzer = MotionStreamAnalyzer(streamName: key, info: info, options: MotionOptions())
                 case .block(let b) where b.stream == index:

@@ -62,7 +62,8 @@ struct SignalHoursTests {
             s.streamSummaries.append(
                 RecordingAnalysis.StreamSummary(
                     key: StreamKey(deviceID: device, sensor: sensor, channel: channel), file: "f", timeOrigin: .unix,
-                    attributes: [:], analyses: sensor == .electrocardiogram ? ["ecg"] : [], account: qc))
+                    attributes: [:], analyses: sensor == .electrocardiogram ? ["ecg"] : [], account: qc,
+                    role: channel == "temperature" ? .temperature : .primary(for: sensor)))
         }
         add("w", .photoplethysmogram, "optical/green", 0, 100, 100)
         add("w", .photoplethysmogram, "optical/ir", 0, 100, 98)

@@ -25,7 +25,11 @@ final class ReportFixture {
         recordings = paths
         database = dir.url.appendingPathComponent("results.sqlite").path
         let store = try BatchDatabase(path: database)
-        _ = try BatchRunner.run(recordings: paths, store: store, options: BatchOptions(jobs: 1, softwareVersion: "test"))
+        // The raw-stream features (opt-in since issue 35), so that the pages show a features section.
+        var analysis = AnalysisConfiguration()
+        try analysis.set(family: "features", key: "raw", value: .flag(true), origin: "test")
+        _ = try BatchRunner.run(
+            recordings: paths, store: store, options: BatchOptions(jobs: 1, softwareVersion: "test", analysis: analysis))
     }
 
     /// Rows of an SQL query as dictionaries of text/number values (read with SQLite directly, not

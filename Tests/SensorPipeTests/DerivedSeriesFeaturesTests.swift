@@ -4,7 +4,7 @@ import Testing
 import _TestSupport
 
 /// The features family over the derived series the ECG, PPG and motion families publish
-/// (``DerivedSample``), end to end through ``RecordingAnalysis``: every stream kind gives raw
+/// (``DerivedSeries``), end to end through ``RecordingAnalysis``: every stream kind gives raw
 /// feature rows, and the derived series give `ecg_nn_…`, `ecg_hr_…`, `ppg_…` and `acc_enmo_…`
 /// rows whose values agree with the publishing family's own rows (the mean of the NN intervals
 /// in `beats`, of ENMO in `motion_epochs`), independent of the block size.
@@ -15,6 +15,7 @@ import _TestSupport
         var analysis = AnalysisConfiguration()
         if let blockCapacity { analysis.decode.blockCapacity = blockCapacity }
         var o = FeaturesOptions()
+        o.rawStreams = true // the raw ECG stream's features too (opt-in since issue 35)
         o.derivedWindowSeconds = window
         o.derivedStepSeconds = window
         analysis.setOptions(o, of: FeaturesFamily.self)
@@ -92,6 +93,7 @@ import _TestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         var analysis = AnalysisConfiguration()
         var o = FeaturesOptions()
+        o.rawStreams = true // the raw ECG stream's features too (opt-in since issue 35)
         o.derivedWindowSeconds = 30
         o.derivedStepSeconds = 30
         analysis.setOptions(o, of: FeaturesFamily.self)
@@ -119,5 +121,24 @@ import _TestSupport
             }
         }
         #expect(cells == long.count, "every long row is one wide cell")
+    }
+
+    @Test("the registry's series are declared once; the features family subscribes to declared attributes with their units")
+    func declarations() {
+        var seen = [String: DerivedSeries]()
+        for f in AnalysisRegistry.families {
+            for s in f.publishes {
+                #expect(seen[s.id] == nil, "\(s.id) declared twice")
+                seen[s.id] = s
+            }
+        }
+        for d in FeatureColumns.derivedSeries {
+            let s = seen["\(d.family)_\(d.channel)"]
+            #expect(s != nil, "\(d.family)_\(d.channel) is not published")
+            let i = s?.index(of: d.attribute)
+            #expect(i != nil, "\(d.family)_\(d.channel) declares no \(d.attribute)")
+            guard let s, let i else { continue }
+            #expect(s.attributes[i].unit == d.unit && s.isEventSeries == d.isEventSeries, "\(s.id).\(d.attribute)")
+        }
     }
 }

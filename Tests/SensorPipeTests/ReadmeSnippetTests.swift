@@ -85,7 +85,7 @@ struct ReadmeSnippetTests {
         let results = try SensorPipe.analyze(path: path)
         #expect(results.ecg.count == 1)
         #expect(results.ecg[0].beats.count == 74) // demo-beats.json: 74 annotated beats in the first minute
-        #expect(results.summary.streamSummaries.allSatisfy { $0.analyses == ["ecg", "features"] })
+        #expect(results.summary.streamSummaries.allSatisfy { $0.analyses == ["ecg"] })
         #expect(results.rows(BeatSeriesTables.beats).count == 74)
     }
 }

@@ -39,6 +39,9 @@ public struct BeatFeatures: Sendable, Hashable {
     public var prematurity: Double?
     /// QRS duration of this beat, seconds (slope-envelope onset to offset).
     public var qrsWidthSeconds: Double?
+    /// The morphology signal (block-averaged to 125–250 Hz, band-passed 0.7–35 Hz) at the R apex,
+    /// in the input's unit, signed: the R amplitude above the baseline the high-pass removes.
+    public var rAmplitude: Double?
     /// QRS duration of the running normal template, seconds.
     public var normalQRSWidthSeconds: Double?
     /// Pearson correlation with the running normal template over −100…+160 ms around the R

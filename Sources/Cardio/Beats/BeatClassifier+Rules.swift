@@ -223,6 +223,7 @@ extension BeatClassifier {
             }
             let (width, polarity) = widthAndPolarity(v, center: center)
             f.qrsWidthSeconds = width
+            f.rAmplitude = Double(v[center])
             f.normalQRSWidthSeconds = normal.widthSeconds
             f.normalCorrelation = Double(corrN)
             f.amplitudeRatio = normal.norm > 0 ? Double(normN / normal.norm) : nil

@@ -52,6 +52,11 @@ public struct ECGAnalyzer {
     var segmentBeats: [Int] = []
     /// The beat series the detected beats go to.
     var series: BeatSeries
+    /// Whether detected beats are kept for ``takeBeatEvents(microvoltsPerUnit:)`` (``ECGFamily``
+    /// publishes them; a stand-alone analyzer keeps none).
+    var collectsBeatEvents = false
+    /// Beats waiting for their quality window's label before they are published (``ECGBeatEvents``).
+    var pendingBeatEvents: [ECGBeatEvents.Pending] = []
     /// Problems that made parts of the stream unanalysable (reported, not hidden).
     public private(set) var issues: [String] = []
     /// The per-stream summary, set by ``finish(quality:beat:heartRate:hrv:)``.
@@ -181,6 +186,9 @@ public struct ECGAnalyzer {
         segmentBeats.append(contentsOf: peaks)
         peaks.removeAll(keepingCapacity: true)
         for b in classified {
+            if collectsBeatEvents {
+                pendingBeatEvents.append(ECGBeatEvents.Pending(segment: segment, time: segmentStart + Double(b.sample) / rate, beat: b))
+            }
             series.append(
                 segment: segment, sampleIndex: b.sample, timeSeconds: segmentStart + Double(b.sample) / rate,
                 beatClass: b.beatClass, uncertain: Self.isUncertain(b),

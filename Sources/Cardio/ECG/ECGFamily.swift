@@ -16,6 +16,9 @@ public enum ECGFamily: AnalysisFamily {
     public static var summaryFigures: [SummaryFigure] {
         ECGTables.summaryFigures + BeatSeriesTables.summaryFigures(for: .ecg) + BeatSeriesTables.summaryFigures(for: .fused)
     }
+    public static var publishes: [DerivedSeries] {
+        [BeatSeriesEvents.nn(source: "ecg"), BeatSeriesEvents.heartRate(source: "ecg", method: .beats), ECGBeatEvents.series]
+    }
     public static var defaultOptions: ECGOptions { ECGOptions() }
     public static var options: [AnalysisOption<ECGOptions>] {
         [
@@ -71,6 +74,8 @@ public enum ECGFamily: AnalysisFamily {
         var ecgStreams = 0
         /// Channel selectors that named a stream.
         var matched: Set<String> = []
+        /// Per analysed stream: µV per unit of its values (``ECGBeatEvents/microvoltsPerUnit(_:)``).
+        var microvoltsPerUnit: [Int: Double] = [:]
         var announced: [String] = []
         /// Per analysed stream: the device's own classification (``StreamAttribute/classification``).
         var classifications: [Int: String] = [:]
@@ -89,7 +94,10 @@ public enum ECGFamily: AnalysisFamily {
                 guard !hits.isEmpty else { return false }
                 matched.formUnion(hits)
             }
-            analyzers[stream.index] = ECGAnalyzer(streamName: stream.name, options: options)
+            var analyzer = ECGAnalyzer(streamName: stream.name, options: options)
+            analyzer.collectsBeatEvents = true
+            analyzers[stream.index] = analyzer
+            microvoltsPerUnit[stream.index] = ECGBeatEvents.microvoltsPerUnit(stream.info.columns.first?.unit)
             classifications[stream.index] = stream.info.attributes[StreamAttribute.classification]
             order.append(stream.index)
             var key = stream.info.key
@@ -102,9 +110,11 @@ public enum ECGFamily: AnalysisFamily {
             guard var a = analyzers.removeValue(forKey: block.stream) else { return }
             a.consume(block)
             let finished = a.takeQualityResults()
+            let beats = a.takeBeatEvents(microvoltsPerUnit: microvoltsPerUnit[block.stream])
             let name = a.streamName
             analyzers[block.stream] = a
             for q in finished { try output.emit(ECGTables.quality, Streamed(stream: name, value: q)) }
+            for e in beats { try output.publish(e) }
         }
 
         public mutating func finish(output: any ResultOutput) throws {
@@ -137,6 +147,7 @@ public enum ECGFamily: AnalysisFamily {
                 try a.finish(
                     quality: { try output.emit(ECGTables.quality, Streamed(stream: name, value: $0)) },
                     beat: rows.beat, heartRate: rows.heartRate, hrv: rows.hrv)
+                for e in a.takeBeatEvents(microvoltsPerUnit: microvoltsPerUnit[index]) { try output.publish(e) }
                 if var summary = a.lastSummary {
                     summary.deviceClassification = classifications[index]
                     try output.emit(ECGTables.summary, Streamed(stream: name, value: summary))

@@ -102,7 +102,7 @@ struct PPGDeviceAnalysis {
 
     mutating func announce(_ stream: AnnouncedStream) {
         let info = stream.info
-        let isOptical = info.key.sensor == .photoplethysmogram && info.key.channel != "accelerometer"
+        let isOptical = info.role == .optical
         streams[stream.index] = StreamState(info: info, isOptical: isOptical, rate: info.nominalSampleRate)
         if isOptical {
             let rank = Rank(attributes: info.attributes)

@@ -4,9 +4,10 @@ import Signals
 /// channels and that device's accelerometer go to one ``PPGDeviceAnalysis`` (motion-robust heart
 /// rate, systolic pulses into the shared beat series, PPG quality per window).
 ///
-/// **Claims.** Every stream of sensor `photoplethysmogram` (each optical channel, or a stream
-/// of several optical columns such as SPC 2015's `ppg1`/`ppg2`, and the PPG sample's own
-/// `accelerometer` channel; not its `temperature`), plus `accelerometer` streams of a device that has announced a PPG
+/// **Claims.** Every stream of sensor `photoplethysmogram` with role ``StreamRole/optical`` (each
+/// optical channel, or a stream of several optical columns such as SPC 2015's `ppg1`/`ppg2`) or
+/// ``StreamRole/embeddedAccelerometer`` (the PPG sample's own accelerometer; not its auxiliary
+/// ``StreamRole/temperature``), plus `accelerometer` streams of a device that has announced a PPG
 /// stream before them (SPC 2015's wrist accelerometer). Streams of different sessions of a
 /// device are analysed apart.
 public enum PPGFamily: AnalysisFamily {
@@ -16,6 +17,10 @@ public enum PPGFamily: AnalysisFamily {
     /// Quality figures and the beat-series figures of source `ppg` (heart rate from the
     /// recommended `spectral_offline` rows).
     public static var summaryFigures: [SummaryFigure] { PPGTables.summaryFigures + BeatSeriesTables.summaryFigures(for: .ppg) }
+    public static var publishes: [DerivedSeries] {
+        [BeatSeriesEvents.nn(source: "ppg")] + HeartRateMethod.allCases.map { BeatSeriesEvents.heartRate(source: "ppg", method: $0) }
+            + [PPGPulseEvents.series]
+    }
     public static var defaultOptions: PPGOptions { PPGOptions() }
     public static var options: [AnalysisOption<PPGOptions>] {
         [
@@ -53,7 +58,7 @@ public enum PPGFamily: AnalysisFamily {
             switch key.sensor {
             case .photoplethysmogram:
                 // The PPG sample's temperature is not a signal of this analysis.
-                guard stream.info.columns.allSatisfy({ $0.unit != .degreesCelsius }) else { return false }
+                guard stream.info.role == .optical || stream.info.role == .embeddedAccelerometer else { return false }
                 if devices[device] == nil {
                     devices[device] = PPGDeviceAnalysis(deviceID: device, options: options)
                     order.append(device)
@@ -73,12 +78,14 @@ public enum PPGFamily: AnalysisFamily {
             guard let d = deviceOf[block.stream], var analysis = devices.removeValue(forKey: d) else { return }
             defer { devices[d] = analysis }
             try analysis.consume(block, output: output)
+            try analysis.publishPulses(output: output, final: false)
         }
 
         public mutating func finish(output: any ResultOutput) throws {
             for d in order {
                 guard var analysis = devices.removeValue(forKey: d) else { continue }
                 try analysis.finish(output: output)
+                try analysis.publishPulses(output: output, final: true)
                 devices[d] = analysis
             }
         }

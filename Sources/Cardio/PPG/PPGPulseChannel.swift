@@ -31,6 +31,9 @@ struct PPGPulseChannel {
     var lastLabelled: Int?
     var lastExcluded = false
     var issues: [String] = []
+    /// Pulses waiting for their window's quality label before they are published
+    /// (``PPGPulseEvents``): time and measurements.
+    var pendingPulses: [(time: Double, shape: PPGPulseShape, rate: Double)] = []
 
     init(optical: Int, name: String, options: BeatSeriesOptions) {
         self.optical = optical
@@ -90,8 +93,11 @@ struct PPGPulseChannel {
     }
 
     private mutating func drain(block: SampleBlock? = nil, base: Int = 0) {
-        for p in buffer {
+        let shapes = detector?.shapes ?? []
+        detector?.shapes.removeAll(keepingCapacity: true)
+        for (i, p) in buffer.enumerated() {
             let t = sampleTime(p, block: block, base: base)
+            if i < shapes.count { pendingPulses.append((t, shapes[i], rate)) }
             series.append(
                 segment: segment, sampleIndex: p, timeSeconds: t, timeBase: explicitTimes ? nil : (segmentStart, rate))
             pulseTimes.append(t)

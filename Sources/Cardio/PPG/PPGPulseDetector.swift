@@ -58,6 +58,9 @@ struct PPGPulseDetector {
     var meanRing: [Double]
     /// The running sums and counters of the detector.
     var state = State()
+    /// What the detector measured of each pulse it reported, in the order of the reported
+    /// indices (the caller takes them with the indices: ``PPGPulseChannel``).
+    var shapes: [PPGPulseShape] = []
     static let maskingFlags = PPGGridChannel.masking
 
     struct State {
@@ -127,7 +130,9 @@ struct PPGPulseDetector {
             for _ in 0..<core.halfBeat { core.push(0, masked: true, raw: 0, into: &pulses) }
             if core.state.inBlock { core.closeBlock(at: core.state.n - core.halfBeat, into: &pulses) }
         }
+        let measured = shapes
         self = PPGPulseDetector(sampleRate: sampleRate)
+        shapes = measured
     }
 
     /// Runs `body` on the detector's per-sample core: its constants, its state and the rings as
@@ -135,6 +140,7 @@ struct PPGPulseDetector {
     private mutating func withCore(_ body: (inout Core) -> Void) {
         let constants = (halfPeak, halfBeat, beatLength, meanLength, maxBlock, minBlock, delay, ringSize, ringMask, refine, refractory)
         var s = state
+        var measured: [PPGPulseShape] = []
         squared.withUnsafeMutableBufferPointer { sq in
             filteredRing.withUnsafeMutableBufferPointer { fr in
                 maskedRing.withUnsafeMutableBufferPointer { mr in
@@ -148,12 +154,14 @@ struct PPGPulseDetector {
                                 masked: mr.baseAddress!, raw: rr.baseAddress!, mean: me.baseAddress!, state: s)
                             body(&core)
                             s = core.state
+                            measured = core.shapes
                         }
                     }
                 }
             }
         }
         state = s
+        if !measured.isEmpty { shapes.append(contentsOf: measured) }
     }
 
     /// The per-sample detector over raw ring pointers (valid only inside ``withCore(_:)``).
@@ -166,6 +174,8 @@ struct PPGPulseDetector {
         let raw: UnsafeMutablePointer<Double>
         let mean: UnsafeMutablePointer<Double>
         var state: State
+        /// The reported pulses' measurements (``PPGPulseShape``).
+        var shapes: [PPGPulseShape] = []
 
         mutating func push(_ y: Double, masked isMasked: Bool, raw rawValue: Double, into pulses: inout [Int]) {
             let n = state.n
@@ -232,6 +242,7 @@ struct PPGPulseDetector {
             // Refractory period: the first of two pulses closer than 300 ms stands.
             if p >= 0 && p < real && top > -Double.infinity && p - state.lastPulse >= refractory {
                 pulses.append(p)
+                shapes.append(PPGPulseShape(peakValue: top, bandPassPeak: filtered[best & ringMask], blockWidthSamples: width))
                 state.lastPulse = p
             }
         }
@@ -255,4 +266,16 @@ struct PPGPulseDetector {
         while d < -Double.pi { d += 2 * Double.pi }
         return -d / (2 * dw)
     }
+}
+
+/// What ``PPGPulseDetector`` measured of one pulse (Elgendi et al. 2013), published with the
+/// pulse (``PPGPulseEvents``).
+struct PPGPulseShape: Sendable, Hashable {
+    /// The unfiltered signal at the systolic peak (the stream's unit).
+    var peakValue: Double
+    /// The maximum of the 0.5–8 Hz band-passed signal over the pulse's block of interest (the
+    /// stream's unit): the systolic peak above the signal's local mean.
+    var bandPassPeak: Double
+    /// Length of the block of interest, samples.
+    var blockWidthSamples: Int
 }

@@ -1,8 +1,8 @@
 import DSP
 import Signals
 
-/// The feature state of one derived series (``DerivedSample``: NN intervals, heart rate, ENMO
-/// epochs) of one stream: its windower (the family's derived windowing) and what computes and
+/// The feature state of one derived series (``DerivedSeries``: NN intervals, heart rate, ENMO
+/// epochs; the one subscribed attribute) of one stream: its windower (the family's derived windowing) and what computes and
 /// emits each window under `<family>_<channel>_<feature>` (`ecg_nn_mean`, `acc_enmo_p95`).
 ///
 /// An event series (NN intervals at their beat times) is taken, within a window, as the
@@ -13,17 +13,18 @@ import Signals
 struct DerivedFeatures {
     var parts: WindowedEmitter
 
-    /// Prepares a series from its first sample.
+    /// Prepares a series from its first event.
     /// - Parameters:
-    ///   - first: the series' first sample (names, unit, rate, kind).
+    ///   - first: the series' first event (stream, rate).
+    ///   - series: its declaration, restricted to the subscribed attribute (names, unit, kind).
     ///   - options: the family's options.
-    init(first: DerivedSample, options: FeaturesOptions) {
+    init(first: DerivedEvent, series: DerivedSeries, options: FeaturesOptions) {
         let windowing = options.derivedWindowing
         var e = WindowEmitter(
-            stream: first.stream, family: first.family, channels: [first.channel], units: [first.unit], triaxial: false,
-            configuration: Self.configuration(options: options, eventSeries: first.isEventSeries),
+            stream: first.stream, family: series.source, channels: [series.name], units: [series.attributes[0].unit], triaxial: false,
+            configuration: Self.configuration(options: options, eventSeries: series.isEventSeries),
             minimumValidFraction: windowing.minimumValidFraction)
-        e.series = first.channel
+        e.series = series.name
         parts = WindowedEmitter(
             windower: FeatureWindower(windowing: windowing, channelCount: 1, nominalSampleRate: first.nominalRate), emitter: e)
     }
@@ -37,13 +38,13 @@ struct DerivedFeatures {
 
     /// Adds one sample, emitting the windows it completes.
     /// - Complexity: amortised O(1) plus O(n log n) per completed window.
-    mutating func append(_ sample: DerivedSample, output: any ResultOutput) throws {
-        var v = sample.value
+    mutating func append(_ event: DerivedEvent, output: any ResultOutput) throws {
+        var v = event.values.first?.number ?? .nan
         let valid = v.isFinite
         if !valid { v = .nan }
         try parts.withParts { w, e in
             try withUnsafePointer(to: &v) { p in
-                try w.append(time: sample.time, values: UnsafeBufferPointer(start: p, count: 1), valid: valid) {
+                try w.append(time: event.time, values: UnsafeBufferPointer(start: p, count: 1), valid: valid) {
                     try e.emit($0, output: output)
                 }
             }

@@ -9,14 +9,15 @@ import Signals
 /// (across the three axes) for tri-axial streams.
 public enum FeatureColumns {
     /// The family token of a stream.
-    /// - Parameter key: the stream's key.
-    /// - Returns: `acc`, `gyro`, `ecg` or `ppg`.
-    public static func family(of key: StreamKey) -> String {
-        switch key.sensor {
+    /// - Parameter info: the stream's description.
+    /// - Returns: `acc` (also an accelerometer embedded in PPG samples), `gyro`, `ecg` or `ppg`.
+    public static func family(of info: StreamInfo) -> String {
+        if info.role == .embeddedAccelerometer { return "acc" }
+        switch info.key.sensor {
         case .accelerometer: return "acc"
         case .rotationRate: return "gyro"
         case .electrocardiogram: return "ecg"
-        case .photoplethysmogram: return key.channel == "accelerometer" ? "acc" : "ppg"
+        case .photoplethysmogram: return "ppg"
         }
     }
 
@@ -41,13 +42,22 @@ public enum FeatureColumns {
         "\(family)_\(channel)_\(feature)"
     }
 
-    /// The derived series other families publish (``DerivedSample``), as `(family, channel,
-    /// unit, event series)`: NN intervals and heart rate of ECG (leads and fused) and PPG, and
-    /// ENMO epochs of accelerometers. Event series (NN) get no spectral features.
-    public static let derivedSeries: [(family: String, channel: String, unit: String, isEventSeries: Bool)] = [
-        ("ecg", "nn", "ms", true), ("ecg", "hr", "bpm", false), ("ppg", "nn", "ms", true), ("ppg", "hr", "bpm", false),
-        ("ppg", "hrSpectralOnline", "bpm", false), ("ppg", "hrSpectralOffline", "bpm", false), ("acc", "enmo", "mg", false),
+    /// The derived series the family subscribes to (``DerivedSubscription``), as `(family,
+    /// channel, attribute, unit, event series)`: the series ``DerivedSeries/id`` is
+    /// `<family>_<channel>`, the one attribute it computes features of, with the unit and kind
+    /// its publisher declares (checked against the registry by a test): NN intervals and heart
+    /// rate of ECG (leads and fused) and PPG, and ENMO epochs of accelerometers. Event series
+    /// (NN) get no spectral features.
+    public static let derivedSeries: [(family: String, channel: String, attribute: String, unit: String, isEventSeries: Bool)] = [
+        ("ecg", "nn", "nn_ms", "ms", true), ("ecg", "hr", "heart_rate_bpm", "bpm", false), ("ppg", "nn", "nn_ms", "ms", true),
+        ("ppg", "hr", "heart_rate_bpm", "bpm", false), ("ppg", "hrSpectralOnline", "heart_rate_bpm", "bpm", false),
+        ("ppg", "hrSpectralOffline", "heart_rate_bpm", "bpm", false), ("acc", "enmo", "enmo_mg", "mg", false),
     ]
+
+    /// The family's subscriptions: one per ``derivedSeries`` entry.
+    public static var derivedSubscriptions: [DerivedSubscription] {
+        derivedSeries.map { DerivedSubscription(series: "\($0.family)_\($0.channel)", attributes: [$0.attribute]) }
+    }
 
     /// Every column the catalog defines for the default stream families and the derived series,
     /// for `features --list`: `(column, unit, group, definition)`, with `U` in units standing for

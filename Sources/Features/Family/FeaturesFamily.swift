@@ -1,10 +1,11 @@
 import DSP
 import Signals
 
-/// The feature family: windowed features (``FeatureCatalog``) over every raw stream of a
-/// recording — accelerometer and rotation rate per axis plus vector magnitude, ECG, PPG, and any
-/// other stream the decoders produce — in the long `features` table, with every window and its
-/// valid fraction in `feature_windows`.
+/// The feature family: windowed features (``FeatureCatalog``) over the derived series other
+/// families publish (NN intervals, heart rate, ENMO) and, with ``FeaturesOptions/rawStreams``
+/// (`--features-raw true`), over every raw stream of a recording — accelerometer and rotation
+/// rate per axis plus vector magnitude, ECG, PPG, and any other stream the decoders produce — in
+/// the long `features` table, with every window and its valid fraction in `feature_windows`.
 public enum FeaturesFamily: AnalysisFamily {
     /// Accepted `catalog` words: `default` (statistical, temporal, spectral), `all` (also
     /// catch22), `none` (family off), or groups joined by `+` in catalog order
@@ -19,7 +20,7 @@ public enum FeaturesFamily: AnalysisFamily {
     }()
 
     public static let name = "features"
-    public static let summary = "windowed statistical, temporal and spectral features of every stream and derived series"
+    public static let summary = "windowed statistical, temporal and spectral features of the derived series (and, opt-in, every raw stream)"
     public static var tables: [ResultTable] { [FeatureTables.features.table, FeatureTables.windows.table] }
     public static var defaultOptions: FeaturesOptions { FeaturesOptions() }
     public static var options: [AnalysisOption<FeaturesOptions>] {
@@ -27,8 +28,12 @@ public enum FeaturesFamily: AnalysisFamily {
             .choice(
                 "catalog", "feature groups (--features): default, all (adds catch22), none, or groups joined by +", choices: catalogChoices,
                 get: { $0.catalog }, set: { $0.catalog = $1 }),
+            .flag(
+                "raw",
+                "also every raw stream (accelerometer, rotation rate, ECG, PPG…): the catalog over its windows (off by default: most of a study's time and rows)",
+                get: { $0.rawStreams }, set: { $0.rawStreams = $1 }),
             .number(
-                "window_s", unit: "s", "feature window length", range: 0.1...86_400,
+                "window_s", unit: "s", "feature window length on the raw streams", range: 0.1...86_400,
                 get: { $0.windowing.lengthSeconds }, set: { $0.windowing.lengthSeconds = $1 }),
             .number(
                 "step_s", unit: "s", "feature window step", range: 0.1...86_400,
@@ -71,7 +76,7 @@ public enum FeaturesFamily: AnalysisFamily {
         init(options: FeaturesOptions) { self.options = options }
 
         public mutating func claim(_ stream: AnnouncedStream) -> Bool {
-            guard !options.groups.isEmpty, !stream.info.columns.isEmpty else { return false }
+            guard options.rawStreams, !options.groups.isEmpty, !stream.info.columns.isEmpty else { return false }
             streams[stream.index] = StreamFeatures(stream: stream, options: options)
             order.append(stream.index)
             return true
@@ -83,20 +88,23 @@ public enum FeaturesFamily: AnalysisFamily {
             try s.consume(block, output: output)
         }
 
-        public var consumesDerivedSeries: Bool { options.derivedSeries && !options.groups.isEmpty }
+        /// The derived series of ``FeatureColumns/derivedSeries`` when `derived` is on.
+        public var subscriptions: [DerivedSubscription] {
+            options.derivedSeries && !options.groups.isEmpty ? FeatureColumns.derivedSubscriptions : []
+        }
 
-        public mutating func consume(derived sample: DerivedSample, output: any ResultOutput) throws {
-            guard consumesDerivedSeries else { return }
-            let key = DerivedKey(stream: sample.stream, family: sample.family, channel: sample.channel)
+        public mutating func consume(derived event: DerivedEvent, series: DerivedSeries, output: any ResultOutput) throws {
+            guard !series.attributes.isEmpty else { return }
+            let key = DerivedKey(stream: event.stream, series: event.series)
             var s: DerivedFeatures
             if let existing = derived.removeValue(forKey: key) {
                 s = existing
             } else {
-                s = DerivedFeatures(first: sample, options: options)
+                s = DerivedFeatures(first: event, series: series, options: options)
                 derivedOrder.append(key)
             }
             defer { derived[key] = s }
-            try s.append(sample, output: output)
+            try s.append(event, output: output)
         }
 
         public mutating func finish(output: any ResultOutput) throws {
@@ -112,9 +120,8 @@ public enum FeaturesFamily: AnalysisFamily {
     }
 }
 
-/// A derived series: its source stream, family token and channel.
+/// A derived series of one source stream: the stream and the series' ``DerivedSeries/id``.
 struct DerivedKey: Hashable {
     var stream: String
-    var family: String
-    var channel: String
+    var series: String
 }

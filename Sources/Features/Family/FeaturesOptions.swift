@@ -3,6 +3,11 @@ import Signals
 
 /// Options of the features family.
 public struct FeaturesOptions: Sendable, Hashable {
+    /// Whether every raw stream (accelerometer, rotation rate, ECG, PPG, …) gets the catalog over
+    /// its windows: off by default, because at study scale it is most of a batch's time and of its
+    /// rows (docs/RESULTS.md, "Rows and bytes per participant-day"); the derived series
+    /// (``derivedSeries``) keep theirs. `--features-raw true` turns it on.
+    public var rawStreams = false
     /// Windowing of the raw streams.
     public var windowing = FeatureWindowing()
     /// Window length and step of the derived series (NN intervals, heart rate, ENMO), s:

@@ -18,7 +18,7 @@ public struct StreamFeatures {
             windower: FeatureWindower(
                 windowing: options.windowing, channelCount: columns.count, nominalSampleRate: stream.info.nominalSampleRate),
             emitter: WindowEmitter(
-                stream: stream.name, family: FeatureColumns.family(of: stream.info.key), channels: names, units: units,
+                stream: stream.name, family: FeatureColumns.family(of: stream.info), channels: names, units: units,
                 triaxial: triaxial, configuration: options.configuration,
                 minimumValidFraction: options.windowing.minimumValidFraction))
     }

@@ -35,6 +35,8 @@ public struct AnalysisFamilyEntry: Sendable {
     public let options: [OptionDescriptor]
     /// The figures its rows contribute to the summary tables (``AnalysisFamily/summaryFigures``).
     public let summaryFigures: [SummaryFigure]
+    /// The derived series it publishes (``AnalysisFamily/publishes``).
+    public let publishes: [DerivedSeries]
     let make: @Sendable ([String: OptionValue]) -> any RecordingAnalyzer
 
     /// Registers a family.
@@ -43,6 +45,7 @@ public struct AnalysisFamilyEntry: Sendable {
         summary = F.summary
         tables = F.tables
         summaryFigures = F.summaryFigures
+        publishes = F.publishes
         let defaults = F.defaultOptions
         options = F.options.map { o in
             OptionDescriptor(

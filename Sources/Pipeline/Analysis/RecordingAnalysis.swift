@@ -29,11 +29,13 @@ public enum RecordingAnalysis {
         public var analyses: [String]
         /// Its QC account.
         public var account: StreamQC
+        /// What it is within its sensor (``StreamInfo/role``).
+        public var role: StreamRole = .signal
 
         /// `streams.analysis`: the families joined by `+`, or `none: <why>`.
         public var analysisDescription: String {
             if !analyses.isEmpty { return analyses.joined(separator: "+") }
-            if key.channel == "temperature" { return "none: auxiliary channel" }
+            if role.isAuxiliary { return "none: auxiliary channel" }
             return "none: no analysis for \(key.sensor) streams in this version"
         }
     }
@@ -89,15 +91,15 @@ public enum RecordingAnalysis {
         /// Seconds of signal per sensor: per device, the streams of a sensor whose spans (first to
         /// last sample) overlap are one recording period and count once, with the largest
         /// ``StreamQC/coveredSeconds`` among them (so the wavelengths of one PPG recording are not
-        /// counted three times); separate periods add up. The PPG temperature channel is
-        /// auxiliary and not counted.
+        /// counted three times); separate periods add up. Auxiliary streams
+        /// (``StreamRole/isAuxiliary``: the PPG temperature) are not counted.
         /// - Parameter analysedOnly: count only streams some family analysed.
         /// - Complexity: O(streams · log streams).
         public func signalSeconds(analysedOnly: Bool) -> [SensorKind: Double] {
             var spans = [String: [(first: Double, last: Double, covered: Double, sensor: SensorKind)]]()
             for s in streamSummaries where !analysedOnly || !s.analyses.isEmpty {
                 let key = s.key, a = s.account
-                guard key.channel != "temperature", let first = a.firstTime, let last = a.lastTime else { continue }
+                guard !s.role.isAuxiliary, let first = a.firstTime, let last = a.lastTime else { continue }
                 spans[key.deviceID + "\u{0}" + key.sensor.rawValue, default: []].append((first, last, a.coveredSeconds, key.sensor))
             }
             var out = [SensorKind: Double]()
@@ -227,11 +229,17 @@ public enum RecordingAnalysis {
         progress: ((Progress) -> Void)? = nil
     ) throws -> Summary {
         var decoded = Progress()
-        let sources = try recording.files.map { file in
-            Source(file: file, decoder: try RecordingOpener.open(path: file, options: analysis.decode).decoder)
+        let sources = try recording.files.indices.map { i in
+            var decode = analysis.decode
+            if decode.format == nil, let formats = recording.formats, formats.count == recording.files.count {
+                decode.format = formats[i] // recognised once by the caller
+            }
+            let file = recording.files[i]
+            return Source(file: file, decoder: try RecordingOpener.open(path: file, options: decode).decoder)
         }
-        let families = entries.map { ($0.name, AnalyzerBox($0.makeAnalyzer(values: analysis.values[$0.name] ?? [:]))) }
-        output.derivedConsumers = families.map(\.1).filter(\.consumes)
+        let families = entries.map { ($0.name, AnalyzerBox($0.makeAnalyzer(values: analysis.values[$0.name] ?? [:]), name: $0.name)) }
+        let router = DerivedRouter(boxes: families.map(\.1), publishes: entries.map(\.publishes))
+        output.router = router.hasRoutes ? router : nil
         var claimedBy: [[Int]] = [] // global stream index → family indices
         var summary = Summary()
         summary.files = recording.files
@@ -263,9 +271,13 @@ public enum RecordingAnalysis {
                     index: index, info: info, device: source.devices[info.key.deviceID],
                     file: source.file)
                 var claimers = [Int]()
-                for f in families.indices where families[f].1.analyzer.claim(announced) {
-                    claimers.append(f)
-                    used.insert(f)
+                for f in families.indices {
+                    var claimed = false
+                    try router.call(f, output: output) { claimed = $0.claim(announced) }
+                    if claimed {
+                        claimers.append(f)
+                        used.insert(f)
+                    }
                 }
                 claimedBy.append(claimers)
                 output.figures.announce(index: index, info: info)
@@ -273,12 +285,12 @@ public enum RecordingAnalysis {
                 summary.streamSummaries.append(
                     StreamSummary(
                         key: info.key, file: source.file, timeOrigin: info.timeOrigin, attributes: attributes,
-                        analyses: claimers.map { families[$0].0 }, account: StreamQC()))
+                        analyses: claimers.map { families[$0].0 }, account: StreamQC(), role: info.role))
             case .block(var b):
                 guard let index = source.globalIndex[b.stream] else { continue }
                 b.stream = index
                 output.figures.add(b)
-                for f in claimedBy[index] { try families[f].1.analyzer.consume(b, output: output) }
+                for f in claimedBy[index] { try router.call(f, output: output) { try $0.consume(b, output: output) } }
                 if let progress, b.count > 0 {
                     decoded.samples += b.count
                     decoded.firstTime = min(decoded.firstTime, b.time(at: 0))
@@ -286,15 +298,17 @@ public enum RecordingAnalysis {
                     progress(decoded)
                 }
             case .deletion(let d):
-                for f in used.sorted() { try families[f].1.analyzer.consume(deletion: d, output: output) }
+                for f in used.sorted() { try router.call(f, output: output) { try $0.consume(deletion: d, output: output) } }
             case .issue(let e):
                 summary.issues.append(e.description)
             }
         }
-        // Analyses that consume derived series finish last: the others' last rows publish samples.
-        let finishing = families.indices.sorted { (families[$0].1.consumes ? 1 : 0, $0) < (families[$1].1.consumes ? 1 : 0, $1) }
-        for f in finishing { try families[f].1.analyzer.finish(output: output) }
+        // Subscribers finish after their publishers: the publishers' last rows carry events.
+        for f in router.finishingOrder(publishes: entries.map(\.publishes)) {
+            try router.call(f, output: output) { try $0.finish(output: output) }
+        }
         for f in families.indices { summary.issues += families[f].1.analyzer.issues }
+        summary.issues += router.issues
         for f in used.sorted() {
             for t in entries[f].tables { try output.declare(t) }
         }
@@ -309,7 +323,7 @@ public enum RecordingAnalysis {
                     StreamSummary(
                         key: info.key, file: source.file, timeOrigin: info.timeOrigin,
                         attributes: storedAttributes(info, device: source.devices[info.key.deviceID]),
-                        analyses: [], account: StreamQC()))
+                        analyses: [], account: StreamQC(), role: info.role))
             }
         }
         for (index, o) in owner.enumerated() {
@@ -338,28 +352,17 @@ func storedAttributes(_ info: StreamInfo, device: DeviceInfo?) -> [String: Strin
     return a
 }
 
-/// One family's analyzer of a recording, boxed so that a row one analyzer emits can hand its
-/// derived-series sample (``DerivedSample``) to another analyzer while the first is running.
-final class AnalyzerBox {
-    var analyzer: any RecordingAnalyzer
-    let consumes: Bool
-
-    init(_ analyzer: any RecordingAnalyzer) {
-        self.analyzer = analyzer
-        consumes = analyzer.consumesDerivedSeries
-    }
-}
-
-/// Passes rows to a sink and counts them per table; hands the derived-series sample of every
-/// row that carries one (``DerivedSeriesContributing``) to the analyzers that consume them.
+/// Passes rows to a sink and counts them per table; queues the derived-series event of every
+/// row that carries one (``DerivedSeriesContributing``) and every published event for the
+/// analyzers that subscribe (``DerivedRouter``).
 final class CountingOutput: ResultOutput {
     let sink: any ResultSink
     var rows: [String: Int] = [:]
     var order: [String] = []
     /// The summary tables' figures, added up as rows pass.
     var figures = SummaryAccumulator()
-    /// Analyzers that receive derived series (they publish none themselves).
-    var derivedConsumers: [AnalyzerBox] = []
+    /// Routes derived events to their subscribers (`nil`: nobody subscribes).
+    var router: DerivedRouter?
 
     init(_ sink: any ResultSink) { self.sink = sink }
 
@@ -369,9 +372,13 @@ final class CountingOutput: ResultOutput {
         if rows[name] == nil { order.append(name) }
         rows[name, default: 0] += 1
         try sink.emit(schema, row)
-        if !derivedConsumers.isEmpty, let d = row as? any DerivedSeriesContributing, let sample = d.derivedSample {
-            for c in derivedConsumers { try c.analyzer.consume(derived: sample, output: self) }
+        if let router, let d = row as? any DerivedSeriesContributing, let event = d.derivedEvent {
+            try router.publish(event, output: self)
         }
+    }
+
+    func publish(_ event: DerivedEvent) throws {
+        try router?.publish(event, output: self)
     }
 
     func declare(_ table: ResultTable) throws {

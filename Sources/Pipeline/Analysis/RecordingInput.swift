@@ -1,3 +1,4 @@
+import Recordings
 import Signals
 
 /// One recording of a batch: its identity and the files it is decoded from.
@@ -12,6 +13,10 @@ public struct RecordingInput: Sendable, Hashable {
     public var path: String
     /// The files to decode, in order (one for a plain recording).
     public var files: [String]
+    /// The formats of ``files``, one per file, when they were already recognised (a batch
+    /// recognises each file once, ``RecordingOpener/identify(path:options:)``); `nil`: each file's
+    /// format is recognised when it is opened.
+    public var formats: [RecordingFormat]?
 
     /// A recording of one file.
     public init(path: String) {

@@ -186,9 +186,10 @@ public struct BatchStoreError: Error, CustomStringConvertible, Sendable {
 
 /// Runs a batch of recordings into a ``BatchStore``: parallel, resumable, in a fixed order.
 ///
-/// `jobs` worker threads take recordings in list order; each hashes the file (FNV-1a 64),
-/// skips it when the store already holds it with the same content and configuration, and
-/// otherwise analyses it into a spool (``SpoolSink``: rows in memory up to 4 MiB, then in an anonymous
+/// `jobs` worker threads take recordings in list order; each skips a recording the store already
+/// holds with the same content (FNV-1a 64, ``ContentHash``) and configuration, and otherwise
+/// analyses it into a spool, hashing its files from the bytes it decodes (each file read once; the
+/// rule in ``analyse(_:done:donePaths:analysis:)``) (``SpoolSink``: rows in memory up to 4 MiB, then in an anonymous
 /// temporary file). The caller's thread is the single writer:
 /// it stores the outcomes strictly in list order, one transaction per recording, so the store's
 /// content (ids included) does not depend on `jobs`. Workers run at most `2 × jobs` recordings
@@ -233,9 +234,11 @@ public enum BatchRunner {
         let absolute = { (p: String) in URL(fileURLWithPath: p).standardizedFileURL.path }
         let recordings = inputs.map { RecordingInput(path: absolute($0.path), files: $0.files.map(absolute)) }
         let files = recordings.map(\.path)
-        // Every file of every recording (WFDB: the signal files too), sized before the start so the
-        // ETA is right from the first recording.
-        let sizes = recordings.map { memberFiles($0, decode: options.analysis.decode).reduce(0) { $0 + fileSize($1) } }
+        // Every file of every recording (WFDB: the signal files too) with its format, recognised
+        // once here and handed to the analysis; sized before the start so the ETA is right from
+        // the first recording.
+        let prepared = recordings.map { PreparedRecording($0, decode: options.analysis.decode) }
+        let sizes = prepared.map { $0.members.reduce(0) { $0 + fileSize($1) } }
         var summary = BatchSummary()
         summary.total = files.count
         summary.bytesTotal = sizes.reduce(0, +)
@@ -253,11 +256,12 @@ public enum BatchRunner {
         let queue = WorkQueue(count: files.count, window: 2 * options.jobs)
         let group = DispatchGroup()
         let analysis = options.analysis
+        let donePaths = Set(done.map(\.path))
         for _ in 0..<min(options.jobs, max(files.count, 1)) {
             group.enter()
             let thread = Thread {
                 while let i = queue.claim() {
-                    queue.deliver(i, analyse(recordings[i], done: done, analysis: analysis))
+                    queue.deliver(i, analyse(prepared[i], done: done, donePaths: donePaths, analysis: analysis))
                 }
                 group.leave()
             }
@@ -329,50 +333,94 @@ public enum BatchRunner {
         FilePathBytes.status(path).map { Int($0.st_size) } ?? 0
     }
 
-    /// Every file a recording reads (WFDB: header and signal files); when a member's files cannot
-    /// be listed, the member alone (decoding then reports what is wrong).
-    static func memberFiles(_ recording: RecordingInput, decode: DecodeOptions) -> [String] {
-        var members = [String]()
-        for file in recording.files {
-            members += (try? RecordingOpener.files(path: file, options: decode)) ?? [file]
+    /// A recording ready for a worker: its member files' formats (recognised once, here) and
+    /// every file it reads (WFDB: header and signal files).
+    struct PreparedRecording: Sendable {
+        /// The recording, its files' formats filled in where they could be recognised.
+        var recording: RecordingInput
+        /// Every file read (a member whose files cannot be listed stands for itself: decoding
+        /// then reports what is wrong).
+        var members: [String]
+
+        init(_ recording: RecordingInput, decode: DecodeOptions) {
+            var formats = [RecordingFormat]()
+            var members = [String]()
+            for file in recording.files {
+                guard let found = try? RecordingOpener.identify(path: file, options: decode) else {
+                    members.append(file)
+                    continue
+                }
+                formats.append(found.format)
+                members += found.files
+            }
+            self.recording = recording
+            if formats.count == recording.files.count { self.recording.formats = formats }
+            self.members = members
         }
-        return members
+    }
+
+    /// The content hash of a recording's files: from `digest` for the files a decoder read
+    /// whole while it was bound, else read on their own (``ContentHash/files(_:)``'s value).
+    static func contentHash(_ members: [String], digest: ContentDigest?) throws -> String {
+        var hashes = [UInt64]()
+        for file in members { hashes.append(try digest?.hash(of: file) ?? ContentDigest.fileHash(file)) }
+        return ContentHash.hex(ContentDigest.combine(hashes))
     }
 
     /// One recording's work on a worker thread.
+    ///
+    /// **Each file is read once.** The content hash that resuming compares is computed from the
+    /// bytes as they are decoded (``ContentDigest``). The skip rule: a recording is skipped when
+    /// the store holds it done (same path) with this configuration and the same content hash. A
+    /// recording the store does not hold done is decoded at once, and the hash stored with its
+    /// results is that of the bytes decoded. Only a recording the store holds done is hashed
+    /// before decoding (one read: skipped when the hash matches; a changed file is then decoded,
+    /// a second read). Files a decoder does not read whole (MATLAB, `.gt3x`, a decoding that
+    /// fails) are hashed on their own.
     static func analyse(
-        _ recording: RecordingInput, done: Set<CompletedRecording>,
+        _ prepared: PreparedRecording, done: Set<CompletedRecording>, donePaths: Set<String>,
         analysis: AnalysisConfiguration
     ) -> WorkQueue.Work {
+        let recording = prepared.recording
         let path = recording.path
-        let hash: String
-        let size: Int
-        let members = memberFiles(recording, decode: analysis.decode)
-        do {
-            size = members.reduce(0) { $0 + fileSize($1) }
-            hash = try ContentHash.files(members)
-        } catch let e as RecordingError {
-            return .failed(hash: nil, size: fileSize(path), message: e.description) // names the file already
-        } catch {
-            return .failed(hash: nil, size: fileSize(path), message: "\(path): cannot read: \(error)")
-        }
-        if done.contains(CompletedRecording(path: path, contentHash: hash)) { return .skipped(size: size) }
-        let spooling = SpoolSink()
-        do {
-            let s = try RecordingAnalysis.run(recording: recording, analysis: analysis, sink: spooling)
-            let unbalanced = s.unbalancedAccounts
-            guard unbalanced.isEmpty else {
-                return .failed(
-                    hash: hash, size: size,
-                    message: "\(path): sample accounting does not balance: "
-                        + unbalanced.joined(separator: "; "))
-            }
-            return .analysed(hash: hash, size: size, summary: s, results: spooling.spool)
-        } catch let e as RecordingError {
-            return .failed(hash: hash, size: size, message: e.description)
-        } catch {
+        let members = prepared.members
+        let size = members.reduce(0) { $0 + fileSize($1) }
+        func failure(_ error: Error, hash: String?) -> WorkQueue.Work {
+            if let e = error as? RecordingError { return .failed(hash: hash, size: size, message: e.description) } // names the file
             return .failed(hash: hash, size: size, message: "\(path): \(error)")
         }
+        if donePaths.contains(path) {
+            do {
+                let hash = try contentHash(members, digest: nil)
+                if done.contains(CompletedRecording(path: path, contentHash: hash)) { return .skipped(size: size) }
+            } catch {
+                return failure(error, hash: nil)
+            }
+        }
+        let spooling = SpoolSink()
+        let digest = ContentDigest()
+        let s: RecordingAnalysis.Summary
+        do {
+            s = try ContentDigest.$current.withValue(digest) {
+                try RecordingAnalysis.run(recording: recording, analysis: analysis, sink: spooling)
+            }
+        } catch {
+            // The failed decoding may have read part of a file: hash what it did not read whole.
+            return failure(error, hash: try? contentHash(members, digest: digest))
+        }
+        let hash: String
+        do {
+            hash = try contentHash(members, digest: digest)
+        } catch {
+            return failure(error, hash: nil)
+        }
+        let unbalanced = s.unbalancedAccounts
+        guard unbalanced.isEmpty else {
+            return .failed(
+                hash: hash, size: size,
+                message: "\(path): sample accounting does not balance: " + unbalanced.joined(separator: "; "))
+        }
+        return .analysed(hash: hash, size: size, summary: s, results: spooling.spool)
     }
 }
 

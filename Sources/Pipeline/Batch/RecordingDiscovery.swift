@@ -11,7 +11,7 @@ import Signals
 /// 2. The **folder rule**: in one folder, SensorKit files (`.ndjson`, `.jsonl`, `.json`, optionally
 ///    `.gz`/`.xz`) whose names differ only by a sensor token — `accelerometer`, `rotationRate`,
 ///    `electrocardiogram`/`ecg`, `photoplethysmogram`/`ppg`, matched case-insensitively as a whole
-///    word between `_`, `-`, `.` or the name's ends — are one recording, identified by the first
+///    word between `_`, `-`, `.` or the name's ends (the rules of ``RecordingFileNames``) — are one recording, identified by the first
 ///    of them in sorted order (e.g. `p01_accelerometer.ndjson.gz` + `p01_rotationRate.ndjson.gz`,
 ///    or `accelerometer.ndjson.gz` + `rotationRate.ndjson.gz`). Files listed in a `.group` are not
 ///    grouped again. Everything else is a recording of its own.
@@ -129,40 +129,13 @@ public enum RecordingDiscovery {
         return out
     }
 
-    /// Sensor tokens of the folder rule.
-    static let sensorTokens: Set<String> = [
-        "accelerometer", "rotationrate", "electrocardiogram", "ecg",
-        "photoplethysmogram", "ppg",
-    ]
-
     /// The folder-rule key of a SensorKit file name (folder + name with its one sensor token
-    /// replaced by `*`), or `nil` when it has no sensor token or is not a SensorKit file name.
+    /// replaced by `*`, ``RecordingFileNames/sensorKitPattern(_:)``), or `nil` when it has no
+    /// sensor token or is not a SensorKit file name.
     public static func groupKey(_ path: String) -> String? {
         let folder = (path as NSString).deletingLastPathComponent
-        var name = (path as NSString).lastPathComponent
-        var lower = name.lowercased()
-        for z in [".gz", ".xz"] where lower.hasSuffix(z) {
-            lower.removeLast(z.count)
-            name.removeLast(z.count)
-        }
-        guard let ext = [".ndjson", ".jsonl", ".json"].first(where: { lower.hasSuffix($0) }) else { return nil }
-        let stem = String(name.dropLast(ext.count))
-        var tokens = [String]()
-        var current = ""
-        for ch in stem {
-            if ch == "_" || ch == "-" || ch == "." {
-                tokens.append(current)
-                tokens.append(String(ch))
-                current = ""
-            } else {
-                current.append(ch)
-            }
-        }
-        tokens.append(current)
-        let hits = tokens.indices.filter { sensorTokens.contains(tokens[$0].lowercased()) }
-        guard hits.count == 1 else { return nil }
-        tokens[hits[0]] = "*"
-        return folder + "/" + tokens.joined() + ext
+        guard let pattern = RecordingFileNames.sensorKitPattern((path as NSString).lastPathComponent) else { return nil }
+        return folder + "/" + pattern
     }
 
     /// Reads a group manifest.
@@ -178,11 +151,14 @@ public enum RecordingDiscovery {
         return n.hasSuffix(".manifest") || n.hasSuffix(".list") || n.hasSuffix(".txt")
     }
 
-    /// File names a folder scan treats as recordings (WFDB records by their `.hea`).
+    /// Extensions a folder scan takes (each optionally followed by `.gz`/`.xz`): the recording
+    /// extensions of ``RecordingFileNames`` and the group manifest's `.group`.
+    public static let fileExtensions = RecordingFileNames.recordingExtensions + [".group"]
+
+    /// File names a folder scan treats as recordings (WFDB records by their `.hea`; group
+    /// manifests): ``fileExtensions``, case-insensitive.
     public static func looksLikeRecording(_ name: String) -> Bool {
-        var n = name.lowercased()
-        for z in [".gz", ".xz"] where n.hasSuffix(z) { n.removeLast(z.count) }
-        return [".ndjson", ".jsonl", ".json", ".csv", ".hea", ".mat", ".gt3x", ".group"].contains { n.hasSuffix($0) }
+        RecordingFileNames.hasRecordingExtension(name) || RecordingFileNames.hasExtension(name, [".group"])
     }
 
     /// Recording files under `folder`, following symbolic links, each folder (by device and

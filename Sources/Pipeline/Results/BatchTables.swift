@@ -87,7 +87,7 @@ public enum BatchTables {
                 ResultColumn("run_id", .integer, "the run that stored it"),
                 ResultColumn("path", .text, "absolute path: the file, a .group manifest, or a folder group's first file"),
                 ResultColumn("size", .integer, unit: "bytes", "bytes of all its files (WFDB header and signal files, group members)"),
-                ResultColumn("content_hash", .text, "FNV-1a 64 over all its files' bytes"),
+                ResultColumn("content_hash", .text, "FNV-1a 64 of its file's bytes; of several files, FNV-1a 64 of their hashes"),
                 ResultColumn("config_hash", .text, "the run's configuration hash"),
                 ResultColumn("status", .text, "ok or failed"),
                 ResultColumn("error", .text, "for a failed recording: file[:line[:column]]: code: message"),

@@ -46,7 +46,7 @@ struct SummaryAccumulator {
         streams.append(
             Stream(
                 name: info.key.description, device: info.key.deviceID, origin: info.timeOrigin,
-                utcOffsetSeconds: offset, auxiliary: info.key.channel == "temperature"))
+                utcOffsetSeconds: offset, auxiliary: info.role.isAuxiliary))
         byName[info.key.description] = index
     }
 

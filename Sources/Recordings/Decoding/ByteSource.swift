@@ -30,6 +30,7 @@ public final class ByteSource {
     private var rawConsumed = 0 // compressed bytes consumed (for error offsets)
     private var inflater: Inflater? // set for gzip (and zlib) content
     private var xz: XZDecoder? // set for xz content
+    private var digest: ContentDigest.Stream? // the bound ContentDigest's hash of this file
 
     /// Opens `path`.
     /// - Parameters:
@@ -37,10 +38,17 @@ public final class ByteSource {
     ///   - chunkSize: bytes read from disk at a time (default 1 MiB).
     /// - Throws: ``RecordingError`` `.unreadable` if the file cannot be opened or is not a
     ///   regular file.
-    public init(path: String, chunkSize: Int = 1 << 20) throws(RecordingError) {
+    public convenience init(path: String, chunkSize: Int = 1 << 20) throws(RecordingError) {
+        try self.init(path: path, chunkSize: chunkSize, hashing: true)
+    }
+
+    /// Opens `path`; with `hashing`, the file's bytes feed ``ContentDigest/current`` if one is
+    /// bound (a peek does not: it reads only the head).
+    init(path: String, chunkSize: Int, hashing: Bool) throws(RecordingError) {
         self.path = path
         self.chunkSize = max(chunkSize, 64)
         (fd, fileSize) = try RegularFile.open(path)
+        if hashing, let bound = ContentDigest.current { digest = ContentDigest.Stream(digest: bound, path: path) }
         // A small file needs no full chunk: the on-disk bytes bound what one read can bring.
         raw = [UInt8](repeating: 0, count: min(self.chunkSize, max(fileSize + 1, 64)))
         try fillRaw()
@@ -86,7 +94,16 @@ public final class ByteSource {
                     .unreadable, file: path, byteOffset: rawConsumed + rawEnd,
                     String(cString: strerror(errno)))
             }
-            if got == 0 { rawEOF = true } else { rawEnd += got }
+            if got == 0 {
+                rawEOF = true
+                digest?.finish()
+                digest = nil
+            } else {
+                if let digest {
+                    raw.withUnsafeBytes { b in digest.feed(UnsafeRawBufferPointer(rebasing: b[rawEnd..<(rawEnd + got)])) }
+                }
+                rawEnd += got
+            }
         }
     }
 
@@ -187,7 +204,7 @@ public final class ByteSource {
     /// of the file (for format sniffing): opens a second reader.
     /// - Throws: ``RecordingError`` as ``read(into:)``.
     public static func peek(path: String, count: Int) throws(RecordingError) -> [UInt8] {
-        let s = try ByteSource(path: path, chunkSize: max(count, 4096))
+        let s = try ByteSource(path: path, chunkSize: max(count, 4096), hashing: false)
         var out = [UInt8](repeating: 0, count: count)
         var filled = 0
         reading: while filled < count {

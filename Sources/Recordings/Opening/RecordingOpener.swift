@@ -54,10 +54,25 @@ public enum RecordingOpener {
     ///   an unreadable header.
     /// - Complexity: reads the first few KiB (and a WFDB header).
     public static func files(path: String, options: DecodeOptions = DecodeOptions()) throws(RecordingError) -> [String] {
+        try identify(path: path, options: options).files
+    }
+
+    /// The format of the recording at `path` and every file it is read from (as
+    /// ``files(path:options:)``), recognised once: pass the format on as ``DecodeOptions/format``
+    /// when opening it, so its head is not read again.
+    /// - Parameters:
+    ///   - path: as for ``open(path:options:)``.
+    ///   - options: the format override, if any.
+    /// - Returns: the format (sniffed, or the override) and the paths, `path` first.
+    /// - Throws: ``RecordingError`` as ``files(path:options:)``.
+    /// - Complexity: reads the first few KiB (and a WFDB header).
+    public static func identify(
+        path: String, options: DecodeOptions = DecodeOptions()
+    ) throws(RecordingError) -> (format: RecordingFormat, files: [String]) {
         let format: RecordingFormat
         if let forced = options.format { format = forced } else { format = try RecordingFormat.sniff(path: path) }
-        guard format == .wfdb else { return [path] }
-        return try WFDBDecoder.files(ofRecord: path)
+        guard format == .wfdb else { return (format, [path]) }
+        return (format, try WFDBDecoder.files(ofRecord: path))
     }
 
     /// Opens `path` for decoding.

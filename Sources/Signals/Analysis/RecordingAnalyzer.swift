@@ -56,22 +56,29 @@ public protocol RecordingAnalyzer: SendableMetatype {
     mutating func finish(output: any ResultOutput) throws
     /// Problems that left parts of claimed streams unanalysed, each `stream: message`.
     var issues: [String] { get }
-    /// Whether the analysis receives the derived series other families publish
-    /// (``DerivedSample``); such analyses finish after the others. Default `false`.
-    var consumesDerivedSeries: Bool { get }
-    /// Receives one sample of a derived series (only when ``consumesDerivedSeries``), while the
-    /// publishing family emits its row.
+    /// The derived series (and their attributes) the analysis receives from other families'
+    /// publications (``DerivedSeries``), read once after the analyzer is made. An analysis that
+    /// subscribes finishes after the families whose series it subscribes to. Default: none.
+    var subscriptions: [DerivedSubscription] { get }
+    /// Receives one event of a subscribed series, after the publishing call has returned (never
+    /// while the analysis itself is running): events of one series and stream in publication
+    /// order; `event.values` and `series.attributes` hold only the subscribed attributes, in the
+    /// subscription's order. The analysis may emit rows and publish events of its own here.
+    /// - Parameters:
+    ///   - event: the event.
+    ///   - series: the series' declaration, restricted to the subscribed attributes.
+    ///   - output: where rows and events go.
     /// - Throws: the output's error.
-    mutating func consume(derived sample: DerivedSample, output: any ResultOutput) throws
+    mutating func consume(derived event: DerivedEvent, series: DerivedSeries, output: any ResultOutput) throws
 }
 
 extension RecordingAnalyzer {
     /// Deletion records are ignored unless an analysis needs them.
     public mutating func consume(deletion: DeletionRecord, output: any ResultOutput) throws {}
-    /// Derived series are not received unless an analysis asks for them.
-    public var consumesDerivedSeries: Bool { false }
-    /// Derived series are ignored unless an analysis needs them.
-    public mutating func consume(derived sample: DerivedSample, output: any ResultOutput) throws {}
+    /// No derived series unless an analysis subscribes.
+    public var subscriptions: [DerivedSubscription] { [] }
+    /// Derived events are ignored unless an analysis needs them.
+    public mutating func consume(derived event: DerivedEvent, series: DerivedSeries, output: any ResultOutput) throws {}
 }
 
 /// An analysis family (ECG, PPG, motion, features): its name, its tables, its options and how to
@@ -92,6 +99,10 @@ public protocol AnalysisFamily: SendableMetatype {
     /// The figures the family's rows contribute to `recording_summary` and `daily_summary`
     /// (``SummaryFigure``), declared next to its tables; default none.
     static var summaryFigures: [SummaryFigure] { get }
+    /// Every derived series the family publishes (``DerivedSeries``: ids unique across
+    /// families), through its rows (``DerivedSeriesContributing``) or
+    /// ``ResultOutput/publish(_:)``. Default: none.
+    static var publishes: [DerivedSeries] { get }
     /// The family's options, declared once: configuration files, command-line flags, `--help`
     /// and the canonical configuration JSON all come from this list.
     static var options: [AnalysisOption<Options>] { get }
@@ -104,6 +115,8 @@ public protocol AnalysisFamily: SendableMetatype {
 extension AnalysisFamily {
     /// No summary figures.
     public static var summaryFigures: [SummaryFigure] { [] }
+    /// No derived series unless the family declares some.
+    public static var publishes: [DerivedSeries] { [] }
 
     /// The family's defaults with the given option values applied (keys not given keep their
     /// defaults; values outside an option's accepted range are ignored, as callers check them

@@ -74,10 +74,23 @@ public struct Streamed<Value: Sendable>: Sendable {
     }
 }
 
-/// Where an analysis sends its rows, as they become final. Sinks (SQLite, CSV, a worker's spool,
-/// an in-memory collector) conform; analyses never know which one they write to.
+/// Where an analysis sends its rows, as they become final, and the events of the derived series
+/// it publishes. Sinks (SQLite, CSV, a worker's spool, an in-memory collector) conform; analyses
+/// never know which one they write to.
 public protocol ResultOutput: AnyObject {
     /// Appends one row to `schema`'s table.
     /// - Throws: the sink's error (the recording's transaction is then rolled back).
     func emit<Row>(_ schema: TableSchema<Row>, _ row: Row) throws
+    /// Publishes one event of a derived series the analysis' family declares
+    /// (``AnalysisFamily/publishes``) that is not a row. The runner queues it and hands it to
+    /// the subscribed analyzers after the publishing call returns (never re-entrantly); other
+    /// outputs ignore it (default).
+    /// - Parameter event: the event, its values in the declaration's attribute order.
+    /// - Throws: the output's error.
+    func publish(_ event: DerivedEvent) throws
+}
+
+extension ResultOutput {
+    /// Events are ignored by outputs that route none (sinks, collectors).
+    public func publish(_ event: DerivedEvent) throws {}
 }

@@ -72,16 +72,41 @@ public struct StreamInfo: Sendable, Hashable, Codable {
     /// What the stream's times count from (``TimeOrigin``); `.unix` unless the source has no
     /// absolute time.
     public var timeOrigin: TimeOrigin
+    /// What the stream is within its sensor (``StreamRole``), set by the decoder: the sensor's
+    /// own signal unless the decoder says otherwise (a PPG sample's embedded accelerometer or
+    /// temperature).
+    public var role: StreamRole
 
     /// Creates a stream description.
+    /// - Parameters:
+    ///   - key: the stream's identity.
+    ///   - columns: its columns.
+    ///   - nominalSampleRate: the declared rate in Hz, or `nil`.
+    ///   - attributes: what the source says about it.
+    ///   - timeOrigin: what its times count from (default `.unix`).
+    ///   - role: what it is within its sensor (default ``StreamRole/primary(for:)`` of its sensor).
     public init(
         key: StreamKey, columns: [ColumnInfo], nominalSampleRate: Double? = nil,
-        attributes: [String: String] = [:], timeOrigin: TimeOrigin = .unix
+        attributes: [String: String] = [:], timeOrigin: TimeOrigin = .unix, role: StreamRole? = nil
     ) {
         self.key = key
         self.columns = columns
         self.nominalSampleRate = nominalSampleRate
         self.attributes = attributes
         self.timeOrigin = timeOrigin
+        self.role = role ?? .primary(for: key.sensor)
+    }
+
+    /// Decodes a description; one written before roles existed gets its sensor's primary role.
+    /// - Parameter decoder: the decoder.
+    /// - Throws: `DecodingError` for a malformed description.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        key = try c.decode(StreamKey.self, forKey: .key)
+        columns = try c.decode([ColumnInfo].self, forKey: .columns)
+        nominalSampleRate = try c.decodeIfPresent(Double.self, forKey: .nominalSampleRate)
+        attributes = try c.decode([String: String].self, forKey: .attributes)
+        timeOrigin = try c.decode(TimeOrigin.self, forKey: .timeOrigin)
+        role = try c.decodeIfPresent(StreamRole.self, forKey: .role) ?? .primary(for: key.sensor)
     }
 }

@@ -83,7 +83,8 @@ struct SyntheticPPG {
             attributes: ["nominalWavelength": "525"])
         let acc = StreamInfo(
             key: StreamKey(deviceID: "watch", sensor: .photoplethysmogram, channel: "accelerometer"),
-            columns: ["x", "y", "z"].map { ColumnInfo(name: $0, unit: .standardGravity) }, nominalSampleRate: sampleRate)
+            columns: ["x", "y", "z"].map { ColumnInfo(name: $0, unit: .standardGravity) }, nominalSampleRate: sampleRate,
+            role: .embeddedAccelerometer)
         let claimedOptical = analyzer.claim(AnnouncedStream(index: 0, info: optical, file: "synthetic"))
         #expect(claimedOptical)
         if withAccelerometer {
@@ -180,16 +181,20 @@ struct PPGFamilyTests {
     @Test("claims optical channels and the device's accelerometer, not temperature or another device's accelerometer")
     func claims() {
         var analyzer = PPGFamily.makeAnalyzer(options: PPGFamily.defaultOptions)
-        func stream(_ index: Int, _ device: String, _ sensor: SensorKind, _ channel: String, _ unit: PhysicalUnit) -> AnnouncedStream {
+        func stream(
+            _ index: Int, _ device: String, _ sensor: SensorKind, _ channel: String, _ unit: PhysicalUnit, role: StreamRole? = nil
+        ) -> AnnouncedStream {
             AnnouncedStream(
                 index: index,
                 info: StreamInfo(
-                    key: StreamKey(deviceID: device, sensor: sensor, channel: channel), columns: [ColumnInfo(name: "v", unit: unit)]),
+                    key: StreamKey(deviceID: device, sensor: sensor, channel: channel), columns: [ColumnInfo(name: "v", unit: unit)],
+                    role: role),
                 file: "f")
         }
         let otherAccelerometer = analyzer.claim(stream(0, "phone", .accelerometer, "acceleration", .standardGravity))
         let optical = analyzer.claim(stream(1, "watch", .photoplethysmogram, "optical/e1/pd0/s1", .dimensionless))
-        let temperature = analyzer.claim(stream(2, "watch", .photoplethysmogram, "temperature", .degreesCelsius))
+        // The decoder gives a PPG sample's temperature its role (SensorKit: ``StreamRole/temperature``).
+        let temperature = analyzer.claim(stream(2, "watch", .photoplethysmogram, "temperature", .degreesCelsius, role: .temperature))
         let accelerometer = analyzer.claim(stream(3, "watch", .accelerometer, "acceleration", .standardGravity))
         let ecg = analyzer.claim(stream(4, "watch", .electrocardiogram, "ecg", .microvolts))
         #expect(!otherAccelerometer && optical && !temperature && accelerometer && !ecg)

@@ -17,7 +17,8 @@ func craftedAnalyzer(rate: Double, accelerometer: Bool) -> PPGFamily.Analyzer {
     if accelerometer {
         let acc = StreamInfo(
             key: StreamKey(deviceID: "watch", sensor: .photoplethysmogram, channel: "accelerometer"),
-            columns: ["x", "y", "z"].map { ColumnInfo(name: $0, unit: .standardGravity) }, nominalSampleRate: rate)
+            columns: ["x", "y", "z"].map { ColumnInfo(name: $0, unit: .standardGravity) }, nominalSampleRate: rate,
+            role: .embeddedAccelerometer)
         _ = analyzer.claim(AnnouncedStream(index: 1, info: acc, file: "crafted"))
     }
     return analyzer

@@ -158,7 +158,9 @@ public final class CSVDecoder: RecordingDecoder {
                 StreamInfo(
                     key: StreamKey(deviceID: mapping.deviceID, sensor: stream.sensor, channel: stream.channel),
                     columns: columns, nominalSampleRate: nominalRate, attributes: attributes,
-                    timeOrigin: mapping.streamTimeOrigin))
+                    timeOrigin: mapping.streamTimeOrigin,
+                    // A stream of temperatures only is auxiliary, as SensorKit's PPG temperature.
+                    role: !columns.isEmpty && columns.allSatisfy { $0.unit == .degreesCelsius } ? .temperature : nil))
             plans.append(CSVRowDecoder.Stream(fields: fields, factors: factors, name: stream.channel, offset: offset))
             offset += fields.count
             assemblers.append(

@@ -153,11 +153,11 @@ struct SensorKitDecodeState {
         return k
     }
 
-    static let motionChannels: [(SensorKind, String, PhysicalUnit)] = [
-        (.accelerometer, "acceleration", .standardGravity),
-        (.rotationRate, "rotationRate", .radiansPerSecond),
-        (.photoplethysmogram, "accelerometer", .standardGravity),
-        (.photoplethysmogram, "temperature", .degreesCelsius),
+    static let motionChannels: [(SensorKind, String, PhysicalUnit, StreamRole)] = [
+        (.accelerometer, "acceleration", .standardGravity, .signal),
+        (.rotationRate, "rotationRate", .radiansPerSecond, .signal),
+        (.photoplethysmogram, "accelerometer", .standardGravity, .embeddedAccelerometer),
+        (.photoplethysmogram, "temperature", .degreesCelsius, .temperature),
     ]
 
     /// Stream of a device's accelerometer (0), rotation rate (1), PPG accelerometer (2) or PPG
@@ -166,7 +166,7 @@ struct SensorKitDecodeState {
     mutating func motionStream(_ which: Int, device d: Int, rate: Double? = nil) -> Int {
         let k = motionStreams[d][which]
         if k >= 0 { return k }
-        let (sensor, channel, unit) = Self.motionChannels[which]
+        let (sensor, channel, unit, role) = Self.motionChannels[which]
         let columns =
             which == 3
             ? [ColumnInfo(name: "temperature", unit: unit)]
@@ -176,7 +176,7 @@ struct SensorKitDecodeState {
         if which == 2 { attributes["time"] = "startDate + nanosecondsSinceStart of the accelerometer sample" }
         let info = StreamInfo(
             key: StreamKey(deviceID: deviceIDs[d], sensor: sensor, channel: channel),
-            columns: columns, nominalSampleRate: rate, attributes: attributes)
+            columns: columns, nominalSampleRate: rate, attributes: attributes, role: role)
         let n = addStream(info, device: d, uniform: false)
         motionStreams[d][which] = n
         return n

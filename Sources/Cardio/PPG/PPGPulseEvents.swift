@@ -1,0 +1,73 @@
+import Signals
+
+/// The pulses the PPG family publishes as a derived series (``PPGFamily/publishes``): one event
+/// per systolic peak the pulse detector (``PPGPulseDetector``, Elgendi et al. 2013) reports on an
+/// optical stream's first column, at the peak's time, with what the detector measured of it and
+/// the quality label of the window centred on it (the `beats.quality` rule). Published while the
+/// recording is read, once the pulse's window has its label (a few windows after the pulse); the
+/// pulses of a stream come in time order.
+///
+/// Not published because the detector does not compute them: the pulse's foot (onset) and
+/// therefore its baseline, peak-to-foot amplitude, width at half height and area.
+public enum PPGPulseEvents {
+    /// `ppg_pulses`.
+    public static let series = DerivedSeries(
+        source: "ppg", name: "pulses",
+        summary: "systolic peaks of an optical stream as the pulse detector finds them (Elgendi et al. 2013), at the peak",
+        isEventSeries: true,
+        attributes: [
+            .number("peak_value", unit: "(stream unit)", "the unfiltered signal at the systolic peak"),
+            .number(
+                "bandpass_peak", unit: "(stream unit)",
+                "maximum of the 0.5–8 Hz band-passed signal over the pulse's block of interest: the systolic peak above the local mean"),
+            .number(
+                "block_width_s", unit: "s",
+                "length of the block of interest: where the 111-ms moving average of the clipped, squared band-passed signal exceeds the 667-ms one plus the offset"
+            ),
+            .label(
+                "quality", values: PPGQualityLabel.allCases.map(\.rawValue),
+                "label of the ppg_quality window whose central step holds the pulse (beats.quality); none outside assessed windows"),
+        ])
+}
+
+extension PPGPulseChannel {
+    /// Hands out the pending pulses whose window label is final (all of them when `final`), as
+    /// events of ``PPGPulseEvents/series``, in time order.
+    /// - Parameter final: the channel has ended: every pulse is released.
+    /// - Complexity: O(pulses released).
+    mutating func takePulseEvents(final: Bool) -> [DerivedEvent] {
+        guard !pendingPulses.isEmpty else { return [] }
+        // Windows are labelled in order: every pulse before the central step of the last
+        // labelled window ends has its label.
+        var limit = -Double.infinity
+        if let grid = labelGrid, !labelCodes.isEmpty { limit = Self.centralStep(labelCodes.count - 1, grid: grid).end }
+        var n = 0
+        while n < pendingPulses.count && (final || pendingPulses[n].time < limit) { n += 1 }
+        guard n > 0 else { return [] }
+        let codes = labelCodes, grid = labelGrid
+        let events = pendingPulses[..<n].map { p in
+            let label = grid.flatMap { Self.label(at: p.time, codes: codes, grid: $0) }
+            return DerivedEvent(
+                series: PPGPulseEvents.series.id, stream: name, time: p.time,
+                values: [
+                    .number(p.shape.peakValue), .number(p.shape.bandPassPeak),
+                    .number(Double(p.shape.blockWidthSamples) / p.rate), label.map { .label($0.rawValue) } ?? .none,
+                ])
+        }
+        pendingPulses.removeFirst(n)
+        return events
+    }
+}
+
+extension PPGDeviceAnalysis {
+    /// Publishes the pulses of every optical stream whose labels are final (all when `final`).
+    /// - Parameters:
+    ///   - output: where events go.
+    ///   - final: the device's analysis has ended.
+    /// - Throws: the output's error.
+    mutating func publishPulses(output: any ResultOutput, final: Bool) throws {
+        for k in pulseChannels.indices {
+            for e in pulseChannels[k].takePulseEvents(final: final) { try output.publish(e) }
+        }
+    }
+}
