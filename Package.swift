@@ -81,6 +81,7 @@ let package = Package(
             name: "FeaturesTests", dependencies: ["Features", "DSP", "Recordings", "_TestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(name: "SensorPipeTests", dependencies: ["SensorPipe", "_TestSupport"]),
+        .testTarget(name: "SensorPipeCLITests", dependencies: ["sensorpipe", "Pipeline"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "Pipeline", "Recordings", "_TestSupport", "CSQLite"]),
         .testTarget(
             name: "RecordingsTests", dependencies: ["Recordings", "_TestSupport", "CZlib"],

@@ -52,8 +52,7 @@ public enum MotionFamily: AnalysisFamily {
     /// The motion analysis of one recording.
     public struct Analyzer: RecordingAnalyzer {
         let options: MotionOptions
-        var analyzers: [Int: MotionStreamAnalyzer] = [:]
-        var order: [Int] = []
+        var analyzers = AnalyzerTable<Int, MotionStreamAnalyzer>()
         /// Rotation-rate stream index → the accelerometer stream index paired with it.
         var pairedAccelerometer: [Int: Int] = [:]
         /// Accelerometer stream index → the rotation-rate stream indices it feeds.
@@ -65,8 +64,7 @@ public enum MotionFamily: AnalysisFamily {
 
         public mutating func claim(_ stream: AnnouncedStream) -> Bool {
             guard MotionFamily.isAccelerometer(stream.info) || stream.info.key.sensor == .rotationRate else { return false }
-            analyzers[stream.index] = MotionStreamAnalyzer(streamName: stream.name, info: stream.info, options: options)
-            order.append(stream.index)
+            analyzers.add(MotionStreamAnalyzer(streamName: stream.name, info: stream.info, options: options), for: stream.index)
             announced[stream.index] = stream
             for (index, other) in announced where other.info.key.deviceID == stream.info.key.deviceID {
                 let (gyro, accel) = stream.info.key.sensor == .rotationRate ? (stream, other) : (other, stream)
@@ -87,7 +85,7 @@ public enum MotionFamily: AnalysisFamily {
                 rotationStreams[current]?.removeAll { $0 == gyro.index }
             }
             guard !startedAccelerometers.contains(accel.index),
-                analyzers[gyro.index]?.pair(accelerometer: accel.name, info: accel.info) == true
+                analyzers.update(gyro.index, { $0.pair(accelerometer: accel.name, info: accel.info) }) == true
             else { return }
             pairedAccelerometer[gyro.index] = accel.index
             rotationStreams[accel.index, default: []].append(gyro.index)
@@ -99,28 +97,28 @@ public enum MotionFamily: AnalysisFamily {
         public mutating func consume(_ block: SampleBlock, output: any ResultOutput) throws {
             if let gyros = rotationStreams[block.stream] {
                 for g in gyros {
-                    guard var r = analyzers.removeValue(forKey: g) else { continue }
-                    r.consumeDeviceAcceleration(block)
-                    let turns = r.takeRotationEpochs()
-                    analyzers[g] = r
-                    for e in turns { try output.emit(MotionTables.rotationEpochs, Streamed(stream: r.streamName, value: e)) }
+                    let taken = analyzers.update(g) { r in
+                        r.consumeDeviceAcceleration(block)
+                        return (name: r.streamName, turns: r.takeRotationEpochs())
+                    }
+                    guard let (name, turns) = taken else { continue }
+                    for e in turns { try output.emit(MotionTables.rotationEpochs, Streamed(stream: name, value: e)) }
                 }
             }
             if announced[block.stream]?.info.key.sensor != .rotationRate { startedAccelerometers.insert(block.stream) }
-            guard var a = analyzers.removeValue(forKey: block.stream) else { return }
-            a.consume(block)
-            let epochs = a.takeEpochs()
-            let turns = a.takeRotationEpochs()
-            let name = a.streamName
-            analyzers[block.stream] = a
+            let taken = analyzers.update(block.stream) { a in
+                a.consume(block)
+                return (name: a.streamName, epochs: a.takeEpochs(), turns: a.takeRotationEpochs(), nights: a.takeNights())
+            }
+            guard let (name, epochs, turns, nights) = taken else { return }
             for e in epochs { try output.emit(MotionTables.epochs, Streamed(stream: name, value: e)) }
             for e in turns { try output.emit(MotionTables.rotationEpochs, Streamed(stream: name, value: e)) }
-            for n in a.takeNights() { try output.emit(MotionTables.nights, Streamed(stream: name, value: n)) }
+            for n in nights { try output.emit(MotionTables.nights, Streamed(stream: name, value: n)) }
         }
 
         public mutating func finish(output: any ResultOutput) throws {
-            for index in order {
-                guard var a = analyzers.removeValue(forKey: index) else { continue }
+            for index in analyzers.order {
+                guard var a = analyzers.remove(index) else { continue }
                 let name = a.streamName
                 let (days, summary) = try a.finish { epochs in
                     for e in epochs { try output.emit(MotionTables.epochs, Streamed(stream: name, value: e)) }

@@ -4,51 +4,81 @@ import Recordings
 
 /// `sensorpipe analyze`: one recording in, one CSV per result table out.
 enum AnalyzeCommand {
-    static let spec = CommandSpec(
-        name: "analyze", summary: "the analyses of one recording, as CSV tables",
-        synopsis: "analyze INPUT… [--out DIR] [ANALYSIS OPTIONS] [--preset NAME] [--config FILE]",
-        about: """
-            Analyses one recording (several INPUT files are one recording, decoded side by side) with
-            every analysis family and writes one CSV per result table into DIR (default ./results):
-            """
-                + AnalysisRegistry.resultTables.map {
-                    "\n  " + ($0.name + ".csv").padding(toLength: 22, withPad: " ", startingAt: 0) + $0.summary
-                }
-                .joined() + """
-
-                    Columns and units: docs/RESULTS.md. Times are Unix seconds when the input carries absolute
-                    time, otherwise seconds from the stream start (or device-local seconds since 1970 for a
-                    GT3X without a time zone); `sensorpipe inspect INPUT` shows each stream's origin. The
-                    tables appear only when complete. Streams no analysis covers are named in a warning.
-                    """,
-        options: [
-            OptionSpec("--out", value: .folder("DIR"), help: "output folder (created if needed)"),
-            .preset,
-            .noVerifyIntegrity,
-            .configFile,
-        ],
-        takesAnalysisOptions: true)
-    static let usage = spec.usage
-
-    static func run(_ args: [String]) -> Int32 {
-        var inputs = [String]()
+    struct Options: CommandOptions {
+        var arguments: [String] = []
         var out = "results"
-        var cursor = ArgumentCursor(args, usage: usage)
-        var analysis = cursor.configuration()
-        while let a = cursor.next() {
-            if cursor.analysisOption(a, analysis: &analysis) { continue }
-            switch a {
-            case "--out": out = cursor.value(a)
-            case "-h", "--help":
-                print(usage)
-                return 0
-            default:
-                if a.hasPrefix("-") { CLI.usageError("unknown option '\(a)'", usage: usage) }
-                inputs.append(a)
+        var each = false
+        var analysis = AnalysisConfiguration()
+    }
+
+    static var command: Command { Command(declaration) }
+
+    static var declaration: CommandDeclaration<Options> {
+        CommandDeclaration<Options>(
+            name: "analyze", summary: "the analyses of one recording, as CSV tables",
+            arguments: .files("INPUT…"),
+            about: """
+                Analyses one recording with every analysis family and writes one CSV per result table
+                into DIR (default ./results):
+                """
+                    + AnalysisRegistry.resultTables.map {
+                        "\n  " + ($0.name + ".csv").padding(toLength: 22, withPad: " ", startingAt: 0) + $0.summary
+                    }
+                    .joined() + """
+
+                        Several INPUT files are one recording (decoded side by side: e.g. a SensorKit
+                        accelerometer and PPG export of one device), and analyze says so in its first line;
+                        with --each, each INPUT is a recording of its own, written into DIR/NAME/ (NAME: the
+                        file name without its extensions). Columns and units: docs/RESULTS.md. Times are Unix
+                        seconds when the input carries absolute time, otherwise seconds from the stream start
+                        (or device-local seconds since 1970 for a GT3X without a time zone); `sensorpipe
+                        inspect INPUT` shows each stream's origin. The tables appear only when complete.
+                        Streams no analysis covers are named in a warning.
+                        """,
+            options: [
+                .value("--out", rule: .folder("DIR"), help: "output folder (created if needed)", \.out),
+                .flag(
+                    "--each",
+                    help: "analyse each INPUT as a recording of its own, into DIR/NAME/ (default: all INPUTs are one recording)",
+                    \.each),
+            ] + SharedOptions.analysis(\.analysis),
+            analysis: \.analysis,
+            check: { o throws(UsageError) in
+                guard o.each else { return }
+                if let clash = Dictionary(grouping: o.arguments, by: folderName).first(where: { $0.value.count > 1 }) {
+                    throw UsageError("--each: \(clash.value.joined(separator: " and ")) would both write into \(o.out)/\(clash.key)/")
+                }
+            },
+            run: run)
+    }
+
+    /// `--each`'s folder for an input: its file name without extensions (`p01.ndjson.gz` → `p01`).
+    static func folderName(_ path: String) -> String {
+        let name = (path as NSString).lastPathComponent
+        return name.split(separator: ".", omittingEmptySubsequences: false).first.map(String.init).flatMap { $0.isEmpty ? nil : $0 } ?? name
+    }
+
+    static func run(_ o: Options) -> Int32 {
+        guard o.each else {
+            if o.arguments.count > 1 {
+                print(
+                    "one recording of \(o.arguments.count) files (the INPUTs of one analyze are decoded side by side; "
+                        + "--each analyses each on its own): " + o.arguments.map(FilePathBytes.display).joined(separator: ", "))
             }
+            return analyze(RecordingInput(path: o.arguments[0], files: o.arguments), out: o.out, analysis: o.analysis)
         }
-        guard let input = inputs.first else { CLI.usageError("no INPUT given", usage: usage) }
-        if out.isEmpty { CLI.usageError("--out needs a folder, got an empty path", usage: usage) }
+        var failed = 0
+        for input in o.arguments {
+            let out = (o.out as NSString).appendingPathComponent(folderName(input))
+            if analyze(RecordingInput(path: input, files: [input]), out: out, analysis: o.analysis) != 0 { failed += 1 }
+        }
+        if o.arguments.count > 1 { print("\(o.arguments.count) recording(s): \(o.arguments.count - failed) ok, \(failed) failed") }
+        return failed == 0 ? 0 : 1
+    }
+
+    /// Analyses one recording into `out`; prints its line (stdout) or its error (stderr).
+    static func analyze(_ recording: RecordingInput, out: String, analysis: AnalysisConfiguration) -> Int32 {
+        let input = recording.path
         let sink: CSVResultSink
         do {
             sink = try CSVResultSink(directory: URL(fileURLWithPath: out))
@@ -80,7 +110,7 @@ enum AnalyzeCommand {
         let clearProgress = { if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) } }
         do {
             let summary = try RecordingAnalysis.run(
-                recording: RecordingInput(path: input, files: inputs),
+                recording: recording,
                 analysis: analysis, sink: sink, progress: showProgress)
             clearProgress()
             print(

@@ -4,44 +4,41 @@ import Foundation
 /// roff man page, made from the commands' declared options (``CommandSpec``), the same
 /// declarations `--help` prints.
 enum CompletionsCommand {
-    static let spec = CommandSpec(
-        name: "completions", summary: "a bash or zsh completion script (from the declared options)",
-        synopsis: "completions bash|zsh",
-        about: """
-            Prints a completion script for the shell, made from the same option declarations as
-            every command's --help. bash: `source <(sensorpipe completions bash)`, or save it as
-            /usr/share/bash-completion/completions/sensorpipe. zsh: save it as `_sensorpipe` in a
-            folder of $fpath (e.g. ~/.zfunc, with `fpath+=~/.zfunc` before `compinit`).
-            """,
-        options: [], positionalFiles: false)
-
-    static let manpageSpec = CommandSpec(
-        name: "manpage", summary: "the man page as roff (scripts/make-man-page.sh writes docs/sensorpipe.1)",
-        synopsis: "manpage",
-        about: "Prints the sensorpipe(1) man page in roff, made from the declared commands and options.",
-        options: [], positionalFiles: false)
-
-    static func run(_ args: [String]) -> Int32 {
-        switch args.first {
-        case "bash": print(bash(), terminator: "")
-        case "zsh": print(zsh(), terminator: "")
-        case "-h", "--help": print(spec.usage)
-        case nil: CLI.usageError("completions needs a shell: bash or zsh", usage: spec.usage)
-        case let shell?: CLI.usageError("no completions for '\(shell)' (bash or zsh)", usage: spec.usage)
-        }
-        return 0
+    struct Options: CommandOptions {
+        var arguments: [String] = []
     }
 
-    static func runManpage(_ args: [String]) -> Int32 {
-        if let a = args.first {
-            if a == "-h" || a == "--help" {
-                print(manpageSpec.usage)
+    static var command: Command { Command(declaration) }
+
+    static var declaration: CommandDeclaration<Options> {
+        CommandDeclaration<Options>(
+            name: "completions", summary: "a bash or zsh completion script (from the declared options)",
+            arguments: ArgumentsSpec(placeholder: "bash|zsh", count: 1...1, words: ["bash", "zsh"]),
+            about: """
+                Prints a completion script for the shell, made from the same option declarations as
+                every command's --help. bash: `source <(sensorpipe completions bash)`, or save it as
+                /usr/share/bash-completion/completions/sensorpipe. zsh: save it as `_sensorpipe` in a
+                folder of $fpath (e.g. ~/.zfunc, with `fpath+=~/.zfunc` before `compinit`).
+                """,
+            options: [],
+            run: { o in
+                print(o.arguments[0] == "bash" ? bash() : zsh(), terminator: "")
                 return 0
-            }
-            CLI.usageError("unknown argument '\(a)'", usage: manpageSpec.usage)
-        }
-        print(manpage(), terminator: "")
-        return 0
+            })
+    }
+
+    static var manpageCommand: Command { Command(manpageDeclaration) }
+
+    static var manpageDeclaration: CommandDeclaration<Options> {
+        CommandDeclaration<Options>(
+            name: "manpage", summary: "the man page as roff (scripts/make-man-page.sh writes docs/sensorpipe.1)",
+            arguments: .none,
+            about: "Prints the sensorpipe(1) man page in roff, made from the declared commands and options.",
+            options: [],
+            run: { _ in
+                print(manpage(), terminator: "")
+                return 0
+            })
     }
 
     // MARK: - bash
@@ -77,8 +74,11 @@ enum CompletionsCommand {
             s += "      esac\n"
             let flags = c.completedOptions.flatMap(\.flags).joined(separator: " ")
             s += "      if [[ $cur == -* ]]; then\n        COMPREPLY=($(compgen -W \"\(flags)\" -- \"$cur\"))\n"
-            s += c.positionalFiles ? "      else\n        COMPREPLY=($(compgen -f -- \"$cur\"))\n      fi\n" : "      fi\n"
-            if c.name == "completions" { s += "      [[ $cur != -* ]] && COMPREPLY=($(compgen -W \"bash zsh\" -- \"$cur\"))\n" }
+            if let words = c.arguments.words {
+                s += "      else\n        COMPREPLY=($(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\"))\n      fi\n"
+            } else {
+                s += c.takesFiles ? "      else\n        COMPREPLY=($(compgen -f -- \"$cur\"))\n      fi\n" : "      fi\n"
+            }
             s += "      ;;\n"
         }
         s += "  esac\n}\ncomplete -o filenames -o bashdefault -F _sensorpipe sensorpipe\n"
@@ -134,15 +134,15 @@ enum CompletionsCommand {
                 case .choice(let p, let words): action = ":\(quoted(p)):(\(words.joined(separator: " ")))"
                 case .text(let p): action = ":\(quoted(p)): "
                 }
-                let repeatable = o.help.contains("repeatable") ? "*" : ""
+                let repeatable = o.repeatable ? "*" : ""
                 for flag in o.flags {
                     s += "        '\(repeatable)\(flag)[\(quoted(o.help))]\(action)' \\\n"
                 }
             }
-            if c.name == "completions" {
-                s += "        ':shell:(bash zsh)'\n"
+            if let words = c.arguments.words {
+                s += "        ':\(quoted(c.arguments.placeholder)):(\(words.joined(separator: " ")))'\n"
             } else {
-                s += c.positionalFiles ? "        '*:file:_files'\n" : "        \n"
+                s += c.takesFiles ? "        '*:file:_files'\n" : "        \n"
             }
             s += "      ;;\n"
         }
@@ -196,11 +196,11 @@ enum CompletionsCommand {
         for c in SensorPipeCommand.commands {
             s += ".SS \(roff(c.name)) \\- \(roff(c.summary))\n.nf\nsensorpipe \(roff(c.synopsis))\n.fi\n.PP\n"
             s += roff(c.about) + "\n"
-            s += options(c.allOptions)
+            s += options(c.options)
             if !c.epilogue.isEmpty { s += ".PP\n" + roff(c.epilogue) + "\n" }
         }
         s += ".SH ANALYSIS OPTIONS\nAccepted by\n.B analyze\nand\n.BR run ;\nalso as JSON in \\-\\-config FILE.\n"
-        s += options(CommandSpec.analysisOptions)
+        s += options(AnalysisOptions.options.map(\.spec))
         s += """
             .SH EXIT STATUS
             0 success; 1 some inputs failed (or no recording was found); 2 the output could not be

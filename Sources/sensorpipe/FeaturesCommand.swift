@@ -5,40 +5,37 @@ import Pipeline
 
 /// `sensorpipe features --list`: the feature catalog a run writes, so a study can pin it.
 enum FeaturesCommand {
-    static let spec = CommandSpec(
-        name: "features", summary: "the feature catalog: every column name, unit and definition",
-        synopsis: "features --list [--json] [--features SET] [--features-acf-lag-s S]",
-        about: """
-            Lists every feature column name (<family>_<channel>_<feature>) of the catalog version in
-            use, with its unit (U = the channel's unit), group and definition; --features chooses the
-            groups as for analyze and run (default, all = default and catch22, none, or groups joined
-            by +). docs/FEATURES.md
-            gives the sources.
-            """,
-        options: [
-            OptionSpec("--list", help: "list the catalog (required)"),
-            OptionSpec("--json", help: "as one JSON object (catalog_version, features)"),
-        ],
-        takesAnalysisOptions: true, positionalFiles: false)
-    static let usage = spec.usage
-
-    static func run(_ args: [String]) -> Int32 {
-        var cursor = ArgumentCursor(args, usage: usage)
+    struct Options: CommandOptions {
+        var arguments: [String] = []
         var list = false
         var json = false
         var analysis = AnalysisConfiguration()
-        while let a = cursor.next() {
-            if cursor.analysisOption(a, analysis: &analysis) { continue }
-            switch a {
-            case "--list": list = true
-            case "--json": json = true
-            case "-h", "--help":
-                print(usage)
-                return 0
-            default: CLI.usageError("unknown argument '\(a)'", usage: usage)
-            }
-        }
-        guard list else { CLI.usageError("features needs --list", usage: usage) }
+    }
+
+    static var command: Command { Command(declaration) }
+
+    static var declaration: CommandDeclaration<Options> {
+        CommandDeclaration<Options>(
+            name: "features", summary: "the feature catalog: every column name, unit and definition",
+            arguments: .none,
+            about: """
+                Lists every feature column name (<family>_<channel>_<feature>) of the catalog version in
+                use, with its unit (U = the channel's unit), group and definition; --features chooses the
+                groups as for analyze and run (default, all = default and catch22, none, or groups joined
+                by +). docs/FEATURES.md
+                gives the sources.
+                """,
+            options: [
+                .flag("--list", required: true, help: "list the catalog (required)", \.list),
+                .flag("--json", help: "as one JSON object (catalog_version, features)", \.json),
+                SharedOptions.configFile(\.analysis),
+            ],
+            analysis: \.analysis,
+            run: run)
+    }
+
+    static func run(_ o: Options) -> Int32 {
+        let (json, analysis) = (o.json, o.analysis)
         let options = analysis.options(of: FeaturesFamily.self)
         let rows = FeatureColumns.list(options.configuration)
         if json {

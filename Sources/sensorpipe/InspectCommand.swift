@@ -4,25 +4,38 @@ import Recordings
 
 /// `sensorpipe inspect`: what is in a recording, stream by stream, with its QC account.
 enum InspectCommand {
-    static let spec = CommandSpec(
-        name: "inspect", summary: "streams, times, rates, segments, gaps and QC of recordings",
-        synopsis: "inspect FILE|DIR… [--json] [--preset NAME] [--issues N]",
-        about: """
-            For every recording (folders are searched recursively): format, and per stream its key
-            (device/sensor/channel[/session=ID], as in the result tables), what its times count from
-            (origin: unix = UTC, stream_start = seconds from the record start, device_local = the
-            device's local clock), start and end (UTC for unix, "+seconds" otherwise), nominal and
-            measured rate (Hz), segments, gaps, deletion spans, duplicates dropped, masked and
-            rejected samples. --json adds the stream's attributes (classification, utc_offset_s,
-            device_model, ...).
-            """,
-        options: [
-            OptionSpec("--json", help: "one JSON object per recording, one per line"),
-            .preset,
-            .noVerifyIntegrity,
-            OptionSpec("--issues", value: .text("N"), help: "show at most N recoverable issues per file (default 5)"),
-        ])
-    static let usage = spec.usage
+    struct Options: CommandOptions {
+        var arguments: [String] = []
+        var json = false
+        var decode = DecodeOptions()
+        var maxIssues = 5
+    }
+
+    static var command: Command { Command(declaration) }
+
+    static var declaration: CommandDeclaration<Options> {
+        CommandDeclaration<Options>(
+            name: "inspect", summary: "streams, times, rates, segments, gaps and QC of recordings",
+            arguments: .files("FILE|DIR…"),
+            about: """
+                For every recording (folders are searched recursively): format, and per stream its key
+                (device/sensor/channel[/session=ID], as in the result tables), what its times count from
+                (origin: unix = UTC, stream_start = seconds from the record start, device_local = the
+                device's local clock), start and end (UTC for unix, "+seconds" otherwise), nominal and
+                measured rate (Hz), segments, gaps, deletion spans, duplicates dropped, masked and
+                rejected samples. --json adds the stream's attributes (classification, utc_offset_s,
+                device_model, ...).
+                """,
+            options: [
+                .flag("--json", help: "one JSON object per recording, one per line", \.json),
+                SharedOptions.preset(\.decode),
+                SharedOptions.noVerifyIntegrity(\.decode),
+                .value(
+                    "--issues", rule: .integer("N", in: 0...Int.max), help: "show at most N recoverable issues per file (default 5)",
+                    \.maxIssues),
+            ],
+            run: run)
+    }
 
     struct StreamReport: Encodable {
         var index: Int
@@ -69,31 +82,8 @@ enum InspectCommand {
         var issues: [String] = []
     }
 
-    static func run(_ args: [String]) -> Int32 {
-        var inputs = [String]()
-        var json = false
-        var options = DecodeOptions()
-        var maxIssues = 5
-        var cursor = ArgumentCursor(args, usage: usage)
-        while let a = cursor.next() {
-            switch a {
-            case "--json": json = true
-            case "--preset": options.preset = CLI.preset(cursor.value(a, "a NAME"), usage: usage)
-            case "--no-verify-integrity": options.verifiesIntegrity = false
-            case "--issues":
-                guard let n = Int(cursor.value(a, "a non-negative number")), n >= 0 else {
-                    CLI.usageError("--issues needs a non-negative number", usage: usage)
-                }
-                maxIssues = n
-            case "-h", "--help":
-                print(usage)
-                return 0
-            default:
-                if a.hasPrefix("-") { CLI.usageError("unknown option '\(a)'", usage: usage) }
-                inputs.append(a)
-            }
-        }
-        guard !inputs.isEmpty else { CLI.usageError("no input given", usage: usage) }
+    static func run(_ o: Options) -> Int32 {
+        let (inputs, json, options, maxIssues) = (o.arguments, o.json, o.decode, o.maxIssues)
         let files: [String]
         do { files = try RecordingDiscovery.expand(inputs) } catch { CLI.error("\(error)"); return 1 }
         var failed = 0

@@ -3,52 +3,40 @@ import Report
 
 /// `sensorpipe report`: HTML reports of a results database.
 enum ReportCommand {
-    static let spec = CommandSpec(
-        name: "report", summary: "HTML reports (one page per recording and an index) from a run's database",
-        synopsis: "report RESULTS.sqlite [--out DIR] [--recording PATH|ID]",
-        about: """
-            Writes one self-contained HTML page per recording of a `sensorpipe run` database
-            (recording-<id>.html: inline SVG and CSS, no scripts, no external resources) and an
-            index.html listing every recording with its status, error, hours and summary figures.
-            A page shows the summary tables, the QC account with a signal timeline, heart rate per
-            window with its quality, HRV per window, ECG strips with the detected and corrected beats
-            (read back from the recording file when it is still there unchanged; the page says so when
-            it moved or changed) and one section per analysis family. The database is only read.
-            """,
-        options: [
-            OptionSpec("--out", value: .folder("DIR"), help: "output folder (default: RESULTS-report beside the database)"),
-            OptionSpec(
-                "--recording", value: .text("PATH|ID"),
-                help: "only this recording: its recordings.id or its path (the latest analysis of that path)"),
-        ],
-        epilogue: "Exit codes: 0 written, 1 the database could not be read or the folder written, 64 usage error.")
-    static let usage = spec.usage
+    struct Options: CommandOptions {
+        var arguments: [String] = []
+        var out: String?
+        var recording: String?
+    }
+
+    static var command: Command { Command(declaration) }
+
+    static var declaration: CommandDeclaration<Options> {
+        CommandDeclaration<Options>(
+            name: "report", summary: "HTML reports (one page per recording and an index) from a run's database",
+            arguments: ArgumentsSpec(placeholder: "RESULTS.sqlite", count: 1...1),
+            about: """
+                Writes one self-contained HTML page per recording of a `sensorpipe run` database
+                (recording-<id>.html: inline SVG and CSS, no scripts, no external resources) and an
+                index.html listing every recording with its status, error, hours and summary figures.
+                A page shows the summary tables, the QC account with a signal timeline, heart rate per
+                window with its quality, HRV per window, ECG strips with the detected and corrected beats
+                (read back from the recording file when it is still there unchanged; the page says so when
+                it moved or changed) and one section per analysis family. The database is only read.
+                """,
+            options: [
+                .value("--out", rule: .folder("DIR"), help: "output folder (default: RESULTS-report beside the database)", \.out),
+                .value(
+                    "--recording", rule: .text("PATH|ID"),
+                    help: "only this recording: its recordings.id or its path (the latest analysis of that path)", \.recording),
+            ],
+            epilogue: "Exit codes: 0 written, 1 the database could not be read or the folder written, 64 usage error.",
+            run: { o in write(database: o.arguments[0], out: o.out ?? defaultFolder(for: o.arguments[0]), recording: o.recording) })
+    }
 
     /// The default report folder of a database: `results.sqlite` → `results-report`.
     static func defaultFolder(for database: String) -> String {
         URL(fileURLWithPath: database).deletingPathExtension().path + "-report"
-    }
-
-    static func run(_ args: [String]) -> Int32 {
-        var cursor = ArgumentCursor(args, usage: usage)
-        var database: String?
-        var out: String?
-        var recording: String?
-        while let a = cursor.next() {
-            switch a {
-            case "--out": out = cursor.value(a, "a DIR")
-            case "--recording": recording = cursor.value(a, "a PATH or ID")
-            case "-h", "--help":
-                print(usage)
-                return 0
-            default:
-                if a.hasPrefix("-") { CLI.usageError("unknown option '\(a)'", usage: usage) }
-                guard database == nil else { CLI.usageError("one RESULTS.sqlite only, got '\(a)' too", usage: usage) }
-                database = a
-            }
-        }
-        guard let database else { CLI.usageError("no RESULTS.sqlite given", usage: usage) }
-        return write(database: database, out: out ?? defaultFolder(for: database), recording: recording)
     }
 
     /// Writes the reports and prints where (on stderr with `quietStdout`, so `run --json` keeps

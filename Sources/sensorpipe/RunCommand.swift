@@ -5,132 +5,115 @@ import Synchronization
 
 /// `sensorpipe run`: a resumable batch of recordings into one SQLite database (or CSV folders).
 enum RunCommand {
-    static let spec = CommandSpec(
-        name: "run", summary: "resumable batch of recordings into one SQLite database (or CSV folder)",
-        synopsis: """
-            run INPUT… [--out PATH] [--format sqlite|csv [--gzip]] [--jobs N] [--shard K/N]
-                                  [--include GLOB]… [--exclude GLOB]… [--label TEXT] [--quiet] [--json] [--report]
-                                  [ANALYSIS OPTIONS] [--preset NAME] [--config FILE]
-            """,
-        about: """
-            Analyses every recording among the INPUTs into one SQLite database (default
-            ./results.sqlite): the tables of `sensorpipe analyze` plus `runs`, `recordings` (path,
-            size, content hash, status, error, QC account) and `streams` (docs/RESULTS.md). Each
-            recording is written in one transaction. A recording that fails is recorded with its error
-            and the batch goes on. Rerunning resumes: recordings already done with the same content
-            (FNV-1a 64 hash) and configuration are skipped.
+    /// `--format`.
+    enum OutputFormat: String, CaseIterable {
+        case sqlite, csv
+    }
 
-            INPUTs are recording files, folders (searched recursively, following symbolic links;
-            names starting with . are skipped) or manifests (*.manifest,
-            *.list, *.txt: one path per line, # comments, relative to the manifest's folder). A
-            recording may span files: a NAME.group file lists its members, and SensorKit files of one
-            folder whose names differ only by the sensor (p01_accelerometer.ndjson.gz,
-            p01_rotationRate.ndjson.gz) are one recording (docs/RESULTS.md, "Recordings of several files").
-            """,
-        options: [
-            OptionSpec(
-                "--out", value: .file("PATH"),
-                help: "SQLite database, or with --format csv a folder (default results.sqlite, or results/ for csv)"),
-            OptionSpec(
-                "--format", value: .choice("F", ["sqlite", "csv"]),
-                help:
-                    "sqlite (default) or csv: a folder per recording holding the tables as CSV and recording.json (QC account), "
-                    + "plus recordings.csv, runs.ndjson and one long CSV per table for the whole batch (beats.csv, …: a first "
-                    + "column `recording`, then the table's columns)"),
-            OptionSpec("--gzip", help: "with --format csv: write the long tables gzip-compressed (beats.csv.gz)"),
-            OptionSpec(
-                "--jobs", value: .text("N"),
-                help:
-                    "recordings analysed in parallel (default: the number of cores); one writer stores them in input order, "
-                    + "so the output does not depend on N"),
-            OptionSpec(
-                "--shard", value: .text("K/N"),
-                help:
-                    "analyse only part K of N (by a stable hash of each recording's path as given), so N independent jobs "
-                    + "with the same INPUTs cover it exactly once"),
-            OptionSpec(
-                "--include", value: .text("GLOB"),
-                help:
-                    "keep only files matching GLOB (repeatable): a pattern without / matches the file name ('*.hea'), "
-                    + "one with / the whole path ('*/week1/*')"),
-            OptionSpec(
-                "--exclude", value: .text("GLOB"),
-                help:
-                    "leave out files matching GLOB (repeatable; e.g. '*_BPMtrace.mat', the SPC 2015 reference traces, "
-                    + "which are not recordings)"),
-            OptionSpec("--label", value: .text("TEXT"), help: "a study label stored in runs.label (not part of the configuration)"),
-            OptionSpec("--quiet", "-q", help: "no progress bar or per-recording lines; failures and the summary only"),
-            OptionSpec("--json", help: "print the summary as JSON on stdout (progress stays on stderr)"),
-            OptionSpec(
-                "--report",
-                help:
-                    "at the end, write the HTML reports of the whole database (as `sensorpipe report`) into "
-                    + "RESULTS-report/ beside it (SQLite only)"),
-            .preset,
-            .noVerifyIntegrity,
-            .configFile,
-        ],
-        takesAnalysisOptions: true,
-        epilogue: """
-            Progress goes to stderr: a bar on a terminal, one line per recording otherwise.
-            Exit codes: 0 all recordings ok or skipped, 1 some recordings failed (each stored with its
-            error) or the INPUTs hold no recording, 2 the output could not be opened or written
-            (rerun to resume), 64 usage error.
-            """)
-    static let usage = spec.usage
-
-    static func run(_ args: [String]) -> Int32 {
-        var inputs = [String]()
+    struct Options: CommandOptions {
+        var arguments: [String] = []
         var out: String?
-        var csv = false
+        var format = OutputFormat.sqlite
         var gzip = false
+        var jobs = ProcessInfo.processInfo.activeProcessorCount
+        var shard: Shard?
+        var filter = RecordingDiscovery.Filter()
+        var label: String?
         var quiet = false
         var json = false
         var report = false
-        var shard: Shard?
-        var jobs = ProcessInfo.processInfo.activeProcessorCount
-        var label: String?
-        var filter = RecordingDiscovery.Filter()
-        var cursor = ArgumentCursor(args, usage: usage)
-        var analysis = cursor.configuration()
-        while let a = cursor.next() {
-            if cursor.analysisOption(a, analysis: &analysis) { continue }
-            switch a {
-            case "--out": out = cursor.value(a)
-            case "--format":
-                let v = cursor.value(a)
-                guard v == "sqlite" || v == "csv" else { CLI.usageError("--format is sqlite or csv, got '\(v)'", usage: usage) }
-                csv = v == "csv"
-            case "--jobs":
-                let v = cursor.value(a)
-                guard let n = Int(v), n >= 1, n <= BatchOptions.maximumJobs else {
-                    CLI.usageError("--jobs needs an integer from 1 to \(BatchOptions.maximumJobs), got '\(v)'", usage: usage)
-                }
-                jobs = n
-            case "--shard":
-                let v = cursor.value(a)
-                guard let s = Shard(v) else { CLI.usageError("--shard needs K/N with 1 ≤ K ≤ N, got '\(v)'", usage: usage) }
-                shard = s
-            case "--include": filter.include.append(cursor.value(a, "a GLOB"))
-            case "--exclude": filter.exclude.append(cursor.value(a, "a GLOB"))
-            case "--gzip": gzip = true
-            case "--label": label = cursor.value(a, "a TEXT")
-            case "--quiet", "-q": quiet = true
-            case "--json": json = true
-            case "--report": report = true
-            case "-h", "--help":
-                print(usage)
-                return 0
-            default:
-                if a.hasPrefix("-") { CLI.usageError("unknown option '\(a)'", usage: usage) }
-                inputs.append(a)
-            }
-        }
-        guard !inputs.isEmpty else { CLI.usageError("no INPUT given", usage: usage) }
-        if out?.isEmpty == true { CLI.usageError("--out needs a path, got an empty one", usage: usage) }
-        if gzip && !csv { CLI.usageError("--gzip goes with --format csv", usage: usage) }
-        let output = out ?? (csv ? "results" : "results.sqlite")
-        if report && csv { CLI.usageError("--report reads the SQLite output; it cannot follow --format csv", usage: usage) }
+        var analysis = AnalysisConfiguration()
+    }
+
+    static var command: Command { Command(declaration) }
+
+    static var declaration: CommandDeclaration<Options> {
+        CommandDeclaration<Options>(
+            name: "run", summary: "resumable batch of recordings into one SQLite database (or CSV folder)",
+            arguments: .files("INPUT…"),
+            about: """
+                Analyses every recording among the INPUTs into one SQLite database (default
+                ./results.sqlite): the tables of `sensorpipe analyze` plus `runs`, `recordings` (path,
+                size, content hash, status, error, QC account) and `streams` (docs/RESULTS.md). Each
+                recording is written in one transaction. A recording that fails is recorded with its error
+                and the batch goes on. Rerunning resumes: recordings already done with the same content
+                (FNV-1a 64 hash) and configuration are skipped.
+
+                INPUTs are recording files, folders (searched recursively, following symbolic links;
+                names starting with . are skipped) or manifests (*.manifest,
+                *.list, *.txt: one path per line, # comments, relative to the manifest's folder). A
+                recording may span files: a NAME.group file lists its members, and SensorKit files of one
+                folder whose names differ only by the sensor (p01_accelerometer.ndjson.gz,
+                p01_rotationRate.ndjson.gz) are one recording (docs/RESULTS.md, "Recordings of several files").
+                """,
+            options: [
+                .value(
+                    "--out", rule: .file("PATH"),
+                    help: "SQLite database, or with --format csv a folder (default results.sqlite, or results/ for csv)", \.out),
+                .value(
+                    "--format", rule: .choice("F"),
+                    help:
+                        "sqlite (default) or csv: a folder per recording holding the tables as CSV and recording.json (QC account), "
+                        + "plus recordings.csv, runs.ndjson and one long CSV per table for the whole batch (beats.csv, …: a first "
+                        + "column `recording`, then the table's columns)",
+                    \.format),
+                .flag("--gzip", help: "with --format csv: write the long tables gzip-compressed (beats.csv.gz)", \.gzip),
+                .value(
+                    "--jobs", rule: .integer("N", in: 1...BatchOptions.maximumJobs),
+                    help:
+                        "recordings analysed in parallel (default: the number of cores); one writer stores them in input order, "
+                        + "so the output does not depend on N",
+                    \.jobs),
+                .value(
+                    "--shard", rule: .parsed("K/N", "K/N with 1 ≤ K ≤ N", Shard.init),
+                    help:
+                        "analyse only part K of N (by a stable hash of each recording's path as given), so N independent jobs "
+                        + "with the same INPUTs cover it exactly once",
+                    \.shard),
+                .appending(
+                    "--include", rule: .text("GLOB"),
+                    help:
+                        "keep only files matching GLOB (repeatable): a pattern without / matches the file name ('*.hea'), "
+                        + "one with / the whole path ('*/week1/*')",
+                    \.filter.include),
+                .appending(
+                    "--exclude", rule: .text("GLOB"),
+                    help:
+                        "leave out files matching GLOB (repeatable; e.g. '*_BPMtrace.mat', the SPC 2015 reference traces, "
+                        + "which are not recordings)",
+                    \.filter.exclude),
+                .value(
+                    "--label", rule: .text("TEXT"), help: "a study label stored in runs.label (not part of the configuration)",
+                    \.label),
+                .flag("--quiet", "-q", help: "no progress bar or per-recording lines; failures and the summary only", \.quiet),
+                .flag("--json", help: "print the summary as JSON on stdout (progress stays on stderr)", \.json),
+                .flag(
+                    "--report",
+                    help:
+                        "at the end, write the HTML reports of the whole database (as `sensorpipe report`) into "
+                        + "RESULTS-report/ beside it (SQLite only)",
+                    \.report),
+            ] + SharedOptions.analysis(\.analysis),
+            analysis: \.analysis,
+            epilogue: """
+                Progress goes to stderr: a bar on a terminal, one line per recording otherwise. Ctrl-C
+                stops the run: recordings already stored stay, the one being written is rolled back, and
+                the same command resumes where it stopped.
+                Exit codes: 0 all recordings ok or skipped, 1 some recordings failed (each stored with its
+                error) or the INPUTs hold no recording, 2 the output could not be opened or written
+                (rerun to resume), 64 usage error, 130 interrupted (Ctrl-C; rerun to resume).
+                """,
+            check: { o throws(UsageError) in
+                if o.gzip && o.format != .csv { throw UsageError("--gzip goes with --format csv") }
+                if o.report && o.format == .csv { throw UsageError("--report reads the SQLite output; it cannot follow --format csv") }
+            },
+            run: run)
+    }
+
+    static func run(_ o: Options) -> Int32 {
+        let (inputs, csv, gzip, quiet, json, report) = (o.arguments, o.format == .csv, o.gzip, o.quiet, o.json, o.report)
+        let (shard, jobs, label, filter, analysis) = (o.shard, o.jobs, o.label, o.filter, o.analysis)
+        let output = o.out ?? (csv ? "results" : "results.sqlite")
         // The shard is chosen on the paths as given (identical on every node of a job array).
         let recordings: [RecordingInput]
         let found: Int
@@ -164,15 +147,24 @@ enum RunCommand {
         }
         var options = BatchOptions(jobs: jobs, softwareVersion: SensorPipeCommand.version, label: label, analysis: analysis)
         options.beforeCommit = stallHook()
-        let reporter = ProgressReporter(mode: quiet ? .quiet : (isatty(2) != 0 ? .bar : .lines))
+        let reporter = ProgressReporter(mode: quiet ? .quiet : (isatty(2) != 0 ? .bar : .lines), total: recordings.count)
+        // Ctrl-C: end the bar's line, say what is kept and how to resume, exit 130. The recording
+        // being written is rolled back when the database is next opened (as after a crash).
+        let interrupt = SignalHandler(SIGINT) {
+            reporter.interrupt(
+                "interrupted after \(reporter.done) of \(recordings.count) recording(s), kept in \(output) "
+                    + "(recordings not finished are redone).\nTo resume, run the same command again: \(CLI.commandLine)")
+        }
         let summary: BatchSummary
         do {
             summary = try BatchRunner.run(inputs: recordings, store: store, options: options) { reporter.report($0) }
         } catch {
+            interrupt.cancel()
             reporter.clear()
             CLI.error("\(output): \(error)")
             return 2
         }
+        interrupt.cancel()
         reporter.clear()
         if json {
             print(summary.json)
@@ -246,16 +238,59 @@ enum RunCommand {
 }
 
 /// Progress on stderr: a redrawn bar on a terminal, one line per recording otherwise, or only
-/// failures with `--quiet`.
-final class ProgressReporter {
+/// failures with `--quiet`. Safe to call from any thread (the batch's writer reports, a signal
+/// handler interrupts).
+final class ProgressReporter: Sendable {
     enum Mode { case bar, lines, quiet }
     let mode: Mode
-    private var drawn = false
-    private var lastDraw = -1.0
+    /// Recordings of the batch.
+    let total: Int
+    private struct State {
+        var drawn = false
+        var lastDraw = -1.0
+        var done = 0
+        var interrupted = false
+    }
+    private let state = Mutex(State())
+    private let output: @Sendable (String) -> Void
 
-    init(mode: Mode) { self.mode = mode }
+    /// - Parameters:
+    ///   - mode: bar, lines or quiet.
+    ///   - total: the recordings of the batch.
+    ///   - output: where the text goes (default stderr).
+    init(mode: Mode, total: Int, output: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) {
+        self.mode = mode
+        self.total = total
+        self.output = output
+    }
+
+    /// Recordings done (stored, failed or skipped) so far.
+    var done: Int { state.withLock { $0.done } }
 
     func report(_ p: BatchProgress) {
+        state.withLock { s in
+            guard !s.interrupted else { return }
+            s.done = p.done
+            report(p, &s)
+        }
+    }
+
+    /// Ends the bar's line (or the last progress line), prints `message` on stderr and exits with 130.
+    func interrupt(_ message: String) -> Never {
+        stop(message)
+        _exit(130) // not exit(): the batch's threads are still running; the database is left as after a crash
+    }
+
+    /// Clears the bar, prints `sensorpipe: message` on its own line, and draws nothing more.
+    func stop(_ message: String) {
+        state.withLock { s in
+            s.interrupted = true
+            output((s.drawn ? "\r\u{1B}[K" : "") + "sensorpipe: " + message + "\n")
+            s.drawn = false
+        }
+    }
+
+    private func report(_ p: BatchProgress, _ s: inout State) {
         let o = p.latest
         let line: String
         switch o.status {
@@ -277,13 +312,13 @@ final class ProgressReporter {
         case .bar:
             if o.status == .failed { write("\r\u{1B}[K" + line + "\n") }
             // At most ten redraws a second (and always the last one and after a failure line).
-            guard o.status == .failed || p.done == p.total || p.elapsedSeconds - lastDraw >= 0.1 else { return }
-            lastDraw = p.elapsedSeconds
+            guard o.status == .failed || p.done == p.total || p.elapsedSeconds - s.lastDraw >= 0.1 else { return }
+            s.lastDraw = p.elapsedSeconds
             let rate = (p.bytesPerSecond ?? 0) / 1e6
             let eta = p.etaSeconds.map { "ETA " + Self.clock($0) } ?? "ETA -"
             let text = " \(p.done)/\(p.total) recordings  " + String(format: "%.1f MB/s  ", rate) + eta
             write("\r\u{1B}[K" + Self.barLine(text: text, fraction: p.total > 0 ? Double(p.done) / Double(p.total) : 1))
-            drawn = true
+            s.drawn = true
         }
     }
 
@@ -313,11 +348,11 @@ final class ProgressReporter {
 
     /// Removes the bar before the summary.
     func clear() {
-        if drawn { write("\r\u{1B}[K") }
-        drawn = false
+        state.withLock { s in
+            if s.drawn { output("\r\u{1B}[K") }
+            s.drawn = false
+        }
     }
 
-    private func write(_ s: String) {
-        FileHandle.standardError.write(Data(s.utf8))
-    }
+    private func write(_ s: String) { output(s) }
 }

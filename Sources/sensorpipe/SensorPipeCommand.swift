@@ -7,11 +7,14 @@ import Recordings
 struct SensorPipeCommand {
     static var version: String { SensorPipeVersion.current }
 
-    /// Every command, in the order the help lists them.
-    static let commands: [CommandSpec] = [
-        InspectCommand.spec, AnalyzeCommand.spec, RunCommand.spec, MergeCommand.spec, ConvertCommand.spec,
-        TablesCommand.spec, ReportCommand.spec, FeaturesCommand.spec, CompletionsCommand.spec, CompletionsCommand.manpageSpec,
-    ]
+    /// Every command, declared once, in the order the help lists them.
+    static var commands: [Command] {
+        [
+            InspectCommand.command, AnalyzeCommand.command, RunCommand.command, MergeCommand.command, ConvertCommand.command,
+            TablesCommand.command, ReportCommand.command, FeaturesCommand.command, CompletionsCommand.command,
+            CompletionsCommand.manpageCommand,
+        ]
+    }
 
     static var usage: String {
         var text = "USAGE: sensorpipe <command> [options]\n\nCOMMANDS:\n"
@@ -31,57 +34,54 @@ struct SensorPipeCommand {
 
     static func main() {
         var args = FilePathBytes.arguments // bytes that are not UTF-8 kept (file names may hold them)
-        guard let command = args.first else {
+        guard let name = args.first else {
             FileHandle.standardError.write(Data((usage + "\n").utf8))
             exit(64)
         }
         args.removeFirst()
-        let code: Int32
-        switch command {
-        case "inspect": code = InspectCommand.run(args)
-        case "convert": code = ConvertCommand.run(args)
-        case "analyze": code = AnalyzeCommand.run(args)
-        case "merge": code = MergeCommand.run(args)
-        case "run": code = RunCommand.run(args)
-        case "tables": code = TablesCommand.run(args)
-        case "completions": code = CompletionsCommand.run(args)
-        case "manpage": code = CompletionsCommand.runManpage(args)
-        case "features": code = FeaturesCommand.run(args)
-        case "report": code = ReportCommand.run(args)
+        switch name {
         case "-h", "--help", "help":
             print(usage)
-            code = 0
+            exit(0)
         case "--version", "-V":
             print("sensorpipe \(version)")
-            code = 0
+            exit(0)
         default:
-            CLI.usageError("unknown command '\(command)'", usage: usage)
+            guard let command = commands.first(where: { $0.name == name }) else {
+                CLI.usageError("unknown command '\(name)'", usage: "sensorpipe <command> [options]", command: nil)
+            }
+            exit(command.main(args))
         }
-        exit(code)
     }
 }
 
 /// Small helpers shared by the commands.
 enum CLI {
-    /// Prints `message` and the usage to stderr and exits with 64.
-    static func usageError(_ message: String, usage: String) -> Never {
-        FileHandle.standardError.write(Data("sensorpipe: \(message)\n\n\(usage)\n".utf8))
+    /// Prints `message`, the one-line usage and the `--help` hint to stderr and exits with 64.
+    /// - Parameters:
+    ///   - usage: the command's one-line usage (``Command/usageLine(_:_:_:analysis:)``).
+    ///   - command: the command's name, or `nil` for the top level.
+    static func usageError(_ message: String, usage: String, command: String?) -> Never {
+        let hint = command.map { "Run `sensorpipe \($0) --help` for its options." } ?? "Run `sensorpipe --help` for the commands."
+        FileHandle.standardError.write(Data("sensorpipe: \(message)\nUSAGE: \(usage)\n\(hint)\n".utf8))
         exit(64)
+    }
+
+    /// The command line as typed, quoted for a POSIX shell where needed (the resume hint).
+    static var commandLine: String {
+        CommandLine.arguments.map { word in
+            let plain =
+                !word.isEmpty
+                && word.unicodeScalars.allSatisfy {
+                    $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "_./=:,+-@%".unicodeScalars.contains($0))
+                }
+            return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        }.joined(separator: " ")
     }
 
     /// Prints an error line to stderr.
     static func error(_ message: String) {
         FileHandle.standardError.write(Data("sensorpipe: \(message)\n".utf8))
-    }
-
-    /// Parses `--preset NAME`.
-    static func preset(_ name: String, usage: String) -> RecordingPreset {
-        guard let p = RecordingPreset(rawValue: name) else {
-            usageError(
-                "unknown preset '\(name)' (known: \(RecordingPreset.allCases.map(\.rawValue).joined(separator: ", ")))",
-                usage: usage)
-        }
-        return p
     }
 
     /// Formats a time by what it counts from: Unix seconds as ISO 8601 UTC (`…Z`), device-local

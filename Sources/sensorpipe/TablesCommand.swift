@@ -4,34 +4,32 @@ import Pipeline
 /// `sensorpipe tables`: the declared result tables as Markdown, or rewrites the generated blocks
 /// of a document (`docs/RESULTS.md`).
 enum TablesCommand {
-    static let spec = CommandSpec(
-        name: "tables", summary: "the result tables' columns as Markdown (from their declarations)",
-        synopsis: "tables [--update FILE]",
-        about: """
-            Prints every result and bookkeeping table's columns (name, type, unit, meaning) as
-            Markdown, from the declarations the sinks use. With --update FILE, rewrites each
-            `<!-- columns: NAME -->` … `<!-- end columns -->` block of FILE in place.
-            """,
-        options: [
-            OptionSpec(
-                "--update", value: .file("FILE"),
-                help: "rewrite the generated column blocks of FILE in place (docs/RESULTS.md)")
-        ],
-        positionalFiles: false)
-    static let usage = spec.usage
-
-    static func run(_ args: [String]) -> Int32 {
-        var cursor = ArgumentCursor(args, usage: usage)
+    struct Options: CommandOptions {
+        var arguments: [String] = []
         var update: String?
-        while let a = cursor.next() {
-            switch a {
-            case "--update": update = cursor.value(a, "a FILE")
-            case "-h", "--help":
-                print(usage)
-                return 0
-            default: CLI.usageError("unknown argument '\(a)'", usage: usage)
-            }
-        }
+    }
+
+    static var command: Command { Command(declaration) }
+
+    static var declaration: CommandDeclaration<Options> {
+        CommandDeclaration<Options>(
+            name: "tables", summary: "the result tables' columns as Markdown (from their declarations)",
+            arguments: .none,
+            about: """
+                Prints every result and bookkeeping table's columns (name, type, unit, meaning) as
+                Markdown, from the declarations the sinks use. With --update FILE, rewrites each
+                `<!-- columns: NAME -->` … `<!-- end columns -->` block of FILE in place.
+                """,
+            options: [
+                .value(
+                    "--update", rule: .file("FILE"), help: "rewrite the generated column blocks of FILE in place (docs/RESULTS.md)",
+                    \.update)
+            ],
+            run: run)
+    }
+
+    static func run(_ o: Options) -> Int32 {
+        let update = o.update
         guard let update else {
             for t in ResultsDocumentation.tables {
                 print("## `\(t.name)`: \(t.summary)\n\n" + ResultsDocumentation.markdown(t))

@@ -87,6 +87,44 @@ struct SleepTests {
         #expect(chunked.nights == r.nights)
     }
 
+    @Test("the motion family writes each night once, as the stream analyser finds them, for any block size")
+    func familyNightsOnce() throws {
+        let rate = 10.0
+        let sim = SimulatedNights(rate: rate, start: Self.noon - 3600)
+        let count = Int((2 * 86_400 + 7200) * rate)
+        let expected = GeneratedStream.analyze(count: count, rate: rate, start: sim.start) { sim.sample($0) }.nights
+        #expect(expected.count == 4)
+        for sizes in [[60_000], [7919, 31]] {
+            var family = MotionFamily.makeAnalyzer(options: MotionOptions())
+            let out = MotionRowCollector()
+            let claimed = family.claim(AnnouncedStream(index: 0, info: MotionTestSupport.info(rate: rate), file: "f"))
+            #expect(claimed)
+            var first = 0, b = 0
+            while first < count {
+                let n = min(sizes[b % sizes.count], count - first)
+                b += 1
+                var t = [Double](), x = [Float](), y = [Float](), z = [Float]()
+                for i in first..<(first + n) {
+                    let v = sim.sample(i)
+                    t.append(sim.start + Double(i) / rate)
+                    x.append(v.x)
+                    y.append(v.y)
+                    z.append(v.z)
+                }
+                try family.consume(
+                    SampleBlock(
+                        stream: 0, segment: 0, firstSample: first, time: .explicit(t), columns: [x, y, z],
+                        flags: [UInt8](repeating: 0, count: n), endsSegment: first + n == count),
+                    output: out)
+                first += n
+            }
+            try family.finish(output: out)
+            let nights = out.rows["motion_nights", default: []].map { "\($0["night"].map { "\($0)" } ?? "")" }
+            #expect(nights.count == expected.count, "blocks \(sizes): \(nights)")
+            #expect(Set(nights).count == nights.count, "blocks \(sizes): a night written twice: \(nights)")
+        }
+    }
+
     @Test("a watch left on a table from 21:00 to 09:00: that night has no sleep window, and says why")
     func offWristNight() {
         let rate = 10.0

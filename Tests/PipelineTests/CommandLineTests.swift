@@ -54,6 +54,29 @@ struct SensorPipeProcess {
             stderr: String(decoding: errData.withLock { $0 }, as: UTF8.self))
     }
 
+    /// Starts `sensorpipe args…` with `SENSORPIPE_STALL_BEFORE_COMMIT=n` and reads its stderr until
+    /// it stalls inside the n-th stored recording's transaction (or ends, or 300 s pass).
+    /// - Returns: the running process, its stderr and the text read so far.
+    static func startStalled(_ args: [String], atCommit n: Int) throws -> (process: Process, stderr: FileHandle, text: String) {
+        guard let binary else { throw MissingBinary() }
+        let p = Process()
+        p.executableURL = binary
+        p.arguments = args
+        p.environment = ProcessInfo.processInfo.environment.merging(["SENSORPIPE_STALL_BEFORE_COMMIT": "\(n)"]) { $1 }
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        var text = ""
+        let deadline = Date().addingTimeInterval(300)
+        while !text.contains("stalling before the commit") && Date() < deadline {
+            let chunk = err.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        return (p, err.fileHandleForReading, text)
+    }
+
     struct MissingBinary: Error, CustomStringConvertible {
         var description: String {
             "the sensorpipe executable was not found beside the test bundle (\(CommandLine.arguments[0])); build it with `swift build`"
@@ -116,7 +139,6 @@ struct CommandLineTests {
 
     @Test("SIGKILL inside a recording's transaction, then rerun: the database equals an uninterrupted run's")
     func killAndResume() throws {
-        guard let binary = SensorPipeProcess.binary else { throw SensorPipeProcess.MissingBinary() }
         let f = BatchFixture()
         _ = try f.make("in", count: 12, corruptAt: [7])
         let input = f.dir.url.appendingPathComponent("in").path
@@ -126,21 +148,7 @@ struct CommandLineTests {
 
         // Stall inside the 6th stored recording's transaction (its rows written, not committed), then kill.
         let killed = f.dir.url.appendingPathComponent("killed.sqlite").path
-        let p = Process()
-        p.executableURL = binary
-        p.arguments = ["run", input, "--out", killed, "--jobs", "2"]
-        p.environment = ProcessInfo.processInfo.environment.merging(["SENSORPIPE_STALL_BEFORE_COMMIT": "6"]) { $1 }
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
-        var text = ""
-        let deadline = Date().addingTimeInterval(300)
-        while !text.contains("stalling before the commit") && Date() < deadline {
-            let chunk = err.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
+        let (p, _, text) = try SensorPipeProcess.startStalled(["run", input, "--out", killed, "--jobs", "2"], atCommit: 6)
         #expect(text.contains("stalling before the commit"), "\(text)")
         // A second run on the same database while the first holds it: refused at once (exit 2),
         // naming the holder, instead of storing every recording twice.

@@ -52,9 +52,9 @@ func readmeSnippet3() throws {
 
 @Suite("README snippets")
 struct ReadmeSnippetTests {
-    /// The snippets of this file, dedented by one level.
-    static func snippets() throws -> [String] {
-        let text = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+    /// The snippets of a test file (this one by default), dedented by one level.
+    static func snippets(in file: String = #filePath) throws -> [String] {
+        let text = try String(contentsOf: URL(fileURLWithPath: file), encoding: .utf8)
         var out = [String]()
         var current: [String]?
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {

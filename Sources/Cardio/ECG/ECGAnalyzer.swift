@@ -40,10 +40,14 @@ public struct ECGAnalyzer {
     var windowLength = 0
     var windowSamples: [Float] = []
     var windowMasked: [Bool] = []
-    var windowStart = 0 // sample index (in segment) of the window being filled
+    /// The segment's quality windows (sample indices from its start, adjacent); ``WindowCutter/next``
+    /// is the first window not yet assessed, held until every beat inside it is final.
+    var qualityWindows = WindowCutter<Int>(length: 1, step: 1, origin: 0)
+    var filledWindows = 0 // windows of the segment whose samples are complete
     var fed = 0 // samples fed to the detector in this segment
     var latencySamples = 0
-    var pendingWindows: [(start: Int, samples: [Float], masked: [Bool])] = []
+    /// Windows `qualityWindows.next ..< filledWindows`: their samples and masks.
+    var pendingWindows: [(samples: [Float], masked: [Bool])] = []
     /// Assessed quality windows, reduced to what beat labels and lead fusion need (21 bytes each).
     var qualityLabels: [LeadFusion.Window] = []
     /// Quality results not yet handed out (``takeQualityResults()``).
@@ -95,12 +99,13 @@ public struct ECGAnalyzer {
                 issues.append("segment \(block.segment): sample rate \(sampleRate) Hz outside 100–2000 Hz; no R-peak detection")
             }
             fed = 0
-            windowStart = 0
+            filledWindows = 0
             windowSamples.removeAll(keepingCapacity: true)
             windowMasked.removeAll(keepingCapacity: true)
             if sampleRate >= 125 && sampleRate <= 1000 {
                 quality = ECGQuality(sampleRate: sampleRate, windowDurationSeconds: options.qualityWindowSeconds)
                 windowLength = Int((options.qualityWindowSeconds * sampleRate).rounded())
+                qualityWindows = WindowCutter(length: windowLength, step: windowLength, origin: 0)
             } else {
                 quality = nil
                 issues.append("segment \(block.segment): sample rate \(sampleRate) Hz outside 125–1000 Hz; no quality indices")
@@ -134,8 +139,8 @@ public struct ECGAnalyzer {
             for k in i..<i + take { windowMasked.append(block.flags[k] & masking != 0 || !block.columns[0][k].isFinite) }
             i += take
             if windowSamples.count == windowLength {
-                pendingWindows.append((windowStart, windowSamples, windowMasked))
-                windowStart += windowLength
+                pendingWindows.append((windowSamples, windowMasked))
+                filledWindows += 1
                 windowSamples.removeAll(keepingCapacity: true)
                 windowMasked.removeAll(keepingCapacity: true)
             }
@@ -146,22 +151,25 @@ public struct ECGAnalyzer {
     /// Assesses pending windows that end at or before sample `limit` of the segment.
     mutating func assessFinalWindows(upTo limit: Int) {
         guard let q = quality else { pendingWindows.removeAll(); return }
-        while let w = pendingWindows.first, w.start + windowLength <= limit {
-            pendingWindows.removeFirst()
-            let end = w.start + windowLength
+        // Only filled windows, and those whose beats are final.
+        let final = min(limit, qualityWindows.start(of: filledWindows))
+        while let k = qualityWindows.nextFinal(through: final) {
+            qualityWindows.releaseNext()
+            let w = pendingWindows.removeFirst()
+            let (start, end) = (qualityWindows.start(of: k), qualityWindows.end(of: k))
             // Beats of this segment inside the window (detected in order; older ones are dropped
             // once no pending window can hold them).
             var local = [Int]()
-            var k = segmentBeats.count - 1
-            while k >= 0 && segmentBeats[k] >= w.start { k -= 1 }
-            k += 1
-            while k < segmentBeats.count && segmentBeats[k] < end {
-                local.append(segmentBeats[k] - w.start)
-                k += 1
+            var b = segmentBeats.count - 1
+            while b >= 0 && segmentBeats[b] >= start { b -= 1 }
+            b += 1
+            while b < segmentBeats.count && segmentBeats[b] < end {
+                local.append(segmentBeats[b] - start)
+                b += 1
             }
             let result = q.assessWindow(w.samples, masked: w.masked.contains(true) ? w.masked : nil, rPeaks: local)
             let quality = ECGQualityResult(
-                startSeconds: segmentStart + Double(w.start) / rate, endSeconds: segmentStart + Double(end) / rate,
+                startSeconds: segmentStart + Double(start) / rate, endSeconds: segmentStart + Double(end) / rate,
                 label: result.label, fuzzyLabel: result.fuzzyLabel, kurtosis: result.kurtosis,
                 skewness: result.skewness, pSQI: result.pSQI, basSQI: result.basSQI, bSQI: result.bSQI,
                 templateCorrelation: result.templateMatch.templateCorrelation,
@@ -174,7 +182,7 @@ public struct ECGAnalyzer {
             finishedQuality.append(quality)
         }
         // Beats before the earliest window still waiting can no longer be needed.
-        let keepFrom = pendingWindows.first?.start ?? windowStart
+        let keepFrom = qualityWindows.start(of: qualityWindows.next)
         if let drop = segmentBeats.firstIndex(where: { $0 >= keepFrom }) {
             if drop > 4096 { segmentBeats.removeFirst(drop) }
         } else if segmentBeats.count > 4096 {

@@ -66,8 +66,7 @@ public enum ECGFamily: AnalysisFamily {
     /// The ECG analysis of one recording: one ``ECGAnalyzer`` per claimed ECG stream.
     public struct Analyzer: RecordingAnalyzer {
         let options: ECGOptions
-        var analyzers: [Int: ECGAnalyzer] = [:]
-        var order: [Int] = []
+        var analyzers = AnalyzerTable<Int, ECGAnalyzer>()
         /// Per analysed stream: the fused series' stream key of its device (and session).
         var groups: [Int: StreamKey] = [:]
         /// ECG streams announced so far (the index a numeric `channel` selector names).
@@ -96,10 +95,9 @@ public enum ECGFamily: AnalysisFamily {
             }
             var analyzer = ECGAnalyzer(streamName: stream.name, options: options)
             analyzer.collectsBeatEvents = true
-            analyzers[stream.index] = analyzer
+            analyzers.add(analyzer, for: stream.index)
             microvoltsPerUnit[stream.index] = ECGBeatEvents.microvoltsPerUnit(stream.info.columns.first?.unit)
             classifications[stream.index] = stream.info.attributes[StreamAttribute.classification]
-            order.append(stream.index)
             var key = stream.info.key
             key.channel = ECGFamily.fusedChannel
             groups[stream.index] = key
@@ -107,12 +105,14 @@ public enum ECGFamily: AnalysisFamily {
         }
 
         public mutating func consume(_ block: SampleBlock, output: any ResultOutput) throws {
-            guard var a = analyzers.removeValue(forKey: block.stream) else { return }
-            a.consume(block)
-            let finished = a.takeQualityResults()
-            let beats = a.takeBeatEvents(microvoltsPerUnit: microvoltsPerUnit[block.stream])
-            let name = a.streamName
-            analyzers[block.stream] = a
+            let scale = microvoltsPerUnit[block.stream]
+            let taken = analyzers.update(block.stream) { a in
+                a.consume(block)
+                return (
+                    name: a.streamName, finished: a.takeQualityResults(), beats: a.takeBeatEvents(microvoltsPerUnit: scale)
+                )
+            }
+            guard let (name, finished, beats) = taken else { return }
             for q in finished { try output.emit(ECGTables.quality, Streamed(stream: name, value: q)) }
             for e in beats { try output.publish(e) }
         }
@@ -125,23 +125,19 @@ public enum ECGFamily: AnalysisFamily {
             var fusedLeads = Set<Int>()
             if options.fusesLeads {
                 var keys = [StreamKey]()
-                for index in order where !keys.contains(groups[index]!) { keys.append(groups[index]!) }
+                for index in analyzers.order where !keys.contains(groups[index]!) { keys.append(groups[index]!) }
                 for key in keys {
-                    let members = order.filter { groups[$0] == key }
+                    let members = analyzers.order.filter { groups[$0] == key }
                     guard members.count >= 2 else { continue }
                     fusedLeads.formUnion(members)
                     var leads = [LeadFusion.Lead]()
-                    for index in members {
-                        var a = analyzers.removeValue(forKey: index)!
-                        leads.append(a.fusionLead())
-                        analyzers[index] = a
-                    }
+                    for index in members { leads.append(analyzers.update(index) { $0.fusionLead() }!) }
                     let f = LeadFusion.fuse(leads, options: options.series)
                     fused.append((key.description, f.series, f.windows, members.compactMap { classifications[$0] }.first))
                 }
             }
-            for index in order {
-                guard var a = analyzers.removeValue(forKey: index) else { continue }
+            for index in analyzers.order {
+                guard var a = analyzers.remove(index) else { continue }
                 let name = a.streamName
                 let rows = SeriesRows(output: output, stream: name, source: .ecg, recommended: !fusedLeads.contains(index))
                 try a.finish(

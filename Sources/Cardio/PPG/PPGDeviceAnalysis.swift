@@ -69,9 +69,16 @@ struct PPGDeviceAnalysis {
     var pendingAcceleration: [SampleBlock] = []
     var pendingSamples = 0
     var heartRate: PPGSpectralHeartRate?
-    var windowLength = 0
-    var stepLength = 0
-    var nextWindow = 0
+    /// The heart-rate and quality windows on the grid (index 0 at the first optical sample);
+    /// ``WindowCutter/next`` is the next window to compute, held until every channel's grid and
+    /// pulses are final through its end.
+    var windows: WindowCutter<Int>
+    /// Window length, grid points.
+    var windowLength: Int { windows.length }
+    /// Window step, grid points.
+    var stepLength: Int { windows.step }
+    /// The next window to compute.
+    var nextWindow: Int { windows.next }
     var primaryName: String?
     var scratch: [Float] = []
     var onlineRows: [PPGSpectralHeartRate.Estimate] = []
@@ -96,8 +103,9 @@ struct PPGDeviceAnalysis {
     init(deviceID: String, options: PPGOptions) {
         self.deviceID = deviceID
         self.options = options
-        windowLength = Int((options.heartRateWindowSeconds * PPGGridChannel.gridRate).rounded())
-        stepLength = max(1, Int((options.heartRateStepSeconds * PPGGridChannel.gridRate).rounded()))
+        windows = WindowCutter(
+            length: Int((options.heartRateWindowSeconds * PPGGridChannel.gridRate).rounded()),
+            step: max(1, Int((options.heartRateStepSeconds * PPGGridChannel.gridRate).rounded())), origin: 0)
     }
 
     mutating func announce(_ stream: AnnouncedStream) {
@@ -198,10 +206,10 @@ struct PPGDeviceAnalysis {
     private mutating func advance(force: Bool, output: any ResultOutput) throws {
         guard heartRate != nil, let t0 = origin, let name = primaryName else { return }
         while true {
-            let start = nextWindow * stepLength, end = start + windowLength
+            let start = windows.start(of: nextWindow), end = windows.end(of: nextWindow)
             var opticalNext = 0
             for o in optical { opticalNext = max(opticalNext, o.grid.next) }
-            if end > opticalNext { break }
+            if windows.nextFinal(through: opticalNext) == nil { break }
             if !force {
                 var minNext = opticalNext
                 for o in optical { minNext = min(minNext, o.grid.next) }
@@ -213,8 +221,8 @@ struct PPGDeviceAnalysis {
             }
             if !force && !pulsesFinal(throughGrid: end, t0: t0) { break }
             computeWindow(start: start, t0: t0)
-            nextWindow += 1
-            let keep = nextWindow * stepLength
+            windows.releaseNext()
+            let keep = windows.start(of: nextWindow)
             for i in optical.indices { optical[i].grid.trim(before: keep) }
             for i in axes.indices { axes[i].grid.trim(before: keep) }
             try flushRows(name: name, t0: t0, output: output)
@@ -294,7 +302,7 @@ struct PPGDeviceAnalysis {
         let missing = g.window(start: start, count: windowLength, into: &scratch)
         let ws = t0 + Double(start) / PPGGridChannel.gridRate
         let we = ws + Double(windowLength) / PPGGridChannel.gridRate
-        let keepFrom = t0 + Double((nextWindow + 1) * stepLength) / PPGGridChannel.gridRate
+        let keepFrom = t0 + Double(windows.start(of: nextWindow + 1)) / PPGGridChannel.gridRate
         let local = pulseChannels[c].pulses(from: ws, to: we, keepFrom: keepFrom, gridRate: PPGGridChannel.gridRate)
         let labelGrid = (t0: t0, step: stepLength, length: windowLength, rate: PPGGridChannel.gridRate)
         guard missing < windowLength else {
@@ -339,7 +347,7 @@ struct PPGDeviceAnalysis {
     private mutating func flushRows(name: String, t0: Double, output: any ResultOutput) throws {
         for (rows, method) in [(onlineRows, HeartRateMethod.spectralOnline), (offlineRows, .spectralOffline)] {
             for e in rows {
-                let s = Double(e.window * stepLength) / PPGGridChannel.gridRate
+                let s = Double(windows.start(of: e.window)) / PPGGridChannel.gridRate
                 var w = HeartRateWindow(
                     startSeconds: t0 + s, endSeconds: t0 + s + Double(windowLength) / PPGGridChannel.gridRate,
                     heartRateBPM: e.bpm, intervalCount: 0)

@@ -41,14 +41,13 @@ public enum PPGFamily: AnalysisFamily {
     /// The PPG analysis of one recording: one ``PPGDeviceAnalysis`` per device.
     public struct Analyzer: RecordingAnalyzer {
         let options: PPGOptions
-        var devices: [String: PPGDeviceAnalysis] = [:]
-        var order: [String] = []
+        var devices = AnalyzerTable<String, PPGDeviceAnalysis>()
         var deviceOf: [Int: String] = [:]
         var extraIssues: [String] = []
 
         init(options: PPGOptions) { self.options = options }
 
-        public var issues: [String] { extraIssues + order.flatMap { devices[$0]?.issues ?? [] } }
+        public var issues: [String] { extraIssues + devices.order.flatMap { devices[$0]?.issues ?? [] } }
 
         public mutating func claim(_ stream: AnnouncedStream) -> Bool {
             let key = stream.info.key
@@ -59,14 +58,10 @@ public enum PPGFamily: AnalysisFamily {
             case .photoplethysmogram:
                 // The PPG sample's temperature is not a signal of this analysis.
                 guard stream.info.role == .optical || stream.info.role == .embeddedAccelerometer else { return false }
-                if devices[device] == nil {
-                    devices[device] = PPGDeviceAnalysis(deviceID: device, options: options)
-                    order.append(device)
-                }
-                devices[device]!.announce(stream)
+                if !devices.contains(device) { devices.add(PPGDeviceAnalysis(deviceID: device, options: options), for: device) }
+                devices.update(device) { $0.announce(stream) }
             case .accelerometer:
-                guard devices[device] != nil else { return false }
-                devices[device]!.announce(stream)
+                guard devices.update(device, { $0.announce(stream) }) != nil else { return false }
             default:
                 return false
             }
@@ -75,18 +70,19 @@ public enum PPGFamily: AnalysisFamily {
         }
 
         public mutating func consume(_ block: SampleBlock, output: any ResultOutput) throws {
-            guard let d = deviceOf[block.stream], var analysis = devices.removeValue(forKey: d) else { return }
-            defer { devices[d] = analysis }
-            try analysis.consume(block, output: output)
-            try analysis.publishPulses(output: output, final: false)
+            guard let d = deviceOf[block.stream] else { return }
+            try devices.update(d) { analysis in
+                try analysis.consume(block, output: output)
+                try analysis.publishPulses(output: output, final: false)
+            }
         }
 
         public mutating func finish(output: any ResultOutput) throws {
-            for d in order {
-                guard var analysis = devices.removeValue(forKey: d) else { continue }
-                try analysis.finish(output: output)
-                try analysis.publishPulses(output: output, final: true)
-                devices[d] = analysis
+            for d in devices.order {
+                try devices.update(d) { analysis in
+                    try analysis.finish(output: output)
+                    try analysis.publishPulses(output: output, final: true)
+                }
             }
         }
     }

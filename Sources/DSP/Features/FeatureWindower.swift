@@ -22,8 +22,8 @@ public struct FeatureWindower {
     var times: [Double] = []
     var values: [Double] = [] // sample-major, channelCount per sample
     var valid: [Bool] = []
-    var origin = 0.0
-    var index = 0 // current window: start = origin + index · step
+    /// The window grid; ``WindowCutter/next`` is the current window.
+    var cutter: WindowCutter<Double>
     var started = false
     var lastTime = -Double.infinity
     var gathered: [Double] = []
@@ -40,9 +40,8 @@ public struct FeatureWindower {
         self.windowing = windowing
         self.channelCount = channelCount
         self.nominalSampleRate = nominalSampleRate.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
+        cutter = WindowCutter(length: windowing.lengthSeconds, step: windowing.stepSeconds, origin: 0)
     }
-
-    var windowStart: Double { origin + Double(index) * windowing.stepSeconds }
 
     /// Appends one sample.
     /// - Parameters:
@@ -60,12 +59,14 @@ public struct FeatureWindower {
         if time < lastTime { try finish(emit: emit) }
         if !started {
             started = true
-            let step = windowing.stepSeconds
-            origin = windowing.alignsToClock ? 0 : time
-            index = windowing.alignsToClock ? Int((time / step).rounded(.down)) : 0
-            while windowStart > time { index -= 1 }
+            let (length, step) = (windowing.lengthSeconds, windowing.stepSeconds)
+            cutter =
+                windowing.alignsToClock
+                ? WindowCutter(length: length, step: step, alignedTo: 0, startingAt: time)
+                : WindowCutter(length: length, step: step, origin: time)
         }
-        while time >= windowStart + windowing.lengthSeconds {
+        // Every window ending at or before this sample is complete.
+        while cutter.nextFinal(through: time) != nil {
             try emitCurrent(emit)
             advance(before: time)
         }
@@ -93,8 +94,8 @@ public struct FeatureWindower {
     /// Moves to the next window, drops samples before it, and skips windows that can hold no
     /// sample before `time`.
     mutating func advance(before time: Double) {
-        index += 1
-        let start = windowStart
+        cutter.releaseNext()
+        let start = cutter.start(of: cutter.next)
         var drop = 0
         while drop < times.count && times[drop] < start { drop += 1 }
         if drop > 0 {
@@ -102,18 +103,13 @@ public struct FeatureWindower {
             valid.removeFirst(drop)
             values.removeFirst(drop * channelCount)
         }
-        if times.isEmpty && time.isFinite {
-            // The first window that can contain `time`: start > time − length.
-            let step = windowing.stepSeconds
-            let k = Int(((time - windowing.lengthSeconds - origin) / step).rounded(.down)) + 1
-            if k > index { index = k }
-            while windowStart + windowing.lengthSeconds <= time { index += 1 }
-        }
+        // The first window that can contain `time`: start > time − length.
+        if times.isEmpty && time.isFinite { cutter.skip(toFirstEndingAfter: time) }
     }
 
     mutating func emitCurrent(_ emit: (FeatureWindowSpan) throws -> Void) rethrows {
-        let start = windowStart
-        let end = start + windowing.lengthSeconds
+        let start = cutter.start(of: cutter.next)
+        let end = cutter.end(of: cutter.next)
         var count = 0
         while count < times.count && times[count] < end { count += 1 }
         guard count > 0 else { return }
@@ -140,7 +136,7 @@ public struct FeatureWindower {
             }
         }
         let expected = windowing.lengthSeconds * rate
-        let fraction = expected > 0 ? min(1, Double(n) / expected) : 0
+        let fraction = WindowCutter<Double>.validFraction(valid: n, expected: expected)
         try gathered.withUnsafeBufferPointer { g in
             try emit(
                 FeatureWindowSpan(

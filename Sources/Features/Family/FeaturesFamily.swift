@@ -67,25 +67,20 @@ public enum FeaturesFamily: AnalysisFamily {
     /// The feature analysis of one recording: one windower and extractor per claimed stream.
     public struct Analyzer: RecordingAnalyzer {
         let options: FeaturesOptions
-        var streams: [Int: StreamFeatures] = [:]
-        var order: [Int] = []
-        var derived: [DerivedKey: DerivedFeatures] = [:]
-        var derivedOrder: [DerivedKey] = []
+        var streams = AnalyzerTable<Int, StreamFeatures>()
+        var derived = AnalyzerTable<DerivedKey, DerivedFeatures>()
         public private(set) var issues: [String] = []
 
         init(options: FeaturesOptions) { self.options = options }
 
         public mutating func claim(_ stream: AnnouncedStream) -> Bool {
             guard options.rawStreams, !options.groups.isEmpty, !stream.info.columns.isEmpty else { return false }
-            streams[stream.index] = StreamFeatures(stream: stream, options: options)
-            order.append(stream.index)
+            streams.add(StreamFeatures(stream: stream, options: options), for: stream.index)
             return true
         }
 
         public mutating func consume(_ block: SampleBlock, output: any ResultOutput) throws {
-            guard var s = streams.removeValue(forKey: block.stream) else { return }
-            defer { streams[block.stream] = s }
-            try s.consume(block, output: output)
+            try streams.update(block.stream) { try $0.consume(block, output: output) }
         }
 
         /// The derived series of ``FeatureColumns/derivedSeries`` when `derived` is on.
@@ -96,24 +91,17 @@ public enum FeaturesFamily: AnalysisFamily {
         public mutating func consume(derived event: DerivedEvent, series: DerivedSeries, output: any ResultOutput) throws {
             guard !series.attributes.isEmpty else { return }
             let key = DerivedKey(stream: event.stream, series: event.series)
-            var s: DerivedFeatures
-            if let existing = derived.removeValue(forKey: key) {
-                s = existing
-            } else {
-                s = DerivedFeatures(first: event, series: series, options: options)
-                derivedOrder.append(key)
-            }
-            defer { derived[key] = s }
-            try s.append(event, output: output)
+            if !derived.contains(key) { derived.add(DerivedFeatures(first: event, series: series, options: options), for: key) }
+            try derived.update(key) { try $0.append(event, output: output) }
         }
 
         public mutating func finish(output: any ResultOutput) throws {
-            for index in order {
-                guard var s = streams.removeValue(forKey: index) else { continue }
+            for index in streams.order {
+                guard var s = streams.remove(index) else { continue }
                 try s.finish(output: output)
             }
-            for key in derivedOrder {
-                guard var s = derived.removeValue(forKey: key) else { continue }
+            for key in derived.order {
+                guard var s = derived.remove(key) else { continue }
                 try s.finish(output: output)
             }
         }

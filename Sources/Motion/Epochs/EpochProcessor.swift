@@ -9,6 +9,9 @@ import Foundation
 struct EpochProcessor: GridConsumer {
     let sampleRate: Int
     let samplesPerEpoch: Int
+    /// The epochs on the grid, aligned to the clock (epoch `e` holds grid points
+    /// `e · samplesPerEpoch ..< (e + 1) · samplesPerEpoch`).
+    let epochs: WindowCutter<Int>
     let epochSeconds: Double
     let options: MotionOptions
 
@@ -63,6 +66,7 @@ struct EpochProcessor: GridConsumer {
         self.options = options
         epochSeconds = options.epochSeconds.rounded()
         samplesPerEpoch = sampleRate * Int(epochSeconds)
+        epochs = WindowCutter(length: samplesPerEpoch, step: samplesPerEpoch, origin: 0)
         let rate = Double(sampleRate)
         let hp =
             (try? ButterworthDesign(order: 4, band: .highPass(cutoff: 0.2), sampleRate: rate).sos) ?? SOS(sections: [])
@@ -138,14 +142,13 @@ struct EpochProcessor: GridConsumer {
             }
         }
         filter(x, y, z, count: n)
-        let spe = samplesPerEpoch
         var i = 0
         while i < n {
             // One stretch of samples within one epoch: the sums run over locals.
             let k0 = firstIndex + i
-            let e = k0 >= 0 ? k0 / spe : (k0 - spe + 1) / spe
+            let e = epochs.window(containing: k0)
             if e != current.index { closeSamples(newIndex: e) }
-            let end = min(n, i + ((e + 1) * spe - k0))
+            let end = min(n, i + (epochs.end(of: e) - k0))
             nonWear.add(firstIndex: k0, x.baseAddress! + i, y.baseAddress! + i, z.baseAddress! + i, count: end - i)
             var sums = current
             // One loop for all sums (the band-passed values are zeros without a band; their sum
@@ -273,7 +276,7 @@ struct EpochProcessor: GridConsumer {
     private mutating func takeSteps() {
         guard !stepDetector.steps.isEmpty else { return }
         for k in stepDetector.steps {
-            let e = k >= 0 ? k / samplesPerEpoch : (k - samplesPerEpoch + 1) / samplesPerEpoch
+            let e = epochs.window(containing: k)
             if let p = pendingPosition(e) { pending[p].steps += 1 } else if e == current.index { currentSteps += 1 }
         }
         stepDetector.steps.removeAll(keepingCapacity: true)
@@ -283,8 +286,7 @@ struct EpochProcessor: GridConsumer {
     private var currentCounts = (0, 0, 0)
 
     private mutating func addCounts(at k: Int, _ cx: Int, _ cy: Int, _ cz: Int) {
-        let spe = samplesPerEpoch
-        let e = k >= 0 ? k / spe : (k - spe + 1) / spe
+        let e = epochs.window(containing: k)
         if e == current.index {
             currentCounts.0 += cx
             currentCounts.1 += cy
@@ -349,12 +351,12 @@ struct EpochProcessor: GridConsumer {
         currentCounts = (0, 0, 0)
     }
 
-    /// Hands out pending epochs that end at or before grid index `limit`.
+    /// Hands out pending epochs that end at or before grid index `limit` (the counts and steps
+    /// are final before it).
     private mutating func release(before limit: Int) {
         var taken = 0
         for p in pending {
-            let end = p.index == Int.max ? Int.max : (p.index + 1) * samplesPerEpoch
-            guard end <= limit else { break }
+            guard p.index == Int.max ? limit == Int.max : epochs.isFinal(p.index, through: limit) else { break }
             var epoch = p.epoch
             epoch.steps = p.steps
             if countsEnabled && epoch.enmoMilliG != nil {

@@ -507,14 +507,14 @@ struct JSONScanner {
     }
 
     /// Reads a finite number expected for `field`, correctly rounded (equal to Swift's
-    /// `Double(String)` for every token; see ``DecimalParser``).
+    /// `Double(String)` for every token; see ``DecimalNumber``).
     /// - Throws: `.wrongType` for non-numbers, `.nonFinite` for `NaN`/`Infinity`,
     ///   `.outOfRange` for numbers beyond ±`Double.greatestFiniteMagnitude`.
     @inline(__always)
     mutating func readDouble(_ field: StaticString) throws(ScanError) -> Double {
         skipWhitespace()
         let n = try scanNumber(field)
-        if n.exact, let v = DecimalParser.fastDouble(n.w, n.q, negative: n.negative), v.isFinite { return v }
+        if n.exact, let v = DecimalNumber.fastDouble(n.w, n.q, negative: n.negative), v.isFinite { return v }
         return try slowDouble(field, n.start)
     }
 

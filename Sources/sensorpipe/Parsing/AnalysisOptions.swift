@@ -1,0 +1,128 @@
+import Pipeline
+import Recordings
+
+/// The analysis options of `analyze`, `run` and `features`, declared once: every option every
+/// registered family declares (``OptionDescriptor``: `--ecg-hrv-window-s 300`), plus the short
+/// aliases below. Parsing, `--help`, completions and the man page all use ``options``.
+enum AnalysisOptions {
+    /// A short spelling that sets one or several family options to the same value.
+    struct Alias {
+        var flag: String
+        var placeholder: String
+        /// The family options it sets (their flags).
+        var targets: [String]
+        /// Extra meaning after "alias of …" / "sets …", or empty.
+        var note = ""
+    }
+
+    /// Every alias (the heart-rate windows set the options of every family that has them: ECG and PPG).
+    static let aliases: [Alias] = [
+        Alias(flag: "--hr-window", placeholder: "S", targets: ["--ecg-heart-rate-window-s", "--ppg-heart-rate-window-s"]),
+        Alias(flag: "--hr-step", placeholder: "S", targets: ["--ecg-heart-rate-step-s", "--ppg-heart-rate-step-s"]),
+        Alias(flag: "--features", placeholder: "SET", targets: ["--features-catalog"], note: "(`sensorpipe features --list`)"),
+        Alias(
+            flag: "--channel", placeholder: "NAME|INDEX", targets: ["--ecg-channel"],
+            note: "(ECG leads to analyse: comma-separated channel names or 0-based indexes among the ECG streams)"),
+    ]
+
+    /// The family options and the aliases, bound to the analysis configuration.
+    static var options: [CommandOption<AnalysisConfiguration>] {
+        let descriptors = AnalysisRegistry.families.flatMap(\.options)
+        var out = descriptors.map { d in option(flag: d.flag, placeholder: "V", help: help(d), setting: [d]) }
+        for a in aliases {
+            let targets = a.targets.map { t in descriptors.first { $0.flag == t } }
+            precondition(!targets.contains { $0 == nil }, "alias \(a.flag) names an undeclared option")
+            let names = a.targets.count == 1 ? "alias of \(a.targets[0])" : "sets " + a.targets.joined(separator: " and ")
+            out.append(
+                option(
+                    flag: a.flag, placeholder: a.placeholder, help: names + (a.note.isEmpty ? "" : " " + a.note),
+                    setting: targets.map { $0! })
+            )
+        }
+        return out
+    }
+
+    /// `summary (default V unit, range)`.
+    static func help(_ o: OptionDescriptor) -> String {
+        let unit = o.unit.map { " \($0)" } ?? ""
+        let range: String
+        switch o.kind {
+        case .number(let r): range = ", \(OptionValue.number(r.lowerBound))–\(OptionValue.number(r.upperBound))\(unit)"
+        case .flag: range = ", true|false"
+        case .choice(let w): range = w.count <= 6 ? ", " + w.joined(separator: "|") : "" // long lists: completion offers them
+        case .text: range = ""
+        }
+        return "\(o.summary) (default \(o.defaultValue)\(unit)\(range))"
+    }
+
+    /// An option that parses its value by the first target's kind and sets every target.
+    private static func option(flag: String, placeholder: String, help: String, setting targets: [OptionDescriptor])
+        -> CommandOption<AnalysisConfiguration>
+    {
+        let value: OptionSpec.Value
+        switch targets[0].kind {
+        case .choice(let words): value = .choice(placeholder, words)
+        case .flag: value = .choice(placeholder, ["true", "false"])
+        case .number, .text: value = .text(placeholder)
+        }
+        return CommandOption(spec: OptionSpec(flags: [flag], value: value, help: help)) { analysis, text throws(UsageError) in
+            let text = text ?? ""
+            for d in targets {
+                guard let v = AnalysisOption<Void>.parse(text, kind: d.kind) else {
+                    throw UsageError("\(flag): '\(text)' is not a valid value")
+                }
+                do {
+                    try analysis.set(family: d.family, key: d.key, value: v, origin: flag)
+                } catch {
+                    throw UsageError("\(error)")
+                }
+            }
+        }
+    }
+}
+
+/// The decode and configuration options several commands share, declared once and bound where
+/// each command keeps them.
+enum SharedOptions {
+    /// `--preset NAME`.
+    static func preset<O>(_ path: WritableKeyPath<O, DecodeOptions>) -> CommandOption<O> {
+        CommandOption<O>.value(
+            "--preset", rule: .choice("NAME"), help: "layout of CSV/MATLAB inputs (default: detected from content)",
+            path.appending(path: \.preset))
+    }
+
+    /// `--no-verify-integrity` (``DecodeOptions/verifiesIntegrity`` off).
+    static func noVerifyIntegrity<O>(_ path: WritableKeyPath<O, DecodeOptions>) -> CommandOption<O> {
+        CommandOption<O>.flag(
+            "--no-verify-integrity",
+            help:
+                "deliver data whose integrity checks fail (WFDB checksum or header/data mismatch, GT3X CRC-32) and report each "
+                + "failure as an issue, instead of failing the recording",
+            path.appending(path: \.verifiesIntegrity), to: false)
+    }
+
+    /// `--config FILE`: the whole configuration from a file, applied before the other options.
+    static func configFile<O>(_ path: WritableKeyPath<O, AnalysisConfiguration>) -> CommandOption<O> {
+        var option = CommandOption<O>(
+            spec: OptionSpec(
+                flags: ["--config"], value: .file("FILE"),
+                help:
+                    "analysis options as JSON (docs/RESULTS.md, \"Configuration files\"); options given on the command line override the file"
+            )
+        ) { o, text throws(UsageError) in
+            guard let text, !text.isEmpty else { throw UsageError("--config needs a FILE") }
+            do {
+                o[keyPath: path] = try AnalysisConfiguration(configurationFile: text)
+            } catch {
+                throw UsageError("\(error)")
+            }
+        }
+        option.appliesFirst = true
+        return option
+    }
+
+    /// `--preset`, `--no-verify-integrity` and `--config` of a command that analyses.
+    static func analysis<O>(_ path: WritableKeyPath<O, AnalysisConfiguration>) -> [CommandOption<O>] {
+        [preset(path.appending(path: \.decode)), noVerifyIntegrity(path.appending(path: \.decode)), configFile(path)]
+    }
+}
