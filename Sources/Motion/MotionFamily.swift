@@ -113,7 +113,15 @@ public enum MotionFamily: AnalysisFamily {
             guard let (name, epochs, turns, nights) = taken else { return }
             for e in epochs { try output.emit(MotionTables.epochs, Streamed(stream: name, value: e)) }
             for e in turns { try output.emit(MotionTables.rotationEpochs, Streamed(stream: name, value: e)) }
-            for n in nights { try output.emit(MotionTables.nights, Streamed(stream: name, value: n)) }
+            for n in nights { try emit(n, stream: name, output) }
+        }
+
+        /// A night's row and the rows of its bouts.
+        private func emit(_ n: MotionNight, stream: String, _ output: any ResultOutput) throws {
+            try output.emit(MotionTables.nights, Streamed(stream: stream, value: n))
+            for b in n.boutSpans {
+                try output.emit(MotionTables.sleepBouts, Streamed(stream: stream, value: SleepBout(night: n.night, span: b)))
+            }
         }
 
         public mutating func finish(output: any ResultOutput) throws {
@@ -126,7 +134,7 @@ public enum MotionFamily: AnalysisFamily {
                 for e in a.takeRotationEpochs() {
                     try output.emit(MotionTables.rotationEpochs, Streamed(stream: name, value: e))
                 }
-                for n in a.takeNights() { try output.emit(MotionTables.nights, Streamed(stream: name, value: n)) }
+                for n in a.takeNights() { try emit(n, stream: name, output) }
                 for d in days { try output.emit(MotionTables.daily, Streamed(stream: name, value: d)) }
                 try output.emit(MotionTables.streams, Streamed(stream: name, value: summary))
                 if let p = summary.note { issues.append("\(name): \(p)") }

@@ -236,7 +236,11 @@ public struct MotionStreamAnalyzer: Sendable {
                     night: Self.dayLabel(d, origin: timeOrigin), timeBasis: Self.basis(timeOrigin), windowStartSeconds: start,
                     validSeconds: r.validSeconds, nonWearSeconds: r.nonWearSeconds, thresholdDegrees: r.threshold,
                     onsetSeconds: r.onsetEpoch.map { start + Double($0) * e }, wakeSeconds: r.wakeEpoch.map { start + Double($0) * e },
-                    sleepSeconds: r.sleepEpochs.map { Double($0) * e }, bouts: r.bouts, note: r.note))
+                    sleepSeconds: r.sleepEpochs.map { Double($0) * e }, bouts: r.bouts,
+                    boutSpans: r.boutEpochs.map {
+                        MotionNight.Span(startSeconds: start + Double($0.lowerBound) * e, endSeconds: start + Double($0.upperBound) * e)
+                    },
+                    note: r.note))
         }
         sleep!.finished.removeAll()
     }

@@ -305,6 +305,29 @@ public enum MotionTables {
             .init("note", .text, "why the stream was not (fully) analysed, or empty") { .optional($0.value.note) },
         ])
 
+    /// One row per sustained-inactivity bout inside a night's sleep period time window (the
+    /// bouts `motion_nights.bouts` counts and `sleep_s` adds up).
+    public static let sleepBouts = TableSchema<Streamed<SleepBout>>(
+        name: "motion_sleep_bouts",
+        summary: "sustained-inactivity bouts (van Hees 2015) inside each night's sleep period time window",
+        columns: [
+            .init("stream", .text, "stream key") { .text($0.stream) },
+            .init("night", .text, "the night (motion_nights.night) the bout belongs to") { .text($0.value.night) },
+            .init("bout_start", .real, unit: "s", "bout start, on the stream's clock") { .real($0.value.span.startSeconds) },
+            .init("bout_end", .real, unit: "s", "bout end (exclusive)") { .real($0.value.span.endSeconds) },
+            .init("duration_s", .real, unit: "s", "bout_end − bout_start") { .real($0.value.span.endSeconds - $0.value.span.startSeconds) },
+        ])
+
     /// Every motion table.
-    public static var all: [ResultTable] { [epochs.table, daily.table, nights.table, rotationEpochs.table, streams.table] }
+    public static var all: [ResultTable] {
+        [epochs.table, daily.table, nights.table, sleepBouts.table, rotationEpochs.table, streams.table]
+    }
+}
+
+/// One sustained-inactivity bout of a night (a row of `motion_sleep_bouts`).
+public struct SleepBout: Sendable, Hashable {
+    /// The night's label (``MotionNight/night``).
+    public var night: String
+    /// The bout.
+    public var span: MotionNight.Span
 }

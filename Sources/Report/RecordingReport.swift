@@ -1,4 +1,5 @@
 import Foundation
+import Pipeline
 
 /// Builds one recording's HTML page from the database (and the file, read back).
 enum RecordingReport {
@@ -20,11 +21,18 @@ enum RecordingReport {
         let files = try db.query("SELECT path FROM recording_files WHERE recording_id = ? ORDER BY file_index", [.integer(id)])
             .compactMap { $0.text("path") }
         var strips = [SignalReadback.Strip]()
-        for section in ReportSections.all where try section.hasResults(c) { strips += try section.strips(c) }
+        for family in AnalysisRegistry.families where try FamilySection.hasResults(family.reportSection, c) {
+            for case .strips(let d) in family.reportSection.items { strips += try StripsItem.requests(d, family: family.name, c) }
+        }
         if recording.text("status") == "ok" {
+            // Read back with the decode options of the run that analysed the recording.
+            let config = try recording.int("run_id").flatMap { run throws(ReportError) in
+                try db.query("SELECT config_json FROM runs WHERE id = ?", [.integer(run)]).first?.text("config_json")
+            }
             c.readback = SignalReadback.read(
                 files: files.isEmpty ? [recording.text("path") ?? ""] : files, contentHash: recording.text("content_hash"),
-                t0: t0, t1: t1, columns: Plot.defaultPlotColumns, strips: strips)
+                t0: t0, t1: t1, columns: Plot.defaultPlotColumns, strips: strips,
+                options: SignalReadback.decodeOptions(configJSON: config))
         }
 
         let path = recording.text("path") ?? "?"
@@ -38,17 +46,7 @@ enum RecordingReport {
         s += header(recording, files: files, c: c, generated: generated)
         s += try summary(c)
         s += try qcAccount(c)
-        s += try heartRate(c)
-        for section in ReportSections.all {
-            s += "<section class=\"family\" data-family=\"\(section.family)\"><h2>\(HTML.escape(section.title))</h2>"
-            if try section.hasResults(c) {
-                s += try section.render(c)
-            } else {
-                s += "<p class=\"placeholder\" data-placeholder=\"\(section.family)\">No results from this family in this recording. "
-                s += "When there are, this section shows \(HTML.escape(section.shows)).</p>"
-            }
-            s += "</section>"
-        }
+        for family in AnalysisRegistry.families { s += try FamilySection.html(family: family.name, family.reportSection, c) }
         s += "<p style=\"font-size:.8em;color:#444\">\(HTML.escape(generated))</p></body></html>\n"
         return s
     }
@@ -72,15 +70,20 @@ enum RecordingReport {
         switch c.readback.status {
         case .read, .unknown: break
         default:
-            s += "<p class=\"warn\" data-readback=\"failed\">\(HTML.escape(ECGSection.readbackMessage(c.readback.status))). "
+            s += "<p class=\"warn\" data-readback=\"failed\">\(HTML.escape(SignalReadback.message(c.readback.status))). "
             s += "Plots drawn from the database are shown; the signal timeline and the strips are not.</p>"
         }
         return s
     }
 
+    /// The summary tables, drawn from their declarations (``AnalysisRegistry/resultTables``):
+    /// every declared column the database has, with its unit, and its meaning as the heading's
+    /// tooltip; `recording_summary` transposed (a line per figure, a column per family and
+    /// device), `daily_summary` a line per day with the figures that have a value.
     static func summary(_ c: ReportContext) throws(ReportError) -> String {
-        let rows = try c.rows("recording_summary")
         var s = "<h2>Summary</h2>"
+        guard let declared = AnalysisRegistry.resultTables.first(where: { $0.name == "recording_summary" }) else { return s }
+        let rows = try c.select(ReportRows(declared), orderBy: [ReportOrder("family"), ReportOrder("device")])
         guard !rows.isEmpty else {
             if c.recording.text("status") != "ok" { return s + "<p class=\"note\">No summary: the recording failed.</p>" }
             if !c.tables.contains("recording_summary") {
@@ -89,46 +92,48 @@ enum RecordingReport {
             return s
                 + "<p class=\"note\">No analysis family analysed a stream of this recording (streams.analysis says why), so there is no summary row; the hours decoded are in the header.</p>"
         }
-        let head = [
-            "family", "device", "streams", "span h", "decoded h", "analysed h", "assessed h", "usable", "HR mean", "HR min", "HR max",
-            "beats", "corrected", "steps", "wear h", "days in",
-        ]
-        s += "<table><tr>" + head.map { "<th>\($0)</th>" }.joined() + "</tr>"
-        for r in rows {
-            let cells = [
-                r.text("family") ?? "", r.text("device") ?? "", String(r.int("streams") ?? 0), HTML.number(r.double("span_hours"), 2),
-                HTML.number(r.double("decoded_hours"), 2), HTML.number(r.double("analysed_hours"), 2),
-                HTML.number(r.double("assessed_hours"), 2), HTML.percent(r.double("usable_share")),
-                HTML.number(r.double("hr_mean_bpm")), HTML.number(r.double("hr_min_bpm")), HTML.number(r.double("hr_max_bpm")),
-                String(r.int("beats") ?? 0), HTML.percent(r.double("corrected_share")), r.int("steps").map(String.init) ?? "–",
-                HTML.number(r.double("wear_hours"), 2), Self.basisText(r.text("time_basis"), r.int("utc_offset_s")),
-            ]
+        let have = try c.columns(declared.name)
+        let heads = ["family", "device"]
+        let figures = declared.columns.filter { have.contains($0.name) && !heads.contains($0.name) }
+        s += "<table id=\"summary\" data-table=\"recording_summary\"><tr><th class=\"l\">figure</th>"
+        s += rows.map { "<th>\(HTML.escape($0.text("family") ?? "")) <small>\(HTML.escape($0.text("device") ?? ""))</small></th>" }.joined()
+        s += "</tr>"
+        for column in figures {
             s +=
-                "<tr>"
-                + cells.enumerated().map { "<td\($0.offset < 2 || $0.offset == 15 ? " class=\"l\"" : "")>\(HTML.escape($0.element))</td>" }
-                .joined() + "</tr>"
+                "<tr data-column=\"\(HTML.escape(column.name))\"><th class=\"l\" title=\"\(HTML.escape(column.summary))\">\(HTML.escape(column.name))"
+            if let unit = column.unit { s += " (\(HTML.escape(unit)))" }
+            s += "</th>"
+            for r in rows {
+                let text =
+                    column.name == "time_basis"
+                    ? Self.basisText(r.text("time_basis"), r.int("utc_offset_s"))
+                    : FamilySection.format(r[column.name], column: column.name)
+                s += "<td>\(HTML.escape(text))</td>"
+            }
+            s += "</tr>"
         }
-        s += "</table>"
-        let daily = try c.rows("daily_summary", orderBy: "family, device, day_number")
+        s +=
+            "</table><p style=\"font-size:.8em;color:#444\">Each figure's meaning is its heading's tooltip (docs/RESULTS.md lists them); – is an empty value.</p>"
+        guard let dailyTable = AnalysisRegistry.resultTables.first(where: { $0.name == "daily_summary" }) else { return s }
+        let daily = try c.select(
+            ReportRows(dailyTable), orderBy: [ReportOrder("family"), ReportOrder("device"), ReportOrder("day_number")])
         if daily.count > 1 || (daily.first?.text("date") != nil && rows.count > 0) {
+            let dailyHave = try c.columns(dailyTable.name)
+            let skip: Set<String> = ["time_basis", "utc_offset_s", "day_start"]
+            let columns = dailyTable.columns.filter { col in
+                dailyHave.contains(col.name) && !skip.contains(col.name) && daily.contains { $0[col.name] != .null }
+            }
             s +=
-                "<table><caption>Per day (\(HTML.escape(Self.basisText(daily.first?.text("time_basis"), daily.first?.int("utc_offset_s")))))</caption><tr>"
+                "<div class=\"scroll\"><table id=\"daily-summary\" data-table=\"daily_summary\"><caption>Per day (\(HTML.escape(Self.basisText(daily.first?.text("time_basis"), daily.first?.int("utc_offset_s"))))); figures empty on every day are left out</caption><tr>"
             s +=
-                ["family", "day", "date", "decoded h", "analysed h", "usable", "HR mean", "HR min", "HR max", "beats", "corrected"].map {
-                    "<th>\($0)</th>"
+                columns.map { col in
+                    "<th title=\"\(HTML.escape(col.summary))\">\(HTML.escape(col.name))\(col.unit.map { " (\(HTML.escape($0)))" } ?? "")</th>"
                 }.joined() + "</tr>"
             for r in daily {
-                let cells = [
-                    r.text("family") ?? "", String(r.int("day_number") ?? 0), r.text("date") ?? "–",
-                    HTML.number(r.double("decoded_hours"), 2),
-                    HTML.number(r.double("analysed_hours"), 2), HTML.percent(r.double("usable_share")),
-                    HTML.number(r.double("hr_mean_bpm")),
-                    HTML.number(r.double("hr_min_bpm")), HTML.number(r.double("hr_max_bpm")), String(r.int("beats") ?? 0),
-                    HTML.percent(r.double("corrected_share")),
-                ]
-                s += "<tr>" + cells.map { "<td>\(HTML.escape($0))</td>" }.joined() + "</tr>"
+                s +=
+                    "<tr>" + columns.map { "<td>\(HTML.escape(FamilySection.format(r[$0.name], column: $0.name)))</td>" }.joined() + "</tr>"
             }
-            s += "</table>"
+            s += "</table></div>"
         }
         return s
     }
@@ -170,7 +175,7 @@ enum RecordingReport {
         guard case .read = c.readback.status, !c.streams.isEmpty else {
             if c.recording.text("status") == "ok" {
                 s +=
-                    "<p class=\"note\">The signal timeline needs the recording file: \(HTML.escape(ECGSection.readbackMessage(c.readback.status))).</p>"
+                    "<p class=\"note\">The signal timeline needs the recording file: \(HTML.escape(SignalReadback.message(c.readback.status))).</p>"
             }
             return s
         }
@@ -212,76 +217,6 @@ enum RecordingReport {
             description:
                 "Timeline of \(lanes.count) streams from \(c.time.describe(c.t0)) to \(c.time.describe(c.t1)); dark: samples, dotted: masked samples, hatched: deletion records, white: no samples (gap). "
                 + described.joined(separator: "; ") + ".", valueTicks: [])
-        return s
-    }
-
-    static func heartRate(_ c: ReportContext) throws(ReportError) -> String {
-        var s = "<h2>Heart rate</h2>"
-        let series = try c.db.query(
-            "SELECT DISTINCT stream, source FROM heart_rate WHERE recording_id = ? ORDER BY source, stream", [.integer(c.recordingID)]
-        )
-        guard c.tables.contains("heart_rate"), !series.isEmpty else {
-            return s + "<p class=\"placeholder\" data-placeholder=\"heart_rate\">No heart-rate windows in this recording.</p>"
-        }
-        var bands = [QualityBand]()
-        for section in ReportSections.all where try section.hasResults(c) { bands += try section.qualityBands(c) }
-        var all = [(name: String, source: String, points: [(t: Double, v: Double?)])]()
-        var values = [Double]()
-        var step = 10.0
-        for row in series {
-            guard let stream = row.text("stream"), let source = row.text("source") else { continue }
-            let rows = try c.rows(
-                "heart_rate", where: "stream = ? AND source = ?", [.text(stream), .text(source)], orderBy: "window_start")
-            if rows.count > 1, let a = rows[0].double("window_start"), let b = rows[1].double("window_start") { step = b - a }
-            let points = rows.map {
-                (
-                    t: ($0.double("window_start") ?? 0) + (($0.double("window_end") ?? 0) - ($0.double("window_start") ?? 0)) / 2,
-                    v: $0.double("bpm")
-                )
-            }
-            values += points.compactMap(\.v)
-            all.append(("\(source): \(stream)", source, points))
-        }
-        let lo = max(0, ((values.min() ?? 40) - 10) / 10).rounded(.down) * 10
-        let hi = (((values.max() ?? 120) + 10) / 10).rounded(.up) * 10
-        var p = c.plot(id: "heart-rate", title: "Heart rate per window", yLabel: "heart rate (bpm)", v0: lo, v1: max(hi, lo + 20))
-        let classes = ["q-excellent", "q-barely_acceptable", "q-unacceptable"]
-        p.addBands(
-            bands.map { ($0.start, $0.end, classes[$0.rank]) }, rank: ["q-excellent": 0, "q-barely_acceptable": 1, "q-unacceptable": 2])
-        // Up to four series get a style each; more (a SensorKit export holds one ECG stream per
-        // session) share their source's style and one legend entry.
-        let sources = Array(Set(all.map(\.source))).sorted()
-        for (k, ser) in all.enumerated() {
-            if all.count <= 4 {
-                p.addSeries(ser.points, gapSeconds: step * 1.5, cssClass: "s\(k)", name: ser.name)
-            } else {
-                let i = sources.firstIndex(of: ser.source) ?? 0
-                p.addSeries(ser.points, gapSeconds: step * 1.5, cssClass: "s\(i % 4)", name: ser.name)
-                p.legend.removeLast()
-            }
-        }
-        if all.count > 4 {
-            for (i, source) in sources.enumerated() {
-                p.legend.append(("s\(i % 4)", "\(source) (\(all.filter { $0.source == source }.count) streams)", nil))
-            }
-        }
-        if !bands.isEmpty {
-            p.legend += [("q-barely_acceptable", "barely acceptable", "rect"), ("q-unacceptable", "unacceptable", "rect")]
-        }
-        let usable =
-            bands.isEmpty
-            ? ""
-            : " Background: grey where a quality window is barely acceptable, hatched where it is unacceptable (the worst of the streams at that time)."
-        let stats = all.map { ser -> String in
-            let v = ser.points.compactMap(\.v)
-            guard !v.isEmpty else { return "\(ser.name): no window with a rate" }
-            return
-                "\(ser.name): \(v.count) windows, mean \(HTML.number(v.reduce(0, +) / Double(v.count))) bpm, range \(HTML.number(v.min())) to \(HTML.number(v.max())) bpm"
-        }
-        s += p.render(
-            description: "Mean heart rate per window (bpm) over time, one line per source and stream, broken where windows have no rate."
-                + usable + " "
-                + stats.joined(separator: "; ") + ".")
         return s
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
+import Pipeline
 
 /// What a report section reads: the database rows of one recording, its time axis, and the
-/// signal read back from its files. Family sections (``ReportSection``) receive it.
+/// signal read back from its files. Family sections (``FamilySection``) receive it.
 struct ReportContext {
     let db: ReportDatabase
     /// `recordings.id`.
@@ -19,26 +20,67 @@ struct ReportContext {
     /// What was read back from the files (filled after the sections asked for strips).
     var readback = SignalReadback()
 
-    /// Rows of `table` for this recording (empty when the table is absent).
-    func rows(_ table: String, where condition: String? = nil, _ parameters: [ReportDatabase.Value] = [], orderBy: String? = nil)
-        throws(ReportError) -> [ReportDatabase.Row]
-    {
+    /// The columns `table` has in this database (a database written by an older version may
+    /// lack a declared column); empty when the table is absent.
+    func columns(_ table: String) throws(ReportError) -> Set<String> {
         guard tables.contains(table) else { return [] }
-        let quoted = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-        var sql = "SELECT * FROM \(quoted) WHERE recording_id = ?"
-        if let condition { sql += " AND (\(condition))" }
-        if let orderBy { sql += " ORDER BY \(orderBy)" }
-        return try db.query(sql, [.integer(recordingID)] + parameters)
+        return try db.columns(of: table)
     }
 
-    /// Rows of `table` for this recording (0 when absent), optionally filtered.
-    func count(_ table: String, where condition: String? = nil, _ parameters: [ReportDatabase.Value] = []) throws(ReportError) -> Int {
-        guard tables.contains(table) else { return 0 }
-        let quoted = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-        var sql = "SELECT COUNT(*) AS n FROM \(quoted) WHERE recording_id = ?"
-        if let condition { sql += " AND (\(condition))" }
-        return try db.query(sql, [.integer(recordingID)] + parameters).first?.int("n") ?? 0
+    /// The declared rows of this recording, with more conditions, in order.
+    /// - Parameters:
+    ///   - r: the declared row set.
+    ///   - extra: more conditions (column = one of the values).
+    ///   - notNull: columns that must hold a value.
+    ///   - orderBy: ordering criteria; `labelRank` orders a label column by its listed labels first.
+    ///   - limit: at most this many rows.
+    /// - Returns: the rows; none when the table, or a column a condition names, is absent.
+    func select(
+        _ r: ReportRows, _ extra: [ReportFilter] = [], notNull: [String] = [], orderBy: [ReportOrder] = [],
+        labelRank: (column: String, labels: [String])? = nil, within: [(column: String, lo: Double, hi: Double)] = [],
+        limit: Int? = nil
+    ) throws(ReportError) -> [ReportDatabase.Row] {
+        let have = try columns(r.table.name)
+        let filters = r.filters + extra
+        var named: [String] = filters.map(\.column)
+        named += notNull
+        named += orderBy.map(\.column)
+        named += within.map(\.column)
+        if let rank = labelRank { named.append(rank.column) }
+        guard !have.isEmpty, named.allSatisfy({ have.contains($0) }) else { return [] }
+        var sql = "SELECT * FROM \(Self.quote(r.table.name)) WHERE recording_id = ?"
+        var parameters: [ReportDatabase.Value] = [.integer(recordingID)]
+        for f in filters {
+            sql += " AND \(Self.quote(f.column)) IN (" + f.values.map { _ in "?" }.joined(separator: ", ") + ")"
+            parameters += f.values.map { .text($0) }
+        }
+        for column in notNull { sql += " AND \(Self.quote(column)) IS NOT NULL" }
+        if !within.isEmpty {
+            // Any of the columns within its range.
+            sql += " AND (" + within.map { "\(Self.quote($0.column)) BETWEEN ? AND ?" }.joined(separator: " OR ") + ")"
+            for w in within { parameters += [.real(w.lo), .real(w.hi)] }
+        }
+        var order = [String]()
+        if let rank = labelRank {
+            order.append(
+                "CASE \(Self.quote(rank.column)) " + rank.labels.map { _ in "WHEN ? THEN ? " }.joined()
+                    + "ELSE \(rank.labels.count) END DESC")
+            for (k, label) in rank.labels.enumerated() { parameters += [.text(label), .integer(k)] }
+        }
+        order += orderBy.map { "\(Self.quote($0.column)) \($0.descending ? "DESC" : "ASC")" }
+        if !order.isEmpty { sql += " ORDER BY " + order.joined(separator: ", ") }
+        if let limit { sql += " LIMIT \(limit)" }
+        return try db.query(sql, parameters)
     }
+
+    /// Whether the declared rows exist for this recording.
+    func exists(_ r: ReportRows) throws(ReportError) -> Bool { try !select(r, limit: 1).isEmpty }
+
+    /// An SQL identifier, quoted.
+    static func quote(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+
+    /// The stream's row in `streams`.
+    func stream(_ key: String) -> ReportDatabase.Row? { streams.first { $0.text("stream") == key } }
 
     /// A new plot over the recording's timeline.
     func plot(id: String, title: String, yLabel: String, v0: Double, v1: Double, height: Double = 230) -> Plot {
@@ -46,63 +88,4 @@ struct ReportContext {
         p.height = height
         return p
     }
-}
-
-/// A quality window a family contributes to the heart-rate plot's shading.
-struct QualityBand {
-    var stream: String
-    var start: Double
-    var end: Double
-    /// 0 good, 1 doubtful, 2 unusable.
-    var rank: Int
-}
-
-/// A family's place in the recording report. Each family (ECG, PPG, motion, features) has one
-/// provider, listed in ``ReportSections/all``; the report's core draws the header, the summary,
-/// the QC account and the heart-rate plot, then asks each provider in turn. A family whose
-/// tables hold no row for the recording gets the placeholder "no results from this family in
-/// this recording" with what the section will show. Adding a family's plots is a new provider
-/// file and one entry in that list.
-protocol ReportSection: Sendable {
-    /// The family's name (`ecg`, `ppg`, `motion`, `features`).
-    var family: String { get }
-    /// The section's heading.
-    var title: String { get }
-    /// The tables whose rows belong to this family (`ppg_quality`, `motion_epochs`, …).
-    var tables: [String] { get }
-    /// What the section shows (said in the placeholder).
-    var shows: String { get }
-    /// Whether the recording has results of this family (default: a row in one of ``tables``).
-    func hasResults(_ c: ReportContext) throws(ReportError) -> Bool
-    /// Strip windows the section wants read back from the file (default: none).
-    func strips(_ c: ReportContext) throws(ReportError) -> [SignalReadback.Strip]
-    /// Quality windows for the heart-rate plot's shading (default: none).
-    func qualityBands(_ c: ReportContext) throws(ReportError) -> [QualityBand]
-    /// The section's HTML body, called only when ``hasResults(_:)`` (default: the row counts and
-    /// a note that this version does not draw them).
-    func render(_ c: ReportContext) throws(ReportError) -> String
-}
-
-extension ReportSection {
-    func hasResults(_ c: ReportContext) throws(ReportError) -> Bool {
-        for t in tables where try c.count(t) > 0 { return true }
-        return false
-    }
-    func strips(_ c: ReportContext) throws(ReportError) -> [SignalReadback.Strip] { [] }
-    func qualityBands(_ c: ReportContext) throws(ReportError) -> [QualityBand] { [] }
-    func render(_ c: ReportContext) throws(ReportError) -> String {
-        var s =
-            "<p class=\"note\">This recording has results of this family; this version of the report lists them but does not draw them yet.</p><ul>"
-        for t in tables {
-            let n = try c.count(t)
-            s += "<li><code>\(HTML.escape(t))</code>: \(n) rows</li>"
-        }
-        return s + "</ul>"
-    }
-}
-
-/// The family sections, in the order they appear.
-enum ReportSections {
-    /// Every family's section.
-    static let all: [any ReportSection] = [ECGSection(), PPGSection(), MotionSection(), FeaturesSection()]
 }

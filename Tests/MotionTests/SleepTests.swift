@@ -75,6 +75,15 @@ struct SleepTests {
             #expect(n.wasoSeconds! < 0.5 * 3600)
             #expect(n.thresholdDegrees! >= 0.13 && n.thresholdDegrees! <= 0.5)
             #expect(n.nonWearSeconds == 0, "non-wear \(n.nonWearSeconds) s in a worn night")
+            // The bouts (motion_sleep_bouts): as many as counted, adding up to the sleep time,
+            // inside the SPT window, in order, and none spanning one of the four simulated turns.
+            #expect(n.boutSpans.count == n.bouts)
+            #expect(abs(n.boutSpans.map { $0.endSeconds - $0.startSeconds }.reduce(0, +) - n.sleepSeconds!) < 1e-6)
+            #expect(n.boutSpans.allSatisfy { $0.startSeconds >= onset && $0.endSeconds <= end && $0.endSeconds > $0.startSeconds })
+            #expect(zip(n.boutSpans, n.boutSpans.dropFirst()).allSatisfy { $0.endSeconds < $1.startSeconds })
+            for turn in SimulatedNights.turns.map({ bed + $0 + 10 }) {
+                #expect(!n.boutSpans.contains { $0.startSeconds < turn && turn < $0.endSeconds }, "a bout spans the turn at \(turn)")
+            }
             print(
                 "sleep night \(n.night): onset \((onset - bed) / 60) min, wake \((end - wake) / 60) min, sleep \(n.sleepSeconds! / 3600) h, "
                     + "bouts \(n.bouts!), waso \(n.wasoSeconds! / 60) min, threshold \(n.thresholdDegrees!)°")

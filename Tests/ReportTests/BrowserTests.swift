@@ -70,17 +70,47 @@ struct BrowserTests {
           document.querySelectorAll("figure.plot-figure").forEach(function (f) {
             var svg = f.querySelector("svg"); var r = svg.getBoundingClientRect();
             var drawn = 0, length = 0;
-            svg.querySelectorAll("path.series, rect[class^='lane-'], rect[class^='q-'], circle.beat").forEach(function (e) {
+            svg.querySelectorAll("path.series, rect[class^='lane-'], rect[class^='q-'], circle.beat, circle.pt, rect.bar, rect.act, rect.spt").forEach(function (e) {
               var b = e.getBBox(); if (b.width > 0 || b.height > 0) drawn++;
               if (e.getTotalLength) length += e.getTotalLength();
             });
-            out.push(f.id + " " + Math.round(r.width) + " " + Math.round(r.height) + " " + drawn + " " + Math.round(length));
+            // Legend items that overlap the title, or reach outside the drawing.
+            var overlaps = 0, t = svg.querySelector("text.ptitle").getBBox(), vb = svg.viewBox.baseVal;
+            svg.querySelectorAll("g.legend").forEach(function (g) {
+              var b = g.getBBox();
+              if (b.x < t.x + t.width && t.x < b.x + b.width && b.y < t.y + t.height && t.y < b.y + b.height) overlaps++;
+              if (b.x < 0 || b.y < 0 || b.x + b.width > vb.width + 1 || b.y + b.height > vb.height + 1) overlaps++;
+            });
+            out.push(f.id + " " + Math.round(r.width) + " " + Math.round(r.height) + " " + drawn + " " + Math.round(length) + " " + overlaps);
           });
           var pre = document.createElement("pre"); pre.id = "probe"; pre.textContent = out.join(";");
           document.body.appendChild(pre);
         })();
         </script>
         """
+
+    /// Renders `path` with the probe in Chromium: the DOM it dumps and, per figure, its laid-out
+    /// width and height, drawn elements, path length and legend items over the title or outside.
+    static func measure(_ path: String, name: String, in dir: URL, profile: URL) throws -> (dom: String, plots: [String: [Int]]) {
+        let html = try String(contentsOfFile: path, encoding: .utf8)
+        let probed = dir.appendingPathComponent("probe-\(name).html")
+        try html.replacingOccurrences(of: "</body>", with: Self.probe + "</body>").write(to: probed, atomically: true, encoding: .utf8)
+        let dump = try Chromium.run(["--dump-dom"], url: probed, profile: profile)
+        let console = dump.err.split(separator: "\n").filter { $0.contains(":CONSOLE") }
+        #expect(console.isEmpty, "\(name): console messages \(console)")
+        let probe = try #require(
+            dump.out.range(of: "<pre id=\"probe\">").flatMap { a in
+                dump.out.range(of: "</pre>", range: a.upperBound..<dump.out.endIndex).map {
+                    String(dump.out[a.upperBound..<$0.lowerBound])
+                }
+            }, "\(name): the browser did not run the probe")
+        var plots = [String: [Int]]()
+        for item in probe.split(separator: ";") {
+            let parts = item.split(separator: " ")
+            plots[String(parts[0])] = parts.dropFirst().compactMap { Int($0) }
+        }
+        return (dump.out, plots)
+    }
 
     @Test func rendersWithoutErrorsAndDrawsEveryPlot() throws {
         let f = try ReportFixture([("ecg", "watch-1_mitdb100_1716282000.ndjson.gz"), ("ppg", "phone-1_butppg_1716296400.ndjson.gz")])
@@ -91,23 +121,7 @@ struct BrowserTests {
         var pages = written.pages.sorted { $0.key < $1.key }.map { (name: "recording-\($0.key)", path: $0.value, id: $0.key) }
         pages.append((name: "index", path: written.index, id: 0))
         for page in pages {
-            let html = try String(contentsOfFile: page.path, encoding: .utf8)
-            let probed = f.dir.url.appendingPathComponent("probe-\(page.name).html")
-            try html.replacingOccurrences(of: "</body>", with: Self.probe + "</body>").write(to: probed, atomically: true, encoding: .utf8)
-            let dump = try Chromium.run(["--dump-dom"], url: probed, profile: profile)
-            let console = dump.err.split(separator: "\n").filter { $0.contains(":CONSOLE") }
-            #expect(console.isEmpty, "\(page.name): console messages \(console)")
-            let probe = try #require(
-                dump.out.range(of: "<pre id=\"probe\">").flatMap { a in
-                    dump.out.range(of: "</pre>", range: a.upperBound..<dump.out.endIndex).map {
-                        String(dump.out[a.upperBound..<$0.lowerBound])
-                    }
-                }, "\(page.name): the browser did not run the probe")
-            var plots = [String: [Int]]()
-            for item in probe.split(separator: ";") {
-                let parts = item.split(separator: " ")
-                plots[String(parts[0])] = parts.dropFirst().compactMap { Int($0) }
-            }
+            let (dump, plots) = try Self.measure(page.path, name: page.name, in: f.dir.url, profile: profile)
             for id in expected[page.id] ?? [] {
                 let m = try #require(plots[id], "\(page.name): plot \(id) is not in the rendered page")
                 #expect(m[0] > 300 && m[1] > 50, "\(page.name): plot \(id) laid out at \(m[0])×\(m[1]) px")
@@ -122,7 +136,7 @@ struct BrowserTests {
             #expect(size > 20_000, "\(page.name): screenshot \(shot.path) is \(size) bytes")
             // The heart-rate plot as the browser parsed it: its points are the heart_rate rows.
             if page.id == 1 {
-                let plot = try #require(DrawnPlot.read(dump.out, id: "heart-rate"))
+                let plot = try #require(DrawnPlot.read(dump, id: "heart-rate"))
                 let rows = f.query(
                     "SELECT window_start, window_end, bpm FROM heart_rate WHERE recording_id = 1 AND bpm IS NOT NULL ORDER BY window_start")
                 let points = try #require(plot.series.values.first)
@@ -135,5 +149,186 @@ struct BrowserTests {
                 }
             }
         }
+    }
+
+    /// Every family's section on the run over `Datasets/` (accelerometer, ECG and PPG demo
+    /// recordings), as the browser laid it out: each section with results has plots, each plot
+    /// is laid out with its legend clear of its title, has something drawn, and what is drawn
+    /// is the database's rows (read here with SQLite directly): series points are the rows'
+    /// (window middle, value), bars are the per-day columns, actogram bars the epochs' largest
+    /// value per pixel column, strip markers the detected beats and pulses.
+    @Test func everyFamilySectionDrawsItsRows() throws {
+        let f = try ReportFixture(ReportFixture.demoAll)
+        let written = try Report.write(database: f.database, to: f.dir.url.appendingPathComponent("report").path)
+        try FileManager.default.createDirectory(at: Self.artefacts, withIntermediateDirectories: true)
+        let profile = f.dir.url.appendingPathComponent("chromium-profile")
+        var checked = [String: Int]() // family → plots checked against rows
+        for (id, path) in written.pages.sorted(by: { $0.key < $1.key }) {
+            let (dom, plots) = try Self.measure(path, name: "demo-\(id)", in: f.dir.url, profile: profile)
+            for (family, figures) in Self.sections(dom) {
+                #expect(!figures.isEmpty, "recording \(id): the \(family) section has results but no plot")
+                for figure in figures {
+                    let m = try #require(plots[figure], "recording \(id): \(figure) not measured")
+                    #expect(m[0] > 300 && m[1] > 50, "recording \(id): \(figure) laid out at \(m[0])×\(m[1]) px")
+                    #expect(m[2] > 0, "recording \(id): \(figure) has nothing drawn")
+                    #expect(m[4] == 0, "recording \(id): \(figure): \(m[4]) legend items over the title or outside the plot")
+                    if try checkRows(figure, dom: dom, recording: id, f) { checked[family, default: 0] += 1 }
+                }
+            }
+        }
+        for family in ["ecg", "ppg", "motion", "features"] {
+            #expect((checked[family] ?? 0) > 0, "no \(family) plot was checked against its rows")
+        }
+    }
+
+    /// Family → the figure ids of its section, for the sections with results.
+    static func sections(_ dom: String) -> [(String, [String])] {
+        var out = [(String, [String])]()
+        for part in dom.components(separatedBy: "<section class=\"family\" data-family=\"").dropFirst() {
+            let family = String(part.prefix { $0 != "\"" })
+            let body = part.components(separatedBy: "</section>")[0]
+            if body.contains("data-placeholder=") { continue }
+            out.append((family, body.components(separatedBy: "<figure id=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }))
+        }
+        return out
+    }
+
+    /// The text of a figure's `<title>`.
+    static func title(_ dom: String, _ id: String) -> String {
+        guard let a = dom.range(of: "<title id=\"\(id)-title\">"), let b = dom.range(of: "</title>", range: a.upperBound..<dom.endIndex)
+        else {
+            return ""
+        }
+        return String(dom[a.upperBound..<b.lowerBound]).replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(
+            of: "&amp;", with: "&")
+    }
+
+    /// SQL text literal.
+    static func q(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "''") + "'" }
+
+    /// Attributes of every `<tag class="cls" …>` element of a figure.
+    static func elements(_ dom: String, figure: String, tag: String, cls: String) -> [[String: String]] {
+        guard let a = dom.range(of: "<figure id=\"\(figure)\""), let b = dom.range(of: "</figure>", range: a.upperBound..<dom.endIndex)
+        else {
+            return []
+        }
+        let text = String(dom[a.lowerBound..<b.lowerBound])
+        var out = [[String: String]]()
+        for part in text.components(separatedBy: "<\(tag) class=\"\(cls)").dropFirst() {
+            let element = part.prefix { $0 != ">" }
+            var attributes = [String: String]()
+            for m in element.matches(of: /([a-z-]+)="([^"]*)"/) { attributes[String(m.1)] = String(m.2) }
+            out.append(attributes)
+        }
+        return out
+    }
+
+    /// Checks a plot's drawn values against the database; `false` for plots with no such check.
+    func checkRows(_ figure: String, dom: String, recording id: Int, _ f: ReportFixture) throws -> Bool {
+        let plot = try #require(DrawnPlot.read(dom, id: figure))
+        let tPerPixel = (plot.t1 - plot.t0) / (plot.right - plot.left), vPerPixel = (plot.v1 - plot.v0) / (plot.bottom - plot.top)
+        let title = Self.title(dom, figure)
+        let key = title.split(separator: ": ", maxSplits: 1).last.map(String.init) ?? ""
+        func compare(_ name: String, _ sql: String, value: String) throws {
+            let points = try #require(plot.series[name], "\(figure): no series \(name)")
+            let rows = f.query(sql)
+            #expect(plot.reduced[name] == false)
+            try #require(points.count == rows.count && !rows.isEmpty, "\(figure) \(name): \(points.count) points, \(rows.count) rows")
+            for (p, r) in zip(points, rows) {
+                let (t, v) = plot.data(p)
+                let mid = r["window_end"].map { (r["start"]!! + $0!) / 2 } ?? r["start"]!!
+                #expect(abs(t - mid) <= 0.051 * tPerPixel, "\(figure) \(name): t \(t) vs \(mid)")
+                #expect(abs(v - r[value]!!) <= 0.051 * vPerPixel, "\(figure) \(name): \(v) vs \(r[value]!!)")
+            }
+        }
+        if figure == "ppg-heart-rate" || figure == "ppg-heart-rate-confidence" {
+            let column = figure == "ppg-heart-rate" ? "bpm" : "confidence"
+            for name in plot.series.keys {
+                let parts = name.components(separatedBy: ": ")
+                try compare(
+                    name,
+                    "SELECT window_start AS start, window_end, \(column) FROM heart_rate WHERE recording_id = \(id) AND source = 'ppg' AND method = \(Self.q(parts[0])) AND stream = \(Self.q(parts[1])) AND \(column) IS NOT NULL ORDER BY window_start",
+                    value: column)
+            }
+            return true
+        }
+        if figure.hasPrefix("enmo-") {
+            try compare(
+                "enmo_mg",
+                "SELECT epoch_start AS start, epoch_end AS window_end, enmo_mg FROM motion_epochs WHERE recording_id = \(id) AND stream = \(Self.q(key)) AND enmo_mg IS NOT NULL ORDER BY epoch_start",
+                value: "enmo_mg")
+            return true
+        }
+        if figure.hasPrefix("feature-") {
+            let feature = String(key.components(separatedBy: " of ")[0])
+            for name in plot.series.keys {
+                try compare(
+                    name,
+                    "SELECT window_start AS start, window_end, value FROM features WHERE recording_id = \(id) AND stream = \(Self.q(name)) AND feature = \(Self.q(feature)) AND value IS NOT NULL ORDER BY window_start",
+                    value: "value")
+            }
+            return true
+        }
+        for (prefix, scale) in [("intensity-", 1.0 / 60), ("steps-", 1.0), ("wear-", 1.0 / 3600)] where figure.hasPrefix(prefix) {
+            let bars = Self.elements(dom, figure: figure, tag: "rect", cls: "b").filter { $0["data-day"] != nil } // not the legend's
+            try #require(!bars.isEmpty)
+            for bar in bars {
+                let day = try #require(bar["data-day"]), column = try #require(bar["data-column"])
+                let row = try #require(
+                    f.query(
+                        "SELECT \(column) AS v FROM motion_daily WHERE recording_id = \(id) AND stream = \(Self.q(key)) AND day = \(Self.q(day))"
+                    ).first)
+                let drawn = try #require(Double(bar["height"] ?? "")) * vPerPixel
+                #expect(
+                    abs(drawn - row["v"]!! * scale) <= 0.051 * vPerPixel + 1e-9,
+                    "\(figure) \(day) \(column): \(drawn) vs \(row["v"]!! * scale)")
+            }
+            return true
+        }
+        if figure.hasPrefix("actogram-") {
+            let stream = String(key.components(separatedBy: " (")[0])
+            let group = try #require(Self.elements(dom, figure: figure, tag: "g", cls: "actogram").first)
+            let vmax = try #require(Double(group["data-vmax"] ?? "")), lane = try #require(Double(group["data-lane-height"] ?? ""))
+            let rows = f.query(
+                "SELECT epoch_start, enmo_mg FROM motion_epochs WHERE recording_id = \(id) AND stream = \(Self.q(stream)) AND enmo_mg IS NOT NULL"
+            )
+            #expect(abs(vmax - rows.compactMap { $0["enmo_mg"]! }.max()!) < 1e-9)
+            // Expected: per pixel column of the day (UTC here: the demo has no UTC offset), the largest value.
+            var expected = [Int: Double]()
+            for r in rows {
+                let t = r["epoch_start"]!!
+                let column = Int(t.truncatingRemainder(dividingBy: 86_400) / 86_400 * (plot.right - plot.left))
+                expected[column] = max(expected[column] ?? 0, r["enmo_mg"]!!)
+            }
+            let bars = Self.elements(dom, figure: figure, tag: "rect", cls: "act").filter { $0["data-col"] != nil } // not the legend's
+            #expect(bars.count == expected.values.filter { $0 > 0 }.count)
+            for bar in bars {
+                let column = try #require(Int(bar["data-col"] ?? "")), h = try #require(Double(bar["height"] ?? ""))
+                #expect(abs(h / lane * vmax - (expected[column] ?? -1)) < 1e-6 * vmax, "\(figure) column \(column)")
+            }
+            return true
+        }
+        if figure.hasPrefix("strip-") {
+            let stream = String(key)
+            let source = title.hasPrefix("PPG") ? "ppg" : "ecg"
+            let drawn = Self.elements(dom, figure: figure, tag: "circle", cls: "beat").compactMap { $0["data-t"].flatMap(Double.init) }
+                .sorted()
+            let rows = f.query(
+                "SELECT time FROM beats WHERE recording_id = \(id) AND source = '\(source)' AND stream = \(Self.q(stream)) AND time BETWEEN \(plot.t0) AND \(plot.t1) AND correction != 'removedExtra' ORDER BY time"
+            ).compactMap { $0["time"] ?? nil }
+            #expect(drawn == rows && !rows.isEmpty, "\(figure): \(drawn.count) markers, \(rows.count) beats")
+            return true
+        }
+        if figure == "heart-rate" {
+            for name in plot.series.keys {
+                let parts = name.components(separatedBy: ": ")
+                try compare(
+                    name,
+                    "SELECT window_start AS start, window_end, bpm FROM heart_rate WHERE recording_id = \(id) AND source = \(Self.q(parts[0])) AND stream = \(Self.q(parts[1])) AND bpm IS NOT NULL ORDER BY window_start",
+                    value: "bpm")
+            }
+            return true
+        }
+        return false
     }
 }

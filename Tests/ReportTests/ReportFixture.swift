@@ -13,23 +13,46 @@ final class ReportFixture {
 
     static let demoECG = ["watch-1_mitdb100_1716282000.ndjson.gz", "watch-1_mitdb105_1716285600.ndjson.gz"]
 
-    /// Runs a batch over copies of `Datasets/<folder>/<name>` files.
-    init(_ files: [(folder: String, name: String)] = demoECG.map { ("ecg", $0) }) throws {
+    /// Every demo recording of `Datasets/` (folder, file).
+    static var demoAll: [(folder: String, name: String)] {
+        ["accelerometer", "ecg", "ppg"].flatMap { folder in
+            let url = Fixtures.repositoryRoot.appendingPathComponent("Datasets/\(folder)")
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+            return names.filter { $0.hasSuffix(".ndjson.gz") }.sorted().map { (folder, $0) }
+        }
+    }
+
+    /// Runs a batch over copies of `Datasets/<folder>/<name>` files (or of any file, by a path
+    /// from the repository root as `folder`), with `analysis` (decoding and analysis options).
+    init(
+        _ files: [(folder: String, name: String)] = demoECG.map { ("ecg", $0) }, analysis: AnalysisConfiguration = AnalysisConfiguration()
+    ) throws {
         var paths = [String]()
         for f in files {
-            let source = Fixtures.repositoryRoot.appendingPathComponent("Datasets/\(f.folder)/\(f.name)")
+            let source =
+                f.folder.hasPrefix("Tests/")
+                ? Fixtures.repositoryRoot.appendingPathComponent("\(f.folder)/\(f.name)")
+                : Fixtures.repositoryRoot.appendingPathComponent("Datasets/\(f.folder)/\(f.name)")
             let copy = dir.url.appendingPathComponent(f.name)
             try FileManager.default.copyItem(at: source, to: copy)
-            paths.append(copy.path)
+            if !f.name.hasSuffix(".dat") { paths.append(copy.path) }
         }
         recordings = paths
         database = dir.url.appendingPathComponent("results.sqlite").path
         let store = try BatchDatabase(path: database)
         // The raw-stream features (opt-in since issue 35), so that the pages show a features section.
-        var analysis = AnalysisConfiguration()
+        var analysis = analysis
         try analysis.set(family: "features", key: "raw", value: .flag(true), origin: "test")
         _ = try BatchRunner.run(
             recordings: paths, store: store, options: BatchOptions(jobs: 1, softwareVersion: "test", analysis: analysis))
+    }
+
+    /// Runs SQL statements on the database (to make a database as another version wrote it).
+    func execute(_ sql: String) {
+        var db: OpaquePointer?
+        guard sqlite3_open(database, &db) == SQLITE_OK else { return }
+        defer { sqlite3_close_v2(db) }
+        sqlite3_exec(db, sql, nil, nil, nil)
     }
 
     /// Rows of an SQL query as dictionaries of text/number values (read with SQLite directly, not

@@ -150,4 +150,101 @@ struct ReportTests {
         #expect(TimeScale(origin: "stream_start").title == "time from the stream's start")
         #expect(TimeScale(origin: "unix").label(1_716_285_600, span: 86_400, first: false) == "10:00")
     }
+
+    /// Every family's declared section names only tables of the registry and columns those
+    /// tables declare (columns marked optional may be missing from older databases; they are
+    /// the only exception), and every family has its own section (none falls back to row counts).
+    @Test func sectionDeclarationsNameDeclaredColumns() {
+        let tables = Dictionary(uniqueKeysWithValues: AnalysisRegistry.resultTables.map { ($0.name, $0) })
+        for family in AnalysisRegistry.families {
+            let section = family.reportSection
+            #expect(!section.items.contains { if case .rowCounts = $0 { true } else { false } }, "\(family.name) declares no section")
+            #expect(!section.methods.isEmpty && !section.citations.isEmpty, "\(family.name): no methods paragraph")
+            for ref in section.columnReferences {
+                let table = tables[ref.table.name]
+                #expect(table == ref.table, "\(family.name): table \(ref.table.name) is not the registered declaration")
+                #expect(
+                    ref.optional || (table?.columns.contains { $0.name == ref.column } ?? false),
+                    "\(family.name): \(ref.table.name).\(ref.column) is not a declared column")
+            }
+        }
+    }
+
+    /// A run made with non-default decode options (here `--no-verify-integrity` over a WFDB
+    /// record whose header checksum does not match its data) is read back with those options:
+    /// the timeline is drawn. With the default options the read-back fails on the checksum.
+    @Test func readBackUsesTheRunsDecodeOptions() throws {
+        var analysis = AnalysisConfiguration()
+        analysis.decode.verifiesIntegrity = false
+        let f = try ReportFixture(
+            [
+                ("Tests/RecordingsTests/Fixtures/bad/wfdb", "bad-checksum.dat"),
+                ("Tests/RecordingsTests/Fixtures/bad/wfdb", "bad-checksum.hea"),
+            ],
+            analysis: analysis)
+        #expect(f.query("SELECT id FROM recordings WHERE status = 'ok'").count == 1)
+        let written = try Report.write(database: f.database, to: f.dir.url.appendingPathComponent("r").path)
+        let html = try String(contentsOfFile: try #require(written.pages[1]), encoding: .utf8)
+        #expect(!html.contains("could not be read back"))
+        #expect(html.contains("<figure id=\"qc-timeline\""))
+    }
+
+    /// The summary table is the `recording_summary` declaration: a line per declared column the
+    /// database has, its meaning as the tooltip.
+    @Test func summaryTableFollowsTheDeclaration() throws {
+        let f = try ReportFixture([("ecg", ReportFixture.demoECG[0])])
+        let written = try Report.write(database: f.database, to: f.dir.url.appendingPathComponent("r").path)
+        let html = try String(contentsOfFile: try #require(written.pages[1]), encoding: .utf8)
+        let declared = try #require(AnalysisRegistry.resultTables.first { $0.name == "recording_summary" })
+        for column in declared.columns where !["family", "device"].contains(column.name) {
+            let tooltip = column.summary.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "'", with: "&#39;")
+                .replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(
+                    of: ">", with: "&gt;")
+            #expect(html.contains("<tr data-column=\"\(column.name)\"><th class=\"l\" title=\"\(tooltip)"), "\(column.name)")
+        }
+    }
+
+    /// The index page is a study page: failures first, the compliance heatmap per recording
+    /// and day from daily_summary, and the distribution of the summary figures.
+    @Test func indexIsAStudyPage() throws {
+        let bad = "Tests/RecordingsTests/Fixtures/bad/wfdb"
+        let f = try ReportFixture([
+            ("ecg", ReportFixture.demoECG[0]), ("accelerometer", "oxford_user1_hand_1506421989895.ndjson.gz"), (bad, "bad-checksum.dat"),
+            (bad, "bad-checksum.hea"),
+        ])
+        let written = try Report.write(database: f.database, to: f.dir.url.appendingPathComponent("r").path)
+        let index = try String(contentsOfFile: written.index, encoding: .utf8)
+        // The failed recording (checksum mismatch) comes first, with its error.
+        let failures = try #require(index.range(of: "<table id=\"failures\""))
+        let compliance = try #require(index.range(of: "<table id=\"compliance\""))
+        #expect(failures.lowerBound < compliance.lowerBound)
+        #expect(index[failures.lowerBound...].contains("bad-checksum.hea"))
+        #expect(index.contains("<table id=\"distributions\""))
+        // Each heatmap cell holds the recording's largest analysed hours of that day.
+        for row in f.query("SELECT recording_id, MAX(analysed_hours) AS h FROM daily_summary GROUP BY recording_id, date") {
+            let h = try #require(row["h"] ?? nil)
+            #expect(index.contains("data-analysed=\"\(h)\""), "recording \(row["recording_id"]!!): \(h) h")
+        }
+    }
+
+    /// The device's own ECG classification (`ecg_summary.device_classification`, Apple Health
+    /// exports) is shown in the ECG section, labelled as the device's, beside SensorPipe's
+    /// figures; a database without the column (an older run) shows nothing of it.
+    @Test func deviceClassificationWhenStored() throws {
+        let f = try ReportFixture([("ecg", ReportFixture.demoECG[0])])
+        let label = "the device&#39;s own classification"
+        let before = try Report.write(database: f.database, to: f.dir.url.appendingPathComponent("a").path)
+        let old = try String(contentsOfFile: try #require(before.pages[1]), encoding: .utf8)
+        #expect(!old.localizedCaseInsensitiveContains(label))
+        #expect(old.contains("Per ECG stream: SensorPipe"))
+        let columns = f.query("SELECT name = 'device_classification' AS has FROM pragma_table_info('ecg_summary')")
+        if !columns.contains(where: { $0["has"] == 1 }) {
+            f.execute("ALTER TABLE ecg_summary ADD COLUMN device_classification TEXT")
+        }
+        f.execute("UPDATE ecg_summary SET device_classification = 'Sinus Rhythm'")
+        let after = try Report.write(database: f.database, to: f.dir.url.appendingPathComponent("b").path)
+        let html = try String(contentsOfFile: try #require(after.pages[1]), encoding: .utf8)
+        #expect(html.localizedCaseInsensitiveContains(label))
+        #expect(html.contains("<td class=\"l\" data-column=\"device_classification\">Sinus Rhythm</td>"))
+    }
 }

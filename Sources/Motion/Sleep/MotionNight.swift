@@ -20,8 +20,18 @@ public struct MotionNight: Sendable, Hashable {
     public var sleepSeconds: Double?
     /// Sustained-inactivity bouts inside the SPT window.
     public var bouts: Int?
+    /// Those bouts' start and end (exclusive), in s on the stream's clock, in time order.
+    public var boutSpans: [Span] = []
     /// Why the night has no SPT window, or `nil`.
     public var note: String?
+
+    /// A stretch of time, in s on the stream's clock.
+    public struct Span: Sendable, Hashable {
+        /// Start, s.
+        public var startSeconds: Double
+        /// End (exclusive), s.
+        public var endSeconds: Double
+    }
 
     /// Duration of the SPT window, in s.
     public var sptSeconds: Double? {

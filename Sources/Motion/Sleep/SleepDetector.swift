@@ -51,6 +51,8 @@ struct SleepDetector {
         var wakeEpoch: Int?
         var sleepEpochs: Int?
         var bouts: Int?
+        /// The sustained-inactivity bouts inside the SPT window, as epoch ranges of the window.
+        var boutEpochs: [Range<Int>] = []
         var note: String?
     }
 
@@ -217,7 +219,12 @@ struct SleepDetector {
         for i in spt.start..<(spt.start + spt.count) {
             if inactive[i] {
                 sleep += 1
-                if !inBout { bouts += 1 }
+                if !inBout {
+                    bouts += 1
+                    r.boutEpochs.append(i..<(i + 1))
+                } else {
+                    r.boutEpochs[r.boutEpochs.count - 1] = r.boutEpochs[r.boutEpochs.count - 1].lowerBound..<(i + 1)
+                }
                 inBout = true
             } else {
                 inBout = false

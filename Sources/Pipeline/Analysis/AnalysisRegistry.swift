@@ -35,6 +35,8 @@ public struct AnalysisFamilyEntry: Sendable {
     public let options: [OptionDescriptor]
     /// The figures its rows contribute to the summary tables (``AnalysisFamily/summaryFigures``).
     public let summaryFigures: [SummaryFigure]
+    /// What its section of the HTML report shows (``AnalysisFamily/reportSection``).
+    public let reportSection: ReportSection
     /// The derived series it publishes (``AnalysisFamily/publishes``).
     public let publishes: [DerivedSeries]
     let make: @Sendable ([String: OptionValue]) -> any RecordingAnalyzer
@@ -45,6 +47,7 @@ public struct AnalysisFamilyEntry: Sendable {
         summary = F.summary
         tables = F.tables
         summaryFigures = F.summaryFigures
+        reportSection = F.reportSection
         publishes = F.publishes
         let defaults = F.defaultOptions
         options = F.options.map { o in

@@ -6,6 +6,8 @@ import Foundation
 final class ReportDatabase {
     let path: String
     private let handle: OpaquePointer
+    /// Columns per table, read once.
+    private var columnCache: [String: Set<String>] = [:]
 
     /// Opens `path` read-only.
     /// - Throws: ``ReportError`` when the file is missing or not an SQLite database.
@@ -120,18 +122,12 @@ final class ReportDatabase {
         Set(try query("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0.text("name") })
     }
 
-    /// Rows of `table` for one recording (empty when the table does not exist).
-    func rows(of table: String, recording id: Int, orderBy: String? = nil) throws(ReportError) -> [Row] {
-        guard try tableNames().contains(table) else { return [] }
-        let quoted = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-        return try query(
-            "SELECT * FROM \(quoted) WHERE recording_id = ?" + (orderBy.map { " ORDER BY \($0)" } ?? ""), [.integer(id)])
-    }
-
-    /// Number of rows of `table` for one recording (0 when the table does not exist).
-    func count(of table: String, recording id: Int) throws(ReportError) -> Int {
-        guard try tableNames().contains(table) else { return 0 }
-        let quoted = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-        return try query("SELECT COUNT(*) AS n FROM \(quoted) WHERE recording_id = ?", [.integer(id)]).first?.int("n") ?? 0
+    /// The columns of `table` (empty when it does not exist).
+    func columns(of table: String) throws(ReportError) -> Set<String> {
+        if let known = columnCache[table] { return known }
+        let names = Set(
+            try query("SELECT name FROM pragma_table_info(?)", [.text(table)]).compactMap { $0.text("name") })
+        columnCache[table] = names
+        return names
     }
 }

@@ -53,7 +53,13 @@ enum HTML {
         .s0{stroke:#1f4e99;fill:none;stroke-width:1.6}.s1{stroke:#b3261e;fill:none;stroke-width:1.6;stroke-dasharray:6 3}
         .s2{stroke:#2d6a2d;fill:none;stroke-width:1.3;stroke-dasharray:2 2}.s3{stroke:#6b3fa0;fill:none;stroke-width:1.3;stroke-dasharray:8 2 2 2}
         .ecg{stroke:#111;fill:none;stroke-width:.9}
-        .q-excellent{fill:#ffffff}.q-barely_acceptable{fill:#c8c8c8}.q-unacceptable{fill:url(#hatch)}
+        .q-0{fill:#ffffff}.q-1{fill:#d4d4d4}.q-2{fill:url(#hatch)}
+        .ov{stroke:#111;fill:none;stroke-width:2.4}
+        .b0{fill:#d9d9d9;stroke:#555;stroke-width:.5}.b1{fill:#9a9a9a;stroke:#333;stroke-width:.5}.b2{fill:#555;stroke:#111;stroke-width:.5}.b3{fill:url(#hatchdark);stroke:#111;stroke-width:.5}
+        .act{fill:#1f4e99}.nw{fill:url(#hatch)}.spt{fill:#9fb6db;stroke:#1f4e99;stroke-width:1}.bout{fill:#1f4e99}
+        details.methods{font-size:.86em;margin:.6em 0 1em}details.methods ol{margin:.3em 0;padding-left:1.6em}
+        table.heat td{min-width:2.2em;text-align:center}table.heat td.l{text-align:left}.heat0{background:#fff}.heat1{background:#e3e3e3}.heat2{background:#bdbdbd}.heat3{background:#8a8a8a;color:#fff}.heat4{background:#444;color:#fff}
+        tr.failed td{background:#fff3e0}.scroll{overflow-x:auto}
         .lane-data{fill:#4a4a4a}.lane-masked{fill:url(#dots)}.lane-deleted{fill:url(#hatch)}
         .beat{fill:none;stroke:#1f4e99;stroke-width:1.4}.corr{fill:#b3261e;stroke:#b3261e}.removed{stroke:#b3261e;stroke-width:1.6}
         a{color:#1f4e99}
@@ -65,6 +71,8 @@ enum HTML {
         <defs><pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">\
         <rect width="6" height="6" fill="#eeeeee"/><line x1="0" y1="0" x2="0" y2="6" stroke="#8a8a8a" stroke-width="1.5"/></pattern>\
         <pattern id="dots" width="4" height="4" patternUnits="userSpaceOnUse"><rect width="4" height="4" fill="#bbb"/>\
-        <circle cx="2" cy="2" r="1" fill="#111"/></pattern></defs>
+        <circle cx="2" cy="2" r="1" fill="#111"/></pattern>\
+        <pattern id="hatchdark" width="5" height="5" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)">\
+        <rect width="5" height="5" fill="#222"/><line x1="0" y1="0" x2="0" y2="5" stroke="#ddd" stroke-width="1.2"/></pattern></defs>
         """
 }

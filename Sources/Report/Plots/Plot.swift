@@ -22,6 +22,10 @@ struct Plot {
     var yLabel: String
     var body: [String] = []
     var legend: [(cssClass: String, label: String, marker: String?)] = []
+    /// Time-axis ticks and labels replacing the clock ticks (days, hours of the day), or `nil`.
+    var xTicks: [(t: Double, label: String)]? = nil
+    /// The time axis' title replacing the clock's, or `nil`.
+    var xTitle: String? = nil
 
     var plotWidth: Double { width - left - right }
     var plotHeight: Double { height - top - bottom }
@@ -40,6 +44,16 @@ struct Plot {
         let exact = points.count <= Int(plotWidth) * 2
         var penDown = false
         var lastT = -Double.infinity
+        // Points drawn alone (no neighbour within the gap) get a marker: a path of one point is
+        // invisible.
+        var run = 0
+        var runStart = (x: 0.0, y: 0.0)
+        var isolated = [(x: Double, y: Double)]()
+        func liftPen() {
+            if exact && run == 1 { isolated.append(runStart) }
+            run = 0
+            penDown = false
+        }
         // Envelope state for the current pixel column.
         var column = Int.min
         var lo = 0.0, hi = 0.0, loFirst = true
@@ -56,15 +70,17 @@ struct Plot {
             guard p.t >= t0, p.t <= t1 else { continue }
             guard let v = p.v, v.isFinite else {
                 if !exact { flushColumn() }
-                penDown = false
+                liftPen()
                 continue
             }
             if p.t - lastT > gapSeconds {
                 if !exact { flushColumn() }
-                penDown = false
+                liftPen()
             }
             lastT = p.t
             if exact {
+                if run == 0 { runStart = (x(p.t), y(v)) }
+                run += 1
                 d += (penDown ? "L" : "M") + HTML.n(x(p.t)) + " " + HTML.n(y(v))
                 penDown = true
                 continue
@@ -88,10 +104,14 @@ struct Plot {
             }
         }
         if !exact { flushColumn() }
+        liftPen()
         guard !d.isEmpty else { return }
         body.append(
             "<path class=\"\(cssClass) series\" data-series=\"\(HTML.escape(name))\" data-reduced=\"\(exact ? 0 : 1)\" d=\"\(d)\"/>"
         )
+        for p in isolated {
+            body.append("<circle class=\"\(cssClass) pt\" cx=\"\(HTML.n(p.x))\" cy=\"\(HTML.n(p.y))\" r=\"2.5\"/>")
+        }
         legend.append((cssClass, name, nil))
     }
 
@@ -153,40 +173,87 @@ struct Plot {
             let yy = HTML.n(y(v))
             s += "<line class=\"grid\" x1=\"\(HTML.n(left))\" x2=\"\(HTML.n(left + plotWidth))\" y1=\"\(yy)\" y2=\"\(yy)\"/>"
             s += "<text x=\"\(HTML.n(left - 5))\" y=\"\(yy)\" text-anchor=\"end\" dominant-baseline=\"middle\">"
-            s += HTML.escape(valueLabel?(v) ?? TimeScale.trim(v)) + "</text>"
+            s += HTML.escape(valueLabel?(v) ?? Self.tickLabel(v, step: vt.count > 1 ? vt[1] - vt[0] : 1)) + "</text>"
         }
         s += "<text x=\"12\" y=\"\(HTML.n(top + plotHeight / 2))\" text-anchor=\"middle\" "
         s += "transform=\"rotate(-90 12 \(HTML.n(top + plotHeight / 2)))\">\(HTML.escape(yLabel))</text>"
         // Time axis.
-        let ticks = time.ticks(t0, t1)
-        for (k, t) in ticks.enumerated() {
+        let ticks =
+            xTicks ?? time.ticks(t0, t1).enumerated().map { ($0.element, time.label($0.element, span: t1 - t0, first: $0.offset == 0)) }
+        for (t, label) in ticks {
             let xx = HTML.n(x(t))
             s += "<line class=\"grid\" x1=\"\(xx)\" x2=\"\(xx)\" y1=\"\(HTML.n(top))\" y2=\"\(HTML.n(top + plotHeight))\"/>"
             let anchor = x(t) - left < 30 ? "start" : (left + plotWidth - x(t) < 30 ? "end" : "middle")
             s += "<text x=\"\(xx)\" y=\"\(HTML.n(top + plotHeight + 14))\" text-anchor=\"\(anchor)\">"
-            s += HTML.escape(time.label(t, span: t1 - t0, first: k == 0)) + "</text>"
+            s += HTML.escape(label) + "</text>"
         }
         s += "<text x=\"\(HTML.n(left + plotWidth / 2))\" y=\"\(HTML.n(height - 6))\" text-anchor=\"middle\">"
-        s += HTML.escape(time.axisTitle(from: t0)) + "</text>"
+        s += HTML.escape(xTitle ?? time.axisTitle(from: t0)) + "</text>"
         s += body.joined()
         s +=
             "<rect class=\"axis\" x=\"\(HTML.n(left))\" y=\"\(HTML.n(top))\" width=\"\(HTML.n(plotWidth))\" height=\"\(HTML.n(plotHeight))\"/>"
-        // Legend (top right): a line sample in the series' style and its name.
-        var lx = width - right
-        for item in legend.reversed() {
-            let w = Double(item.label.count) * 6.2 + 30
-            lx -= w
+        // Legend: top right beside the title when both fit on the line, else in rows under the
+        // time axis (never over the title or the plot).
+        let widths = legend.map { Self.legendItemWidth($0.label) }
+        let besideTitle = left + Self.titleWidth(title) + 16 + widths.reduce(0, +) <= width - right
+        var items = [(x: Double, y: Double)]()
+        var rows = 0
+        if besideTitle {
+            var lx = width - right
+            for w in widths.reversed() {
+                lx -= w
+                items.insert((lx, 5), at: 0)
+            }
+        } else if !legend.isEmpty {
+            var lx = left
+            rows = 1
+            for w in widths {
+                if lx + w > width - right && lx > left {
+                    lx = left
+                    rows += 1
+                }
+                items.append((lx, height + 2 + Double(rows - 1) * 18))
+                lx += w
+            }
+        }
+        for (item, at) in zip(legend, items) {
+            s += "<g class=\"legend\">"
             if item.marker == "rect" {
                 s +=
-                    "<rect class=\"\(item.cssClass)\" x=\"\(HTML.n(lx))\" y=\"5\" width=\"22\" height=\"12\" stroke=\"#111\" stroke-width=\"0.5\"/>"
+                    "<rect class=\"\(item.cssClass)\" x=\"\(HTML.n(at.x))\" y=\"\(HTML.n(at.y))\" width=\"22\" height=\"12\" stroke=\"#111\" stroke-width=\"0.5\"/>"
             } else {
-                s += "<line class=\"\(item.cssClass)\" x1=\"\(HTML.n(lx))\" x2=\"\(HTML.n(lx + 22))\" y1=\"12\" y2=\"12\"/>"
+                s +=
+                    "<line class=\"\(item.cssClass)\" x1=\"\(HTML.n(at.x))\" x2=\"\(HTML.n(at.x + 22))\" y1=\"\(HTML.n(at.y + 7))\" y2=\"\(HTML.n(at.y + 7))\"/>"
             }
-            s += "<text x=\"\(HTML.n(lx + 26))\" y=\"16\">\(HTML.escape(item.label))</text>"
+            s += "<text x=\"\(HTML.n(at.x + 26))\" y=\"\(HTML.n(at.y + 11))\">\(HTML.escape(item.label))</text></g>"
+        }
+        if rows > 0 {
+            // Grow the drawing downwards for the legend rows (the mapping above is unchanged).
+            s = s.replacingOccurrences(
+                of: "viewBox=\"0 0 \(HTML.n(width)) \(HTML.n(height))\"",
+                with: "viewBox=\"0 0 \(HTML.n(width)) \(HTML.n(height + Double(rows) * 18 + 4))\"")
         }
         s += "</svg><figcaption>\(HTML.escape(description))</figcaption></figure>\n"
         return s
     }
+
+    /// A value tick's label with as many decimals as the tick step needs (0.05 → 2).
+    static func tickLabel(_ v: Double, step: Double) -> String {
+        var decimals = 0
+        var unit = 1.0
+        while decimals < 6 && step < unit * 0.999 {
+            decimals += 1
+            unit /= 10
+        }
+        if decimals == 0 && step.truncatingRemainder(dividingBy: 1) != 0 { decimals = 1 }
+        return String(format: "%.\(decimals)f", v)
+    }
+
+    /// Width of a legend item: its line or swatch and its label (11-px text, generous per character).
+    static func legendItemWidth(_ label: String) -> Double { Double(label.count) * 6.6 + 42 }
+
+    /// Width of a plot title (13-px semi-bold text, generous per character).
+    static func titleWidth(_ title: String) -> Double { Double(title.count) * 7.8 }
 
     /// Round values between `a` and `b`, about five of them.
     static func niceTicks(_ a: Double, _ b: Double) -> [Double] {

@@ -34,6 +34,10 @@ struct SignalReadback {
         var end: Double
         /// What the strip shows (`first minute`, `worst-quality window`, …).
         var kind = ""
+        /// What the signal is (`ECG`, `PPG`).
+        var signal = ""
+        /// Events to mark on it.
+        var markers: ReportEventMarkers? = nil
         var times: [Double] = []
         var values: [Float] = []
         var unit = ""
@@ -52,14 +56,17 @@ struct SignalReadback {
     ///   - t1: its end.
     ///   - columns: pixel columns of the timeline.
     ///   - strips: the strip windows to collect (stream key, start, end).
+    ///   - options: the decode options of the run that analysed the files (`runs.config_json`:
+    ///     its preset and integrity check), so what is read back is what was analysed.
     /// - Complexity: one decoding pass over the files; memory O(streams · columns + strip samples).
     static func read(
-        files: [String], contentHash: String?, t0: Double, t1: Double, columns: Int, strips requested: [Strip]
+        files: [String], contentHash: String?, t0: Double, t1: Double, columns: Int, strips requested: [Strip],
+        options: DecodeOptions = DecodeOptions()
     ) -> SignalReadback {
         var out = SignalReadback()
         guard let contentHash, !files.isEmpty else { return out }
         var members = [String]()
-        for f in files { members += (try? RecordingOpener.files(path: f)) ?? [f] }
+        for f in files { members += (try? RecordingOpener.files(path: f, options: options)) ?? [f] }
         let missing = members.filter { !FileManager.default.fileExists(atPath: $0) }
         guard missing.isEmpty else {
             out.status = .missing(missing)
@@ -79,7 +86,7 @@ struct SignalReadback {
         let scale = Double(columns) / max(t1 - t0, 1e-9)
         do {
             for file in files {
-                let decoder = try RecordingOpener.open(path: file).decoder
+                let decoder = try RecordingOpener.open(path: file, options: options).decoder
                 var keys = [Int: String]()
                 var units = [Int: String]()
                 while let event = try decoder.next() {
@@ -130,5 +137,31 @@ struct SignalReadback {
         }
         out.status = .read
         return out
+    }
+
+    /// The decode options a run stored in `runs.config_json` (`decode.preset`,
+    /// `decode.verify_integrity`); defaults for what it does not say.
+    /// - Parameter json: the run's canonical configuration JSON.
+    static func decodeOptions(configJSON json: String?) -> DecodeOptions {
+        var options = DecodeOptions()
+        guard let json, let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
+            let decode = object["decode"] as? [String: Any]
+        else { return options }
+        if let preset = decode["preset"] as? String { options.preset = RecordingPreset(rawValue: preset) }
+        if let verify = decode["verify_integrity"] as? Bool { options.verifiesIntegrity = verify }
+        return options
+    }
+
+    /// Why the files were not read back, for people.
+    static func message(_ status: Status) -> String {
+        switch status {
+        case .read: return "read"
+        case .missing(let files): return "the recording file has moved or been deleted (not found: \(files.joined(separator: ", ")))"
+        case .changed(let stored, let now):
+            return
+                "the recording file has changed since it was analysed (content hash \(stored) in the results, \(now) now); drawing it would not show what was analysed"
+        case .unreadable(let why): return "the recording file could not be read back (\(why))"
+        case .unknown: return "the results do not say which file or content this recording had"
+        }
     }
 }

@@ -110,11 +110,16 @@ public protocol AnalysisFamily: SendableMetatype {
     static var defaultOptions: Options { get }
     /// A fresh analysis for one recording.
     static func makeAnalyzer(options: Options) -> Analyzer
+    /// What the family's section of the HTML report shows, in terms of its tables (default:
+    /// the row count of each table, ``ReportSection/rowCounts(family:tables:)``).
+    static var reportSection: ReportSection { get }
 }
 
 extension AnalysisFamily {
     /// No summary figures.
     public static var summaryFigures: [SummaryFigure] { [] }
+    /// The row count of each of the family's tables.
+    public static var reportSection: ReportSection { .rowCounts(family: name, tables: tables) }
     /// No derived series unless the family declares some.
     public static var publishes: [DerivedSeries] { [] }
 

@@ -1,0 +1,141 @@
+import Foundation
+import Pipeline
+
+/// Draws a family's declared section (``ReportSection``, from ``AnalysisFamilyEntry/reportSection``):
+/// the report's core loops over ``AnalysisRegistry/families`` and asks this for each. How an item
+/// is drawn is decided here; what it shows is the family's declaration.
+enum FamilySection {
+    /// Whether the recording has results of the family.
+    static func hasResults(_ section: ReportSection, _ c: ReportContext) throws(ReportError) -> Bool {
+        for r in section.results where try c.exists(r) { return true }
+        return false
+    }
+
+    /// The section's HTML: heading, items, methods paragraph (or the note that there are no
+    /// results of this family).
+    /// - Parameters:
+    ///   - family: the family's name (`data-family`).
+    ///   - section: its declaration.
+    ///   - c: the recording (with the strips already read back).
+    static func html(family: String, _ section: ReportSection, _ c: ReportContext) throws(ReportError) -> String {
+        var s = "<section class=\"family\" data-family=\"\(HTML.escape(family))\"><h2>\(HTML.escape(section.title))</h2>"
+        guard try hasResults(section, c) else {
+            s += "<p class=\"placeholder\" data-placeholder=\"\(HTML.escape(family))\">No results from this family in this recording. "
+            return s + "When there are, this section shows \(HTML.escape(section.shows)).</p></section>"
+        }
+        for item in section.items {
+            switch item {
+            case .timeSeries(let d): s += try TimeSeriesItem.html(d, c)
+            case .strips(let d): s += try StripsItem.html(d, family: family, c)
+            case .dailyBars(let d): s += try DailyBarsItem.html(d, c)
+            case .actogram(let d): s += try ActogramItem.html(d, c)
+            case .intervals(let d): s += try IntervalsItem.html(d, c)
+            case .featureSeries(let d): s += try FeatureSeriesItem.html(d, c)
+            case .values(let d): s += try valueTable(d, c)
+            case .rowCounts(let tables):
+                s += "<ul>"
+                for t in tables { s += "<li><code>\(HTML.escape(t.name))</code>: \(try c.select(ReportRows(t)).count) rows</li>" }
+                s += "</ul>"
+            }
+        }
+        if !section.methods.isEmpty {
+            s += "<details class=\"methods\"><summary>Methods</summary><p>\(HTML.escape(section.methods))</p>"
+            if !section.citations.isEmpty {
+                s += "<ol>" + section.citations.map { "<li>\(HTML.escape($0))</li>" }.joined() + "</ol>"
+            }
+            s += "</details>"
+        }
+        return s + "</section>"
+    }
+
+    /// A table of declared columns, one line per row; columns the database lacks are left out
+    /// (an optional table with none of its columns, or no value in them, is not shown).
+    static func valueTable(_ d: ReportValueTable, _ c: ReportContext) throws(ReportError) -> String {
+        let have = try c.columns(d.rows.table.name)
+        let columns = d.columns.filter { have.contains($0) }
+        guard !columns.isEmpty else { return "" }
+        let rows = try c.select(d.rows, orderBy: [ReportOrder(d.rowLabel)])
+        guard !rows.isEmpty else { return "" }
+        if d.optional && !rows.contains(where: { r in columns.contains { r[$0] != .null } }) { return "" }
+        let declared = d.rows.table.columns
+        var s =
+            "<div class=\"scroll\"><table class=\"values\" data-values=\"\(HTML.escape(d.rows.table.name))\"><caption>\(HTML.escape(d.title))</caption><tr>"
+        s += "<th class=\"l\">\(HTML.escape(d.rowLabel))</th>"
+        for name in columns {
+            let column = declared.first { $0.name == name }
+            s += "<th title=\"\(HTML.escape(column?.summary ?? ""))\">\(HTML.escape(d.headings[name] ?? name))"
+            if let unit = column?.unit { s += " (\(HTML.escape(unit)))" }
+            s += "</th>"
+        }
+        s += "</tr>"
+        for r in rows {
+            s += "<tr><td class=\"l\">\(HTML.escape(r.text(d.rowLabel) ?? ""))</td>"
+            for name in columns {
+                let v = format(r[name], column: name)
+                s += "<td\(r[name].double == nil ? " class=\"l\"" : "") data-column=\"\(HTML.escape(name))\">\(HTML.escape(v))</td>"
+            }
+            s += "</tr>"
+        }
+        return s + "</table></div>"
+    }
+
+    /// A stored value for people: shares as percentages, reals with a precision fitting their
+    /// size, an en dash when empty.
+    static func format(_ v: ReportDatabase.Value, column: String) -> String {
+        switch v {
+        case .null: return "–"
+        case .text(let t): return t.isEmpty ? "–" : t
+        case .integer(let n): return String(n)
+        case .real(let x):
+            if column.hasSuffix("_share") { return HTML.percent(x) }
+            return HTML.number(x, abs(x) >= 100 ? 1 : (abs(x) >= 1 ? 2 : 3))
+        }
+    }
+
+    /// The distinct values of `column` among `rows`, in first-seen order.
+    static func distinct(_ rows: [ReportDatabase.Row], _ column: String?) -> [String] {
+        guard let column else { return [""] }
+        var seen = Set<String>(), out = [String]()
+        for r in rows {
+            let v = r.text(column) ?? ""
+            if seen.insert(v).inserted { out.append(v) }
+        }
+        return out
+    }
+
+    /// The smallest positive step between consecutive times, or `fallback`.
+    static func step(_ times: [Double], fallback: Double) -> Double {
+        var best = Double.infinity
+        for (a, b) in zip(times, times.dropFirst()) where b - a > 0 { best = min(best, b - a) }
+        return best.isFinite ? best : fallback
+    }
+
+    /// A value axis over `values`: from zero, or fitted with a round margin.
+    static func axis(_ values: [Double], zeroBased: Bool) -> (Double, Double) {
+        let lo = values.min() ?? 0, hi = values.max() ?? 1
+        if zeroBased {
+            let top = hi > 0 ? hi * 1.1 : 1
+            return (min(0, lo * 1.1), top)
+        }
+        let raw = max((hi - lo) / 5, 1e-9)
+        let step = [1.0, 2, 2.5, 5, 10].map { $0 * Plot.pow10(raw) }.first { $0 >= raw } ?? 10 * Plot.pow10(raw)
+        var a = ((lo - step) / step).rounded(.down) * step
+        if lo >= 0 { a = max(0, a) }
+        let b = ((hi + step) / step).rounded(.up) * step
+        return (a, max(b, a + step))
+    }
+
+    /// `mean`, range and count of a series, for the text alternative.
+    static func stats(_ name: String, _ v: [Double], unit: String) -> String {
+        guard !v.isEmpty else { return "\(name): no value" }
+        let mean = v.reduce(0, +) / Double(v.count)
+        let u = unit.isEmpty || unit == "1" ? "" : " " + unit
+        return
+            "\(name): \(v.count) values, mean \(HTML.number(mean, 2))\(u), range \(HTML.number(v.min(), 2)) to \(HTML.number(v.max(), 2))\(u)"
+    }
+
+    /// The unit of a declared column, or "".
+    static func unit(_ table: ResultTable, _ column: String) -> String {
+        table.columns.first { $0.name == column }?.unit ?? ""
+    }
+}
