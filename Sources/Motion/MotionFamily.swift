@@ -15,6 +15,8 @@ public enum MotionFamily: AnalysisFamily {
     public static let summary =
         "accelerometer auto-calibration, epochs (ENMO, MAD, HFEN, BFEN, angles, intensity), ActiGraph counts, steps, sleep"
     public static var tables: [ResultTable] { MotionTables.all }
+    /// Steps, wear, time per intensity class, ENMO and sleep (``MotionTables/summaryFigures``).
+    public static var summaryFigures: [SummaryFigure] { MotionTables.summaryFigures }
     public static var publishes: [DerivedSeries] { [MotionEvents.enmo] }
     public static var defaultOptions: MotionOptions { MotionOptions() }
     public static var options: [AnalysisOption<MotionOptions>] {

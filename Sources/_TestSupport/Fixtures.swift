@@ -34,9 +34,12 @@ public enum Fixtures {
         return try ExactJSON.parse([UInt8](data)) as? [String: Any] ?? [:]
     }
 
-    /// `../shared/datasets` beside the repository, or `nil` when absent (validation suites skip).
+    /// `../shared/datasets` beside the repository (or the folder `SENSORPIPE_DATASETS` names, for
+    /// a git worktree elsewhere), or `nil` when absent (validation suites skip).
     public static var sharedDatasets: URL? {
-        let u = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/datasets")
+        let u =
+            ProcessInfo.processInfo.environment["SENSORPIPE_DATASETS"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+            ?? repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/datasets")
         return FileManager.default.fileExists(atPath: u.path) ? u : nil
     }
 }

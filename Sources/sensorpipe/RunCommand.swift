@@ -200,8 +200,18 @@ enum RunCommand {
         let mb = Double(s.bytesAnalysed) / 1e6
         lines.append(
             String(
-                format: "input %.1f MB read in %.1f s (%.1f MB/s); %d beats", mb, s.elapsedSeconds,
-                s.elapsedSeconds > 0 ? mb / s.elapsedSeconds : 0, s.beats))
+                format: "input %.1f MB read in %.1f s (%.1f MB/s)", mb, s.elapsedSeconds,
+                s.elapsedSeconds > 0 ? mb / s.elapsedSeconds : 0))
+        // The families' declared sum figures (beats, steps, wear hours, …), per family.
+        var families = [String]()
+        for t in s.figureTotals where !families.contains(t.family) { families.append(t.family) }
+        for family in families {
+            let parts = s.figureTotals.filter { $0.family == family }.map { t in
+                let v = t.value == t.value.rounded() ? String(Int(t.value)) : String(format: "%.2f", t.value)
+                return "\(t.name) \(v)"
+            }
+            lines.append("\(family): " + parts.joined(separator: ", "))
+        }
         if !s.failures.isEmpty {
             lines.append("failed:")
             for f in s.failures.prefix(10) { lines.append("  \(f.error)") }

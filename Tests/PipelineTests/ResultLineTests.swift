@@ -23,5 +23,8 @@ import _TestSupport
         #expect(r.status == 0, "\(r.stderr)")
         let line = r.stderr.split(separator: "\n").first { $0.hasPrefix("ok ") }
         #expect(line?.contains("motion_epochs ") == true, "\(r.stderr)")
+        // The run summary's figures come from the families' declarations: motion's steps and wear.
+        #expect(r.stdout.contains("motion: steps "), "\(r.stdout)")
+        #expect(r.stdout.contains("wear_hours "), "\(r.stdout)")
     }
 }

@@ -41,22 +41,26 @@ struct SummaryTablesTests {
         #expect(abs((s.lastTime ?? 0) - (1_716_282_000 + 30_719.0 / 512)) < 1e-6)
         #expect(abs(s.figures.decodedSeconds - 30_719.0 / 512) < 1e-6)
         #expect(s.figures.analysedSeconds == s.figures.decodedSeconds)
-        let bpm = r.rows(BeatSeriesTables.heartRate).compactMap(\.value.heartRateBPM)
-        #expect(s.figures.heartRateWindows == bpm.count && bpm.count == 6)
-        #expect(abs((s.figures.heartRateMean ?? 0) - bpm.reduce(0, +) / Double(bpm.count)) < 1e-9)
-        #expect(s.figures.heartRateMin == bpm.min() && s.figures.heartRateMax == bpm.max())
+        let hr = r.rows(BeatSeriesTables.heartRate)
+        // One lead, no fusion: every ECG rate is the recommended series.
+        #expect(hr.allSatisfy { $0.value.isRecommended })
+        let bpm = hr.compactMap(\.value.heartRateBPM)
+        #expect(s.figures.value("hr_windows", .sum) == Double(bpm.count) && bpm.count == 6)
+        #expect(abs((s.figures.value("hr_mean_bpm", .mean) ?? 0) - bpm.reduce(0, +) / Double(bpm.count)) < 1e-9)
+        #expect(s.figures.value("hr_min_bpm", .min) == bpm.min() && s.figures.value("hr_max_bpm", .max) == bpm.max())
         let beats = r.rows(BeatSeriesTables.beats)
-        #expect(s.figures.beats == beats.count)
-        #expect(s.figures.correctedBeats == beats.filter { !$0.value.beat.correctionDescription.isEmpty }.count)
+        #expect(s.figures.value("beats", .sum) == Double(beats.count))
+        let corrected = beats.filter { !$0.value.beat.correctionDescription.isEmpty }.count
+        #expect(abs((s.figures.value("corrected_share", .share) ?? -1) - Double(corrected) / Double(beats.count)) < 1e-12)
         let quality = r.rows(ECGTables.quality)
-        #expect(abs(s.figures.assessedSeconds - 10 * Double(quality.count)) < 1e-9)
-        #expect(
-            abs(s.figures.usableSeconds - 10 * Double(quality.filter { $0.value.label != .unacceptable }.count)) < 1e-9)
+        #expect(abs((s.figures.value("assessed_hours", .sum) ?? 0) * 3600 - 10 * Double(quality.count)) < 1e-9)
+        let usable = quality.filter { $0.value.label != .unacceptable }.count
+        #expect(abs((s.figures.value("usable_share", .share) ?? -1) - Double(usable) / Double(quality.count)) < 1e-12)
         let days = r.rows(SummaryTables.daily).filter { $0.family == "ecg" }
         #expect(days.count == 1)
         #expect(days.first?.date == "2024-05-21" && days.first?.dayNumber == 1)
         #expect(days.first?.dayStart == 1_716_249_600) // 2024-05-21T00:00:00Z
-        #expect(days.first?.figures.heartRateWindows == 6)
+        #expect(days.first?.figures.value("hr_windows", .sum) == 6)
     }
 
     /// An Apple Health ECG recorded at 2024-03-05 23:59:30 −07:30 is counted on its local day
@@ -105,18 +109,18 @@ struct SummaryTablesTests {
         a.add(
             SummaryFact(
                 family: "ecg", stream: key.description, startSeconds: localMidnight - 10, endSeconds: localMidnight + 20,
-                measure: .heartRate(bpm: 60)))
+                figure: "hr_mean_bpm", value: 60))
         a.add(
             SummaryFact(
                 family: "ecg", stream: key.description, startSeconds: localMidnight + 20, endSeconds: localMidnight + 30,
-                measure: .heartRate(bpm: 90)))
+                figure: "hr_mean_bpm", value: 90))
         let (recording, daily) = a.rows(analyses: [["ecg"]])
         #expect(daily.map(\.date) == ["2023-11-14", "2023-11-15"])
         #expect(daily.map(\.dayNumber) == [1, 2])
         #expect(daily.map(\.figures.decodedSeconds) == [3600, 3600])
-        #expect(daily.map(\.figures.heartRateMean) == [60, 90])
+        #expect(daily.map { $0.figures.value("hr_mean_bpm", .mean) } == [60, 90])
         #expect(daily[1].dayStart == localMidnight)
         #expect(recording.count == 1 && recording[0].figures.decodedSeconds == 7200)
-        #expect(recording[0].figures.heartRateMean == 75 && recording[0].timeBasis == .local)
+        #expect(recording[0].figures.value("hr_mean_bpm", .mean) == 75 && recording[0].timeBasis == .local)
     }
 }

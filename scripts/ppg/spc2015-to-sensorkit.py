@@ -48,13 +48,15 @@ import argparse
 import gzip
 import json
 import math
+import os
 import pathlib
 
 import scipy.io
 import scipy.signal
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
-SPC = ROOT.parent / "shared/datasets/spc2015"
+# ../shared/datasets beside the repository, or the folder SENSORPIPE_DATASETS names (a worktree elsewhere).
+SPC = pathlib.Path(os.environ.get("SENSORPIPE_DATASETS", str(ROOT.parent / "shared/datasets"))) / "spc2015"
 RATE = 125
 T0 = 1716307300.0
 REF2001 = 978307200.0

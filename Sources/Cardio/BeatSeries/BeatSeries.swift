@@ -129,7 +129,8 @@ public struct BeatSeries: Sendable {
     /// inserted and removed ones), then heart-rate windows, then HRV windows followed by the
     /// whole-series result (`scope` `.recording`, only with at least two NN intervals).
     ///
-    /// Heart rate uses every interval of the corrected series. When the beats carry classes,
+    /// Heart rate uses every interval of the corrected series (with
+    /// ``BeatSeriesOptions/heartRateExcludesSpans``: every one outside excluded spans). When the beats carry classes,
     /// HRV uses only normal-to-normal intervals (``NNSelection``): both beats detected, normal
     /// and certain, not flagged ectopic by the correction, inside the physiological range and
     /// outside spans excluded with ``excludeFromHRV(from:to:)``, measured between the detected
@@ -160,9 +161,14 @@ public struct BeatSeries: Sendable {
             while ws < last {
                 let we = ws + w
                 while lo < all.times.count && all.times[lo] < ws { lo += 1 }
-                var hi = lo, sum = 0.0
-                while hi < all.times.count && all.times[hi] < we { sum += all.milliseconds[hi]; hi += 1 }
-                let n = hi - lo
+                var hi = lo, sum = 0.0, n = 0
+                while hi < all.times.count && all.times[hi] < we {
+                    if !options.heartRateExcludesSpans || all.exclusion[hi] != CorrectedIntervals.qualityCode {
+                        sum += all.milliseconds[hi]
+                        n += 1
+                    }
+                    hi += 1
+                }
                 try heartRate(
                     HeartRateWindow(
                         startSeconds: ws, endSeconds: we,
@@ -369,6 +375,10 @@ public struct HeartRateWindow: Sendable, Hashable {
     /// Confidence of a spectral estimate, 0…1 (share of the cleaned spectrum within ±6 bpm of
     /// the estimate); `nil` for beat-based rates.
     public var confidence: Double?
+    /// Whether the row belongs to its source's one recommended series (the `recommended` column
+    /// of `heart_rate`; docs/HRV.md): ECG `beats` of a single lead, the `fused` series when a
+    /// device's leads are fused, PPG `spectral_offline`. Set by the family; default `false`.
+    public var isRecommended = false
 }
 
 /// How a heart-rate window was measured (the `method` column of `heart_rate`).

@@ -105,7 +105,7 @@ public enum BeatSeriesTables {
             },
             .init(
                 "nn_excluded", .text,
-                "why the interval ending at this beat is left out of HRV: ectopic, unclassifiable, artefact (flagged ectopic by the correction), range, quality, corrected (an inserted beat); empty when used (or no interval); HRV uses the interval between the detected beats"
+                "why the interval ending at this beat is left out of HRV: ectopic, unclassifiable, artefact (flagged ectopic by the correction), range, quality (an unacceptable quality window; PPG also a window with motion or unassessed time), corrected (an inserted beat); empty when used (or no interval); HRV uses the interval between the detected beats"
             ) {
                 .optional($0.value.beat.nnExclusion?.rawValue)
             },
@@ -119,10 +119,13 @@ public enum BeatSeriesTables {
             .init("source", .text, "signal the rate comes from: ecg, ppg or fused (ECG leads fused)") { .text($0.source.rawValue) },
             .init("window_start", .real, unit: "s", "window start (same time scale as beats.time)") { .real($0.value.startSeconds) },
             .init("window_end", .real, unit: "s", "window end (exclusive)") { .real($0.value.endSeconds) },
-            .init("bpm", .real, unit: "bpm", "60000 / mean NN interval of the intervals ending in the window; empty with fewer than 2") {
+            .init(
+                "bpm", .real, unit: "bpm",
+                "60000 / mean NN interval of the intervals ending in the window (PPG pulse count: outside excluded spans); empty with fewer than 2"
+            ) {
                 .finite($0.value.heartRateBPM)
             },
-            .init("beats", .integer, "NN intervals ending in the window (empty for a spectral estimate)") {
+            .init("beats", .integer, "NN intervals ending in the window that the rate uses (empty for a spectral estimate)") {
                 $0.value.method == .beats ? .integer($0.value.intervalCount) : .null
             },
             .init(
@@ -132,6 +135,12 @@ public enum BeatSeriesTables {
             },
             .init("confidence", .real, "spectral estimates: share of the cleaned PPG spectrum within ±6 bpm of the estimate, 0–1") {
                 .finite($0.value.confidence)
+            },
+            .init(
+                "recommended", .integer,
+                "1 for the source's one recommended series (docs/HRV.md): ECG method beats of a lead when its device's leads are not fused, the fused series when they are, PPG spectral_offline; 0 for every other row (per-lead rates beside a fused series, PPG spectral_online and the pulse-count beats method); the summaries use only rows with 1"
+            ) {
+                .integer($0.value.isRecommended ? 1 : 0)
             },
         ])
 
@@ -161,7 +170,10 @@ public enum BeatSeriesTables {
                 ) {
                     .finite($0.value.coverage.excludedEctopicShare)
                 },
-                .init("excluded_quality_share", .real, "share left out for lying in an unacceptable quality window") {
+                .init(
+                    "excluded_quality_share", .real,
+                    "share left out for touching an excluded span: an unacceptable quality window (ECG, PPG), a PPG window with motion (acceleration RMS > 0.1 g) or PPG time outside the assessed steps"
+                ) {
                     .finite($0.value.coverage.excludedQualityShare)
                 },
                 .init("excluded_other_share", .real, "share left out for another reason (outside 300–2000 ms)") {

@@ -78,6 +78,8 @@ struct CorrectedIntervals {
     private(set) var times: [Double] = []
     /// 0 = used; else 1 + the ``NNExclusion`` index.
     private(set) var exclusion: [UInt8] = []
+    /// ``exclusion`` of an interval in an excluded span (``NNExclusion/quality``).
+    static let qualityCode = UInt8(NNExclusion.allCases.firstIndex(of: .quality)! + 1)
     /// HRV's intervals and closing times when one differs from the heart-rate ones, else empty.
     private var hrvValues: [Double] = []
     private var hrvClosing: [Double] = []
@@ -166,12 +168,33 @@ extension BeatSeries {
         var nn = [Double](), nnTimes = [Double]()
         nn.reserveCapacity(used)
         nnTimes.reserveCapacity(used)
+        // With the adjacency rule: whether each NN interval directly follows the previous NN one.
+        var adjacent = [Bool]()
+        var previous = -2
         for k in 0..<all.count where all.exclusion[k] == 0 {
             nn.append(all.hrvMilliseconds(k))
             nnTimes.append(all.hrvTime(k))
+            if options.hrvForFragmentedSeries { adjacent.append(k == previous + 1) }
+            previous = k
         }
         guard nn.count >= 2, let series = try? NNIntervalSeries(intervalsMilliseconds: nn, closingBeatTimesSeconds: nnTimes)
         else {
+            // Intervals were there but too few are NN: one whole-series row, every metric empty,
+            // saying why and what was left out (no row without any interval, as before).
+            if all.count >= 2 {
+                let last = all.count - 1
+                let start = all.hrvTime(0) - all.hrvMilliseconds(0) / 1000, end = all.hrvTime(last)
+                var seconds = 0.0
+                for v in nn { seconds += v / 1000 }
+                let coverage = all.coverage(from: start, to: end.nextUp, nnCount: nn.count, nnSeconds: seconds)
+                try hrv(
+                    HRVResult(
+                        startSeconds: start, endSeconds: end, scope: .recording, metrics: HRVMetrics(), intervalCount: nn.count,
+                        coverage: coverage,
+                        nullReason:
+                            "all metrics: \(nn.count) NN interval\(nn.count == 1 ? "" : "s") of \(all.count) left after the exclusions (2 needed)"
+                    ))
+            }
             all = CorrectedIntervals()
             return
         }
@@ -186,6 +209,18 @@ extension BeatSeries {
         func result(
             _ start: Double, _ end: Double, _ scope: HRVResult.Scope, _ metrics: HRVMetrics, _ r: Range<Int>, _ coverage: HRVCoverage
         ) -> HRVResult {
+            if options.hrvForFragmentedSeries, r.count >= 2 {
+                var pairs = 0
+                for i in r.dropFirst() where adjacent[i] { pairs += 1 }
+                if 2 * pairs < r.count - 1 {
+                    return HRVResult(
+                        startSeconds: start, endSeconds: end, scope: scope, metrics: HRVMetrics(), intervalCount: r.count,
+                        coverage: coverage,
+                        nullReason:
+                            "all metrics: \(pairs) of \(r.count - 1) successive NN differences are between adjacent intervals; half needed (Task Force 1996: differences of adjacent NN intervals)"
+                    )
+                }
+            }
             let (kept, reason) = HRVMinimumData.apply(metrics, coverage: coverage, spanSeconds: end - start)
             return HRVResult(
                 startSeconds: start, endSeconds: end, scope: scope, metrics: kept, intervalCount: r.count,
@@ -198,7 +233,14 @@ extension BeatSeries {
                     coverage(w.startSeconds, w.endSeconds, .window, w.intervals)))
         }
         let start = nnTimes[0] - nn[0] / 1000, end = nnTimes[nnTimes.count - 1]
-        let whole = coverage(start, end, .recording, 0..<nn.count)
+        var whole = coverage(start, end, .recording, 0..<nn.count)
+        if options.hrvForFragmentedSeries {
+            // The shares over every interval of the series (the span keeps the NN data's ends).
+            let first = all.hrvTime(0) - all.hrvMilliseconds(0) / 1000, last = all.hrvTime(all.count - 1)
+            let span = whole
+            whole = all.coverage(from: first, to: last.nextUp, nnCount: span.nnCount, nnSeconds: span.nnSeconds)
+            whole.gapShare = span.gapShare
+        }
         all = CorrectedIntervals()
         let metrics = analysis.metrics(series)
         try hrv(result(start, end, .recording, metrics, 0..<nn.count, whole))

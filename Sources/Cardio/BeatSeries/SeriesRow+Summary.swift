@@ -1,35 +1,99 @@
 import Signals
 
+extension BeatSeriesTables {
+    /// The summary figures of a beat series (``SummaryFigure``), declared for one source
+    /// (`ecg`, `fused`, `ppg`): the heart-rate figures come from the source's recommended series
+    /// only (`heart_rate.recommended` = 1: ECG and fused `beats`, PPG `spectral_offline`; never
+    /// an average over methods), the beat figures from every beat row of the source.
+    /// - Parameter source: the beat source whose summary rows the figures fill.
+    public static func summaryFigures(for source: BeatSource) -> [SummaryFigure] {
+        let f = source.rawValue
+        return [
+            SummaryFigure(
+                family: f, name: "hr_windows", type: .integer,
+                meaning:
+                    "heart_rate windows with a rate among the recommended rows (recommended = 1: ECG and fused method beats, PPG spectral_offline)",
+                aggregation: .sum, sourceTable: "heart_rate", sourceColumn: "bpm"),
+            SummaryFigure(
+                family: f, name: "hr_mean_bpm", unit: "bpm",
+                meaning: "mean of those windows' bpm (each window counts once); empty without any", aggregation: .mean,
+                sourceTable: "heart_rate", sourceColumn: "bpm"),
+            SummaryFigure(
+                family: f, name: "hr_min_bpm", unit: "bpm", meaning: "lowest bpm of those windows", aggregation: .min,
+                sourceTable: "heart_rate", sourceColumn: "bpm"),
+            SummaryFigure(
+                family: f, name: "hr_max_bpm", unit: "bpm", meaning: "highest bpm of those windows", aggregation: .max,
+                sourceTable: "heart_rate", sourceColumn: "bpm"),
+            SummaryFigure(
+                family: f, name: "beats", type: .integer,
+                meaning: "beat rows of the source (every stream of the device): detected, inserted and removed", aggregation: .sum,
+                sourceTable: "beats", sourceColumn: "stream"),
+            SummaryFigure(
+                family: f, name: "corrected_share",
+                meaning:
+                    "share of those beat rows whose correction is not empty (ectopic, longShort, inserted, followsRemovedExtra, removedExtra); empty without beats",
+                aggregation: .share, sourceTable: "beats", sourceColumn: "correction"),
+        ]
+    }
+}
+
 extension SeriesRow: SummaryContributing {
-    /// The figure a beat-series row gives the summary tables, under its source's name (`ecg`,
-    /// `ppg`): a beat (corrected when correction touched it), or a heart-rate window with a rate.
-    /// HRV rows give none.
-    public var summaryFact: SummaryFact? {
+    /// The facts a beat-series row gives the summary tables, under its source's name (`ecg`,
+    /// `fused`, `ppg`): a beat (`beats`, `corrected_share`), or a recommended heart-rate window
+    /// with a rate (`hr_windows`, `hr_mean_bpm`, `hr_min_bpm`, `hr_max_bpm`). HRV rows and the
+    /// other methods' heart-rate rows give none.
+    public var summaryFacts: [SummaryFact] {
+        func fact(_ figure: String, _ start: Double, _ end: Double, _ value: Double) -> SummaryFact {
+            SummaryFact(family: source.rawValue, stream: stream, startSeconds: start, endSeconds: end, figure: figure, value: value)
+        }
         switch value {
         case let labelled as LabelledBeat:
             let b = labelled.beat
-            guard let t = b.detectionTimeSeconds ?? b.nnTimeSeconds else { return nil }
+            guard let t = b.detectionTimeSeconds ?? b.nnTimeSeconds else { return [] }
             let corrected = b.isRemovedExtra || !b.corrections.isEmpty
-            return SummaryFact(
-                family: source.rawValue, stream: stream, startSeconds: t, endSeconds: t,
-                measure: .beat(corrected: corrected))
+            return [fact("beats", t, t, 1), fact("corrected_share", t, t, corrected ? 1 : 0)]
         case let window as HeartRateWindow:
-            guard let bpm = window.heartRateBPM, bpm.isFinite else { return nil }
-            return SummaryFact(
-                family: source.rawValue, stream: stream, startSeconds: window.startSeconds,
-                endSeconds: window.endSeconds, measure: .heartRate(bpm: bpm))
+            guard window.isRecommended, let bpm = window.heartRateBPM, bpm.isFinite else { return [] }
+            let a = window.startSeconds, b = window.endSeconds
+            return [
+                fact("hr_windows", a, b, 1), fact("hr_mean_bpm", a, b, bpm), fact("hr_min_bpm", a, b, bpm),
+                fact("hr_max_bpm", a, b, bpm),
+            ]
         default:
-            return nil
+            return []
         }
     }
 }
 
+extension ECGTables {
+    /// The ECG quality figures (``SummaryFigure``) of family `ecg`: hours assessed and the usable
+    /// share, from `ecg_quality`.
+    public static let summaryFigures = [
+        SummaryFigure(
+            family: ECGFamily.name, name: "assessed_hours", unit: "h",
+            meaning: "ecg_quality windows assessed (window length summed); a window counts on the day it starts",
+            aggregation: .sum, sourceTable: "ecg_quality", sourceColumn: "label"),
+        SummaryFigure(
+            family: ECGFamily.name, name: "usable_share",
+            meaning:
+                "share of the assessed time labelled excellent or barely_acceptable (usable for heart rate, Zhao & Zhang 2018); empty when nothing was assessed",
+            aggregation: .share, sourceTable: "ecg_quality", sourceColumn: "label"),
+    ]
+}
+
 extension ECGQualityResult: StreamSummaryValue {
-    /// The window's usability for the summary tables: usable unless labelled unacceptable
+    /// The window's facts for the summary tables: its length (`assessed_hours`) and whether it is
+    /// usable (`usable_share`, weighted by its length): usable unless labelled unacceptable
     /// (Zhao & Zhang 2018: barely acceptable is usable for heart rate).
-    public func summaryFact(stream: String) -> SummaryFact? {
-        SummaryFact(
-            family: ECGFamily.name, stream: stream, startSeconds: startSeconds, endSeconds: endSeconds,
-            measure: .quality(usable: label != .unacceptable))
+    public func summaryFacts(stream: String) -> [SummaryFact] {
+        let seconds = max(0, endSeconds - startSeconds)
+        return [
+            SummaryFact(
+                family: ECGFamily.name, stream: stream, startSeconds: startSeconds, endSeconds: endSeconds,
+                figure: "assessed_hours", value: seconds / 3600),
+            SummaryFact(
+                family: ECGFamily.name, stream: stream, startSeconds: startSeconds, endSeconds: endSeconds,
+                figure: "usable_share", value: label != .unacceptable ? 1 : 0, weight: seconds),
+        ]
     }
 }

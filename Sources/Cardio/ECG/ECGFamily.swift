@@ -11,6 +11,11 @@ public enum ECGFamily: AnalysisFamily {
     public static let name = "ecg"
     public static let summary = "ECG R-peaks, artefact correction, heart rate, HRV and signal quality"
     public static var tables: [ResultTable] { BeatSeriesTables.all + [ECGTables.quality.table, ECGTables.summary.table] }
+    /// Quality figures (family `ecg`) and the beat-series figures of the leads (`ecg`) and of the
+    /// fused series (`fused`).
+    public static var summaryFigures: [SummaryFigure] {
+        ECGTables.summaryFigures + BeatSeriesTables.summaryFigures(for: .ecg) + BeatSeriesTables.summaryFigures(for: .fused)
+    }
     public static var publishes: [DerivedSeries] {
         [BeatSeriesEvents.nn(source: "ecg"), BeatSeriesEvents.heartRate(source: "ecg", method: .beats), ECGBeatEvents.series]
     }
@@ -71,6 +76,8 @@ public enum ECGFamily: AnalysisFamily {
         /// Per analysed stream: µV per unit of its values (``ECGBeatEvents/microvoltsPerUnit(_:)``).
         var microvoltsPerUnit: [Int: Double] = [:]
         var announced: [String] = []
+        /// Per analysed stream: the device's own classification (``StreamAttribute/classification``).
+        var classifications: [Int: String] = [:]
         public private(set) var streamIssues: [AnalysisIssue] = []
         public var issues: [String] { streamIssues.map(\.description) }
 
@@ -91,6 +98,7 @@ public enum ECGFamily: AnalysisFamily {
             analyzer.collectsBeatEvents = true
             analyzers.add(analyzer, for: stream.index)
             microvoltsPerUnit[stream.index] = ECGBeatEvents.microvoltsPerUnit(stream.info.columns.first?.unit)
+            classifications[stream.index] = stream.info.attributes[StreamAttribute.classification]
             var key = stream.info.key
             key.channel = ECGFamily.fusedChannel
             groups[stream.index] = key
@@ -113,36 +121,43 @@ public enum ECGFamily: AnalysisFamily {
         public mutating func finish(output: any ResultOutput) throws {
             // Fused series first (the leads' beats are final once their last segment is closed),
             // emitted after the leads' rows.
-            var fused = [(name: String, series: BeatSeries, windows: [LeadFusion.Window])]()
+            var fused = [(name: String, series: BeatSeries, windows: [LeadFusion.Window], classification: String?)]()
+            // Leads whose device gets a fused series: their rates are not the recommended ones.
+            var fusedLeads = Set<Int>()
             if options.fusesLeads {
                 var keys = [StreamKey]()
                 for index in analyzers.order where !keys.contains(groups[index]!) { keys.append(groups[index]!) }
                 for key in keys {
                     let members = analyzers.order.filter { groups[$0] == key }
                     guard members.count >= 2 else { continue }
+                    fusedLeads.formUnion(members)
                     var leads = [LeadFusion.Lead]()
                     for index in members { leads.append(analyzers.update(index) { $0.fusionLead() }!) }
                     let f = LeadFusion.fuse(leads, options: options.series)
-                    fused.append((key.description, f.series, f.windows))
+                    fused.append((key.description, f.series, f.windows, members.compactMap { classifications[$0] }.first))
                 }
             }
             for index in analyzers.order {
                 guard var a = analyzers.remove(index) else { continue }
                 let name = a.streamName
-                let rows = SeriesRows(output: output, stream: name, source: .ecg)
+                let rows = SeriesRows(output: output, stream: name, source: .ecg, recommended: !fusedLeads.contains(index))
                 try a.finish(
                     quality: { try output.emit(ECGTables.quality, Streamed(stream: name, value: $0)) },
                     beat: rows.beat, heartRate: rows.heartRate, hrv: rows.hrv)
                 for e in a.takeBeatEvents(microvoltsPerUnit: microvoltsPerUnit[index]) { try output.publish(e) }
-                if let summary = a.lastSummary { try output.emit(ECGTables.summary, Streamed(stream: name, value: summary)) }
+                if var summary = a.lastSummary {
+                    summary.deviceClassification = classifications[index]
+                    try output.emit(ECGTables.summary, Streamed(stream: name, value: summary))
+                }
                 streamIssues += a.issues.map { AnalysisIssue(family: ECGFamily.name, stream: name, message: $0) }
             }
             for var f in fused {
                 let name = f.name
-                let rows = SeriesRows(output: output, stream: name, source: .fused)
-                let summary = try ECGAnalyzer.finish(
+                let rows = SeriesRows(output: output, stream: name, source: .fused, recommended: true)
+                var summary = try ECGAnalyzer.finish(
                     &f.series, windows: f.windows, excludesUnacceptable: options.hrvExcludesUnacceptable,
                     beat: rows.beat, heartRate: rows.heartRate, hrv: rows.hrv)
+                summary.deviceClassification = f.classification
                 try output.emit(ECGTables.summary, Streamed(stream: name, value: summary))
             }
             for c in options.channels where !matched.contains(c) {
@@ -161,6 +176,8 @@ private struct SeriesRows {
     let output: any ResultOutput
     let stream: String
     let source: BeatSource
+    /// Whether its heart rate is the device's recommended series (``HeartRateWindow/isRecommended``).
+    let recommended: Bool
 
     func beat(_ b: ECGBeat) throws {
         try output.emit(
@@ -169,6 +186,8 @@ private struct SeriesRows {
     }
 
     func heartRate(_ w: HeartRateWindow) throws {
+        var w = w
+        w.isRecommended = recommended
         try output.emit(BeatSeriesTables.heartRate, SeriesRow(stream: stream, source: source, value: w))
     }
 

@@ -20,6 +20,10 @@ public struct ECGSummary: Sendable, Equatable {
     /// Share of the corrected series' intervals used as NN intervals by the whole-stream HRV,
     /// 0…1; `nil` without intervals.
     public var nnShare: Double?
+    /// The recording device's own rhythm classification, exactly as its export wrote it (Apple
+    /// Health ECG CSV: `Classification`, e.g. `Sinus Rhythm`; the stream attribute
+    /// `classification`), or `nil` when the input has none. The device's result, not SensorPipe's.
+    public var deviceClassification: String?
 
     /// Creates an empty summary.
     public init() {}

@@ -49,5 +49,11 @@ public enum ECGTables {
             .init("nn_share", .real, "share of the corrected series' intervals used as NN intervals by the whole-stream HRV") {
                 .finite($0.value.nnShare)
             },
+            .init(
+                "device_classification", .text,
+                "the recording device's own rhythm classification exactly as exported (Apple Health ECG CSV: Classification, e.g. Sinus Rhythm), not SensorPipe's; a fused series takes its first lead's; empty when the input has none"
+            ) {
+                .optional($0.value.deviceClassification)
+            },
         ])
 }

@@ -342,8 +342,11 @@ struct PPGDeviceAnalysis {
         for j in stepStart..<min(windowLength, stepStart + stepLength) where !maskScratch[j] { unmasked += 1 }
         q.labelSeconds = Double(unmasked) / PPGGridChannel.gridRate
         qualityRows.append((pulseChannels[c].name, q))
-        // Beats take the label of the window centred on them (the window's central step).
-        pulseChannels[c].setLabel(window: nextWindow, q.label, grid: labelGrid)
+        // Beats take the label of the window centred on them (the window's central step); pulse
+        // intervals in unacceptable or motion windows are left out of the pulse-count rate and PRV.
+        pulseChannels[c].setLabel(
+            window: nextWindow, q.label, grid: labelGrid,
+            excluded: q.label == .unacceptable || PPGQuality.isMotion(accelerationRMS: accRMS))
     }
 
     private mutating func flushRows(name: String, t0: Double, output: any ResultOutput) throws {
@@ -355,6 +358,7 @@ struct PPGDeviceAnalysis {
                     heartRateBPM: e.bpm, intervalCount: 0)
                 w.method = method
                 w.confidence = e.confidence
+                w.isRecommended = method == .spectralOffline
                 try output.emit(BeatSeriesTables.heartRate, SeriesRow(stream: name, source: .ppg, value: w))
             }
         }

@@ -14,6 +14,9 @@ public enum PPGFamily: AnalysisFamily {
     public static let name = "ppg"
     public static let summary = "PPG pulses, pulse-rate variability, PPG quality and accelerometer-assisted heart rate"
     public static var tables: [ResultTable] { BeatSeriesTables.all + [PPGTables.quality.table] }
+    /// Quality figures and the beat-series figures of source `ppg` (heart rate from the
+    /// recommended `spectral_offline` rows).
+    public static var summaryFigures: [SummaryFigure] { PPGTables.summaryFigures + BeatSeriesTables.summaryFigures(for: .ppg) }
     public static var publishes: [DerivedSeries] {
         [BeatSeriesEvents.nn(source: "ppg")] + HeartRateMethod.allCases.map { BeatSeriesEvents.heartRate(source: "ppg", method: $0) }
             + [PPGPulseEvents.series]

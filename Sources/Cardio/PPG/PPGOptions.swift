@@ -15,6 +15,8 @@ public struct PPGOptions: Sendable, Hashable {
         var o = BeatSeriesOptions()
         o.heartRateWindowSeconds = heartRateWindowSeconds
         o.heartRateStepSeconds = heartRateStepSeconds
+        o.heartRateExcludesSpans = true
+        o.hrvForFragmentedSeries = true
         o.hrvWindowSeconds = hrvWindowSeconds
         return o
     }

@@ -27,6 +27,9 @@ struct PPGPulseChannel {
     var labelCodes: [UInt8] = []
     /// Grid origin (s), step and window length (grid points) of the windows of ``labelCodes``.
     var labelGrid: (t0: Double, step: Int, length: Int, rate: Double)?
+    /// The last window whose label was recorded, and whether it was excluded.
+    var lastLabelled: Int?
+    var lastExcluded = false
     var issues: [AnalysisIssue] = []
     /// Pulses waiting for their window's quality label before they are published
     /// (``PPGPulseEvents``): time and measurements.
@@ -126,9 +129,17 @@ struct PPGPulseChannel {
         return local
     }
 
-    /// Emits the beat series (beats with their window's label, heart rate, PRV).
+    /// Emits the beat series (beats with their window's label, heart rate, PRV). Pulses after the
+    /// last window are not assessed: left out of the pulse-count rate and PRV.
     mutating func finish(output: any ResultOutput) throws {
         close()
+        if let grid = labelGrid, let last = lastLabelled {
+            // The last window's label also stands for the time after its central step; after its
+            // end nothing is assessed.
+            let end = grid.t0 + Double(last * grid.step + grid.length) / grid.rate
+            if lastExcluded { series.excludeFromHRV(from: Self.centralStep(last, grid: grid).end, to: end) }
+            series.excludeFromHRV(from: end, to: .infinity)
+        }
         let codes = labelCodes, grid = labelGrid
         let name = self.name
         try series.finish(
@@ -142,10 +153,26 @@ struct PPGPulseChannel {
             hrv: { try output.emit(BeatSeriesTables.hrv, SeriesRow(stream: name, source: .ppg, value: $0)) })
     }
 
-    /// Records window `window`'s label (`nil`: none); windows not recorded have none.
+    /// Records window `window`'s label (`nil`: none); windows not recorded have none. An
+    /// `excluded` window's central step is handed to the beat series as an excluded span
+    /// (``BeatSeries/excludeFromHRV(from:to:)``): intervals touching it are left out of the
+    /// pulse-count heart rate and of PRV (`nn_excluded` `quality`).
     /// - Complexity: amortised O(1).
-    mutating func setLabel(window: Int, _ label: PPGQualityLabel?, grid: (t0: Double, step: Int, length: Int, rate: Double)) {
-        if labelGrid == nil { labelGrid = grid }
+    mutating func setLabel(
+        window: Int, _ label: PPGQualityLabel?, grid: (t0: Double, step: Int, length: Int, rate: Double), excluded: Bool = false
+    ) {
+        let step = Self.centralStep(window, grid: grid)
+        let windowStart = grid.t0 + Double(window * grid.step) / grid.rate
+        let first = labelGrid == nil
+        if first {
+            labelGrid = grid
+            // Pulses before the first window are not assessed: left out as well.
+            series.excludeFromHRV(from: -.infinity, to: windowStart)
+        }
+        lastLabelled = window
+        lastExcluded = excluded
+        // The first window's label also stands for the time before its central step.
+        if excluded { series.excludeFromHRV(from: first ? windowStart : step.start, to: step.end) }
         while labelCodes.count <= window { labelCodes.append(0xFF) }
         labelCodes[window] = label.flatMap { l in PPGQualityLabel.allCases.firstIndex(of: l).map { UInt8($0) } } ?? 0xFF
     }

@@ -99,7 +99,7 @@ enum PPGQuality {
         let label: PPGQualityLabel
         if maskedFraction > 0.2 || !feasible || !(correlation >= 0.66) {
             label = .unacceptable
-        } else if correlation >= 0.86 && (accelerationRMS ?? 0) <= 0.1 {
+        } else if correlation >= 0.86 && !isMotion(accelerationRMS: accelerationRMS) {
             label = .good
         } else {
             label = .acceptable
@@ -109,6 +109,14 @@ enum PPGQuality {
             perfusionIndex: perfusion, templateCorrelation: correlation, inBandPower: inBandPower,
             accelerationRMS: accelerationRMS ?? .nan, maskedFraction: maskedFraction, pulseCount: pulses.count)
     }
+
+    /// Acceleration RMS above which a window has motion, g: the wrist is not still, so pulses
+    /// may follow the movement (a periodic movement can pass the template test). A `good` label
+    /// needs a still window, and the pulse-count heart rate and PRV leave windows with motion out.
+    static let stillLimitG = 0.1
+
+    /// Whether a window with this acceleration RMS (g; `nil` without accelerometer) has motion.
+    static func isMotion(accelerationRMS: Double?) -> Bool { (accelerationRMS ?? 0) > stillLimitG }
 
     /// Largest number of values ``extremes(_:low:high:workspace:)`` keeps on either side (a
     /// window of up to about 1 280 kept points; longer ones use ``select(_:_:)``).

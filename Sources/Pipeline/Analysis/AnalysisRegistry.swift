@@ -33,6 +33,8 @@ public struct AnalysisFamilyEntry: Sendable {
     public let tables: [ResultTable]
     /// Its options.
     public let options: [OptionDescriptor]
+    /// The figures its rows contribute to the summary tables (``AnalysisFamily/summaryFigures``).
+    public let summaryFigures: [SummaryFigure]
     /// What its section of the HTML report shows (``AnalysisFamily/reportSection``).
     public let reportSection: ReportSection
     /// The derived series it publishes (``AnalysisFamily/publishes``).
@@ -44,6 +46,7 @@ public struct AnalysisFamilyEntry: Sendable {
         name = F.name
         summary = F.summary
         tables = F.tables
+        summaryFigures = F.summaryFigures
         reportSection = F.reportSection
         publishes = F.publishes
         let defaults = F.defaultOptions
@@ -90,6 +93,11 @@ public enum AnalysisRegistry {
         }
         return out
     }()
+
+    /// Every summary figure the families declare, in registry order, and the summary columns they
+    /// make (``SummaryVocabulary``): `recording_summary`, `daily_summary`, the CLI summary and the
+    /// reports derive their figures from it.
+    public static let summaryVocabulary = SummaryVocabulary(families.flatMap(\.summaryFigures))
 
     /// The family named `name`.
     public static func family(named name: String) -> AnalysisFamilyEntry? {

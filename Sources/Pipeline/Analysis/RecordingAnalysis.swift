@@ -63,6 +63,8 @@ public enum RecordingAnalysis {
         /// Rows the analysis families wrote, per result table, in first-write order (tables a
         /// family declared but left empty are omitted; the summary tables are not included).
         public var analysisRows: [(table: String, rows: Int)] = []
+        /// The recording's `recording_summary` rows (one per family and device).
+        public var recordingSummaries: [RecordingSummaryRow] = []
 
         /// One line for people: the analysis rows per table (`beats 385, heart_rate 742, …`), or
         /// `no analysis rows` when no family wrote any (decoded only).
@@ -179,7 +181,7 @@ public enum RecordingAnalysis {
             summary.analysisRows = counting.order.compactMap { t in
                 counting.rows[t].flatMap { $0 > 0 ? (t, $0) : nil }
             }
-            try counting.emitSummary(analyses: summary.streamSummaries.map(\.analyses))
+            summary.recordingSummaries = try counting.emitSummary(analyses: summary.streamSummaries.map(\.analyses))
             summary.rowsByTable = counting.rows
             summary.tables = counting.order
             try beforeCommit(summary)
@@ -377,7 +379,7 @@ final class CountingOutput: ResultOutput {
     init(_ sink: any ResultSink) { self.sink = sink }
 
     func emit<Row>(_ schema: TableSchema<Row>, _ row: Row) throws {
-        if let c = row as? any SummaryContributing, let fact = c.summaryFact { figures.add(fact) }
+        if let c = row as? any SummaryContributing { for fact in c.summaryFacts { figures.add(fact) } }
         let name = schema.table.name
         if rows[name] == nil { order.append(name) }
         rows[name, default: 0] += 1
@@ -401,10 +403,13 @@ final class CountingOutput: ResultOutput {
 
     /// Writes the recording's `recording_summary` and `daily_summary` rows (``SummaryTables``).
     /// - Parameter analyses: per stream, the families that analysed it.
-    func emitSummary(analyses: [[String]]) throws {
+    /// - Returns: the `recording_summary` rows.
+    @discardableResult
+    func emitSummary(analyses: [[String]]) throws -> [RecordingSummaryRow] {
         let (recording, daily) = figures.rows(analyses: analyses)
         for t in SummaryTables.all { try declare(t) }
         for r in recording { try emit(SummaryTables.recording, r) }
         for r in daily { try emit(SummaryTables.daily, r) }
+        return recording
     }
 }

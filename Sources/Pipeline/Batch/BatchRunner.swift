@@ -112,6 +112,10 @@ public struct BatchSummary: Sendable {
     public var unanalysedStreams = 0
     /// Beats found in this run.
     public var beats = 0
+    /// The recordings' summary figures added up, per family and declared figure whose
+    /// aggregation is a sum (``SummaryVocabulary``: beats, steps, wear hours, …), from their
+    /// `recording_summary` rows analysed in this run.
+    public var figureTotals: [SummaryFigureTotal] = []
     /// Wall-clock seconds.
     public var elapsedSeconds = 0.0
     /// Failed recordings and their errors, in batch order.
@@ -124,6 +128,41 @@ public struct BatchSummary: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
+    }
+}
+
+/// One summed figure of a batch: a family's declared sum figure over the recordings of a run.
+public struct SummaryFigureTotal: Sendable, Hashable {
+    /// The family (or beat source).
+    public var family: String
+    /// The figure's name (its summary column).
+    public var name: String
+    /// Its unit, or `nil`.
+    public var unit: String?
+    /// The sum over the recordings.
+    public var value: Double
+}
+
+extension BatchSummary {
+    /// Adds a recording's `recording_summary` rows to ``figureTotals``: every declared figure whose
+    /// aggregation is a sum, per family, in vocabulary order.
+    /// - Complexity: O(rows · figures).
+    mutating func addFigures(_ rows: [RecordingSummaryRow]) {
+        let vocabulary = AnalysisRegistry.summaryVocabulary
+        for row in rows {
+            for figure in vocabulary.figures where figure.family == row.family && figure.aggregation == .sum {
+                guard let v = row.figures.value(figure.name, .sum) else { continue }
+                if let k = figureTotals.firstIndex(where: { $0.family == row.family && $0.name == figure.name }) {
+                    figureTotals[k].value += v
+                } else {
+                    figureTotals.append(SummaryFigureTotal(family: row.family, name: figure.name, unit: figure.unit, value: v))
+                    let order = { (t: SummaryFigureTotal) in
+                        vocabulary.figures.firstIndex { $0.family == t.family && $0.name == t.name } ?? Int.max
+                    }
+                    figureTotals.sort { order($0) < order($1) }
+                }
+            }
+        }
     }
 }
 
@@ -276,6 +315,7 @@ public enum BatchRunner {
                     summary.ok += 1
                     summary.bytesAnalysed += size
                     summary.beats += s.beats
+                    summary.addFigures(s.recordingSummaries)
                     summary.samplesRead += s.accounts.reduce(0) { $0 + $1.samplesRead }
                     for (k, v) in s.signalSecondsBySensor { summary.signalSecondsBySensor[k, default: 0] += v }
                     for (k, v) in s.analysedSecondsBySensor { summary.analysedSecondsBySensor[k, default: 0] += v }

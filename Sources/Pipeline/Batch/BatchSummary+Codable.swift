@@ -3,7 +3,7 @@ import Signals
 extension BatchSummary: Encodable {
     private enum Key: String, CodingKey {
         case recordings, bytesTotal = "bytes_total", bytesAnalysed = "bytes_analysed", samplesRead = "samples_read"
-        case beats, signalHours = "signal_hours", analysedHours = "analysed_hours"
+        case beats, figures, signalHours = "signal_hours", analysedHours = "analysed_hours"
         case unanalysedStreams = "unanalysed_streams", elapsedSeconds = "elapsed_s", megabytesPerSecond = "mb_per_s"
         case failures
     }
@@ -12,13 +12,18 @@ extension BatchSummary: Encodable {
         var total: Int, ok: Int, failed: Int, skipped: Int
     }
 
+    private struct Figure: Encodable {
+        var family: String, name: String, value: Double
+    }
+
     private struct Failure: Encodable {
         var path: String, error: String
     }
 
     /// Writes the summary as `sensorpipe run --json` prints it: `recordings` (`total`, `ok`,
     /// `failed`, `skipped`), `bytes_total`, `bytes_analysed`, `samples_read`, `beats`,
-    /// `signal_hours` and `analysed_hours` (hours per sensor), `unanalysed_streams`, `elapsed_s`,
+    /// `figures` (`family`, `name`, `value`: the declared sum figures added up), `signal_hours`
+    /// and `analysed_hours` (hours per sensor), `unanalysed_streams`, `elapsed_s`,
     /// `mb_per_s` (MB analysed per second, 0 before any time passed) and `failures`
     /// (`path`, `error`).
     public func encode(to encoder: any Encoder) throws {
@@ -28,6 +33,7 @@ extension BatchSummary: Encodable {
         try c.encode(bytesAnalysed, forKey: .bytesAnalysed)
         try c.encode(samplesRead, forKey: .samplesRead)
         try c.encode(beats, forKey: .beats)
+        try c.encode(figureTotals.map { Figure(family: $0.family, name: $0.name, value: $0.value) }, forKey: .figures)
         let hours = { (seconds: [SensorKind: Double]) in
             Dictionary(uniqueKeysWithValues: seconds.map { ($0.key.rawValue, $0.value / 3600) })
         }

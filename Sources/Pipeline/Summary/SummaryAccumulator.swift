@@ -3,9 +3,17 @@ import Signals
 
 /// Adds up a recording's summary figures while it is analysed: the segment spans of every
 /// stream (from the blocks the router delivers) and the ``SummaryFact``s of the rows the
-/// families emit, binned per family, device and calendar day. Memory: one span per segment and
-/// one bin per family, device and day.
+/// families emit, binned per family, device and calendar day. Facts naming a figure the
+/// vocabulary does not declare for their family are ignored. Memory: one span per segment and
+/// one bin per family, device and day (one total per declared figure).
 struct SummaryAccumulator {
+    /// The declared figures facts may name.
+    let vocabulary: SummaryVocabulary
+
+    init(vocabulary: SummaryVocabulary = AnalysisRegistry.summaryVocabulary) {
+        self.vocabulary = vocabulary
+    }
+
     struct Stream {
         var name: String
         var device: String
@@ -56,13 +64,22 @@ struct SummaryAccumulator {
 
     /// A row was emitted; its figure, if any, is added to its day.
     mutating func add(_ fact: SummaryFact) {
-        guard let s = byName[fact.stream], fact.startSeconds.isFinite else { return }
+        guard fact.startSeconds.isFinite, fact.value.isFinite, fact.weight.isFinite,
+            vocabulary.declares(fact.figure, for: fact.family), let s = streamIndex(fact.stream)
+        else { return }
         let stream = streams[s]
         let day = Int(((fact.startSeconds + stream.shift) / 86_400).rounded(.down))
-        let seconds = max(0, fact.endSeconds - fact.startSeconds)
-        bins[BinKey(family: fact.family, device: stream.device, day: day), default: SummaryFigures()]
-            .add(fact.measure, seconds: seconds)
+        bins[BinKey(family: fact.family, device: stream.device, day: day), default: SummaryFigures()].add(fact)
         factStreams[fact.family, default: []].insert(s)
+    }
+
+    /// The announced stream a fact's stream key names, or, for a series a family derives (the ECG
+    /// leads' `…/electrocardiogram/fused`), the first announced stream of the same device.
+    private mutating func streamIndex(_ key: String) -> Int? {
+        if let s = byName[key] { return s }
+        guard let s = streams.firstIndex(where: { key.hasPrefix($0.device + "/") }) else { return nil }
+        byName[key] = s
+        return s
     }
 
     /// The summary rows, given which families analysed which stream.

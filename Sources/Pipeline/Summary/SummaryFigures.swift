@@ -26,76 +26,85 @@ public enum SummaryTimeBasis: String, Sendable, Hashable, CaseIterable {
     }
 }
 
-/// The figures of one summary row (a recording's family on one device, whole or one day), added
-/// up from the ``SummaryFact``s of the rows the families emitted and from the decoded signal.
+/// The running totals of one declared figure in one summary row: Σ value, Σ value·weight,
+/// Σ weight, lowest and highest value, facts — enough for every
+/// ``SummaryFigure/Aggregation``.
+public struct SummaryAggregate: Sendable, Hashable {
+    /// Facts added.
+    public var count = 0
+    /// Σ value.
+    public var sum = 0.0
+    /// Σ value · weight.
+    public var weightedSum = 0.0
+    /// Σ weight.
+    public var weight = 0.0
+    /// Lowest and highest value (±∞ without facts).
+    public var minimum = Double.infinity, maximum = -Double.infinity
+
+    /// Adds one fact's value.
+    mutating func add(value: Double, weight w: Double) {
+        count += 1
+        sum += value
+        weightedSum += value * w
+        weight += w
+        minimum = Swift.min(minimum, value)
+        maximum = Swift.max(maximum, value)
+    }
+
+    /// Adds another row's totals (a day's into the recording's).
+    mutating func add(_ o: SummaryAggregate) {
+        count += o.count
+        sum += o.sum
+        weightedSum += o.weightedSum
+        weight += o.weight
+        minimum = Swift.min(minimum, o.minimum)
+        maximum = Swift.max(maximum, o.maximum)
+    }
+
+    /// The figure's value under `aggregation`, or `nil` when it has none (no facts; a mean or
+    /// share over zero weight). A sum without facts is `nil` here: the summary tables write 0
+    /// for it in the rows of a family that declares the figure.
+    /// - Parameter aggregation: how the figure adds up.
+    public func value(_ aggregation: SummaryFigure.Aggregation) -> Double? {
+        guard count > 0 else { return nil }
+        switch aggregation {
+        case .sum: return sum
+        case .mean, .share: return weight > 0 ? weightedSum / weight : nil
+        case .min: return minimum
+        case .max: return maximum
+        }
+    }
+}
+
+/// The figures of one summary row (a recording's family on one device, whole or one day): the
+/// decoded and analysed time (from the signal) and the totals of every declared figure
+/// (``SummaryFigure``) the family's rows contributed facts to.
 public struct SummaryFigures: Sendable, Hashable {
     /// Seconds covered by segments of any stream of the device (union; temperature channels left out).
     public var decodedSeconds = 0.0
     /// Seconds covered by segments of the streams the family analysed (union).
     public var analysedSeconds = 0.0
-    /// Seconds of quality windows assessed.
-    public var assessedSeconds = 0.0
-    /// Seconds of quality windows found usable.
-    public var usableSeconds = 0.0
-    /// Heart-rate windows with a rate.
-    public var heartRateWindows = 0
-    /// Sum of their rates (bpm).
-    public var heartRateSum = 0.0
-    /// Lowest window rate (bpm).
-    public var heartRateMin = Double.infinity
-    /// Highest window rate (bpm).
-    public var heartRateMax = -Double.infinity
-    /// Beat rows.
-    public var beats = 0
-    /// Beat rows correction touched.
-    public var correctedBeats = 0
-    /// Steps, when some family counts them.
-    public var steps: Double?
-    /// Seconds judged worn, when some family judges wear.
-    public var wornSeconds: Double?
+    /// Totals per declared figure name.
+    public var aggregates: [String: SummaryAggregate] = [:]
 
-    /// Mean of the heart-rate windows' rates (bpm), or `nil` without any.
-    public var heartRateMean: Double? { heartRateWindows > 0 ? heartRateSum / Double(heartRateWindows) : nil }
-    /// Usable share of the assessed time (0…1), or `nil` when nothing was assessed.
-    public var usableShare: Double? { assessedSeconds > 0 ? usableSeconds / assessedSeconds : nil }
-    /// Share of beat rows correction touched (0…1), or `nil` without beats.
-    public var correctedShare: Double? { beats > 0 ? Double(correctedBeats) / Double(beats) : nil }
+    /// The value of the figure `name` under `aggregation`, or `nil` without facts.
+    /// - Parameters:
+    ///   - name: the figure's name (its column).
+    ///   - aggregation: how it adds up.
+    public func value(_ name: String, _ aggregation: SummaryFigure.Aggregation) -> Double? {
+        aggregates[name]?.value(aggregation)
+    }
 
     /// Adds one fact.
-    mutating func add(_ measure: SummaryFact.Measure, seconds: Double) {
-        switch measure {
-        case .heartRate(let bpm):
-            heartRateWindows += 1
-            heartRateSum += bpm
-            heartRateMin = min(heartRateMin, bpm)
-            heartRateMax = max(heartRateMax, bpm)
-        case .beat(let corrected):
-            beats += 1
-            if corrected { correctedBeats += 1 }
-        case .quality(let usable):
-            assessedSeconds += seconds
-            if usable { usableSeconds += seconds }
-        case .steps(let n):
-            steps = (steps ?? 0) + n
-        case .wear(let worn):
-            wornSeconds = (wornSeconds ?? 0) + (worn ? seconds : 0)
-        }
+    mutating func add(_ fact: SummaryFact) {
+        aggregates[fact.figure, default: SummaryAggregate()].add(value: fact.value, weight: fact.weight)
     }
 
     /// Adds another row's figures (a day's into the recording's).
     mutating func add(_ o: SummaryFigures) {
         decodedSeconds += o.decodedSeconds
         analysedSeconds += o.analysedSeconds
-        assessedSeconds += o.assessedSeconds
-        usableSeconds += o.usableSeconds
-        heartRateWindows += o.heartRateWindows
-        heartRateSum += o.heartRateSum
-        heartRateMin = min(heartRateMin, o.heartRateMin)
-        heartRateMax = max(heartRateMax, o.heartRateMax)
-        beats += o.beats
-        correctedBeats += o.correctedBeats
-        if let s = o.steps { steps = (steps ?? 0) + s }
-        if let w = o.wornSeconds { wornSeconds = (wornSeconds ?? 0) + w }
+        for (k, v) in o.aggregates { aggregates[k, default: SummaryAggregate()].add(v) }
     }
 }
 

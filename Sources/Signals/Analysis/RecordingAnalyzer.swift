@@ -98,6 +98,9 @@ public protocol AnalysisFamily: SendableMetatype {
     static var summary: String { get }
     /// Every table the family writes (names unique across families).
     static var tables: [ResultTable] { get }
+    /// The figures the family's rows contribute to `recording_summary` and `daily_summary`
+    /// (``SummaryFigure``), declared next to its tables; default none.
+    static var summaryFigures: [SummaryFigure] { get }
     /// Every derived series the family publishes (``DerivedSeries``: ids unique across
     /// families), through its rows (``DerivedSeriesContributing``) or
     /// ``ResultOutput/publish(_:)``. Default: none.
@@ -115,6 +118,8 @@ public protocol AnalysisFamily: SendableMetatype {
 }
 
 extension AnalysisFamily {
+    /// No summary figures.
+    public static var summaryFigures: [SummaryFigure] { [] }
     /// The row count of each of the family's tables.
     public static var reportSection: ReportSection { .rowCounts(family: name, tables: tables) }
     /// No derived series unless the family declares some.

@@ -1,27 +1,13 @@
-/// One figure a result row contributes to the summary tables (`recording_summary`,
-/// `daily_summary`), so the summary is computed from the rows every family emits without
-/// knowing the family: a family's row type conforms to ``SummaryContributing`` and says what it
-/// measured over which stretch of time.
+/// One value a result row contributes to a declared summary figure (``SummaryFigure``), so the
+/// summary tables (`recording_summary`, `daily_summary`) are computed from the rows every family
+/// emits without knowing the family: a family's row type conforms to ``SummaryContributing``
+/// and says which of its declared figures it feeds, with what value, over which stretch of time.
 ///
 /// The summary adds up facts per recording, device, family (``family``) and local calendar day
-/// (a fact belongs to the day its ``startSeconds`` falls in).
+/// (a fact belongs to the day its ``startSeconds`` falls in), with the figure's
+/// ``SummaryFigure/Aggregation``. A fact naming a figure no registered family declares for its
+/// family is ignored (a test checks that every family's facts are declared).
 public struct SummaryFact: Sendable, Hashable {
-    /// What a row measured.
-    public enum Measure: Sendable, Hashable {
-        /// A heart (or pulse) rate over the fact's window, in beats per minute.
-        case heartRate(bpm: Double)
-        /// One beat of a beat series; `corrected` when artefact correction touched it (moved,
-        /// inserted or removed it).
-        case beat(corrected: Bool)
-        /// A signal-quality window: `usable` when its label allows the family's results (for
-        /// ECG: excellent or barely acceptable).
-        case quality(usable: Bool)
-        /// Steps counted over the window.
-        case steps(Double)
-        /// Whether the device was worn over the window.
-        case wear(worn: Bool)
-    }
-
     /// The family (or beat source) the figure belongs to: `ecg`, `ppg`, `motion`, …
     public var family: String
     /// The stream key the row belongs to (``StreamKey/description``).
@@ -30,8 +16,12 @@ public struct SummaryFact: Sendable, Hashable {
     public var startSeconds: Double
     /// End of the stretch (exclusive; equal to the start for an instant such as a beat).
     public var endSeconds: Double
-    /// What was measured.
-    public var measure: Measure
+    /// The declared figure's name (``SummaryFigure/name``, the summary column).
+    public var figure: String
+    /// The value, in the figure's unit (for a share: 0…1, the part of ``weight`` that counts).
+    public var value: Double
+    /// The fact's weight in a mean or share (1 unless the figure weights by time or samples).
+    public var weight: Double
 
     /// Creates a fact.
     /// - Parameters:
@@ -39,32 +29,39 @@ public struct SummaryFact: Sendable, Hashable {
     ///   - stream: the row's stream key.
     ///   - startSeconds: start of the stretch (s, stream time scale).
     ///   - endSeconds: its end (s; equal to the start for an instant).
-    ///   - measure: the figure.
-    public init(family: String, stream: String, startSeconds: Double, endSeconds: Double, measure: Measure) {
+    ///   - figure: the declared figure's name.
+    ///   - value: the value in the figure's unit.
+    ///   - weight: the weight in a mean or share (default 1).
+    public init(
+        family: String, stream: String, startSeconds: Double, endSeconds: Double, figure: String, value: Double,
+        weight: Double = 1
+    ) {
         self.family = family
         self.stream = stream
         self.startSeconds = startSeconds
         self.endSeconds = endSeconds
-        self.measure = measure
+        self.figure = figure
+        self.value = value
+        self.weight = weight
     }
 }
 
 /// A result row that contributes to the summary tables. The runner asks every emitted row that
 /// conforms; rows that do not (HRV windows, say) contribute nothing.
 public protocol SummaryContributing {
-    /// The row's figure, or `nil` when it has none (e.g. a heart-rate window without a rate).
-    var summaryFact: SummaryFact? { get }
+    /// The row's facts (empty when it has none, e.g. a heart-rate window without a rate).
+    var summaryFacts: [SummaryFact] { get }
 }
 
-/// A row value that knows its figure once it is told its stream (``Streamed`` rows conform
-/// when their value does).
+/// A row value that knows its facts once it is told its stream (``Streamed`` rows conform when
+/// their value does).
 public protocol StreamSummaryValue {
-    /// The value's figure for the summary tables, or `nil`.
+    /// The value's facts for the summary tables (empty when none).
     /// - Parameter stream: the row's stream key.
-    func summaryFact(stream: String) -> SummaryFact?
+    func summaryFacts(stream: String) -> [SummaryFact]
 }
 
 extension Streamed: SummaryContributing where Value: StreamSummaryValue {
-    /// The value's figure (``StreamSummaryValue/summaryFact(stream:)``).
-    public var summaryFact: SummaryFact? { value.summaryFact(stream: stream) }
+    /// The value's facts (``StreamSummaryValue/summaryFacts(stream:)``).
+    public var summaryFacts: [SummaryFact] { value.summaryFacts(stream: stream) }
 }

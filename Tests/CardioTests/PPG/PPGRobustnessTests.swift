@@ -124,7 +124,7 @@ struct PPGRobustnessTests {
         final class FactCollector: ResultOutput {
             var facts: [SummaryFact] = []
             func emit<Row>(_ schema: TableSchema<Row>, _ row: Row) throws {
-                if let c = row as? any SummaryContributing, let f = c.summaryFact { facts.append(f) }
+                if let c = row as? any SummaryContributing { facts += c.summaryFacts }
             }
         }
         let s = SyntheticPPG(sampleRate: 64, seconds: 30, heartRateBPM: 72, motionHz: nil)
@@ -141,8 +141,8 @@ struct PPGRobustnessTests {
                 flags: [UInt8](repeating: 0, count: x.count), endsSegment: true), output: out)
         try analyzer.finish(output: out)
         var spans: [(Double, Double, Bool)] = []
-        for f in out.facts {
-            if case .quality(let usable) = f.measure { spans.append((f.startSeconds, f.endSeconds, usable)) }
+        for f in out.facts where f.figure == "usable_share" {
+            spans.append((f.startSeconds, f.endSeconds, f.value == 1))
         }
         // 12 windows of 8 s every 2 s over 30 s: central steps [3, 5), [5, 7), …, [25, 27).
         #expect(spans.count == 12)

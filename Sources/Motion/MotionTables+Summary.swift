@@ -1,0 +1,102 @@
+import Signals
+
+extension MotionTables {
+    /// The motion family's summary figures (``SummaryFigure``), from `motion_epochs` (steps,
+    /// wear, time per intensity class, ENMO) and `motion_nights` (sleep). Epochs judged not worn
+    /// never count as activity, rest or sleep: they have no intensity class, no ENMO in the mean,
+    /// and sleep bouts hold worn epochs only.
+    public static let summaryFigures: [SummaryFigure] = [
+        SummaryFigure(
+            family: MotionFamily.name, name: "steps", type: .integer,
+            meaning: "steps detected (motion_epochs.steps summed over every epoch of the device's accelerometer streams)",
+            aggregation: .sum, sourceTable: "motion_daily", sourceColumn: "steps"),
+        SummaryFigure(
+            family: MotionFamily.name, name: "wear_hours", unit: "h",
+            meaning:
+                "covered time of epochs whose 15-min block is judged worn (motion_epochs.non_wear = 0; van Hees et al. 2013), hours; undecided blocks count neither as worn nor as not worn",
+            aggregation: .sum, sourceTable: "motion_daily", sourceColumn: "wear_s"),
+        SummaryFigure(
+            family: MotionFamily.name, name: "non_wear_hours", unit: "h",
+            meaning: "covered time of epochs whose 15-min block is judged not worn (motion_epochs.non_wear = 1), hours",
+            aggregation: .sum, sourceTable: "motion_daily", sourceColumn: "non_wear_s"),
+        SummaryFigure(
+            family: MotionFamily.name, name: "sedentary_min", unit: "min",
+            meaning:
+                "covered time of epochs classified sedentary (ENMO cut-points, Hildebrand et al. 2014, 2017; epochs judged not worn have no class), minutes",
+            aggregation: .sum, sourceTable: "motion_daily", sourceColumn: "sedentary_s"),
+        SummaryFigure(
+            family: MotionFamily.name, name: "light_min", unit: "min",
+            meaning: "covered time of epochs classified light, minutes", aggregation: .sum, sourceTable: "motion_daily",
+            sourceColumn: "light_s"),
+        SummaryFigure(
+            family: MotionFamily.name, name: "mvpa_min", unit: "min",
+            meaning: "covered time of epochs classified moderate or vigorous (MVPA), minutes", aggregation: .sum,
+            sourceTable: "motion_daily", sourceColumn: "moderate_s"),
+        SummaryFigure(
+            family: MotionFamily.name, name: "enmo_mean_mg", unit: "mg",
+            meaning:
+                "mean ENMO of the epochs with metrics not judged non-wear, weighted by their samples (as motion_daily.enmo_mean_mg); empty without any",
+            aggregation: .mean, sourceTable: "motion_daily", sourceColumn: "enmo_mean_mg"),
+        SummaryFigure(
+            family: MotionFamily.name, name: "sleep_hours", unit: "h",
+            meaning:
+                "sustained inactivity inside the sleep period time window (motion_nights.sleep_s; van Hees et al. 2015, 2018), hours, mean over the nights with a window; a night counts on the day of the noon opening it; empty without any",
+            aggregation: .mean, sourceTable: "motion_nights", sourceColumn: "sleep_s"),
+        SummaryFigure(
+            family: MotionFamily.name, name: "spt_hours", unit: "h",
+            meaning:
+                "duration of the sleep period time window (motion_nights.spt_s, HDCZA), hours, mean over the nights with a window; empty without any",
+            aggregation: .mean, sourceTable: "motion_nights", sourceColumn: "spt_s"),
+    ]
+}
+
+extension MotionEpoch: StreamSummaryValue {
+    /// The epoch's facts for the summary tables: its steps, its covered time as worn or not worn
+    /// (when its block is decided) and in its intensity class, and its ENMO (weighted by its
+    /// samples) unless judged not worn. Zero sums give no fact.
+    public func summaryFacts(stream: String) -> [SummaryFact] {
+        var out = [SummaryFact]()
+        let end = startSeconds + lengthSeconds
+        func add(_ figure: String, _ value: Double, weight: Double = 1) {
+            out.append(
+                SummaryFact(
+                    family: MotionFamily.name, stream: stream, startSeconds: startSeconds, endSeconds: end, figure: figure,
+                    value: value, weight: weight))
+        }
+        if steps > 0 { add("steps", Double(steps)) }
+        let seconds = coverage * lengthSeconds
+        if seconds > 0 {
+            switch nonWear {
+            case false?: add("wear_hours", seconds / 3600)
+            case true?: add("non_wear_hours", seconds / 3600)
+            case nil: break
+            }
+            switch intensity {
+            case .sedentary?: add("sedentary_min", seconds / 60)
+            case .light?: add("light_min", seconds / 60)
+            case .moderate?, .vigorous?: add("mvpa_min", seconds / 60)
+            case nil: break
+            }
+        }
+        if let enmo = enmoMilliG, nonWear != true, samples > 0 { add("enmo_mean_mg", enmo, weight: Double(samples)) }
+        return out
+    }
+}
+
+extension MotionNight: StreamSummaryValue {
+    /// The night's facts for the summary tables, at the noon opening its window: its sustained
+    /// inactivity and sleep period time, when it has a sleep period time window.
+    public func summaryFacts(stream: String) -> [SummaryFact] {
+        var out = [SummaryFact]()
+        func add(_ figure: String, _ seconds: Double?) {
+            guard let seconds, seconds.isFinite else { return }
+            out.append(
+                SummaryFact(
+                    family: MotionFamily.name, stream: stream, startSeconds: windowStartSeconds,
+                    endSeconds: windowStartSeconds + 86_400, figure: figure, value: seconds / 3600))
+        }
+        add("sleep_hours", sleepSeconds)
+        add("spt_hours", sptSeconds)
+        return out
+    }
+}

@@ -1,0 +1,85 @@
+/// One figure a family contributes to the summary tables (`recording_summary`, `daily_summary`):
+/// a column name, its unit and meaning, and how the facts its rows contribute
+/// (``SummaryFact``) are added up. A family declares its figures next to its tables
+/// (``AnalysisFamily/summaryFigures``); the summary tables' figure columns are derived from the
+/// registered families' declarations, so the summary never names a family.
+///
+/// The same aggregation runs over the facts of one local calendar day (`daily_summary`) and
+/// over every fact of the recording (`recording_summary`): a recording's mean is the mean over
+/// all its facts (not the mean of its days' means), its sum the sum over all its facts.
+///
+/// Several families may declare a figure of the same name (the beat-series figures are declared
+/// for `ecg`, `fused` and `ppg`); they then share one column, so they must agree on its type,
+/// unit and aggregation, and the column's meaning lists each family's meaning when they differ.
+public struct SummaryFigure: Sendable, Hashable, Codable {
+    /// How a figure's facts are added up per recording and per local day.
+    public enum Aggregation: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Σ value. With no fact the figure is 0 in the rows of a family that declares it (a count
+        /// of nothing is 0) and empty in other families' rows.
+        case sum
+        /// Σ value·weight / Σ weight: a mean over the facts (weight 1 for a plain mean over
+        /// windows, seconds or samples for a time- or sample-weighted mean). Empty without facts.
+        case mean
+        /// Σ value·weight / Σ weight with values in 0…1 (1 = the fact's stretch counts in the
+        /// numerator): e.g. the usable share of the assessed seconds. Empty without facts or
+        /// when Σ weight is 0.
+        case share
+        /// The smallest value. Empty without facts.
+        case min
+        /// The largest value. Empty without facts.
+        case max
+    }
+
+    /// The family (or beat source) whose summary rows the figure fills: the `family` column of
+    /// the summary tables (`ecg`, `fused`, `ppg`, `motion`).
+    public var family: String
+    /// Column name (stable: reports and users read it by name).
+    public var name: String
+    /// Storage type: ``ResultType/integer`` (the sum is rounded) or ``ResultType/real``.
+    public var type: ResultType
+    /// Unit of the value (`h`, `bpm`, `min`, `mg`), or `nil` for counts and shares.
+    public var unit: String?
+    /// What the column holds, exactly (which rows, which filter, which unit).
+    public var meaning: String
+    /// How facts are added up.
+    public var aggregation: Aggregation
+    /// The family's table and column the figure summarises (`motion_daily`, `steps`), or `nil`:
+    /// where a reader checks it, and what the contract test uses (a figure must not stay empty
+    /// where its column holds data).
+    public var sourceTable: String?
+    public var sourceColumn: String?
+
+    /// Declares a figure.
+    /// - Parameters:
+    ///   - family: the family (or beat source) whose summary rows it fills.
+    ///   - name: column name.
+    ///   - type: `.integer` or `.real` (default `.real`).
+    ///   - unit: unit, or `nil`.
+    ///   - meaning: what the column holds.
+    ///   - aggregation: how facts are added up per day and per recording.
+    ///   - sourceTable: the table it summarises, or `nil`.
+    ///   - sourceColumn: the column of that table, or `nil`.
+    public init(
+        family: String, name: String, type: ResultType = .real, unit: String? = nil, meaning: String,
+        aggregation: Aggregation, sourceTable: String? = nil, sourceColumn: String? = nil
+    ) {
+        precondition(type != .text, "a summary figure is a number")
+        self.family = family
+        self.name = name
+        self.type = type
+        self.unit = unit
+        self.meaning = meaning
+        self.aggregation = aggregation
+        self.sourceTable = sourceTable
+        self.sourceColumn = sourceColumn
+    }
+
+    /// The same figure declared for another family (or beat source), e.g. a beat-series figure
+    /// for `fused` as well as `ecg`.
+    /// - Parameter family: the other family.
+    public func declared(for family: String) -> SummaryFigure {
+        var f = self
+        f.family = family
+        return f
+    }
+}

@@ -1,0 +1,189 @@
+import Foundation
+import Recordings
+import Signals
+import Testing
+import _TestSupport
+
+@testable import Pipeline
+
+/// The summary figures' contract (issue 28): every registered family runs on fixtures that give
+/// each of its tables data — the `Datasets/` recordings (ECG, PPG, accelerometer), a two-lead
+/// WFDB record (the fused series) and a simulated wrist over two nights (sleep) — and a declared
+/// figure (``AnalysisRegistry/summaryVocabulary``) must not stay empty where the column it
+/// summarises (``SummaryFigure/sourceColumn``) holds data. The loop is over the registry, so a
+/// family added later is covered by its declarations: a figure without a source column, or one
+/// no fixture gives data, fails the test.
+@Suite("Summary figures: every declared figure is filled where its table has data")
+struct SummaryFigureContractTests {
+    static let datasets = [
+        "ecg/watch-1_mitdb100_1716282000.ndjson.gz", "ecg/watch-1_mitdb105_1716285600.ndjson.gz",
+        "ppg/phone-1_butppg_1716296400.ndjson.gz", "accelerometer/oxford_user1_hand_1506421989895.ndjson.gz",
+        "accelerometer/actigraph_example_wrist_100hz.ndjson.gz",
+    ]
+
+    /// A named run's tables.
+    struct Run {
+        var name: String
+        var sink: MemorySink
+    }
+
+    static func runs() throws -> [Run] {
+        var out = [Run]()
+        for file in datasets {
+            let path = Fixtures.repositoryRoot.appendingPathComponent("Datasets/\(file)").path
+            let sink = MemorySink()
+            _ = try RecordingAnalysis.run(path: path, analysis: AnalysisConfiguration(), sink: sink)
+            out.append(Run(name: file, sink: sink))
+        }
+        out.append(Run(name: "two-lead WFDB", sink: try twoLeads()))
+        out.append(Run(name: "two simulated nights", sink: try simulatedNights()))
+        return out
+    }
+
+    /// The first minute of the demo ECG as a two-lead WFDB record (lead 1 inverted): the ECG
+    /// family fuses the leads.
+    static func twoLeads() throws -> MemorySink {
+        let demo = Fixtures.repositoryRoot.appendingPathComponent("Datasets/ecg/watch-1_mitdb100_1716282000.ndjson.gz").path
+        let opened = try RecordingOpener.open(path: demo)
+        var samples = [Float]()
+        while let e = try opened.decoder.next() { if case .block(let b) = e { samples += b.columns[0] } }
+        let dir = TemporaryDirectory()
+        var bytes = [UInt8]()
+        for v in samples {
+            for adu in [Int16(clamping: Int((v / 5).rounded())), Int16(clamping: Int((-v / 5).rounded()))] {
+                let u = UInt16(bitPattern: adu)
+                bytes += [UInt8(u & 0xff), UInt8(u >> 8)]
+            }
+        }
+        _ = dir.write("two.dat", bytes)
+        let hea = dir.write("two.hea", Array("two 2 512 \(samples.count)\ntwo.dat 16 200/mV\ntwo.dat 16 200/mV\n".utf8))
+        let sink = MemorySink()
+        _ = try RecordingAnalysis.run(path: hea, analysis: AnalysisConfiguration(), sink: sink)
+        return sink
+    }
+
+    /// A wrist at 10 Hz from 11:00 UTC over two nights: orientation wandering while awake, lying
+    /// still from 23:00 to 07:00 with a 30° turn every two hours (the shape of MotionTests'
+    /// `SimulatedNights`), through every registered family's analyzer and the summary
+    /// accumulator, as `RecordingAnalysis` runs them.
+    static func simulatedNights() throws -> MemorySink {
+        let rate = 10.0, start = 1_700_046_000.0 // 2023-11-15T11:00:00Z
+        let count = Int((2 * 86_400 + 7200) * rate)
+        let info = StreamInfo(
+            key: StreamKey(deviceID: "sim", sensor: .accelerometer, channel: "acceleration"),
+            columns: ["x", "y", "z"].map { ColumnInfo(name: $0, unit: .standardGravity) }, nominalSampleRate: rate)
+        let sink = MemorySink()
+        try sink.begin(recording: "sim")
+        let out = CountingOutput(sink)
+        out.figures.announce(index: 0, info: info)
+        var claimed = [(String, any RecordingAnalyzer)]()
+        for entry in AnalysisRegistry.families {
+            var a = entry.makeAnalyzer(values: [:])
+            if a.claim(AnnouncedStream(index: 0, info: info, file: "sim")) { claimed.append((entry.name, a)) }
+        }
+        let block = 36_000
+        var k = 0
+        while k < count {
+            let n = min(block, count - k)
+            var x = [Float](), y = [Float](), z = [Float]()
+            x.reserveCapacity(n)
+            for i in k..<(k + n) {
+                let v = sample(i, rate: rate, start: start)
+                x.append(v.x)
+                y.append(v.y)
+                z.append(v.z)
+            }
+            let b = SampleBlock(
+                stream: 0, segment: 0, firstSample: k, time: .uniform(segmentStart: start, sampleRate: rate), columns: [x, y, z],
+                flags: [UInt8](repeating: 0, count: n), endsSegment: k + n == count)
+            out.figures.add(b)
+            for i in claimed.indices { try claimed[i].1.consume(b, output: out) }
+            k += n
+        }
+        for i in claimed.indices { try claimed[i].1.finish(output: out) }
+        try out.emitSummary(analyses: [claimed.map(\.0)])
+        try sink.commit()
+        return sink
+    }
+
+    static func sample(_ i: Int, rate: Double, start: Double) -> SIMD3<Float> {
+        let s = Double(i) / rate
+        let clock = (start + s).truncatingRemainder(dividingBy: 86_400)
+        let jitter = Float(0.002 * sin(Double(i) * 12.9898).truncatingRemainder(dividingBy: 1))
+        let asleep = clock >= 23 * 3600 || clock < 7 * 3600
+        if !asleep {
+            let theta = 1.0 + 0.5 * sin(2 * .pi * s / 7) + 0.3 * sin(2 * .pi * s / 2.3)
+            let phi = 2 * .pi * s / 40
+            return SIMD3(Float(sin(theta) * cos(phi)) + jitter, Float(sin(theta) * sin(phi)) + jitter, Float(cos(theta)) + jitter)
+        }
+        let sinceBed = clock >= 23 * 3600 ? clock - 23 * 3600 : clock + 3600
+        let theta = (40.0 + 30 * Double(Int(sinceBed / 7200) % 2)) * .pi / 180
+        return SIMD3(Float(sin(theta)), 0, Float(cos(theta))) + SIMD3<Float>(repeating: jitter)
+    }
+
+    /// Whether a value is data: a non-zero number or non-empty text.
+    static func isData(_ v: ResultValue?) -> Bool {
+        switch v {
+        case .real(let x)?: return x != 0 && x.isFinite
+        case .integer(let x)?: return x != 0
+        case .text(let s)?: return !s.isEmpty
+        default: return false
+        }
+    }
+
+    @Test("every registered family's declared figures are filled where their columns hold data, and every figure is exercised")
+    func everyDeclaredFigureFilled() throws {
+        let vocabulary = AnalysisRegistry.summaryVocabulary
+        #expect(!vocabulary.figures.isEmpty)
+        var exercised = Set<String>()
+        for run in try Self.runs() {
+            let summaries = run.sink.named("recording_summary")
+            for figure in vocabulary.figures {
+                let id = "\(figure.family)/\(figure.name)"
+                guard let table = figure.sourceTable, let column = figure.sourceColumn else {
+                    Issue.record("\(id) names no source table and column")
+                    continue
+                }
+                // The family's rows of the table (a `source` column names the beat source); a
+                // `recommended` column keeps the recommended rows only (heart_rate: the figures
+                // use those).
+                let rows = run.sink.named(table).filter { row in
+                    (row["source"] == nil || row["source"] == .text(figure.family))
+                        && (row["recommended"] == nil || row["recommended"] == .integer(1))
+                }
+                guard rows.contains(where: { Self.isData($0[column]) }) else { continue }
+                exercised.insert(id)
+                let mine = summaries.filter { $0["family"] == .text(figure.family) }
+                #expect(!mine.isEmpty, "\(run.name): \(table).\(column) has data but no recording_summary row of \(figure.family)")
+                for row in mine {
+                    let v = row[figure.name]
+                    let filled = figure.aggregation == .sum || figure.aggregation == .share ? Self.isData(v) : v != .null && v != nil
+                    #expect(filled, "\(run.name): \(id) is \(String(describing: v)) although \(table).\(column) holds data")
+                }
+            }
+        }
+        let missing = vocabulary.figures.map { "\($0.family)/\($0.name)" }.filter { !exercised.contains($0) }
+        #expect(missing.isEmpty, "declared figures no fixture gave data: \(missing)")
+    }
+
+    @Test("motion's steps and wear hours equal motion_daily's sums")
+    func motionMatchesDaily() throws {
+        let path = Fixtures.repositoryRoot.appendingPathComponent("Datasets/\(Self.datasets[3])").path
+        let sink = MemorySink()
+        _ = try RecordingAnalysis.run(path: path, analysis: AnalysisConfiguration(), sink: sink)
+        let motion = try #require(sink.named("recording_summary").first { $0["family"] == .text("motion") })
+        var steps = 0, wear = 0.0
+        for d in sink.named("motion_daily") {
+            if case .integer(let n)? = d["steps"] { steps += n }
+            if case .real(let w)? = d["wear_s"] { wear += w }
+        }
+        // Before: steps and wear_hours were empty for every accelerometer recording.
+        #expect(steps > 0)
+        #expect(motion["steps"] == .integer(steps), "\(String(describing: motion["steps"])) vs motion_daily \(steps)")
+        guard case .real(let hours)? = motion["wear_hours"] else {
+            Issue.record("wear_hours empty")
+            return
+        }
+        #expect(abs(hours * 3600 - wear) < 1e-6, "wear \(hours * 3600) s vs motion_daily \(wear) s")
+    }
+}
