@@ -31,7 +31,8 @@ func legacyCanonicalJSON(_ c: AnalysisConfiguration, softwareVersion: String) ->
     return String(decoding: data, as: UTF8.self)
 }
 
-/// `sensorpipe run --json` as releases up to 0.3.0 wrote it, verbatim.
+/// `sensorpipe run --json` as the `JSONSerialization` writer wrote it (releases up to 0.3.0, plus
+/// the `figures` list of the declared summary figures, issue 28), verbatim.
 func legacyBatchJSON(_ s: BatchSummary) -> String {
     var hours = [String: Double]()
     for (k, v) in s.signalSecondsBySensor { hours[k.rawValue] = v / 3600 }
@@ -40,7 +41,8 @@ func legacyBatchJSON(_ s: BatchSummary) -> String {
     let object: [String: Any] = [
         "recordings": ["total": s.total, "ok": s.ok, "failed": s.failed, "skipped": s.skipped],
         "bytes_total": s.bytesTotal, "bytes_analysed": s.bytesAnalysed, "samples_read": s.samplesRead,
-        "beats": s.beats, "signal_hours": hours, "analysed_hours": analysed, "unanalysed_streams": s.unanalysedStreams,
+        "beats": s.beats, "figures": s.figureTotals.map { ["family": $0.family, "name": $0.name, "value": $0.value] },
+        "signal_hours": hours, "analysed_hours": analysed, "unanalysed_streams": s.unanalysedStreams,
         "elapsed_s": s.elapsedSeconds,
         "mb_per_s": s.elapsedSeconds > 0 ? Double(s.bytesAnalysed) / 1e6 / s.elapsedSeconds : 0,
         "failures": s.failures.map { ["path": $0.path, "error": $0.error] },
