@@ -44,7 +44,7 @@ import _TestSupport
         var byDefault = FeaturesFamily.makeAnalyzer(options: FeaturesOptions())
         let claimedByDefault = byDefault.claim(AnnouncedStream(index: 0, info: info, file: "f"))
         #expect(!claimedByDefault)
-        #expect(byDefault.consumesDerivedSeries)
+        #expect(!byDefault.subscriptions.isEmpty)
         var options = FeaturesOptions()
         options.rawStreams = true
         var optedIn = FeaturesFamily.makeAnalyzer(options: options)
