@@ -251,8 +251,8 @@ struct TypedAccessTests {
         #expect(p.pulses.count + ppg.rows(BeatSeriesTables.beats).filter { $0.source != .ppg }.count == ppg.summary.beats)
         #expect(p.quality.count == ppg.summary.rowsByTable[PPGTables.quality.table.name])
         let f = ppg[FeaturesFamily.self]
-        #expect(f.values.count == ppg.summary.rowsByTable[FeatureTables.features.table.name])
-        #expect(f.windows.count == ppg.summary.rowsByTable[FeatureTables.windows.table.name])
+        #expect(f.values.count == ppg.summary.rowsByTable[FeatureTables.features.table.name] ?? 0)
+        #expect(f.windows.count == ppg.summary.rowsByTable[FeatureTables.windows.table.name] ?? 0)
 
         let acc = try RecordingAnalysis.results(
             of: RecordingInput(path: Self.dataset("accelerometer/oxford_user1_hand_1506421989895.ndjson.gz")))

@@ -88,8 +88,11 @@ enum TimeSeriesItem {
             if all.count <= 4 {
                 p.addSeries(ser.points, gapSeconds: gap, cssClass: "s\(k)", name: ser.name)
             } else {
+                // One legend entry per group (below), none per series: addSeries adds one only
+                // when the series draws something.
+                let entries = p.legend.count
                 p.addSeries(ser.points, gapSeconds: gap, cssClass: "s\((groups.firstIndex(of: ser.group) ?? 0) % 4)", name: ser.name)
-                p.legend.removeLast()
+                p.legend.removeSubrange(entries...)
             }
         }
         if all.count > 4 {
