@@ -82,14 +82,15 @@ struct RecordingAnalysisTests {
             "Se \(score.sensitivity) +P \(score.positivePredictivity) on \(name)")
     }
 
-    @Test("every lead of a multi-signal WFDB record is analysed (regression: leads shared one analyzer slot)")
-    func everyLeadAnalysed() throws {
-        // Two leads from the demo session (µV): lead 0 as recorded, lead 1 inverted; format 16, 200 adu/mV, 512 Hz.
-        let demo = Fixtures.repositoryRoot.appendingPathComponent("Datasets/ecg/\(Self.files[0]).ndjson.gz").path
+    /// The demo ECG session (µV) as a two-lead WFDB record `two.hea` in `dir`: lead 0 as
+    /// recorded, lead 1 inverted; format 16, 200 adu/mV, 512 Hz. No initial values or checksums
+    /// (they are verified: placeholders would fail the record).
+    /// - Returns: the header's path.
+    static func twoLeadRecord(in dir: TemporaryDirectory) throws -> String {
+        let demo = Fixtures.repositoryRoot.appendingPathComponent("Datasets/ecg/\(files[0]).ndjson.gz").path
         let opened = try RecordingOpener.open(path: demo)
         var samples = [Float]()
         while let e = try opened.decoder.next() { if case .block(let b) = e { samples += b.columns[0] } }
-        let dir = TemporaryDirectory()
         var bytes = [UInt8]()
         for v in samples {
             for adu in [Int16(clamping: Int((v / 5).rounded())), Int16(clamping: Int((-v / 5).rounded()))] {
@@ -98,9 +99,13 @@ struct RecordingAnalysisTests {
             }
         }
         _ = dir.write("two.dat", bytes)
-        // No initial values or checksums (they are verified: placeholders would fail the record).
-        let header = "two 2 512 \(samples.count)\ntwo.dat 16 200/mV\ntwo.dat 16 200/mV\n"
-        let hea = dir.write("two.hea", Array(header.utf8))
+        return dir.write("two.hea", Array("two 2 512 \(samples.count)\ntwo.dat 16 200/mV\ntwo.dat 16 200/mV\n".utf8))
+    }
+
+    @Test("every lead of a multi-signal WFDB record is analysed (regression: leads shared one analyzer slot)")
+    func everyLeadAnalysed() throws {
+        let dir = TemporaryDirectory()
+        let hea = try Self.twoLeadRecord(in: dir)
         let sink = MemorySink()
         let summary = try RecordingAnalysis.run(path: hea, analysis: AnalysisConfiguration(), sink: sink)
         #expect(summary.streams == 2)

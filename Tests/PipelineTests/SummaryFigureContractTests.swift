@@ -40,23 +40,11 @@ struct SummaryFigureContractTests {
         return out
     }
 
-    /// The first minute of the demo ECG as a two-lead WFDB record (lead 1 inverted): the ECG
-    /// family fuses the leads.
+    /// The demo ECG as a two-lead WFDB record (``RecordingAnalysisTests/twoLeadRecord(in:)``): the
+    /// ECG family fuses the leads.
     static func twoLeads() throws -> MemorySink {
-        let demo = Fixtures.repositoryRoot.appendingPathComponent("Datasets/ecg/watch-1_mitdb100_1716282000.ndjson.gz").path
-        let opened = try RecordingOpener.open(path: demo)
-        var samples = [Float]()
-        while let e = try opened.decoder.next() { if case .block(let b) = e { samples += b.columns[0] } }
         let dir = TemporaryDirectory()
-        var bytes = [UInt8]()
-        for v in samples {
-            for adu in [Int16(clamping: Int((v / 5).rounded())), Int16(clamping: Int((-v / 5).rounded()))] {
-                let u = UInt16(bitPattern: adu)
-                bytes += [UInt8(u & 0xff), UInt8(u >> 8)]
-            }
-        }
-        _ = dir.write("two.dat", bytes)
-        let hea = dir.write("two.hea", Array("two 2 512 \(samples.count)\ntwo.dat 16 200/mV\ntwo.dat 16 200/mV\n".utf8))
+        let hea = try RecordingAnalysisTests.twoLeadRecord(in: dir)
         let sink = MemorySink()
         _ = try RecordingAnalysis.run(path: hea, analysis: AnalysisConfiguration(), sink: sink)
         return sink
