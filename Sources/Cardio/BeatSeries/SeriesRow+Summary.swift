@@ -86,14 +86,8 @@ extension ECGQualityResult: StreamSummaryValue {
     /// usable (`usable_share`, weighted by its length): usable unless labelled unacceptable
     /// (Zhao & Zhang 2018: barely acceptable is usable for heart rate).
     public func summaryFacts(stream: String) -> [SummaryFact] {
-        let seconds = max(0, endSeconds - startSeconds)
-        return [
-            SummaryFact(
-                family: ECGFamily.name, stream: stream, startSeconds: startSeconds, endSeconds: endSeconds,
-                figure: "assessed_hours", value: seconds / 3600),
-            SummaryFact(
-                family: ECGFamily.name, stream: stream, startSeconds: startSeconds, endSeconds: endSeconds,
-                figure: "usable_share", value: label != .unacceptable ? 1 : 0, weight: seconds),
-        ]
+        SummaryFact.qualityWindow(
+            family: ECGFamily.name, stream: stream, startSeconds: startSeconds, endSeconds: endSeconds,
+            assessedSeconds: max(0, endSeconds - startSeconds), usable: label != .unacceptable)
     }
 }

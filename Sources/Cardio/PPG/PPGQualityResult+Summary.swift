@@ -24,14 +24,8 @@ extension PPGQualityResult: StreamSummaryValue {
     /// (`acceptable` is usable for heart rate). None when the step holds no data.
     public func summaryFacts(stream: String) -> [SummaryFact] {
         guard labelStartSeconds.isFinite && labelSeconds > 0 else { return [] }
-        let end = labelStartSeconds + labelSeconds
-        return [
-            SummaryFact(
-                family: PPGFamily.name, stream: stream, startSeconds: labelStartSeconds, endSeconds: end,
-                figure: "assessed_hours", value: labelSeconds / 3600),
-            SummaryFact(
-                family: PPGFamily.name, stream: stream, startSeconds: labelStartSeconds, endSeconds: end,
-                figure: "usable_share", value: label != .unacceptable ? 1 : 0, weight: labelSeconds),
-        ]
+        return SummaryFact.qualityWindow(
+            family: PPGFamily.name, stream: stream, startSeconds: labelStartSeconds,
+            endSeconds: labelStartSeconds + labelSeconds, assessedSeconds: labelSeconds, usable: label != .unacceptable)
     }
 }

@@ -44,6 +44,29 @@ public struct SummaryFact: Sendable, Hashable {
         self.value = value
         self.weight = weight
     }
+
+    /// The two facts of a signal-quality window: its assessed time (`assessed_hours`) and whether
+    /// that time is usable (`usable_share`, weighted by it).
+    /// - Parameters:
+    ///   - family: the family.
+    ///   - stream: the row's stream key.
+    ///   - startSeconds: start of the assessed stretch (s, stream time scale).
+    ///   - endSeconds: its end (s).
+    ///   - assessedSeconds: the time assessed in it (s).
+    ///   - usable: whether the window's label allows the family's results.
+    /// - Returns: the `assessed_hours` fact, then the `usable_share` fact.
+    public static func qualityWindow(
+        family: String, stream: String, startSeconds: Double, endSeconds: Double, assessedSeconds: Double, usable: Bool
+    ) -> [SummaryFact] {
+        [
+            SummaryFact(
+                family: family, stream: stream, startSeconds: startSeconds, endSeconds: endSeconds,
+                figure: "assessed_hours", value: assessedSeconds / 3600),
+            SummaryFact(
+                family: family, stream: stream, startSeconds: startSeconds, endSeconds: endSeconds,
+                figure: "usable_share", value: usable ? 1 : 0, weight: assessedSeconds),
+        ]
+    }
 }
 
 /// A result row that contributes to the summary tables. The runner asks every emitted row that
