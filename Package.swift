@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "Cardio", targets: ["Cardio"]),
         .library(name: "Motion", targets: ["Motion"]),
         .library(name: "Features", targets: ["Features"]),
+        .library(name: "Rhythm", targets: ["Rhythm"]),
         .library(name: "Pipeline", targets: ["Pipeline"]),
         .library(name: "Report", targets: ["Report"]),
         .executable(name: "sensorpipe", targets: ["sensorpipe"]),
@@ -42,14 +43,15 @@ let package = Package(
         .target(name: "Cardio", dependencies: ["DSP", "Signals"], exclude: ["README.md"]),
         .target(name: "Motion", dependencies: ["DSP", "Signals"], exclude: ["README.md"]),
         .target(name: "Features", dependencies: ["DSP", "Signals"], exclude: ["README.md"]),
+        .target(name: "Rhythm", dependencies: ["DSP", "Signals"], exclude: ["README.md"]),
         .target(
-            name: "Pipeline", dependencies: ["Signals", "Recordings", "Cardio", "Motion", "Features", "CSQLite"],
+            name: "Pipeline", dependencies: ["Signals", "Recordings", "Cardio", "Motion", "Features", "Rhythm", "CSQLite"],
             exclude: ["README.md"]),
         .target(name: "Report", dependencies: ["Pipeline", "Recordings", "CSQLite"], exclude: ["README.md"]),
 
         // MARK: - Umbrella library (`import SensorPipe` re-exports DSP, Recordings, Cardio, Motion, Features, Pipeline)
         .target(
-            name: "SensorPipe", dependencies: ["DSP", "Recordings", "Cardio", "Motion", "Features", "Pipeline", "Report"],
+            name: "SensorPipe", dependencies: ["DSP", "Recordings", "Cardio", "Motion", "Features", "Pipeline", "Report", "Rhythm"],
             exclude: ["README.md"]),
 
         // MARK: - Command-line tool
@@ -79,6 +81,9 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(
             name: "FeaturesTests", dependencies: ["Features", "DSP", "Recordings", "_TestSupport"],
+            exclude: ["Fixtures"]),
+        .testTarget(
+            name: "RhythmTests", dependencies: ["Rhythm", "Pipeline", "Recordings", "_TestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(name: "SensorPipeTests", dependencies: ["SensorPipe", "_TestSupport"]),
         .testTarget(name: "SensorPipeCLITests", dependencies: ["sensorpipe", "Pipeline"]),

@@ -6,6 +6,7 @@
 // - `Cardio`: R-peak detection, artefact correction, HRV (`HRVMetrics`), ECG signal quality.
 // - `Motion`: accelerometer and rotation-rate analysis (epochs, counts, steps, sleep).
 // - `Features`: the windowed feature catalog.
+// - `Rhythm`: rhythm labels (sinus, AF, other, noisy) per window, AF episodes and burden.
 // - `Pipeline`: stages and result tables (`ECGAnalyzer` with its typed `ECGResults`,
 //   `RecordingAnalysis`, the CSV and SQLite sinks, the summary tables).
 // - `Report`: HTML reports of a results database (`Report.write(database:to:)`).
@@ -19,3 +20,4 @@
 @_exported import Pipeline
 @_exported import Recordings
 @_exported import Report
+@_exported import Rhythm

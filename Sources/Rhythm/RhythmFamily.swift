@@ -1,0 +1,140 @@
+import Signals
+
+/// The rhythm family: a label per stream window — `sinus`, `af` (atrial fibrillation), `other`,
+/// `noisy` or `insufficient` — from the beat series other families publish, AF episodes and
+/// the AF burden.
+///
+/// Sources (derived-event contract, never another family's internals): each ECG lead's beats
+/// (`ecg_beats`: time, class, QRS width, quality) together with the lead's samples, which the
+/// family also claims, for the atrial-activity measures (``AtrialActivity``); the beats fused
+/// across leads (the fused stream's `ecg_nn` events: timing only); each PPG optical stream's
+/// pulses (`ppg_pulses`: timing and quality). Every window gets the RR irregularity measures
+/// (``RRIrregularity``) and a label from a multinomial logistic model fitted offline
+/// (``RhythmModel``; `ecg` model for leads, the timing-only `rr` model for fused and PPG).
+/// A PPG window is never `af` when its pulses are mostly in unacceptable quality windows
+/// (it is `noisy`).
+public enum RhythmFamily: AnalysisFamily {
+    public static let name = "rhythm"
+    public static let summary = "rhythm labels (sinus, af, other, noisy, insufficient) per stream window, AF episodes and burden"
+    public static var tables: [ResultTable] { [RhythmTables.windows.table, RhythmTables.episodes.table] }
+    public static var summaryFigures: [SummaryFigure] { RhythmTables.summaryFigures }
+    public static var defaultOptions: RhythmOptions { RhythmOptions() }
+    public static var options: [AnalysisOption<RhythmOptions>] {
+        [
+            .number(
+                "single_window_max_s", unit: "s", "a stream at most this long is one rhythm window (a Watch strip, a CinC record)",
+                range: 10...600, get: { $0.singleWindowMaxSeconds }, set: { $0.singleWindowMaxSeconds = $1 }),
+            .number(
+                "window_s", unit: "s", "rhythm window length of longer streams, from the stream start", range: 10...600,
+                get: { $0.windowSeconds }, set: { $0.windowSeconds = $1 }),
+            .number(
+                "min_intervals", unit: nil, "fewer kept RR intervals make a window insufficient", range: 4...1000,
+                get: { Double($0.minimumIntervals) }, set: { $0.minimumIntervals = Int($1) }),
+            .number(
+                "episode_min_s", unit: "s", "shortest AF episode (clinical definition: 30 s)", range: 0...86_400,
+                get: { $0.episodeMinimumSeconds }, set: { $0.episodeMinimumSeconds = $1 }),
+        ]
+    }
+
+    public static func makeAnalyzer(options: RhythmOptions) -> Analyzer { Analyzer(options: options) }
+
+    /// Stream-key channel of the ECG family's fused beat series (`…/electrocardiogram/fused`).
+    static let fusedChannel = "fused"
+
+    /// The rhythm analysis of one recording.
+    public struct Analyzer: RecordingAnalyzer {
+        let options: RhythmOptions
+        var streams = AnalyzerTable<String, RhythmStream>()
+        var indices: [Int: String] = [:]
+        /// The fused series' name of each ECG lead.
+        var fusedNames: [String: String] = [:]
+        public private(set) var issues: [String] = []
+
+        init(options: RhythmOptions) { self.options = options }
+
+        public mutating func claim(_ stream: AnnouncedStream) -> Bool {
+            let source: RhythmSource
+            if stream.info.key.sensor == .electrocardiogram {
+                source = .ecg
+                var key = stream.info.key
+                key.channel = RhythmFamily.fusedChannel
+                fusedNames[stream.name] = key.description
+            } else if stream.info.role == .optical {
+                source = .ppg
+            } else {
+                return false
+            }
+            guard !stream.info.columns.isEmpty else { return false }
+            indices[stream.index] = stream.name
+            if !streams.contains(stream.name) {
+                streams.add(
+                    RhythmStream(name: stream.name, source: source, options: options, keepsSamples: source == .ecg), for: stream.name)
+            }
+            return true
+        }
+
+        public var subscriptions: [DerivedSubscription] {
+            [
+                DerivedSubscription(series: "ecg_beats", attributes: ["class", "qrs_width_s", "quality"]),
+                DerivedSubscription(series: "ecg_nn", attributes: ["nn_ms"]),
+                DerivedSubscription(series: "ppg_pulses", attributes: ["quality"]),
+            ]
+        }
+
+        public mutating func consume(_ block: SampleBlock, output: any ResultOutput) throws {
+            guard let name = indices[block.stream] else { return }
+            try streams.update(name) { s in
+                s.consume(block)
+                try s.emitFinal(model: Self.model(for: s.source), output: output, final: false)
+            }
+        }
+
+        public mutating func consume(derived event: DerivedEvent, series: DerivedSeries, output: any ResultOutput) throws {
+            let beat: RhythmBeat
+            switch event.series {
+            case "ecg_beats":
+                guard streams.contains(event.stream) else { return }
+                beat = RhythmBeat(
+                    time: event.time, beatClass: event.values[0].label, qrsWidth: event.values[1].number, quality: event.values[2].label)
+            case "ecg_nn":
+                // Only the fused series: a lead's own beats come as ecg_beats.
+                if let s = streams[event.stream] {
+                    guard s.source == .fused else { return }
+                } else {
+                    let leads = fusedNames.filter { $0.value == event.stream }.map(\.key)
+                    guard !leads.isEmpty else { return }
+                    var fused = RhythmStream(name: event.stream, source: .fused, options: options, keepsSamples: false)
+                    for lead in leads {
+                        guard let l = streams[lead], let s = l.start else { continue }
+                        fused.start = min(fused.start ?? s, s)
+                        fused.lastSample = max(fused.lastSample, l.lastSample)
+                        fused.samplePeriod = l.samplePeriod
+                    }
+                    if let s = fused.start, fused.lastSample - s > options.singleWindowMaxSeconds { fused.isLong = true }
+                    streams.add(fused, for: event.stream)
+                }
+                beat = RhythmBeat(time: event.time, beatClass: nil, qrsWidth: .nan, quality: nil)
+            case "ppg_pulses":
+                guard streams.contains(event.stream) else { return }
+                beat = RhythmBeat(time: event.time, beatClass: nil, qrsWidth: .nan, quality: event.values[0].label)
+            default:
+                return
+            }
+            try streams.update(event.stream) { s in
+                s.append(beat)
+                try s.emitFinal(model: Self.model(for: s.source), output: output, final: false)
+            }
+        }
+
+        public mutating func finish(output: any ResultOutput) throws {
+            for name in streams.order {
+                guard var s = streams.remove(name) else { continue }
+                try s.emitFinal(model: Self.model(for: s.source), output: output, final: true)
+            }
+        }
+
+        static func model(for source: RhythmSource) -> RhythmModel {
+            source == .ecg ? RhythmModelParameters.ecg : RhythmModelParameters.rr
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// A multinomial logistic-regression rhythm model fitted offline (`scripts/rhythm/fit.py`) and
+/// shipped as parameters (`RhythmModelParameters.swift`, generated; model card in
+/// docs/RHYTHM.md): each input is a window measure (``RhythmWindowRow``), log-transformed where
+/// its name starts with `log_`, standardised with the training mean and scale; a missing
+/// (undefined) input is set to the training mean; the class probabilities are the softmax of
+/// the linear scores.
+public struct RhythmModel: Sendable {
+    /// The model's name and version (`rhythm.model`).
+    public var name: String
+    /// Input names (``RhythmWindowRow/measure(_:)``, with an optional `log_` prefix).
+    public var inputs: [String]
+    /// Training mean and scale (standard deviation) of each transformed input.
+    public var means: [Double]
+    public var scales: [Double]
+    /// Coefficients per class (``classes`` order) and input.
+    public var weights: [[Double]]
+    /// Intercept per class.
+    public var intercepts: [Double]
+    /// The labels the classes stand for, in score order.
+    public static let classes: [RhythmLabel] = [.sinus, .af, .other, .noisy]
+
+    /// The class probabilities of a window (``classes`` order).
+    /// - Parameter row: the window with its measures.
+    /// - Returns: probabilities summing to 1.
+    /// - Complexity: O(classes · inputs).
+    public func probabilities(_ row: RhythmWindowRow) -> [Double] {
+        var z = [Double](repeating: 0, count: inputs.count)
+        for (i, name) in inputs.enumerated() {
+            var x: Double?
+            if name.hasPrefix("log_") {
+                x = row.measure(String(name.dropFirst(4))).map { log(max($0, 1e-4)) }
+            } else {
+                x = row.measure(name)
+            }
+            if let v = x, v.isFinite { z[i] = (v - means[i]) / scales[i] }
+        }
+        var scores = intercepts
+        for c in scores.indices {
+            for i in z.indices { scores[c] += weights[c][i] * z[i] }
+        }
+        let top = scores.max()!
+        let e = scores.map { exp($0 - top) }
+        let total = e.reduce(0, +)
+        return e.map { $0 / total }
+    }
+}
+
+extension RhythmWindowRow {
+    /// A measure by its `rhythm` column name (`nrmssd`, `p_wave_coherence`, …), or `nil` when
+    /// undefined for the window.
+    /// - Parameter name: the column name.
+    public func measure(_ name: String) -> Double? {
+        let r = irregularity
+        switch name {
+        case "mean_hr_bpm": return meanHeartRateBPM
+        case "nrmssd": return r?.normalizedRMSSD
+        case "shannon_entropy": return r?.shannonEntropy
+        case "turning_point_ratio": return r?.turningPointRatio
+        case "cosen": return r?.cosEn
+        case "mad_delta_ratio": return r?.medianAbsoluteDeltaRatio
+        case "large_delta_share": return r?.largeDeltaShare
+        case "rr_cv": return r?.coefficientOfVariation
+        case "rr_coverage": return intervalCoverage
+        case "ectopic_share": return ectopicShare
+        case "qrs_width_s": return qrsWidthSeconds
+        case "unacceptable_share": return unacceptableShare
+        case "good_share": return goodShare
+        case "p_wave_coherence": return atrial?.pWaveCoherence
+        case "qrs_coherence": return atrial?.qrsCoherence
+        case "atrial_residual": return atrial?.atrialResidual
+        case "hf_noise": return atrial?.highFrequencyNoise
+        default: return nil
+        }
+    }
+}

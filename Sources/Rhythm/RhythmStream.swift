@@ -1,0 +1,185 @@
+import Signals
+
+/// One beat as the rhythm family keeps it until its window is labelled.
+struct RhythmBeat: Sendable {
+    var time: Double
+    /// Classifier class (`N`, `S`, `V`, `Q`), or `nil`.
+    var beatClass: String?
+    var qrsWidth: Double
+    /// Quality label of the beat's window, or `nil`.
+    var quality: String?
+}
+
+/// The rhythm analysis of one stream: its beats (and, for an ECG lead, its recent samples) until
+/// each window is final, then the window's row and the episode bookkeeping.
+///
+/// A window is final once the stream's samples have passed its end by 0.1 s (the QRS segments
+/// of its last beats) and a beat at or after its end has arrived (every beat of the window has
+/// then been published, as beats of a stream come in time order), or at the end of the
+/// recording. Until the stream is longer than ``RhythmOptions/singleWindowMaxSeconds`` nothing
+/// is final: a shorter stream is one window from its first to its last sample.
+struct RhythmStream: Sendable {
+    let name: String
+    let source: RhythmSource
+    let options: RhythmOptions
+    /// First and last sample time (s) of the stream; for the fused series, of its leads.
+    var start: Double?
+    var lastSample = -Double.infinity
+    var samplePeriod = 0.0
+    /// ECG leads: the samples (atrial activity).
+    var ring: SampleRing?
+    var beats: [RhythmBeat] = []
+    var lastBeat = -Double.infinity
+    var previousBeat: Double?
+    var nextWindow = 0
+    var isLong = false
+    var episode: RhythmEpisodeRow?
+    var episodeRate = 0.0
+
+    init(name: String, source: RhythmSource, options: RhythmOptions, keepsSamples: Bool) {
+        self.name = name
+        self.source = source
+        self.options = options
+        if keepsSamples { ring = SampleRing() }
+    }
+
+    /// Takes a block of the stream's samples (first column).
+    mutating func consume(_ block: SampleBlock) {
+        guard block.count > 0 else { return }
+        if start == nil { start = block.time(at: 0) }
+        if samplePeriod == 0 {
+            if case .uniform(_, let rate) = block.time, rate > 0 {
+                samplePeriod = 1 / rate
+            } else if block.count > 1 {
+                samplePeriod = (block.time(at: block.count - 1) - block.time(at: 0)) / Double(block.count - 1)
+            }
+            if samplePeriod > 0 { ring?.sampleRate = 1 / samplePeriod }
+        }
+        if ring != nil, let column = block.columns.first {
+            let mask = SampleFlags.maskingFlags.rawValue
+            var t = [Double](), v = [Float]()
+            t.reserveCapacity(block.count)
+            v.reserveCapacity(block.count)
+            for i in 0..<block.count {
+                t.append(block.time(at: i))
+                v.append(block.flags[i] & mask != 0 ? .nan : column[i])
+            }
+            ring!.append(times: t, values: v)
+        }
+        lastSample = max(lastSample, block.time(at: block.count - 1))
+        if let s = start, lastSample - s > options.singleWindowMaxSeconds { isLong = true }
+    }
+
+    /// Takes a beat (in time order).
+    mutating func append(_ beat: RhythmBeat) {
+        guard beat.time >= lastBeat else { return }
+        lastBeat = beat.time
+        beats.append(beat)
+    }
+
+    /// Emits every final window (all of them when `final`) and the episodes they close.
+    mutating func emitFinal(model: RhythmModel, output: any ResultOutput, final: Bool) throws {
+        guard let s = start else { return }
+        let end = lastSample + samplePeriod
+        if !isLong {
+            guard final else { return }
+            if nextWindow == 0 && end > s { try emit(window: s, end, model: model, output: output) }
+            nextWindow = 1
+            try closeEpisode(output: output)
+            return
+        }
+        let length = options.windowSeconds
+        while true {
+            let a = s + Double(nextWindow) * length
+            var b = a + length
+            if final {
+                guard a < end else { break }
+                b = min(b, end)
+            } else {
+                guard lastSample >= b + 0.1 && lastBeat >= b else { break }
+            }
+            try emit(window: a, b, model: model, output: output)
+            nextWindow += 1
+            ring?.drop(before: b - 1)
+        }
+        if final { try closeEpisode(output: output) }
+    }
+
+    private mutating func emit(window a: Double, _ b: Double, model: RhythmModel, output: any ResultOutput) throws {
+        var k = 0
+        while k < beats.count && beats[k].time < a { k += 1 }
+        if k > 0 { previousBeat = beats[k - 1].time }
+        var n = k
+        while n < beats.count && beats[n].time < b { n += 1 }
+        let inWindow = Array(beats[k..<n])
+        let times = inWindow.map(\.time)
+        let rr = RRIrregularity.intervals(times)
+        var row = RhythmWindowRow(
+            stream: name, source: source, startSeconds: a, endSeconds: b, label: .insufficient, afProbability: nil,
+            beats: inWindow.count)
+        if !rr.isEmpty {
+            let mean = rr.reduce(0, +) / Double(rr.count)
+            row.meanHeartRateBPM = 60 / mean
+            row.intervalCoverage = rr.reduce(0, +) / (b - a)
+        }
+        row.irregularity = RRIrregularity(intervals: rr)
+        if source == .ecg && !inWindow.isEmpty {
+            let classed = inWindow.filter { $0.beatClass != nil }
+            if !classed.isEmpty {
+                row.ectopicShare = Double(classed.filter { $0.beatClass == "S" || $0.beatClass == "V" }.count) / Double(classed.count)
+            }
+            let widths = inWindow.map(\.qrsWidth).filter(\.isFinite)
+            if !widths.isEmpty { row.qrsWidthSeconds = widths.reduce(0, +) / Double(widths.count) }
+        }
+        let labelled = inWindow.filter { $0.quality != nil }
+        if !labelled.isEmpty {
+            row.unacceptableShare = Double(labelled.filter { $0.quality == "unacceptable" }.count) / Double(labelled.count)
+            row.goodShare = Double(labelled.filter { $0.quality == "good" || $0.quality == "excellent" }.count) / Double(labelled.count)
+        }
+        if let ring { row.atrial = AtrialActivity(samples: ring, beats: times, previousBeat: previousBeat) }
+        if rr.count < options.minimumIntervals {
+            row.nullReason = "fewer than \(options.minimumIntervals) RR intervals of 0.25–2.5 s in the window (\(rr.count))"
+        } else {
+            let p = model.probabilities(row)
+            let best = p.indices.max { p[$0] < p[$1] }!
+            row.label = RhythmModel.classes[best]
+            row.afProbability = p[1]
+            row.model = model.name
+            // PPG quality gate: a window is af only when at least half its pulses lie in good
+            // quality windows (clean pulses, still wrist); otherwise it is noisy.
+            if source == .ppg && row.label == .af && (row.goodShare ?? 0) < 0.5 { row.label = .noisy }
+        }
+        try output.emit(RhythmTables.windows, row)
+        if n > 0 { previousBeat = beats[n - 1].time }
+        beats.removeFirst(n)
+        try track(row, output: output)
+    }
+
+    /// Episodes: consecutive af windows (each starting where the previous ended) merge; any
+    /// other label ends the episode, which is kept when at least the minimum long.
+    private mutating func track(_ row: RhythmWindowRow, output: any ResultOutput) throws {
+        if row.label == .af, var e = episode, abs(e.offsetSeconds - row.startSeconds) < 1e-6 {
+            e.offsetSeconds = row.endSeconds
+            e.windows += 1
+            e.beats += row.beats
+            episodeRate += (row.meanHeartRateBPM ?? 0) * Double(row.beats)
+            episode = e
+            return
+        }
+        try closeEpisode(output: output)
+        if row.label == .af {
+            episode = RhythmEpisodeRow(
+                stream: name, source: source, onsetSeconds: row.startSeconds, offsetSeconds: row.endSeconds, windows: 1,
+                beats: row.beats)
+            episodeRate = (row.meanHeartRateBPM ?? 0) * Double(row.beats)
+        }
+    }
+
+    private mutating func closeEpisode(output: any ResultOutput) throws {
+        guard var e = episode else { return }
+        episode = nil
+        guard e.durationSeconds >= options.episodeMinimumSeconds - 1e-9 else { return }
+        if e.beats > 0 { e.meanHeartRateBPM = episodeRate / Double(e.beats) }
+        try output.emit(RhythmTables.episodes, e)
+    }
+}

@@ -1,0 +1,206 @@
+import Signals
+
+/// A rhythm label of one window (``RhythmWindowRow/label``).
+public enum RhythmLabel: String, Sendable, Hashable, CaseIterable {
+    /// Regular rhythm with atrial activity locked to the QRS (normal sinus rhythm in CinC 2017's
+    /// sense, `N`).
+    case sinus
+    /// Atrial fibrillation (CinC 2017 `A`).
+    case af
+    /// Another rhythm: ectopy, blocks, other arrhythmias (CinC 2017 `O`, a heterogeneous class).
+    case other
+    /// Too noisy to classify (CinC 2017 `~`).
+    case noisy
+    /// Too few beats to label (``RhythmOptions/minimumIntervals``); `null_reason` says why.
+    case insufficient
+}
+
+/// Where a window's beats come from (``RhythmWindowRow/source``).
+public enum RhythmSource: String, Sendable, Hashable, CaseIterable {
+    /// An ECG lead: the ECG family's `ecg_beats` plus the lead's samples (atrial activity).
+    case ecg
+    /// The ECG family's beat series fused across leads (`ecg_nn` of the fused stream): beat
+    /// timing only.
+    case fused
+    /// A PPG optical stream's pulses (`ppg_pulses`): pulse timing only.
+    case ppg
+}
+
+/// One rhythm window of one stream (a row of `rhythm`).
+public struct RhythmWindowRow: Sendable, Hashable {
+    /// Stream key.
+    public var stream: String
+    /// Where the beats come from.
+    public var source: RhythmSource
+    /// Window start and end (exclusive), s, on the stream's clock.
+    public var startSeconds: Double
+    public var endSeconds: Double
+    /// The label.
+    public var label: RhythmLabel
+    /// The model's probability of AF (0–1), or `nil` when no label was computed.
+    public var afProbability: Double?
+    /// Beats in the window.
+    public var beats: Int
+    /// Mean heart rate, bpm, from the kept intervals (`nil` without any).
+    public var meanHeartRateBPM: Double?
+    /// The RR measures (``RRIrregularity``), or `nil` with too few intervals.
+    public var irregularity: RRIrregularity?
+    /// Share of the window's beats the ECG classifier calls S or V (`nil` for PPG and fused).
+    public var ectopicShare: Double?
+    /// Mean QRS width of the window's beats, s (`nil` when none was measured).
+    public var qrsWidthSeconds: Double?
+    /// Share of beats in `unacceptable` quality windows (`nil` when no beat has a label).
+    public var unacceptableShare: Double?
+    /// Share of beats in good (PPG) or excellent (ECG) quality windows (`nil` when no beat has a
+    /// label).
+    public var goodShare: Double?
+    /// Kept intervals' total over the window's length (missed beats and gaps lower it).
+    public var intervalCoverage: Double?
+    /// Atrial-activity measures (ECG leads only).
+    public var atrial: AtrialActivity?
+    /// The model that labelled the window (``RhythmModel/name``), or `nil`.
+    public var model: String?
+    /// Why the window has no model label, or `nil`.
+    public var nullReason: String?
+}
+
+/// One AF episode (a row of `rhythm_episodes`).
+public struct RhythmEpisodeRow: Sendable, Hashable {
+    /// Stream key.
+    public var stream: String
+    /// Where the beats come from.
+    public var source: RhythmSource
+    /// Onset and offset, s: the start of its first AF window and the end of its last.
+    public var onsetSeconds: Double
+    public var offsetSeconds: Double
+    /// AF windows merged.
+    public var windows: Int
+    /// Beats in those windows.
+    public var beats: Int
+    /// Mean heart rate over the episode, bpm (beats-weighted mean of the windows' rates).
+    public var meanHeartRateBPM: Double?
+
+    /// Offset − onset, s.
+    public var durationSeconds: Double { offsetSeconds - onsetSeconds }
+}
+
+/// The rhythm family's tables.
+public enum RhythmTables {
+    /// Rhythm windows.
+    public static let windows = TableSchema<RhythmWindowRow>(
+        name: "rhythm",
+        summary:
+            "rhythm label per stream window: a stream of at most single_window_max_s is one window, longer ones window_s windows from the stream start (docs/RHYTHM.md)",
+        columns: [
+            .init("stream", .text, "stream key (an ECG lead, the fused ECG series, or a PPG optical stream)") { .text($0.stream) },
+            .init(
+                "source", .text, "ecg (a lead: beat timing and atrial activity), fused (fused beats: timing only), ppg (pulse timing only)"
+            ) {
+                .text($0.source.rawValue)
+            },
+            .init("window_start", .real, unit: "s", "window start (inclusive), on the stream's clock") { .real($0.startSeconds) },
+            .init("window_end", .real, unit: "s", "window end (exclusive)") { .real($0.endSeconds) },
+            .init("label", .text, "sinus, af, other, noisy or insufficient (too few beats; null_reason says why)") {
+                .text($0.label.rawValue)
+            },
+            .init("af_probability", .real, "the model's probability of atrial fibrillation (0–1); NULL when insufficient") {
+                .finite($0.afProbability)
+            },
+            .init("beats", .integer, "beats in the window") { .integer($0.beats) },
+            .init("mean_hr_bpm", .real, unit: "bpm", "60 / mean of the kept RR intervals (0.25–2.5 s between consecutive beats)") {
+                .finite($0.meanHeartRateBPM)
+            },
+            .init("rr_intervals", .integer, "kept RR intervals") { .integer($0.irregularity?.count ?? 0) },
+            .init("nrmssd", .real, "RMSSD / mean RR (Dash et al. 2009)") { .finite($0.irregularity?.normalizedRMSSD) },
+            .init("shannon_entropy", .real, "Shannon entropy of the 16-bin RR histogram / ln 16 (Dash et al. 2009)") {
+                .finite($0.irregularity?.shannonEntropy)
+            },
+            .init("turning_point_ratio", .real, "turning points / (n − 2) of the RR series (Dash et al. 2009)") {
+                .finite($0.irregularity?.turningPointRatio)
+            },
+            .init("cosen", .real, "coefficient of sample entropy, m = 1, r = 30 ms (Lake & Moorman 2011)") {
+                .finite($0.irregularity?.cosEn)
+            },
+            .init("mad_delta_ratio", .real, "median |ΔRR| / median RR (Petrėnas et al. 2015's irregularity, whole window)") {
+                .finite($0.irregularity?.medianAbsoluteDeltaRatio)
+            },
+            .init("large_delta_share", .real, "share of |ΔRR| above 12.5 % of the median RR") {
+                .finite($0.irregularity?.largeDeltaShare)
+            },
+            .init("rr_cv", .real, "coefficient of variation of the kept RR intervals") {
+                .finite($0.irregularity?.coefficientOfVariation)
+            },
+            .init("rr_coverage", .real, "kept RR intervals' total / window length (missed beats, gaps and pauses lower it)") {
+                .finite($0.intervalCoverage)
+            },
+            .init("ectopic_share", .real, "share of beats the ECG beat classifier calls S or V; NULL for fused and PPG") {
+                .finite($0.ectopicShare)
+            },
+            .init("qrs_width_s", .real, unit: "s", "mean QRS width of the beats (ecg_beats.qrs_width_s); NULL for fused and PPG") {
+                .finite($0.qrsWidthSeconds)
+            },
+            .init("unacceptable_share", .real, "share of beats in unacceptable quality windows (ecg_quality / ppg_quality)") {
+                .finite($0.unacceptableShare)
+            },
+            .init("good_share", .real, "share of beats in good (ppg_quality: clean and still wrist) or excellent (ecg_quality) windows") {
+                .finite($0.goodShare)
+            },
+            .init(
+                "p_wave_coherence", .real,
+                "coherence of the PR segments (R − 300 … R − 60 ms) across beats: ~1 with a P wave, ~0 without; ECG leads"
+            ) {
+                .finite($0.atrial?.pWaveCoherence)
+            },
+            .init("qrs_coherence", .real, "coherence of the QRS segments (R ± 60 ms) across beats; ECG leads") {
+                .finite($0.atrial?.qrsCoherence)
+            },
+            .init(
+                "atrial_residual", .real,
+                "RMS of the PR segments around their average / QRS template peak-to-peak (f waves, noise); ECG leads"
+            ) {
+                .finite($0.atrial?.atrialResidual)
+            },
+            .init("hf_noise", .real, "RMS of what 20-ms smoothing removes from the PR segments / QRS template peak-to-peak; ECG leads") {
+                .finite($0.atrial?.highFrequencyNoise)
+            },
+            .init("model", .text, "the model that labelled the window (docs/RHYTHM.md model card); NULL when insufficient") {
+                .optional($0.model)
+            },
+            .init("null_reason", .text, "why the window has no model label; NULL when it has one") { .optional($0.nullReason) },
+        ])
+
+    /// AF episodes.
+    public static let episodes = TableSchema<RhythmEpisodeRow>(
+        name: "rhythm_episodes",
+        summary: "atrial-fibrillation episodes: consecutive af windows of a stream merged, kept when at least episode_min_s long",
+        columns: [
+            .init("stream", .text, "stream key") { .text($0.stream) },
+            .init("source", .text, "ecg, fused or ppg (as rhythm.source)") { .text($0.source.rawValue) },
+            .init("onset", .real, unit: "s", "start of the episode's first af window") { .real($0.onsetSeconds) },
+            .init("offset", .real, unit: "s", "end of its last af window") { .real($0.offsetSeconds) },
+            .init("duration_s", .real, unit: "s", "offset − onset") { .real($0.durationSeconds) },
+            .init("windows", .integer, "af windows merged") { .integer($0.windows) },
+            .init("beats", .integer, "beats in those windows") { .integer($0.beats) },
+            .init("mean_hr_bpm", .real, unit: "bpm", "beat-weighted mean of the windows' mean_hr_bpm") {
+                .finite($0.meanHeartRateBPM)
+            },
+        ])
+
+    /// The summary figures (family `rhythm`).
+    public static let summaryFigures: [SummaryFigure] = [
+        SummaryFigure(
+            family: "rhythm", name: "rhythm_assessed_hours", unit: "h",
+            meaning: "time in rhythm windows labelled sinus, af or other (every labelled stream counts)", aggregation: .sum,
+            sourceTable: "rhythm", sourceColumn: "label"),
+        SummaryFigure(
+            family: "rhythm", name: "af_burden",
+            meaning: "AF burden: share of that time in windows labelled af; empty without any", aggregation: .share,
+            sourceTable: "rhythm", sourceColumn: "label"),
+        SummaryFigure(
+            family: "rhythm", name: "af_episodes", type: .integer, meaning: "AF episodes (rhythm_episodes rows) starting then",
+            aggregation: .sum, sourceTable: "rhythm_episodes", sourceColumn: "onset"),
+        SummaryFigure(
+            family: "rhythm", name: "af_longest_episode_min", unit: "min", meaning: "longest of those episodes; empty without any",
+            aggregation: .max, sourceTable: "rhythm_episodes", sourceColumn: "duration_s"),
+    ]
+}

@@ -1,0 +1,197 @@
+import Foundation
+import Pipeline
+import Recordings
+import Rhythm
+import Testing
+import _TestSupport
+
+/// Collects rows of the rhythm tables (a test output).
+final class RhythmRows: ResultOutput {
+    var windows: [RhythmWindowRow] = []
+    var episodes: [RhythmEpisodeRow] = []
+    func emit<Row>(_ schema: TableSchema<Row>, _ row: Row) throws {
+        if let w = row as? RhythmWindowRow { windows.append(w) }
+        if let e = row as? RhythmEpisodeRow { episodes.append(e) }
+    }
+}
+
+@Suite("Rhythm: RR measures, windows, episodes, chunked = whole, CinC excerpt")
+struct RhythmTests {
+    // MARK: - RR measures against closed forms
+
+    @Test("a constant RR series: no irregularity; COSEn = ln(2r / RR) with SampEn 0")
+    func constantSeries() throws {
+        let m = try #require(RRIrregularity(intervals: Array(repeating: 0.8, count: 20)))
+        #expect(m.count == 20)
+        #expect(abs(m.meanSeconds - 0.8) < 1e-12)
+        #expect(m.normalizedRMSSD == 0)
+        #expect(m.shannonEntropy == 0)
+        #expect(m.turningPointRatio == 0)
+        #expect(m.largeDeltaShare == 0)
+        // Every pair of templates matches at lengths 1 and 2: A = B, SampEn = 0.
+        #expect(abs(m.cosEn - log(0.060 / 0.8)) < 1e-12)
+    }
+
+    @Test("an alternating series: every inner point turns; nRMSSD = |Δ| / mean; two equal bins")
+    func alternatingSeries() throws {
+        let rr = (0..<21).map { $0 % 2 == 0 ? 0.6 : 1.0 }
+        let m = try #require(RRIrregularity(intervals: rr))
+        #expect(m.turningPointRatio == 1)
+        let mean = (11 * 0.6 + 10 * 1.0) / 21
+        #expect(abs(m.normalizedRMSSD - 0.4 / mean) < 1e-12)
+        // 11 and 10 of 21 in two bins: H = −Σ p ln p / ln 16.
+        let p = [11.0 / 21, 10.0 / 21]
+        #expect(abs(m.shannonEntropy - (-p.map { $0 * log($0) }.reduce(0, +) / log(16))) < 1e-12)
+        #expect(m.largeDeltaShare == 1)
+        #expect(RRIrregularity(intervals: [0.8, 0.8, 0.8]) == nil)
+    }
+
+    @Test("intervals outside 0.25–2.5 s are left out")
+    func intervalRange() {
+        #expect(RRIrregularity.intervals([0, 0.1, 1.0, 4.0, 4.8]) == [0.9, 0.8])
+    }
+
+    // MARK: - Windows and episodes through the family (pulse timing, rr model)
+
+    /// A 200-s PPG stream: regular pulses (0.8 s) for 100 s, then strongly irregular ones.
+    static func pulses() -> [Double] {
+        var t = [Double]()
+        var x = 0.0
+        var seed: UInt64 = 12_345
+        while x < 200 {
+            t.append(x)
+            if x < 100 {
+                x += 0.8
+            } else {
+                seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                x += 0.35 + 0.9 * Double(seed >> 11) / Double(1 << 53)
+            }
+        }
+        return t
+    }
+
+    func run(blockSeconds: Double, options: RhythmOptions = RhythmOptions()) throws -> RhythmRows {
+        var analyzer = RhythmFamily.makeAnalyzer(options: options)
+        let info = StreamInfo(
+            key: StreamKey(deviceID: "watch", sensor: .photoplethysmogram, channel: "green"),
+            columns: [ColumnInfo(name: "green", unit: .dimensionless)], nominalSampleRate: 25, role: .optical)
+        #expect(analyzer.claim(AnnouncedStream(index: 0, info: info, file: "x")))
+        let out = RhythmRows()
+        let rate = 25.0, total = 200 * 25
+        let perBlock = max(1, Int(blockSeconds * rate))
+        let beats = Self.pulses()
+        var next = 0
+        let series = DerivedSeries(
+            source: "ppg", name: "pulses", summary: "", isEventSeries: true,
+            attributes: [.label("quality", values: ["good", "acceptable", "unacceptable"], "")])
+        var first = 0
+        while first < total {
+            let n = min(perBlock, total - first)
+            let block = SampleBlock(
+                stream: 0, segment: 0, firstSample: first, time: .uniform(segmentStart: 0, sampleRate: rate),
+                columns: [Array(repeating: 0, count: n)], flags: Array(repeating: 0, count: n), endsSegment: first + n == total)
+            try analyzer.consume(block, output: out)
+            // Pulses are published a little after the samples that hold them (a detector's lag).
+            let published = Double(first + n) / rate - 3
+            while next < beats.count && beats[next] < published {
+                let e = DerivedEvent(series: "ppg_pulses", stream: info.key.description, time: beats[next], values: [.label("good")])
+                try analyzer.consume(derived: e, series: series, output: out)
+                next += 1
+            }
+            first += n
+        }
+        while next < beats.count {
+            let e = DerivedEvent(series: "ppg_pulses", stream: info.key.description, time: beats[next], values: [.label("good")])
+            try analyzer.consume(derived: e, series: series, output: out)
+            next += 1
+        }
+        try analyzer.finish(output: out)
+        return out
+    }
+
+    @Test("a 200-s stream gets 30-s windows from its start, the last one short; AF windows merge into one episode")
+    func windowsAndEpisodes() throws {
+        let out = try run(blockSeconds: 1000)
+        #expect(out.windows.map(\.startSeconds) == [0, 30, 60, 90, 120, 150, 180])
+        #expect(out.windows.map(\.endSeconds) == [30, 60, 90, 120, 150, 180, 200])
+        #expect(out.windows.prefix(3).allSatisfy { $0.label == .sinus }, "\(out.windows.map(\.label))")
+        #expect(out.windows.suffix(3).allSatisfy { $0.label == .af }, "\(out.windows.map(\.label))")
+        #expect(out.episodes.count == 1)
+        let e = try #require(out.episodes.first)
+        #expect(e.offsetSeconds == 200)
+        #expect(e.onsetSeconds == 90 || e.onsetSeconds == 120)
+        // A 60-s minimum keeps it (≥ 80 s), a 200-s one drops it.
+        #expect(
+            try run(
+                blockSeconds: 1000,
+                options: {
+                    var o = RhythmOptions(); o.episodeMinimumSeconds = 200; return o
+                }()
+            ).episodes.isEmpty)
+    }
+
+    @Test("a stream of at most 65 s is one window")
+    func singleWindow() throws {
+        var o = RhythmOptions()
+        o.singleWindowMaxSeconds = 250
+        let out = try run(blockSeconds: 7, options: o)
+        #expect(out.windows.count == 1)
+        #expect(out.windows.first?.startSeconds == 0)
+        #expect(out.windows.first?.endSeconds == 200)
+    }
+
+    @Test("windows and episodes do not depend on block size or event timing", arguments: [0.04, 1.0, 13.0])
+    func chunkedEqualsWhole(blockSeconds: Double) throws {
+        let whole = try run(blockSeconds: 1000)
+        let parts = try run(blockSeconds: blockSeconds)
+        // Compared as text: a NaN measure equals itself there.
+        #expect("\(parts.windows)" == "\(whole.windows)")
+        #expect("\(parts.episodes)" == "\(whole.episodes)")
+    }
+
+    // MARK: - CinC 2017 excerpt (ECG leads: beats and atrial activity)
+
+    static let excerpt: [(record: String, label: RhythmLabel)] = [
+        ("A00004", .af), ("A00404", .af), ("A00014", .sinus), ("A00019", .sinus), ("A00029", .other), ("A00034", .noisy),
+    ]
+
+    func analyze(_ record: String, blockCapacity: Int) throws -> [RhythmWindowRow] {
+        let path = Fixtures.url("RhythmTests", "cinc2017/\(record).hea").path
+        var decode = DecodeOptions(blockCapacity: blockCapacity)
+        decode.verifiesIntegrity = false // the CinC headers' checksum field is 0
+        let results = try RecordingAnalysis.results(of: RecordingInput(path: path), analysis: AnalysisConfiguration(decode: decode))
+        return results.rows.rows(RhythmTables.windows)
+    }
+
+    @Test("CinC strips: one window per record, chunked = whole", arguments: excerpt.map(\.record))
+    func cincChunked(record: String) throws {
+        let whole = try analyze(record, blockCapacity: 1 << 20)
+        #expect(whole.count == 1)
+        for capacity in [1, 97, 4096] {
+            #expect("\(try analyze(record, blockCapacity: capacity))" == "\(whole)", "block capacity \(capacity)")
+        }
+    }
+
+    /// The held-out strips whose reference label the shipped model does not give (measured once,
+    /// listed in docs/VALIDATION.md): A00404 (AF) comes out `other`, A00029 (other) `sinus`,
+    /// A00034 (noisy) `other`. They stay known issues, so the test notices when they change.
+    static let knownMisses: Set<String> = ["A00404", "A00029", "A00034"]
+
+    @Test("CinC strips: the reference label (REFERENCE-v3), AF strips ranked above sinus strips", arguments: excerpt.map(\.record))
+    func cincLabels(record: String) throws {
+        let reference = try #require(Self.excerpt.first { $0.record == record }).label
+        let row = try #require(try analyze(record, blockCapacity: 4096).first)
+        if Self.knownMisses.contains(record) {
+            withKnownIssue("held-out miss of the shipped model (docs/VALIDATION.md)") { #expect(row.label == reference) }
+        } else {
+            #expect(row.label == reference)
+        }
+        #expect(row.model == "ecg-logistic-v1")
+        if reference == .af {
+            for sinus in Self.excerpt where sinus.label == .sinus {
+                let other = try #require(try analyze(sinus.record, blockCapacity: 4096).first)
+                #expect((row.afProbability ?? 0) > (other.afProbability ?? 1), "\(record) vs \(sinus.record)")
+            }
+        }
+    }
+}

@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""Fit the rhythm family's models offline (issue 29) and write Sources/Rhythm/RhythmModelParameters.swift.
+
+Input: the `rhythm` rows SensorPipe wrote for the CinC 2017 development records (one window per
+record), as made by `scripts/rhythm/validation.sh` (a CSV with `record` plus the `rhythm`
+columns), and REFERENCE-v3.csv.
+
+Split (by record, fixed before any fitting): fold = record number mod 5 (A00001 -> 1).
+  * 5-fold cross-validation over all five folds: the cross-validated figure (printed first).
+  * The shipped model is fitted on folds 0-3 only; fold 4 is held out and is evaluated in Swift,
+    end to end (`scripts/rhythm/validate.py`), never used for fitting or choosing anything.
+  * The regularisation C is chosen by 4-fold CV inside folds 0-3 (mean F1 of N, A, O).
+Model: scikit-learn multinomial logistic regression on standardised inputs (log where the name
+starts with log_); a missing input is set to the training mean (z = 0), as RhythmModel does.
+Windows with fewer than min_intervals RR intervals have no model label (`insufficient`) and are
+left out of fitting.
+"""
+import csv, math, sys, argparse
+import numpy as np
+from sklearn.linear_model import LogisticRegression
+
+ECG_INPUTS = ["mean_hr_bpm", "log_nrmssd", "shannon_entropy", "turning_point_ratio", "cosen", "log_mad_delta_ratio",
+              "large_delta_share", "log_rr_cv", "rr_coverage", "ectopic_share", "qrs_width_s", "unacceptable_share", "good_share",
+              "p_wave_coherence", "qrs_coherence", "log_atrial_residual", "log_hf_noise"]
+RR_INPUTS = ["mean_hr_bpm", "log_nrmssd", "shannon_entropy", "turning_point_ratio", "cosen", "log_mad_delta_ratio",
+             "large_delta_share", "log_rr_cv", "rr_coverage"]
+CLASSES = ["N", "A", "O", "~"]  # RhythmModel.classes: sinus, af, other, noisy
+
+
+def value(row, name):
+    log = name.startswith("log_")
+    v = row.get(name[4:] if log else name, "")
+    if v in ("", None):
+        return math.nan
+    x = float(v)
+    return math.log(max(x, 1e-4)) if log else x
+
+
+def design(rows, inputs):
+    return np.array([[value(r, n) for n in inputs] for r in rows], dtype=float)
+
+
+class Model:
+    def __init__(self, inputs, c):
+        self.inputs, self.c = inputs, c
+
+    def fit(self, X, y):
+        self.mean = np.nanmean(X, axis=0)
+        self.scale = np.nanstd(X, axis=0)
+        self.scale[self.scale == 0] = 1
+        Z = self.z(X)
+        self.lr = LogisticRegression(C=self.c, max_iter=5000).fit(Z, y)
+        # Scores in CLASSES order.
+        order = [list(self.lr.classes_).index(k) for k in CLASSES]
+        self.W = self.lr.coef_[order]
+        self.b = self.lr.intercept_[order]
+        return self
+
+    def z(self, X):
+        Z = (X - self.mean) / self.scale
+        Z[~np.isfinite(Z)] = 0
+        return Z
+
+    def proba(self, X):
+        s = self.z(X) @ self.W.T + self.b
+        s -= s.max(axis=1, keepdims=True)
+        e = np.exp(s)
+        return e / e.sum(axis=1, keepdims=True)
+
+    def predict(self, X):
+        return np.array(CLASSES)[self.proba(X).argmax(axis=1)]
+
+
+def f1_table(truth, pred):
+    out = {}
+    for c in CLASSES:
+        tp = sum(1 for t, p in zip(truth, pred) if t == c and p == c)
+        n_t = sum(1 for t in truth if t == c)
+        n_p = sum(1 for p in pred if p == c)
+        out[c] = 2 * tp / (n_t + n_p) if n_t + n_p else float("nan")
+    out["mean_NAO"] = (out["N"] + out["A"] + out["O"]) / 3
+    return out
+
+
+def load(features_csv, reference_csv, min_intervals):
+    ref = {r[0]: r[1] for r in csv.reader(open(reference_csv))}
+    rows = []
+    for r in csv.DictReader(open(features_csv)):
+        if r["record"] in ref:
+            r["truth"] = ref[r["record"]]
+            r["fold"] = int(r["record"][1:]) % 5
+            rows.append(r)
+    return rows
+
+
+def labelled(rows, min_intervals):
+    return [r for r in rows if int(r["rr_intervals"] or 0) >= min_intervals]
+
+
+def predictions(model, rows, min_intervals):
+    ok = labelled(rows, min_intervals)
+    pred = dict(zip((r["record"] for r in ok), model.predict(design(ok, model.inputs)))) if ok else {}
+    return [pred.get(r["record"], "~") for r in rows]  # insufficient scores as noisy (~)
+
+
+def choose_c(rows, inputs, min_intervals):
+    best = None
+    for c in (0.01, 0.1, 1.0, 10.0):
+        truth, pred = [], []
+        for f in range(4):
+            train = labelled([r for r in rows if r["fold"] != f], min_intervals)
+            test = [r for r in rows if r["fold"] == f]
+            m = Model(inputs, c).fit(design(train, inputs), [r["truth"] for r in train])
+            truth += [r["truth"] for r in test]
+            pred += predictions(m, test, min_intervals)
+        score = f1_table(truth, pred)["mean_NAO"]
+        print(f"  C={c}: inner 4-fold mean F1(N,A,O) = {score:.3f}", file=sys.stderr)
+        if best is None or score > best[1]:
+            best = (c, score)
+    return best[0]
+
+
+def swift_array(xs):
+    return "[" + ", ".join(repr(float(x)) for x in xs) + "]"
+
+
+def swift_model(var, name, m):
+    weights = ",\n            ".join(swift_array(w) for w in m.W)
+    inputs = ", ".join(f'"{n}"' for n in m.inputs)
+    return f"""    /// {name}
+    static let {var} = RhythmModel(
+        name: "{name}",
+        inputs: [{inputs}],
+        means: {swift_array(m.mean)},
+        scales: {swift_array(m.scale)},
+        weights: [
+            {weights},
+        ],
+        intercepts: {swift_array(m.b)})
+"""
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("features_csv")
+    ap.add_argument("reference_csv")
+    ap.add_argument("--out", default="Sources/Rhythm/RhythmModelParameters.swift")
+    ap.add_argument("--min-intervals", type=int, default=6)
+    ap.add_argument("--compare-trees", action="store_true", help="also cross-validate gradient-boosted trees (printed only)")
+    a = ap.parse_args()
+    rows = load(a.features_csv, a.reference_csv, a.min_intervals)
+    dev = [r for r in rows if r["fold"] != 4]
+    lines = []
+    models = {}
+    for var, inputs in (("ecg", ECG_INPUTS), ("rr", RR_INPUTS)):
+        print(f"{var}: choosing C on folds 0-3", file=sys.stderr)
+        c = choose_c(dev, inputs, a.min_intervals)
+        # 5-fold cross-validation (the issue's figure), folds by record number mod 5.
+        truth, pred = [], []
+        for f in range(5):
+            train = labelled([r for r in rows if r["fold"] != f], a.min_intervals)
+            test = [r for r in rows if r["fold"] == f]
+            m = Model(inputs, c).fit(design(train, inputs), [r["truth"] for r in train])
+            truth += [r["truth"] for r in test]
+            pred += predictions(m, test, a.min_intervals)
+        t = f1_table(truth, pred)
+        lines.append(f"{var}: 5-fold CV (fold = record number mod 5, {len(rows)} records), C={c}: " +
+                     ", ".join(f"F1 {k} {v:.3f}" for k, v in t.items()))
+        train = labelled(dev, a.min_intervals)
+        models[var] = (Model(inputs, c).fit(design(train, inputs), [r["truth"] for r in train]), len(train), c)
+    if a.compare_trees:
+        # For the record only (not shipped): gradient-boosted trees on the same inputs, same folds.
+        from sklearn.ensemble import HistGradientBoostingClassifier
+        truth, pred = [], []
+        for f in range(5):
+            train = labelled([r for r in rows if r["fold"] != f], a.min_intervals)
+            test = [r for r in rows if r["fold"] == f]
+            ok = labelled(test, a.min_intervals)
+            g = HistGradientBoostingClassifier(max_iter=200, learning_rate=0.1, max_leaf_nodes=15, random_state=0)
+            g.fit(design(train, ECG_INPUTS), [r["truth"] for r in train])
+            p = dict(zip((r["record"] for r in ok), g.predict(design(ok, ECG_INPUTS))))
+            truth += [r["truth"] for r in test]
+            pred += [p.get(r["record"], "~") for r in test]
+        t = f1_table(truth, pred)
+        lines.append("trees (not shipped): 5-fold CV, same inputs and folds: " + ", ".join(f"F1 {k} {v:.3f}" for k, v in t.items()))
+    for l in lines:
+        print(l)
+    with open(a.out, "w") as f:
+        f.write("// Generated by scripts/rhythm/fit.py from the CinC 2017 development records' rhythm rows\n")
+        f.write("// (folds 0-3 of fold = record number mod 5; fold 4 held out). Do not edit: rerun the script.\n")
+        f.write("// Model card: docs/RHYTHM.md.\n\n")
+        f.write("/// The fitted rhythm models (``RhythmModel``).\n")
+        f.write("enum RhythmModelParameters {\n")
+        for var, title in (("ecg", "ECG leads: RR irregularity, beat classes and atrial activity"),
+                           ("rr", "Beat timing only (fused ECG series, PPG pulses)")):
+            m, n, c = models[var]
+            f.write(swift_model(var, f"{var}-logistic-v1", m).replace(f"/// {var}-logistic-v1",
+                    f"/// {title}: {n} training windows, C = {c}."))
+        f.write("}\n")
+
+
+if __name__ == "__main__":
+    main()
