@@ -29,7 +29,7 @@ public enum RhythmFamily: AnalysisFamily {
                 get: { $0.windowSeconds }, set: { $0.windowSeconds = $1 }),
             .number(
                 "min_intervals", unit: nil, "fewer kept RR intervals make a window insufficient", range: 4...1000,
-                get: { Double($0.minimumIntervals) }, set: { $0.minimumIntervals = Int($1) }),
+                get: { $0.minimumIntervals }, set: { $0.minimumIntervals = $1 }),
             .number(
                 "episode_min_s", unit: "s", "shortest AF episode (clinical definition: 30 s)", range: 0...86_400,
                 get: { $0.episodeMinimumSeconds }, set: { $0.episodeMinimumSeconds = $1 }),

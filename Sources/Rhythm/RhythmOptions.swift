@@ -7,7 +7,7 @@ public struct RhythmOptions: Sendable, Hashable {
     /// Window length of longer streams, s (Apple's 30-s strip; the 30-s episode definition).
     public var windowSeconds = 30.0
     /// Fewer kept RR intervals than this make a window `insufficient`.
-    public var minimumIntervals = 6
+    public var minimumIntervals = 6.0
     /// Consecutive af windows shorter than this (s) are no episode (the clinical 30-s
     /// definition, Hindricks et al. 2020).
     public var episodeMinimumSeconds = 30.0

@@ -137,8 +137,9 @@ struct RhythmStream: Sendable {
             row.goodShare = Double(labelled.filter { $0.quality == "good" || $0.quality == "excellent" }.count) / Double(labelled.count)
         }
         if let ring { row.atrial = AtrialActivity(samples: ring, beats: times, previousBeat: previousBeat) }
-        if rr.count < options.minimumIntervals {
-            row.nullReason = "fewer than \(options.minimumIntervals) RR intervals of 0.25–2.5 s in the window (\(rr.count))"
+        if Double(rr.count) < options.minimumIntervals {
+            row.nullReason =
+                "fewer than \(Int(options.minimumIntervals.rounded(.up))) RR intervals of 0.25–2.5 s in the window (\(rr.count))"
         } else {
             let p = model.probabilities(row)
             let best = p.indices.max { p[$0] < p[$1] }!
@@ -178,7 +179,7 @@ struct RhythmStream: Sendable {
     private mutating func closeEpisode(output: any ResultOutput) throws {
         guard var e = episode else { return }
         episode = nil
-        guard e.durationSeconds >= options.episodeMinimumSeconds - 1e-9 else { return }
+        guard e.durationSeconds >= options.episodeMinimumSeconds - 1e-3 else { return } // within 1 ms (clock rounding)
         if e.beats > 0 { e.meanHeartRateBPM = episodeRate / Double(e.beats) }
         try output.emit(RhythmTables.episodes, e)
     }
