@@ -9,8 +9,8 @@ extension RhythmFamily {
     }
 
     /// The rhythm section of the report: the AF probability and heart rate per window over time,
-    /// shaded by the window labels (the label strip), the AF episodes, and the ECG strip of the
-    /// window most likely in AF.
+    /// shaded by the window labels (the label strip), and the AF episodes. (No ECG strip: strips
+    /// mark the beats of the beat-series table, which this family does not declare.)
     public static var reportSection: ReportSection {
         let windows = RhythmTables.windows.table, episodes = RhythmTables.episodes.table
         return ReportSection(
@@ -29,13 +29,9 @@ extension RhythmFamily {
                     ReportValueTable(
                         title: "AF episodes", rows: ReportRows(episodes),
                         columns: ["onset", "offset", "duration_s", "windows", "beats", "mean_hr_bpm"])),
-                .strips(
-                    ReportStrips(
-                        signal: "ECG", streams: ReportRows(windows, where: [ReportFilter("source", "ecg")]), maxStreams: 2,
-                        windows: [.largest(ReportRows(windows, where: [ReportFilter("source", "ecg")]), value: "af_probability")])),
             ],
             shows:
-                "the AF probability and heart rate of every rhythm window, shaded by its label, the AF episodes, and the ECG window most likely in AF",
+                "the AF probability and heart rate of every rhythm window, shaded by its label, and the AF episodes",
             methods:
                 "Each stream is cut into rhythm windows (one window for a stream of at most 65 s, else 30-s windows from its start). Per window the RR intervals between the published beats give irregularity measures (normalised RMSSD, Shannon entropy and turning-point ratio after Dash et al., COSEn after Lake and Moorman, the median successive difference after Petrėnas et al.); on ECG leads the beat-aligned PR and QRS segments give the P-wave coherence and the residual around the average beat (atrial activity). A multinomial logistic model fitted offline on a training split of the PhysioNet/CinC 2017 records labels each window sinus, af, other or noisy; windows with too few intervals are insufficient. Consecutive af windows of at least 30 s are AF episodes; AF burden is the share of labelled time in af windows.",
             citations: [
