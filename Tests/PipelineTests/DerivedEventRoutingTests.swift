@@ -333,8 +333,8 @@ struct DerivedEventRoutingTests {
         let optical = roles.filter { $0.key.hasPrefix("optical/") }
         #expect(!optical.isEmpty && optical.values.allSatisfy { $0 == .optical }, "\(roles)")
         // Routing and accounting read the role: without features, the temperature is analysed by
-        // no family and said to be auxiliary; the PPG family takes the optical channels and the
-        // accelerometer.
+        // no family and said to be auxiliary; the PPG family takes the optical channels (and the
+        // rhythm family, for the pulse windows' span) and the accelerometer.
         var analysis = AnalysisConfiguration()
         try analysis.set(family: "features", key: "catalog", value: .choice("none"), origin: "test")
         let s = try RecordingAnalysis.run(path: path, analysis: analysis, sink: MemorySink())
@@ -342,7 +342,7 @@ struct DerivedEventRoutingTests {
             switch summary.role {
             case .temperature:
                 #expect(summary.analyses.isEmpty && summary.analysisDescription == "none: auxiliary channel")
-            case .optical: #expect(summary.analyses == ["ppg"], "\(summary.key)")
+            case .optical: #expect(summary.analyses == ["ppg", "rhythm"], "\(summary.key)")
             case .embeddedAccelerometer: #expect(summary.analyses.contains("ppg") && summary.analyses.contains("motion"))
             case .signal: Issue.record("\(summary.key): no stream of this file is its sensor's plain signal")
             }
