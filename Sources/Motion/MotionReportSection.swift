@@ -25,14 +25,6 @@ extension MotionFamily {
                             ReportBar("sedentary_s", "sedentary"), ReportBar("light_s", "light"), ReportBar("moderate_s", "moderate"),
                             ReportBar("vigorous_s", "vigorous"),
                         ], scale: 1.0 / 60, unit: "min")),
-                .dailyBars(
-                    ReportDailyBars(
-                        id: "mvpa-bouts", title: "MVPA in bouts per valid day (80 % rule; days below the wear rule are empty)",
-                        rows: ReportRows(daily),
-                        bars: [
-                            ReportBar("mvpa_bout1_min", "bouts ≥ 1 min"), ReportBar("mvpa_bout5_min", "bouts ≥ 5 min"),
-                            ReportBar("mvpa_bout10_min", "bouts ≥ 10 min"),
-                        ], unit: "min")),
                 .values(
                     ReportValueTable(
                         title: "Rest-activity rhythm over the valid days", rows: ReportRows(MotionTables.rhythm.table),
@@ -57,7 +49,7 @@ extension MotionFamily {
                 ),
             ],
             shows:
-                "ENMO over time, an actogram with non-wear marked, intensity minutes, MVPA bouts, the rest-activity rhythm, steps and wear per day, and each night's sleep period",
+                "ENMO over time, an actogram with non-wear marked, intensity minutes, the rest-activity rhythm, steps and wear per day, and each night's sleep period",
             methods:
                 "Accelerometers are auto-calibrated against gravity and put on a clock-aligned grid; per 5-s epoch SensorPipe computes ENMO, MAD, the wrist angles, the intensity class from ENMO cut-points, ActiGraph counts and steps. Wear is judged per 15-min block from the axes' standard deviation and range over 60 min. The sleep period time window of each noon-to-noon window comes from the z-angle (HDCZA), and sleep within it is sustained inactivity (no z-angle change over 5° for over 5 min). On days worn at least 16 h, MVPA bouts follow GGIR's 80 % rule, and the rest-activity rhythm (IS, IV, L5, M10, RA, cosinor, sleep regularity) is computed over those days from hourly and 1-min bins of ENMO.",
             citations: [

@@ -38,7 +38,10 @@ extension MotionTables {
             .init("mvpa_bout10_min", .real, unit: "min", "minutes in MVPA bouts of ≥ 10 min (same rule)") {
                 .finite($0.value.outcomes?.mvpaBout10Minutes)
             },
-            .init("sed_bouts", .integer, "sedentary bouts: maximal runs of consecutive worn sedentary epochs over the clock day, sleep period included") {
+            .init(
+                "sed_bouts", .integer,
+                "sedentary bouts: maximal runs of consecutive worn sedentary epochs over the clock day, sleep period included"
+            ) {
                 .optional($0.value.outcomes?.sedentaryBouts)
             },
             .init("sed_bout_mean_min", .real, unit: "min", "mean sedentary bout length") {

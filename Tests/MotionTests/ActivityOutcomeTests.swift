@@ -23,7 +23,7 @@ struct SimulatedWeek {
 
     /// Bed and wake of the night starting on the evening of day k, in s from day k's midnight.
     static func night(_ k: Int) -> (bed: Double, wake: Double) {
-        let bed: Double = k == 2 ? 90_000 : 82_800  // 01:00 the next day or 23:00
+        let bed: Double = k == 2 ? 90_000 : 82_800 // 01:00 the next day or 23:00
         return (bed, bed + 28_800)
     }
 
@@ -69,16 +69,7 @@ struct SimulatedWeek {
         let day = Int((s / 86_400).rounded(.down)), clock = s - Double(day) * 86_400
         let jitter = Float(0.002 * (hash(i) - 0.5))
         if offWrist(s) { return SIMD3<Float>(0.01 + jitter / 2, -0.02, 1 + jitter / 2) }
-        if let still = asleep(s) ?? napping(s) {
-            var theta = 40.0
-            for turn in SimulatedNights.turns { theta += 30 * min(max((still - turn) / 20, 0), 1) * (theta > 100 ? -1 : 1) }
-            let r = theta * .pi / 180
-            var v = SIMD3(Float(sin(r)), 0, Float(cos(r)))
-            if still.truncatingRemainder(dividingBy: 240) < 1 {
-                v += SIMD3<Float>(repeating: Float(0.08 * sin(2 * .pi * 2.5 * s)))
-            }
-            return v + SIMD3<Float>(repeating: jitter)
-        }
+        if let still = asleep(s) ?? napping(s) { return SimulatedNights.lying(sinceBed: still, s: s, jitter: jitter) }
         let theta = 1.0 + 0.5 * sin(2 * .pi * s / 7) + 0.3 * sin(2 * .pi * s / 2.3)
         let phi = 2 * .pi * s / 40
         let a = amplitude(clock: clock) * (0.7 + 0.6 * hash(Int(s)))
