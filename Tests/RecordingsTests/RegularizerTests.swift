@@ -98,9 +98,9 @@ struct RegularizerTests {
         #expect(3 + Double(seen.count + 1) / 50 > t)
         // Snapping: a time within 0.1 % of a grid interval of a point is on it.
         var snapping = GridWalk(grid: ClockGrid(sampleRate: 50), snap: 1e-3)
-        #expect(snapping.startRun(at: 2.0 - 0.00001))
-        #expect(snapping.next == 100)
-        #expect(!snapping.startRun(at: 2.001))
-        #expect(snapping.next == 101)
+        let onPoint = snapping.startRun(at: 2.0 - 0.00001)
+        #expect(onPoint && snapping.next == 100)
+        let offPoint = snapping.startRun(at: 2.001)
+        #expect(!offPoint && snapping.next == 101)
     }
 }
