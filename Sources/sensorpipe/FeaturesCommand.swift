@@ -39,9 +39,12 @@ enum FeaturesCommand {
         let options = analysis.options(of: FeaturesFamily.self)
         let rows = FeatureColumns.list(options.configuration)
         if json {
-            let objects = rows.map { ["name": $0.name, "unit": $0.unit, "group": $0.group, "definition": $0.definition] }
-            let document: [String: Any] = ["catalog_version": FeatureCatalog.version, "features": objects]
-            guard let data = try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]) else { return 1 }
+            let document = CatalogDocument(
+                catalog_version: FeatureCatalog.version,
+                features: rows.map { CatalogDocument.Column(name: $0.name, unit: $0.unit, group: $0.group, definition: $0.definition) })
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            guard let data = try? encoder.encode(document) else { return 1 }
             print(String(decoding: data, as: UTF8.self))
         } else {
             print("# feature catalog version \(FeatureCatalog.version): \(rows.count) columns")
@@ -50,4 +53,17 @@ enum FeaturesCommand {
         }
         return 0
     }
+}
+
+/// `features --list --json`: the catalog version and its columns (keys sorted when encoded).
+private struct CatalogDocument: Encodable {
+    /// One feature column.
+    struct Column: Encodable {
+        var name: String
+        var unit: String
+        var group: String
+        var definition: String
+    }
+    var catalog_version: Int
+    var features: [Column]
 }

@@ -212,6 +212,61 @@ struct CodableConfigurationTests {
         #expect(c[PPGFamily.self].hrvWindowSeconds == 120 && c[ECGFamily.self].channels == ["II"])
     }
 
+    @Test("runs.ndjson lines (JSONEncoder) are byte-identical to the JSONSerialization text of 0.3.0")
+    func runLinesUnchanged() throws {
+        func legacy(_ o: [String: Any]) throws -> String {
+            String(decoding: try JSONSerialization.data(withJSONObject: o, options: [.sortedKeys]), as: UTF8.self)
+        }
+        func encoded(_ l: CSVBatchFolder.RunLine) throws -> String { String(decoding: try l.json(), as: UTF8.self) }
+        let config = "{\"decode\":{\"preset\":\"auto\"},\"ecg\":{\"heart_rate_window_s\":10},\"software_version\":\"0.4.0\"}"
+        for t in [1_765_012_345.678901, 1_765_012_345, 0.1, 1e-7] {
+            let start = CSVBatchFolder.RunLine(
+                event: "start", run: 3, time: t, software_version: "0.4.0", config_hash: "00ab12", config: config, label: "é / \"x\"")
+            #expect(
+                try encoded(start)
+                    == legacy([
+                        "event": "start", "run": Int64(3), "software_version": "0.4.0", "config_hash": "00ab12", "config": config,
+                        "time": t, "label": "é / \"x\"",
+                    ]))
+            var unlabelled = start
+            unlabelled.label = nil
+            #expect(
+                try encoded(unlabelled)
+                    == legacy([
+                        "event": "start", "run": Int64(3), "software_version": "0.4.0", "config_hash": "00ab12", "config": config,
+                        "time": t,
+                    ]))
+            let end = CSVBatchFolder.RunLine(event: "end", run: 3, time: t, recordings_ok: 5, recordings_failed: 1, recordings_skipped: 0)
+            #expect(
+                try encoded(end)
+                    == legacy([
+                        "event": "end", "run": Int64(3), "recordings_ok": 5, "recordings_failed": 1, "recordings_skipped": 0, "time": t,
+                    ]))
+        }
+    }
+
+    @Test("RecordingAnalysis.Summary is Codable: a real run's summary survives JSON, and a newer schema is refused")
+    func summaryCodable() throws {
+        let path = Fixtures.repositoryRoot.appendingPathComponent("Datasets/ppg/phone-1_butppg_1716296400.ndjson.gz").path
+        let summary = try RecordingAnalysis.run(path: path, analysis: AnalysisConfiguration(), sink: MemorySink())
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data = try encoder.encode(summary)
+        let back = try JSONDecoder().decode(RecordingAnalysis.Summary.self, from: data)
+        #expect(try encoder.encode(back) == data)
+        #expect(back.streamKeys == summary.streamKeys && back.accounts == summary.accounts)
+        #expect(back.rowsByTable == summary.rowsByTable && back.tables == summary.tables && back.files == summary.files)
+        #expect(back.analysisIssues == summary.analysisIssues && back.recordingSummaries == summary.recordingSummaries)
+        #expect(back.analysisRows.map(\.table) == summary.analysisRows.map(\.table))
+        #expect(back.analysisRows.map(\.rows) == summary.analysisRows.map(\.rows))
+        #expect(!summary.recordingSummaries.isEmpty && !summary.analysisRows.isEmpty)
+        var object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(object["schemaVersion"] as? Int == RecordingAnalysis.Summary.schemaVersion)
+        object["schemaVersion"] = RecordingAnalysis.Summary.schemaVersion + 1
+        let newer = try JSONSerialization.data(withJSONObject: object)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(RecordingAnalysis.Summary.self, from: newer) }
+    }
+
     @Test("run --json (JSONEncoder) is byte-identical to 0.3.0's JSONSerialization text")
     func batchJSONUnchanged() {
         var s = BatchSummary()

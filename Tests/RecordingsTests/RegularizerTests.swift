@@ -68,4 +68,39 @@ struct RegularizerTests {
         let maskedCount = out.reduce(0) { $0 + $1.maskedCount }
         #expect(maskedCount >= 1 && maskedCount <= 2)
     }
+
+    @Test("the shared grid: times as declared (k / rate or k · step), the walk hands over exactly the due points")
+    func sharedGrid() {
+        var rng = SeededGenerator(seed: 5)
+        // Grid times against the plain formulas (the table path for k / R ≥ 2048, division below).
+        for rate in [25.0, 50.0, 100.0, 30.5] {
+            let grid = ClockGrid(sampleRate: rate, origin: 1_716_282_000)
+            for _ in 0..<2000 {
+                let k = Int.random(in: -1000...200_000_000, using: &rng)
+                #expect(grid.time(k) == 1_716_282_000 + Double(k) / rate)
+            }
+        }
+        let stepped = ClockGrid(step: 1 / 25.0, origin: 12.5)
+        for k in [0, 1, 7, 12_345, 9_999_999] { #expect(stepped.time(k) == 12.5 + Double(k) * (1 / 25.0)) }
+        // The exact walk: each grid point once, in order, in the input interval that covers it.
+        var walk = GridWalk(grid: ClockGrid(sampleRate: 50, origin: 3))
+        var t = 3.0, previous = 3.0, seen = [Int]()
+        walk.next = 1
+        for _ in 0..<1000 {
+            t += 0.02 + Double.random(in: -0.015...0.015, using: &rng)
+            walk.advance(through: t) { k, g, onSample in
+                #expect(g > previous && g <= t && onSample == (g == t))
+                seen.append(k)
+            }
+            previous = t
+        }
+        #expect(seen == Array(1..<(seen.count + 1)))
+        #expect(3 + Double(seen.count + 1) / 50 > t)
+        // Snapping: a time within 0.1 % of a grid interval of a point is on it.
+        var snapping = GridWalk(grid: ClockGrid(sampleRate: 50), snap: 1e-3)
+        let onPoint = snapping.startRun(at: 2.0 - 0.00001)
+        #expect(onPoint && snapping.next == 100)
+        let offPoint = snapping.startRun(at: 2.001)
+        #expect(!offPoint && snapping.next == 101)
+    }
 }

@@ -37,6 +37,10 @@ public struct ECGAnalyzer {
     var peaks: [Int] = []
     // Quality: the window being filled and completed windows waiting for their beats to be final.
     var quality: ECGQuality?
+    /// The quality windows' estimator, kept between windows, and the length it serves.
+    var qualityWelch: (count: Int, welch: Welch)?
+    /// Scratch of the quality windows' spectra.
+    var qualityScratch: [Double] = []
     var windowLength = 0
     var windowSamples: [Float] = []
     var windowMasked: [Bool] = []
@@ -167,7 +171,15 @@ public struct ECGAnalyzer {
                 local.append(segmentBeats[b] - start)
                 b += 1
             }
-            let result = q.assessWindow(w.samples, masked: w.masked.contains(true) ? w.masked : nil, rPeaks: local)
+            // The kept estimator and scratch, taken out (uniquely referenced) and put back.
+            let n = w.samples.count
+            var welch = qualityWelch?.count == n ? qualityWelch!.welch : QualitySpectrum.estimator(count: n, sampleRate: q.sampleRate)
+            var scratch = qualityScratch.count == n ? qualityScratch : [Double](repeating: 0, count: n)
+            (qualityWelch, qualityScratch) = (nil, [])
+            let result = scratch.withUnsafeMutableBufferPointer { s in
+                q.assessWindow(w.samples, masked: w.masked.contains(true) ? w.masked : nil, rPeaks: local, welch: &welch, scratch: s)
+            }
+            (qualityWelch, qualityScratch) = ((n, welch), scratch)
             let quality = ECGQualityResult(
                 startSeconds: segmentStart + Double(start) / rate, endSeconds: segmentStart + Double(end) / rate,
                 label: result.label, fuzzyLabel: result.fuzzyLabel, kurtosis: result.kurtosis,

@@ -29,6 +29,9 @@ public enum ECGBeatEvents {
                 "label of the ecg_quality window holding the beat (beats.quality); none outside assessed windows"),
         ])
 
+    /// The series' id (``DerivedSeries/id``), `ecg_beats`.
+    public static let id = series.id
+
     /// A detected, classified beat waiting for its quality window.
     struct Pending {
         var segment: Int
@@ -71,7 +74,7 @@ extension ECGAnalyzer {
             let f = p.beat.features
             let amplitude = microvoltsPerUnit.flatMap { scale in f.rAmplitude.map { $0 * scale } }
             return DerivedEvent(
-                series: ECGBeatEvents.series.id, stream: streamName, time: p.time,
+                series: ECGBeatEvents.id, stream: streamName, time: p.time,
                 values: [
                     .label(p.beat.beatClass.description), amplitude.map { .number($0) } ?? .none,
                     f.qrsWidthSeconds.map { .number($0) } ?? .none,

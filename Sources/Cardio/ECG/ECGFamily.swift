@@ -107,7 +107,10 @@ public enum ECGFamily: AnalysisFamily {
 
         public mutating func consume(_ block: SampleBlock, output: any ResultOutput) throws {
             let scale = microvoltsPerUnit[block.stream]
+            // Beat events are only collected while someone subscribes to them.
+            let collects = output.isSubscribed(to: ECGBeatEvents.id)
             let taken = analyzers.update(block.stream) { a in
+                a.collectsBeatEvents = collects
                 a.consume(block)
                 return (
                     name: a.streamName, finished: a.takeQualityResults(), beats: a.takeBeatEvents(microvoltsPerUnit: scale)

@@ -5,7 +5,8 @@ import Signals
 /// analysis grid of its device: masked samples held at the last valid value, band-pass filtered
 /// at the source rate (causal Butterworth, started in steady state so a DC offset gives no
 /// transient), then sampled at the grid times `origin + n / gridRate` by linear interpolation
-/// between the two source samples around each grid time.
+/// between the two source samples around each grid time (the shared ``ClockGrid`` and
+/// ``GridWalk`` of Signals).
 ///
 /// A grid point is masked when either neighbouring source sample is masked, when it lies before
 /// the column's first valid sample, in a gap between segments, or when its value does not fit a
@@ -31,10 +32,16 @@ struct PPGGridChannel {
     var keepsRaw = false
     /// Grid index of `values[0]`.
     var base = 0
+    /// The walk over the grid (shared ``GridWalk``: grid point `n` at `origin + n · (1 / gridRate)`);
+    /// `nil` until the origin is known.
+    private var walk: GridWalk?
     /// Next grid index to produce.
-    var next = 0
-    /// Grid origin (time of grid index 0), seconds; `nil` until known.
-    var origin: Double?
+    var next: Int { walk?.next ?? 0 }
+    /// Grid origin (time of grid index 0), seconds; `nil` until known. Setting it starts the grid.
+    var origin: Double? {
+        get { walk?.grid.origin }
+        set { walk = newValue.map { GridWalk(grid: ClockGrid(step: 1 / Self.gridRate, origin: $0), next: next) } }
+    }
 
     private var bandPass: PPGHeldBandPass?
     private let band: FilterBand
@@ -68,7 +75,8 @@ struct PPGGridChannel {
     /// for; a new segment restarts the filter.
     /// - Complexity: O(block length · sections).
     mutating func consume(_ column: [Float], flags: [UInt8], block: SampleBlock, sampleRate: Double) {
-        guard let origin else { return }
+        guard var walk else { return }
+        defer { self.walk = walk }
         if block.segment != segment {
             segment = block.segment
             started = false
@@ -87,7 +95,6 @@ struct PPGGridChannel {
             flags.withUnsafeBufferPointer { f in bandPass!.process(c, flags: f, masking: Self.masking) }
         }
         guard first >= 0 else { return }
-        let step = 1 / Self.gridRate
         // The loop keeps the interpolation state in locals and reads the block through raw
         // pointers; only grid points (one per five source samples at 125 Hz) touch `self`.
         var uniformStart = 0.0, uniformRate = 0.0
@@ -113,21 +120,19 @@ struct PPGGridChannel {
                                 let r = hv[i - first]
                                 if !started {
                                     // Grid points before the segment's first valid sample are masked.
-                                    while origin + Double(next) * step < t { push(0, raw: 0, masked: true) }
+                                    walk.advance(before: t) { k, _ in push(k, 0, raw: 0, masked: true) }
                                     started = true
                                 } else {
-                                    while true {
-                                        let g = origin + Double(next) * step
-                                        if g > t { break }
+                                    walk.advance(through: t) { k, g, _ in
                                         if g < prevTime {
-                                            push(0, raw: 0, masked: true)
+                                            push(k, 0, raw: 0, masked: true)
                                         } else {
                                             let span = t - prevTime
                                             let f = span > 0 ? (g - prevTime) / span : 1
                                             let v = Float(prevValue + f * (y - prevValue)), rv = Float(prevRaw + f * (r - prevRaw))
                                             // A value beyond Float's range (an input near 3.4e38 and
                                             // the filter's overshoot) is masked, not carried as inf.
-                                            push(v, raw: rv, masked: prevMasked || isMasked || !v.isFinite || !rv.isFinite)
+                                            push(k, v, raw: rv, masked: prevMasked || isMasked || !v.isFinite || !rv.isFinite)
                                         }
                                     }
                                 }
@@ -148,13 +153,13 @@ struct PPGGridChannel {
         self.started = started
     }
 
-    private mutating func push(_ v: Float, raw r: Float, masked m: Bool) {
-        if next >= base {
+    /// Stores grid point `k` (the walk's next point) unless it lies before ``base``.
+    private mutating func push(_ k: Int, _ v: Float, raw r: Float, masked m: Bool) {
+        if k >= base {
             values.append(v)
             masked.append(m)
             if keepsRaw { raw.append(r) }
         }
-        next += 1
     }
 
     /// Allows dropping grid values before grid index `index`. They are dropped once they are

@@ -28,14 +28,20 @@ public enum PPGPulseEvents {
                 "quality", values: PPGQualityLabel.allCases.map(\.rawValue),
                 "label of the ppg_quality window whose central step holds the pulse (beats.quality); none outside assessed windows"),
         ])
+
+    /// The series' id (``DerivedSeries/id``), `ppg_pulses`.
+    public static let id = series.id
 }
 
 extension PPGPulseChannel {
     /// Hands out the pending pulses whose window label is final (all of them when `final`), as
     /// events of ``PPGPulseEvents/series``, in time order.
-    /// - Parameter final: the channel has ended: every pulse is released.
+    /// - Parameters:
+    ///   - final: the channel has ended: every pulse is released.
+    ///   - building: whether events are made of the released pulses (`false`: nobody subscribes,
+    ///     they are only let go).
     /// - Complexity: O(pulses released).
-    mutating func takePulseEvents(final: Bool) -> [DerivedEvent] {
+    mutating func takePulseEvents(final: Bool, building: Bool = true) -> [DerivedEvent] {
         guard !pendingPulses.isEmpty else { return [] }
         // Windows are labelled in order: every pulse before the central step of the last
         // labelled window ends has its label.
@@ -44,11 +50,15 @@ extension PPGPulseChannel {
         var n = 0
         while n < pendingPulses.count && (final || pendingPulses[n].time < limit) { n += 1 }
         guard n > 0 else { return [] }
+        guard building else {
+            pendingPulses.removeFirst(n)
+            return []
+        }
         let codes = labelCodes, grid = labelGrid
         let events = pendingPulses[..<n].map { p in
             let label = grid.flatMap { Self.label(at: p.time, codes: codes, grid: $0) }
             return DerivedEvent(
-                series: PPGPulseEvents.series.id, stream: name, time: p.time,
+                series: PPGPulseEvents.id, stream: name, time: p.time,
                 values: [
                     .number(p.shape.peakValue), .number(p.shape.bandPassPeak),
                     .number(Double(p.shape.blockWidthSamples) / p.rate), label.map { .label($0.rawValue) } ?? .none,
@@ -66,8 +76,9 @@ extension PPGDeviceAnalysis {
     ///   - final: the device's analysis has ended.
     /// - Throws: the output's error.
     mutating func publishPulses(output: any ResultOutput, final: Bool) throws {
+        let building = output.isSubscribed(to: PPGPulseEvents.id)
         for k in pulseChannels.indices {
-            for e in pulseChannels[k].takePulseEvents(final: final) { try output.publish(e) }
+            for e in pulseChannels[k].takePulseEvents(final: final, building: building) { try output.publish(e) }
         }
     }
 }

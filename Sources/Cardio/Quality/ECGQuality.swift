@@ -116,6 +116,25 @@ public struct ECGQuality: Sendable {
         return results
     }
 
+    /// ``assessWindow(_:masked:rPeaks:)`` with an estimator and scratch kept by a streaming
+    /// caller between windows (setting up a Welch estimator, its Hann window, for every window
+    /// cost more than the window's spectrum): the same result.
+    /// - Parameters:
+    ///   - welch: an estimator from ``QualitySpectrum/estimator(count:sampleRate:)`` for
+    ///     `window.count` samples at this sample rate; reset here.
+    ///   - scratch: at least `window.count` values, overwritten.
+    /// - Complexity: O(n log n + m log m).
+    func assessWindow(
+        _ window: [Float], masked: [Bool]?, rPeaks: [Int], welch: inout Welch, scratch: UnsafeMutableBufferPointer<Double>
+    ) -> ECGQualityWindow {
+        precondition(masked == nil || masked!.count == window.count, "masked must have one flag per sample")
+        precondition(Double(window.count) >= 2 * sampleRate, "a quality window must be at least 2 s")
+        let peaks = rPeaks.filter { $0 >= 0 && $0 < window.count }.sorted()
+        return window.withUnsafeBufferPointer { s in
+            withOptionalBuffer(masked) { m in evaluate(s, masked: m, rPeaks: peaks, welch: &welch, scratch: scratch) }
+        }
+    }
+
     /// Assesses one window of any length (at least 2 s), e.g. a single 30-s ECG strip.
     /// - Parameters:
     ///   - window: the window's samples.

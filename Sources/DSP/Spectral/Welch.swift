@@ -185,7 +185,8 @@ public struct Welch: Sendable {
             let bias = nseg > 1 ? Welch.medianBias(nseg) : 1
             for k in 0..<bins { power[k] /= bias }
         }
-        let w = window.values(count: segmentLength)
+        // The window the segments were tapered with (computed once, at init).
+        let w = Array(UnsafeBufferPointer(start: ws.window, count: segmentLength))
         Welch.scaleOneSided(
             &power, window: w, fftLength: fftLength, sampleRate: sampleRate,
             scaling: scaling)

@@ -15,9 +15,10 @@ protocol GridConsumer {
 ///
 /// Each grid value is the linear interpolation between the two input samples that bracket it
 /// (the input value itself when a timestamp lies within 0.1 % of a grid interval of the grid
-/// point), as in GGIR's resampling (van Hees et al. 2013, "Separating movement and gravity
-/// components in an acceleration signal and implications for the assessment of human daily
-/// physical activity", PLoS ONE 8(4):e61691, doi:10.1371/journal.pone.0061691). Nothing is
+/// point; the shared ``ClockGrid`` and ``GridWalk`` of Signals), as in GGIR's resampling
+/// (van Hees et al. 2013, "Separating movement and gravity components in an acceleration signal
+/// and implications for the assessment of human daily physical activity", PLoS ONE 8(4):e61691,
+/// doi:10.1371/journal.pone.0061691). Nothing is
 /// interpolated across a segment boundary, across an interval longer than
 /// ``maximumInterpolationGapSeconds``, or next to a masked or non-finite sample: the run of grid
 /// points ends there and a new one starts at the next usable sample.
@@ -37,8 +38,10 @@ struct ClockGridRegularizer {
     private var hasPrevious = false
     private var previousTime = 0.0
     private var px: Float = 0, py: Float = 0, pz: Float = 0
-    private var nextIndex = 0
-    /// `nextIndex` as `quotient · R + remainder` (0 ≤ remainder < R) for an integral rate R
+    /// The clock grid (point `k` at `k / sampleRate`) and its next index: the shared
+    /// ``GridWalk``, snapping input times within 0.1 % of a grid interval onto the grid point.
+    private var walk: GridWalk
+    /// `walk.next` as `quotient · R + remainder` (0 ≤ remainder < R) for an integral rate R
     /// (``GridTimes``); without a table the quotient stays `Int.min` (grid times by division).
     private var nextQuotient = Int.min, nextRemainder = 0
     private let gridTimes: GridTimes?
@@ -65,13 +68,16 @@ struct ClockGridRegularizer {
     init(sampleRate: Double) {
         precondition(sampleRate > 0 && sampleRate.isFinite)
         self.sampleRate = sampleRate
-        gridTimes = GridTimes(sampleRate: sampleRate)
+        walk = GridWalk(grid: ClockGrid(sampleRate: sampleRate), snap: Self.snapTolerance)
+        gridTimes = walk.grid.table
     }
 
-    /// Sets ``nextIndex`` (and its quotient and remainder by the rate).
-    private mutating func setNext(_ k: Int) {
-        nextIndex = k
-        if let g = gridTimes { (nextQuotient, nextRemainder) = g.divide(k) }
+    /// Input times within this many grid intervals of a grid point are on it.
+    static let snapTolerance = 1e-3
+
+    /// Sets the quotient and remainder of `walk.next` by the rate.
+    private mutating func divideNext() {
+        if let g = gridTimes { (nextQuotient, nextRemainder) = g.divide(walk.next) }
     }
 
     /// Regularises one block of the stream (blocks in order), handing grid runs to `consumer`.
@@ -123,7 +129,7 @@ struct ClockGridRegularizer {
         _ cz: UnsafeBufferPointer<Float>, flags: UnsafeBufferPointer<UInt8>, scale: Float, into consumer: inout C
     ) {
         let rate = sampleRate
-        let tolerance = 1e-3
+        let tolerance = Self.snapTolerance
         let maxGap = Self.maximumInterpolationGapSeconds
         let masking = SampleFlags.maskingFlags.rawValue
         let ox = out.x, oy = out.y, oz = out.z
@@ -161,17 +167,16 @@ struct ClockGridRegularizer {
             }
             if !hasPrevious {
                 // A run starts: the first grid point at or after t (within the tolerance).
-                let k = Int((t * rate - tolerance).rounded(.up))
-                outFirst = k
-                if abs(Double(k) - t * rate) <= tolerance {
+                let onGrid = walk.startRun(at: t)
+                outFirst = walk.next
+                if onGrid {
                     ox[count] = x
                     oy[count] = y
                     oz[count] = z
                     count += 1
-                    setNext(k + 1)
-                } else {
-                    setNext(k)
+                    walk.next += 1
                 }
+                divideNext()
             } else {
                 let span = t - previousTime
                 let (qx, qy, qz) = (px, py, pz)
@@ -181,7 +186,7 @@ struct ClockGridRegularizer {
                     oy[j] = qy + (y - qy) * w
                     oz[j] = qz + (z - qz) * w
                 }
-                var next = nextIndex
+                let next = walk.next
                 let g0 = Double(next), g1 = Double(next + 1), g2 = Double(next + 2)
                 let o0 = t * rate - g0, o1 = t * rate - g1
                 let quotient = nextQuotient, remainder = nextRemainder
@@ -200,34 +205,30 @@ struct ClockGridRegularizer {
                     let due = (o0 < -tolerance ? 0 : 1) + (o1 < -tolerance ? 0 : 1)
                     interpolated += due
                     count += due
-                    next += due
+                    walk.next = next + due
                     let r = remainder + due
                     nextQuotient = r >= period ? quotient + 1 : quotient
                     nextRemainder = r >= period ? r - period : r
                 } else {
-                    while true {
-                        let gk = Double(next)
-                        let offset = t * rate - gk // grid intervals from the grid point to t
-                        if offset < -tolerance { break }
+                    // Any other interval: the shared walk, one grid point at a time.
+                    while let p = walk.nextDue(through: t) {
                         if count == capacity {
                             outCount = count
                             flush(into: &consumer, endRun: false)
                             count = 0
                         }
-                        if offset <= tolerance {
+                        if p.onSample {
                             ox[count] = x
                             oy[count] = y
                             oz[count] = z
                         } else {
-                            interpolate(count, Float((gk / rate - previousTime) / span))
+                            interpolate(count, Float((p.time - previousTime) / span))
                             interpolated += 1
                         }
                         count += 1
-                        next += 1
                     }
-                    if let g = gridTimes { (nextQuotient, nextRemainder) = g.divide(next) }
+                    divideNext()
                 }
-                nextIndex = next
             }
             hasPrevious = true
             previousTime = t
@@ -256,38 +257,6 @@ struct ClockGridRegularizer {
             outCount = 0
         }
         if endRun { consumer.endRun() }
-    }
-}
-
-/// Grid times `k / R` for an integral grid rate `R` in 2…1024 without a division:
-/// `Double(q) + RN(r / R)` with `k = q·R + r`, 0 ≤ r ≤ R, which is exactly the correctly rounded
-/// `Double(k) / R` (IEEE 754) whenever 2¹¹ ≤ q < 2⁴² (the upper bound keeps k < 2⁵³, exact as a
-/// double). Proof: the exact quotient is S = q + r/R ≥ 2¹¹, whose rounding boundaries (midpoints
-/// between neighbouring doubles) are multiples of 2⁻⁴²; a boundary B ≠ S is at least
-/// 1/(R·2⁴²) ≥ 2⁻⁵² away from S, since R·2⁴²·(S − B) is a non-zero integer, while RN(r/R) is within
-/// 2⁻⁵⁴ of r/R (r/R ≤ 1). So S and q + RN(r/R) round to the same double, unless S is itself a
-/// boundary; then r/R is a multiple of 2⁻⁴², exact in a double, and the two sums are equal.
-/// (Also checked against Python's correctly rounded integer division for 2.25 million random k
-/// and every R in 1…1024: no difference.)
-struct GridTimes: Sendable {
-    /// The rate R.
-    let rate: Int
-    /// `fractions[r]` = RN(r / R) for r in 0…R (the last is 1, for k + 1 when r = R − 1).
-    let fractions: [Double]
-    /// The quotients for which the table is exact.
-    static let exact = (1 << 11)..<(1 << 42)
-
-    /// The table for `sampleRate`, or `nil` when it is not an integer in 2…1024.
-    init?(sampleRate: Double) {
-        guard sampleRate >= 2, sampleRate <= 1024, sampleRate == sampleRate.rounded() else { return nil }
-        rate = Int(sampleRate)
-        fractions = (0...rate).map { Double($0) / sampleRate }
-    }
-
-    /// Floor quotient and remainder of `k` by the rate.
-    func divide(_ k: Int) -> (quotient: Int, remainder: Int) {
-        let q = k >= 0 ? k / rate : (k - rate + 1) / rate
-        return (q, k - q * rate)
     }
 }
 

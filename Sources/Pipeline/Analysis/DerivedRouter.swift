@@ -88,6 +88,9 @@ final class DerivedRouter {
     /// Whether any analyzer subscribes to a published series (otherwise events need not be looked at).
     var hasRoutes: Bool { !routes.isEmpty }
 
+    /// Whether any analyzer subscribes to the series `id`.
+    func isSubscribed(to id: String) -> Bool { routes[id] != nil }
+
     /// The order in which the analyzers finish: every analyzer after the families whose series
     /// it subscribes to (ties and cycles in family order), so the publishers' last events reach it.
     /// - Parameter publishes: per family, the series it declares.

@@ -393,6 +393,8 @@ final class CountingOutput: ResultOutput {
         try router?.publish(event, output: self)
     }
 
+    func isSubscribed(to id: String) -> Bool { router?.isSubscribed(to: id) ?? false }
+
     func declare(_ table: ResultTable) throws {
         if rows[table.name] == nil {
             rows[table.name] = 0

@@ -84,12 +84,10 @@ public final class CSVBatchFolder: BatchStore {
         let runs = directory.appendingPathComponent("runs.ndjson")
         let previous = (try? String(contentsOf: runs, encoding: .utf8)) ?? ""
         runNumber = Int64(previous.split(separator: "\n").filter { $0.contains("\"event\":\"start\"") }.count + 1)
-        var line: [String: Any] = [
-            "event": "start", "run": runNumber, "software_version": softwareVersion,
-            "config_hash": configHash, "config": configJSON, "time": Date().timeIntervalSince1970,
-        ]
-        if let label { line["label"] = label }
-        try appendRunLine(line)
+        try appendRunLine(
+            RunLine(
+                event: "start", run: runNumber, time: Date().timeIntervalSince1970, software_version: softwareVersion,
+                config_hash: configHash, config: configJSON, label: label))
         return runNumber
     }
 
@@ -140,10 +138,10 @@ public final class CSVBatchFolder: BatchStore {
 
     public func finishRun(ok: Int, failed: Int, skipped: Int) throws {
         defer { lock = nil }
-        try appendRunLine([
-            "event": "end", "run": runNumber, "recordings_ok": ok, "recordings_failed": failed,
-            "recordings_skipped": skipped, "time": Date().timeIntervalSince1970,
-        ])
+        try appendRunLine(
+            RunLine(
+                event: "end", run: runNumber, time: Date().timeIntervalSince1970, recordings_ok: ok, recordings_failed: failed,
+                recordings_skipped: skipped))
         let records = try recordingFiles()
         try writeIndex(records)
         try writeLongTables(records)
@@ -222,9 +220,32 @@ public final class CSVBatchFolder: BatchStore {
         }
     }
 
-    private func appendRunLine(_ object: [String: Any]) throws {
+    /// One line of `runs.ndjson`: a run's start (software, configuration, label) or end (counts).
+    /// Absent members are left out of the line.
+    struct RunLine: Encodable {
+        var event: String
+        var run: Int64
+        var time: Double
+        var software_version: String? = nil
+        var config_hash: String? = nil
+        var config: String? = nil
+        var label: String? = nil
+        var recordings_ok: Int? = nil
+        var recordings_failed: Int? = nil
+        var recordings_skipped: Int? = nil
+
+        /// The line's JSON object, keys sorted (no newline).
+        /// - Throws: `EncodingError` for a non-finite time.
+        func json() throws -> Data {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            return try encoder.encode(self)
+        }
+    }
+
+    private func appendRunLine(_ object: RunLine) throws {
         let url = directory.appendingPathComponent("runs.ndjson")
-        var line = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        var line = try object.json()
         line.append(0x0A)
         if !FileManager.default.fileExists(atPath: url.path) {
             guard FileManager.default.createFile(atPath: url.path, contents: nil) else {

@@ -36,8 +36,18 @@ struct SummaryAccumulator {
 
     private(set) var streams: [Stream] = []
     private var byName: [String: Int] = [:]
-    private var bins: [BinKey: SummaryFigures] = [:]
+    /// Per family, device and day: where its figures are in ``binFigures``.
+    private var bins: [BinKey: Int] = [:]
+    private var binFigures: [SummaryFigures] = []
     private var factStreams: [String: Set<Int>] = [:]
+    /// What the last facts resolved to. A family's facts come in runs (a beat's two figures, then
+    /// the next beat's; window after window) with the same family, stream and day, and the same
+    /// few figure names, so a fact mostly skips hashing its strings: `String ==` of strings that
+    /// share their storage (a row's literals, an analyzer's stream name) is a comparison of two
+    /// words. Same facts, same bins, same order of additions as the look-ups.
+    private var recentStream: (family: String, key: String, index: Int, device: String, shift: Double)?
+    private var recentBin: (key: BinKey, index: Int)?
+    private var recentFigures: [(family: String, figure: String, declared: Bool)] = []
 
     /// A stream was announced (recording-wide `index`, in announcement order).
     mutating func announce(index: Int, info: StreamInfo) {
@@ -64,13 +74,41 @@ struct SummaryAccumulator {
 
     /// A row was emitted; its figure, if any, is added to its day.
     mutating func add(_ fact: SummaryFact) {
-        guard fact.startSeconds.isFinite, fact.value.isFinite, fact.weight.isFinite,
-            vocabulary.declares(fact.figure, for: fact.family), let s = streamIndex(fact.stream)
-        else { return }
-        let stream = streams[s]
-        let day = Int(((fact.startSeconds + stream.shift) / 86_400).rounded(.down))
-        bins[BinKey(family: fact.family, device: stream.device, day: day), default: SummaryFigures()].add(fact)
-        factStreams[fact.family, default: []].insert(s)
+        guard fact.startSeconds.isFinite, fact.value.isFinite, fact.weight.isFinite, declares(fact) else { return }
+        let s: Int, device: String, shift: Double
+        if let r = recentStream, r.key == fact.stream, r.family == fact.family {
+            (s, device, shift) = (r.index, r.device, r.shift)
+        } else {
+            guard let found = streamIndex(fact.stream) else { return }
+            (s, device, shift) = (found, streams[found].device, streams[found].shift)
+            factStreams[fact.family, default: []].insert(s)
+            recentStream = (fact.family, fact.stream, s, device, shift)
+        }
+        let day = Int(((fact.startSeconds + shift) / 86_400).rounded(.down))
+        let bin: Int
+        if let r = recentBin, r.key.day == day, r.key.family == fact.family, r.key.device == device {
+            bin = r.index
+        } else {
+            let key = BinKey(family: fact.family, device: device, day: day)
+            if let b = bins[key] {
+                bin = b
+            } else {
+                bin = binFigures.count
+                bins[key] = bin
+                binFigures.append(SummaryFigures())
+            }
+            recentBin = (key, bin)
+        }
+        binFigures[bin].add(fact)
+    }
+
+    /// Whether the vocabulary declares the fact's figure for its family (the last few answers kept).
+    private mutating func declares(_ fact: SummaryFact) -> Bool {
+        for r in recentFigures where r.figure == fact.figure && r.family == fact.family { return r.declared }
+        let declared = vocabulary.declares(fact.figure, for: fact.family)
+        if recentFigures.count == 16 { recentFigures.removeFirst() }
+        recentFigures.append((fact.family, fact.figure, declared))
+        return declared
     }
 
     /// The announced stream a fact's stream key names, or, for a series a family derives (the ECG
@@ -114,7 +152,7 @@ struct SummaryAccumulator {
             total.analysedSeconds = analysed.values.reduce(0, +)
             let firstDay = days.min() ?? 0
             for day in days.sorted() {
-                var f = bins[BinKey(family: family, device: device, day: day)] ?? SummaryFigures()
+                var f = bins[BinKey(family: family, device: device, day: day)].map { binFigures[$0] } ?? SummaryFigures()
                 var counted = f
                 counted.decodedSeconds = 0
                 counted.analysedSeconds = 0

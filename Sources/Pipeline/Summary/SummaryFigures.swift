@@ -1,7 +1,7 @@
 import Signals
 
 /// How a summary row's days are counted (the `time_basis` column of the summary tables).
-public enum SummaryTimeBasis: String, Sendable, Hashable, CaseIterable {
+public enum SummaryTimeBasis: String, Sendable, Hashable, CaseIterable, Codable {
     /// Local calendar days: Unix times shifted by the recording's UTC offset
     /// (`stream_attributes.utc_offset_s`).
     case local
@@ -79,7 +79,7 @@ public struct SummaryAggregate: Sendable, Hashable {
 /// The figures of one summary row (a recording's family on one device, whole or one day): the
 /// decoded and analysed time (from the signal) and the totals of every declared figure
 /// (``SummaryFigure``) the family's rows contributed facts to.
-public struct SummaryFigures: Sendable, Hashable {
+public struct SummaryFigures: Sendable, Hashable, Codable {
     /// Seconds covered by segments of any stream of the device (union; temperature channels left out).
     public var decodedSeconds = 0.0
     /// Seconds covered by segments of the streams the family analysed (union).
@@ -109,7 +109,7 @@ public struct SummaryFigures: Sendable, Hashable {
 }
 
 /// One `recording_summary` row: a family's results on one device of a recording.
-public struct RecordingSummaryRow: Sendable, Hashable {
+public struct RecordingSummaryRow: Sendable, Hashable, Codable {
     /// The family (or beat source): `ecg`, `ppg`, `motion`, …
     public var family: String
     /// The device identifier (``StreamKey/deviceID``).
@@ -131,7 +131,7 @@ public struct RecordingSummaryRow: Sendable, Hashable {
 }
 
 /// One `daily_summary` row: a family's results on one device over one calendar day.
-public struct DailySummaryRow: Sendable, Hashable {
+public struct DailySummaryRow: Sendable, Hashable, Codable {
     /// The family (or beat source).
     public var family: String
     /// The device identifier.
@@ -148,4 +148,33 @@ public struct DailySummaryRow: Sendable, Hashable {
     public var utcOffsetSeconds: Int?
     /// The figures.
     public var figures: SummaryFigures
+}
+
+extension SummaryAggregate: Codable {
+    private enum CodingKeys: String, CodingKey { case count, sum, weightedSum, weight, minimum, maximum }
+
+    /// Decodes an aggregate; a missing `minimum`/`maximum` is +∞/−∞ (no facts).
+    /// - Throws: `DecodingError` naming the member that is missing or of the wrong type.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init()
+        count = try c.decode(Int.self, forKey: .count)
+        sum = try c.decode(Double.self, forKey: .sum)
+        weightedSum = try c.decode(Double.self, forKey: .weightedSum)
+        weight = try c.decode(Double.self, forKey: .weight)
+        minimum = try c.decodeIfPresent(Double.self, forKey: .minimum) ?? .infinity
+        maximum = try c.decodeIfPresent(Double.self, forKey: .maximum) ?? -.infinity
+    }
+
+    /// Encodes the totals; `minimum`/`maximum` only when finite.
+    /// - Throws: the encoder's error.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(count, forKey: .count)
+        try c.encode(sum, forKey: .sum)
+        try c.encode(weightedSum, forKey: .weightedSum)
+        try c.encode(weight, forKey: .weight)
+        if minimum.isFinite { try c.encode(minimum, forKey: .minimum) }
+        if maximum.isFinite { try c.encode(maximum, forKey: .maximum) }
+    }
 }

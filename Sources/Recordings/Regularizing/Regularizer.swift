@@ -9,6 +9,8 @@
 /// the grid); its flags are the union of the two neighbours' flags, so a grid point next to a
 /// masked sample is masked.
 ///
+/// The grid and the walk over it are the shared ``ClockGrid`` and ``GridWalk`` (Signals).
+///
 /// Streaming: feed the blocks of one stream in order; the output is identical for any input
 /// block sizes (only the last input sample is carried between blocks).
 ///
@@ -20,8 +22,8 @@ public struct Regularizer: Sendable {
     public let sampleRate: Double
 
     private var segment = -1
-    private var origin = 0.0 // t₀ of the current segment
-    private var nextIndex = 0 // next grid index to produce
+    /// The grid of the current segment (origin t₀) and its next grid index (``GridWalk``).
+    private var walk: GridWalk
     private var produced = 0 // grid samples emitted in this segment
     private var hasPrevious = false
     private var previousTime = 0.0
@@ -33,6 +35,7 @@ public struct Regularizer: Sendable {
     public init(sampleRate: Double) {
         precondition(sampleRate > 0 && sampleRate.isFinite, "sampleRate must be positive")
         self.sampleRate = sampleRate
+        walk = GridWalk(grid: ClockGrid(sampleRate: sampleRate))
     }
 
     /// Regularises one block (explicit time base) of the stream.
@@ -48,36 +51,32 @@ public struct Regularizer: Sendable {
         if block.segment != segment {
             segment = block.segment
             hasPrevious = false
-            nextIndex = 0
             produced = 0
-            if let t = times.first { origin = t }
+            walk = GridWalk(grid: ClockGrid(sampleRate: sampleRate, origin: times.first ?? walk.grid.origin))
         }
         var outColumns = [[Float]](repeating: [], count: columnCount)
         var outFlags = [UInt8]()
         let firstOut = produced
-        let rate = sampleRate
         for i in 0..<block.count {
             let t = times[i]
             if hasPrevious {
                 // Grid points in (previousTime, t]: interpolate.
-                while true {
-                    let g = origin + Double(nextIndex) / rate
-                    if g > t { break }
-                    if g > previousTime {
-                        let w = Float((g - previousTime) / (t - previousTime))
-                        for c in 0..<columnCount {
-                            let a = previousValues[c], b = block.columns[c][i]
-                            outColumns[c].append(g == t ? b : a + (b - a) * w)
-                        }
-                        outFlags.append(g == t ? block.flags[i] : (previousFlags | block.flags[i]))
+                let (previousTime, previousFlags) = (self.previousTime, self.previousFlags)
+                let previousValues = self.previousValues
+                walk.advance(through: t) { _, g, onSample in
+                    guard g > previousTime else { return }
+                    let w = Float((g - previousTime) / (t - previousTime))
+                    for c in 0..<columnCount {
+                        let a = previousValues[c], b = block.columns[c][i]
+                        outColumns[c].append(onSample ? b : a + (b - a) * w)
                     }
-                    nextIndex += 1
+                    outFlags.append(onSample ? block.flags[i] : (previousFlags | block.flags[i]))
                 }
             } else {
                 // First sample of the segment sits on grid point 0.
                 for c in 0..<columnCount { outColumns[c].append(block.columns[c][i]) }
                 outFlags.append(block.flags[i])
-                nextIndex = 1
+                walk.next = 1
                 previousValues = [Float](repeating: 0, count: columnCount)
             }
             hasPrevious = true
@@ -90,7 +89,7 @@ public struct Regularizer: Sendable {
             output.append(
                 SampleBlock(
                     stream: block.stream, segment: block.segment, firstSample: firstOut,
-                    time: .uniform(segmentStart: origin, sampleRate: rate),
+                    time: .uniform(segmentStart: walk.grid.origin, sampleRate: sampleRate),
                     columns: outColumns, flags: outFlags, endsSegment: block.endsSegment))
         }
     }

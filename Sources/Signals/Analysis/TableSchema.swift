@@ -88,9 +88,17 @@ public protocol ResultOutput: AnyObject {
     /// - Parameter event: the event, its values in the declaration's attribute order.
     /// - Throws: the output's error.
     func publish(_ event: DerivedEvent) throws
+    /// Whether events of the series `id` published now reach anyone. A publisher may skip
+    /// building events (and keeping what they need) while nobody receives them; the default
+    /// says they do.
+    /// - Parameter id: the series' ``DerivedSeries/id``.
+    /// - Complexity: O(1) expected.
+    func isSubscribed(to id: String) -> Bool
 }
 
 extension ResultOutput {
     /// Events are ignored by outputs that route none (sinks, collectors).
     public func publish(_ event: DerivedEvent) throws {}
+    /// Events may be received (outputs that route none say so as well: they ignore them).
+    public func isSubscribed(to id: String) -> Bool { true }
 }
