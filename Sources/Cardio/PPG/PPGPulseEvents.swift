@@ -6,9 +6,9 @@ import Signals
 /// the quality label of the window centred on it (the `beats.quality` rule). Published while the
 /// recording is read, once the pulse's window has its label (a few windows after the pulse); the
 /// pulses of a stream come in time order.
-///
-/// Not published because the detector does not compute them: the pulse's foot (onset) and
-/// therefore its baseline, peak-to-foot amplitude, width at half height and area.
+/// The foot (the minimum since the previous pulse), the peak-to-foot amplitude, the width at
+/// half that amplitude and the interval from the previous pulse come from the unfiltered signal
+/// the detector holds; the pulse area is not published.
 public enum PPGPulseEvents {
     /// `ppg_pulses`.
     public static let series = DerivedSeries(
@@ -27,6 +27,20 @@ public enum PPGPulseEvents {
             .label(
                 "quality", values: PPGQualityLabel.allCases.map(\.rawValue),
                 "label of the ppg_quality window whose central step holds the pulse (beats.quality); none outside assessed windows"),
+            .number(
+                "foot_value", unit: "(stream unit)",
+                "the unfiltered signal at the pulse's foot: its minimum between the previous pulse (at most 1.5 s back) and the systolic peak (the baseline, whose respiratory variation is RIIV); NaN when a masked sample lies in that span"
+            ),
+            .number(
+                "pulse_amplitude", unit: "(stream unit)",
+                "peak_value − foot_value: the peak-to-foot amplitude (its respiratory variation is RIAV); NaN without a foot"),
+            .number(
+                "half_width_s", unit: "s",
+                "width at half the peak-to-foot amplitude, crossings linearly interpolated; NaN without a foot or when the falling crossing is past the detector's look-ahead"
+            ),
+            .number(
+                "pulse_interval_s", unit: "s",
+                "time since the previous pulse of the stream's segment (its respiratory variation is RIFV); NaN for a segment's first pulse"),
         ])
 }
 
@@ -52,6 +66,8 @@ extension PPGPulseChannel {
                 values: [
                     .number(p.shape.peakValue), .number(p.shape.bandPassPeak),
                     .number(Double(p.shape.blockWidthSamples) / p.rate), label.map { .label($0.rawValue) } ?? .none,
+                    .number(p.shape.footValue), .number(p.shape.peakValue - p.shape.footValue),
+                    .number(p.shape.halfWidthSamples / p.rate), .number(p.shape.intervalSamples.map { Double($0) / p.rate } ?? .nan),
                 ])
         }
         pendingPulses.removeFirst(n)
