@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "Cardio", targets: ["Cardio"]),
         .library(name: "Motion", targets: ["Motion"]),
         .library(name: "Features", targets: ["Features"]),
+        .library(name: "Respiration", targets: ["Respiration"]),
         .library(name: "Pipeline", targets: ["Pipeline"]),
         .library(name: "Report", targets: ["Report"]),
         .executable(name: "sensorpipe", targets: ["sensorpipe"]),
@@ -42,8 +43,9 @@ let package = Package(
         .target(name: "Cardio", dependencies: ["DSP", "Signals"], exclude: ["README.md"]),
         .target(name: "Motion", dependencies: ["DSP", "Signals"], exclude: ["README.md"]),
         .target(name: "Features", dependencies: ["DSP", "Signals"], exclude: ["README.md"]),
+        .target(name: "Respiration", dependencies: ["DSP", "Signals"], exclude: ["README.md"]),
         .target(
-            name: "Pipeline", dependencies: ["Signals", "Recordings", "Cardio", "Motion", "Features", "CSQLite"],
+            name: "Pipeline", dependencies: ["Signals", "Recordings", "Cardio", "Motion", "Features", "Respiration", "CSQLite"],
             exclude: ["README.md"]),
         .target(name: "Report", dependencies: ["Pipeline", "Recordings", "CSQLite"], exclude: ["README.md"]),
 
@@ -80,6 +82,8 @@ let package = Package(
         .testTarget(
             name: "FeaturesTests", dependencies: ["Features", "DSP", "Recordings", "_TestSupport"],
             exclude: ["Fixtures"]),
+        .testTarget(
+            name: "RespirationTests", dependencies: ["Respiration", "Pipeline", "Recordings", "Cardio", "_TestSupport"]),
         .testTarget(name: "SensorPipeTests", dependencies: ["SensorPipe", "_TestSupport"]),
         .testTarget(name: "SensorPipeCLITests", dependencies: ["sensorpipe", "Pipeline"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "Pipeline", "Recordings", "_TestSupport", "CSQLite"]),

@@ -1,6 +1,7 @@
 import Cardio
 import Features
 import Motion
+import Respiration
 import Signals
 
 /// One option of a registered family, type-erased: what configuration files, command-line flags
@@ -72,6 +73,7 @@ public enum AnalysisRegistry {
         AnalysisFamilyEntry(MotionFamily.self),
         AnalysisFamilyEntry(FeaturesFamily.self),
         AnalysisFamilyEntry(PPGFamily.self),
+        AnalysisFamilyEntry(RespirationFamily.self),
     ]
 
     /// Every result table a recording writes: the families' (``tables``) and the summary tables
