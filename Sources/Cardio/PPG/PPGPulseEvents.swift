@@ -40,7 +40,8 @@ public enum PPGPulseEvents {
             ),
             .number(
                 "pulse_interval_s", unit: "s",
-                "time since the previous pulse of the stream's segment (its respiratory variation is RIFV); NaN for a segment's first pulse"),
+                "time since the previous pulse of the stream's segment (its respiratory variation is RIFV); NaN for a segment's first pulse"
+            ),
         ])
 }
 

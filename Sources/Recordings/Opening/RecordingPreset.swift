@@ -71,7 +71,8 @@ public enum RecordingPreset: String, Sendable, Hashable, CaseIterable, CustomStr
                 streams: [
                     .init(sensor: .electrocardiogram, channel: "II", columns: [.init(.name("II"), name: "II", unit: .dimensionless)]),
                     .init(
-                        sensor: .photoplethysmogram, channel: "PLETH", columns: [.init(.name("PLETH"), name: "PLETH", unit: .dimensionless)]),
+                        sensor: .photoplethysmogram, channel: "PLETH", columns: [.init(.name("PLETH"), name: "PLETH", unit: .dimensionless)]
+                    ),
                 ])
         case .spc2015, .spc2015WithECG, .cpsc2019:
             return nil
