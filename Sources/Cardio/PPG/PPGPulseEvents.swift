@@ -29,23 +29,26 @@ public enum PPGPulseEvents {
                 "label of the ppg_quality window whose central step holds the pulse (beats.quality); none outside assessed windows"),
             .number(
                 "foot_value", unit: "(stream unit)",
-                "the unfiltered signal at the pulse's foot: its minimum between the previous pulse (at most 1.5 s back) and the systolic peak (the baseline, whose respiratory variation is RIIV); NaN when a masked sample lies in that span"
+                "the unfiltered signal at the pulse's foot: its minimum between the previous pulse (at most 1.5 s back) and the systolic peak (the baseline, whose respiratory variation is RIIV); none when a masked sample lies in that span"
             ),
             .number(
                 "pulse_amplitude", unit: "(stream unit)",
-                "peak_value − foot_value: the peak-to-foot amplitude (its respiratory variation is RIAV); NaN without a foot"),
+                "peak_value − foot_value: the peak-to-foot amplitude (its respiratory variation is RIAV); none without a foot"),
             .number(
                 "half_width_s", unit: "s",
-                "width at half the peak-to-foot amplitude, crossings linearly interpolated; NaN without a foot or when the falling crossing is past the detector's look-ahead"
+                "width at half the peak-to-foot amplitude, crossings linearly interpolated; none without a foot or when the falling crossing is past the detector's look-ahead"
             ),
             .number(
                 "pulse_interval_s", unit: "s",
-                "time since the previous pulse of the stream's segment (its respiratory variation is RIFV); NaN for a segment's first pulse"
+                "time since the previous pulse of the stream's segment (its respiratory variation is RIFV); none for a segment's first pulse"
             ),
         ])
 }
 
 extension PPGPulseChannel {
+    /// A measurement, or none when it was not measured (NaN).
+    static func measured(_ x: Double) -> DerivedValue { x.isFinite ? .number(x) : .none }
+
     /// Hands out the pending pulses whose window label is final (all of them when `final`), as
     /// events of ``PPGPulseEvents/series``, in time order.
     /// - Parameter final: the channel has ended: every pulse is released.
@@ -67,8 +70,9 @@ extension PPGPulseChannel {
                 values: [
                     .number(p.shape.peakValue), .number(p.shape.bandPassPeak),
                     .number(Double(p.shape.blockWidthSamples) / p.rate), label.map { .label($0.rawValue) } ?? .none,
-                    .number(p.shape.footValue), .number(p.shape.peakValue - p.shape.footValue),
-                    .number(p.shape.halfWidthSamples / p.rate), .number(p.shape.intervalSamples.map { Double($0) / p.rate } ?? .nan),
+                    Self.measured(p.shape.footValue), Self.measured(p.shape.peakValue - p.shape.footValue),
+                    Self.measured(p.shape.halfWidthSamples / p.rate),
+                    p.shape.intervalSamples.map { .number(Double($0) / p.rate) } ?? .none,
                 ])
         }
         pendingPulses.removeFirst(n)
