@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "Motion", targets: ["Motion"]),
         .library(name: "Features", targets: ["Features"]),
         .library(name: "Rhythm", targets: ["Rhythm"]),
+        .library(name: "Respiration", targets: ["Respiration"]),
         .library(name: "Pipeline", targets: ["Pipeline"]),
         .library(name: "Report", targets: ["Report"]),
         .executable(name: "sensorpipe", targets: ["sensorpipe"]),
@@ -44,14 +45,18 @@ let package = Package(
         .target(name: "Motion", dependencies: ["DSP", "Signals"], exclude: ["README.md"]),
         .target(name: "Features", dependencies: ["DSP", "Signals"], exclude: ["README.md"]),
         .target(name: "Rhythm", dependencies: ["DSP", "Signals"], exclude: ["README.md"]),
+        .target(name: "Respiration", dependencies: ["DSP", "Signals"], exclude: ["README.md"]),
         .target(
-            name: "Pipeline", dependencies: ["Signals", "Recordings", "Cardio", "Motion", "Features", "Rhythm", "CSQLite"],
+            name: "Pipeline",
+            dependencies: ["Signals", "Recordings", "Cardio", "Motion", "Features", "Rhythm", "Respiration", "CSQLite"],
             exclude: ["README.md"]),
         .target(name: "Report", dependencies: ["Pipeline", "Recordings", "CSQLite"], exclude: ["README.md"]),
 
         // MARK: - Umbrella library (`import SensorPipe` re-exports DSP, Recordings, Cardio, Motion, Features, Pipeline)
         .target(
-            name: "SensorPipe", dependencies: ["DSP", "Recordings", "Cardio", "Motion", "Features", "Pipeline", "Report", "Rhythm"],
+            name: "SensorPipe", dependencies: ["DSP", "Recordings", "Cardio", "Motion", "Features", "Pipeline", "Report", "Rhythm",
+                "Respiration",
+            ],
             exclude: ["README.md"]),
 
         // MARK: - Command-line tool
@@ -85,6 +90,7 @@ let package = Package(
         .testTarget(
             name: "RhythmTests", dependencies: ["Rhythm", "Pipeline", "Recordings", "_TestSupport"],
             exclude: ["Fixtures"]),
+            name: "RespirationTests", dependencies: ["Respiration", "Pipeline", "Recordings", "Cardio", "_TestSupport"]),
         .testTarget(name: "SensorPipeTests", dependencies: ["SensorPipe", "_TestSupport"]),
         .testTarget(name: "SensorPipeCLITests", dependencies: ["sensorpipe", "Pipeline"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "Pipeline", "Recordings", "_TestSupport", "CSQLite"]),

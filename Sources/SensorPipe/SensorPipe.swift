@@ -6,6 +6,7 @@
 // - `Cardio`: R-peak detection, artefact correction, HRV (`HRVMetrics`), ECG signal quality.
 // - `Motion`: accelerometer and rotation-rate analysis (epochs, counts, steps, sleep).
 // - `Features`: the windowed feature catalog.
+// - `Respiration`: breathing rate per window from ECG beats and PPG pulses (per modulation and fused).
 // - `Rhythm`: rhythm labels (sinus, AF, other, noisy) per window, AF episodes and burden.
 // - `Pipeline`: stages and result tables (`ECGAnalyzer` with its typed `ECGResults`,
 //   `RecordingAnalysis`, the CSV and SQLite sinks, the summary tables).
@@ -20,4 +21,5 @@
 @_exported import Pipeline
 @_exported import Recordings
 @_exported import Report
+@_exported import Respiration
 @_exported import Rhythm

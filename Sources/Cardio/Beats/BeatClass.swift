@@ -42,6 +42,17 @@ public struct BeatFeatures: Sendable, Hashable {
     /// The morphology signal (block-averaged to 125–250 Hz, band-passed 0.7–35 Hz) at the R apex,
     /// in the input's unit, signed: the R amplitude above the baseline the high-pass removes.
     public var rAmplitude: Double?
+    /// The morphology signal's R apex above the beat's own PR-segment baseline (its mean over
+    /// 110…70 ms before the apex), in the input's unit: the R amplitude with the local baseline
+    /// removed, whatever the lead's unit (the respiratory amplitude modulation; Charlton et al.
+    /// 2016, doi:10.1088/0967-3334/37/4/610). `nil` when the beat's samples are masked.
+    public var rAboveBaseline: Double?
+    /// Area of the morphology signal above the PR-segment baseline from QRS onset to offset (the
+    /// slope-envelope limits of ``qrsWidthSeconds``), input unit × s, signed: the QRS area whose
+    /// respiratory modulation Moody et al. used (G. B. Moody, R. G. Mark, A. Zoccola, S. Mantero,
+    /// "Derivation of respiratory signals from multi-lead ECGs", Computers in Cardiology
+    /// 12:113–116, 1985). `nil` when the beat's samples are masked.
+    public var qrsArea: Double?
     /// QRS duration of the running normal template, seconds.
     public var normalQRSWidthSeconds: Double?
     /// Pearson correlation with the running normal template over −100…+160 ms around the R

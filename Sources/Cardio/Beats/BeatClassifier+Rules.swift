@@ -67,6 +67,15 @@ extension BeatClassifier {
 
     /// QRS width (seconds) and polarity of a beat in `v` with its R apex at `c`.
     func widthAndPolarity(_ v: UnsafeBufferPointer<Float>, center c: Int) -> (width: Double, polarity: Bool) {
+        let m = qrsMorphology(v, center: c)
+        return (m.width, m.polarity)
+    }
+
+    /// QRS width (s), polarity, the R apex above the PR-segment baseline and the QRS area above
+    /// it (input unit × s) of the beat centred at `c` of the morphology signal `v`.
+    func qrsMorphology(
+        _ v: UnsafeBufferPointer<Float>, center c: Int
+    ) -> (width: Double, polarity: Bool, rAboveBaseline: Double, area: Double) {
         let lo = max(1, c - widthSearchPre), hi = min(v.count - 2, c + widthSearchPost)
         func slope(_ k: Int) -> Float { abs(v[k + 1] - v[k - 1]) }
         var m: Float = 0, km = c
@@ -86,7 +95,12 @@ extension BeatClassifier {
         baseline /= Float(baselinePre - baselinePost + 1)
         var top = -Float.infinity, bottom = Float.infinity
         for k in max(0, c - slopeSearch)...min(v.count - 1, c + slopeSearch) { top = max(top, v[k]); bottom = min(bottom, v[k]) }
-        return (Double(off - on) / workingRate, top - baseline >= baseline - bottom)
+        var area: Float = 0
+        for k in on...off { area += v[k] - baseline }
+        return (
+            Double(off - on) / workingRate, top - baseline >= baseline - bottom, Double(v[c] - baseline),
+            Double(area) / workingRate
+        )
     }
 
     mutating func makeCluster(_ template: [Float]) -> Cluster {
@@ -221,9 +235,12 @@ extension BeatClassifier {
                 let aligned = (Double(s.sample / decimation + shiftF) + delta) * Double(decimation)
                 f.normalAlignmentSamples = aligned - Double(s.sample)
             }
-            let (width, polarity) = widthAndPolarity(v, center: center)
+            let morphology = qrsMorphology(v, center: center)
+            let (width, polarity) = (morphology.width, morphology.polarity)
             f.qrsWidthSeconds = width
             f.rAmplitude = Double(v[center])
+            f.rAboveBaseline = morphology.rAboveBaseline
+            f.qrsArea = morphology.area
             f.normalQRSWidthSeconds = normal.widthSeconds
             f.normalCorrelation = Double(corrN)
             f.amplitudeRatio = normal.norm > 0 ? Double(normN / normal.norm) : nil

@@ -7,7 +7,8 @@ import Signals
 /// quality window has been assessed (at most a few windows after the beat); the beats of a lead
 /// come in time order. The fused series publishes no beats of its own (its beats are the leads').
 ///
-/// Not published because no detector computes it: the QRS area.
+/// The R amplitude above the PR-segment baseline and the QRS area are published in the lead's
+/// own unit (respiration needs their modulation only, so uncalibrated leads have them too).
 public enum ECGBeatEvents {
     /// `ecg_beats`.
     public static let series = DerivedSeries(
@@ -27,6 +28,14 @@ public enum ECGBeatEvents {
             .label(
                 "quality", values: ECGQualityLabel.allCases.map(\.rawValue),
                 "label of the ecg_quality window holding the beat (beats.quality); none outside assessed windows"),
+            .number(
+                "r_above_baseline", unit: "(lead unit)",
+                "the morphology signal's R apex above the beat's PR-segment baseline (mean over 110–70 ms before the apex), in the lead's own unit whatever it is: the baseline-corrected R amplitude; none when the beat's samples are masked"
+            ),
+            .number(
+                "qrs_area", unit: "(lead unit)·s",
+                "area of the morphology signal above the PR-segment baseline from QRS onset to offset (the qrs_width_s limits), signed; none when the beat's samples are masked"
+            ),
         ])
 
     /// The series' id (``DerivedSeries/id``), `ecg_beats`.
@@ -79,6 +88,7 @@ extension ECGAnalyzer {
                     .label(p.beat.beatClass.description), amplitude.map { .number($0) } ?? .none,
                     f.qrsWidthSeconds.map { .number($0) } ?? .none,
                     Self.label(at: p.time, in: qualityLabels).map { .label($0.rawValue) } ?? .none,
+                    f.rAboveBaseline.map { .number($0) } ?? .none, f.qrsArea.map { .number($0) } ?? .none,
                 ])
         }
         pendingBeatEvents.removeFirst(n)

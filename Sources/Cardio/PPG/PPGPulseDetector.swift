@@ -242,9 +242,53 @@ struct PPGPulseDetector {
             // Refractory period: the first of two pulses closer than 300 ms stands.
             if p >= 0 && p < real && top > -Double.infinity && p - state.lastPulse >= refractory {
                 pulses.append(p)
-                shapes.append(PPGPulseShape(peakValue: top, bandPassPeak: filtered[best & ringMask], blockWidthSamples: width))
+                var shape = PPGPulseShape(peakValue: top, bandPassPeak: filtered[best & ringMask], blockWidthSamples: width)
+                measureFoot(peak: p, top: top, into: &shape)
+                shapes.append(shape)
                 state.lastPulse = p
             }
+        }
+
+        /// The pulse's foot and shape from the unfiltered signal: the foot is the minimum between
+        /// the previous reported pulse (at most 1.5 s back) and the peak; the width is taken at
+        /// half the peak-to-foot amplitude, each crossing linearly interpolated, on the samples
+        /// the detector still holds after the peak (its look-ahead); the interval is from the
+        /// previous reported pulse of the segment. Values stay NaN (interval: `nil`) where a
+        /// masked sample lies in the span or a crossing is not in reach.
+        func measureFoot(peak p: Int, top: Double, into shape: inout PPGPulseShape) {
+            let n = state.n
+            let oldest = max(0, n - ringSize + 1)
+            if state.lastPulse >= 0 { shape.intervalSamples = p - state.lastPulse }
+            let from = max(oldest, p - maxBlock, state.lastPulse >= 0 ? state.lastPulse + 1 : 0)
+            guard from < p else { return }
+            var foot = Double.infinity, footAt = p
+            var k = p - 1
+            while k >= from {
+                let x = raw[k & ringMask]
+                guard x.isFinite else { return }
+                if x < foot {
+                    foot = x
+                    footAt = k
+                }
+                k -= 1
+            }
+            guard foot.isFinite && top > foot else { return }
+            shape.footValue = foot
+            shape.footToPeakSamples = p - footAt
+            let level = foot + (top - foot) / 2
+            // Rising crossing: last sample below the level before the peak.
+            var up = p - 1
+            while up > footAt && raw[up & ringMask] >= level { up -= 1 }
+            let a0 = raw[up & ringMask], a1 = raw[(up + 1) & ringMask]
+            let rise = Double(up) + (a1 > a0 ? (level - a0) / (a1 - a0) : 0)
+            // Falling crossing: first sample below the level after the peak, within reach.
+            let last = min(n - 1, state.real - 1)
+            var down = p + 1
+            while down <= last && raw[down & ringMask] >= level { down += 1 }
+            guard down <= last && raw[down & ringMask].isFinite else { return }
+            let b0 = raw[(down - 1) & ringMask], b1 = raw[down & ringMask]
+            let fall = Double(down - 1) + (b0 > b1 ? (b0 - level) / (b0 - b1) : 0)
+            shape.halfWidthSamples = fall - rise
         }
     }
 
@@ -278,4 +322,13 @@ struct PPGPulseShape: Sendable, Hashable {
     var bandPassPeak: Double
     /// Length of the block of interest, samples.
     var blockWidthSamples: Int
+    /// The unfiltered signal at the pulse's foot (its minimum between the previous pulse and the
+    /// peak), the stream's unit; NaN when not measured.
+    var footValue = Double.nan
+    /// Samples from the foot to the peak, or `nil`.
+    var footToPeakSamples: Int?
+    /// Width at half the peak-to-foot amplitude, samples (fractional); NaN when not measured.
+    var halfWidthSamples = Double.nan
+    /// Samples since the previous reported pulse of the segment, or `nil` for the first.
+    var intervalSamples: Int?
 }

@@ -6,9 +6,9 @@ import Signals
 /// the quality label of the window centred on it (the `beats.quality` rule). Published while the
 /// recording is read, once the pulse's window has its label (a few windows after the pulse); the
 /// pulses of a stream come in time order.
-///
-/// Not published because the detector does not compute them: the pulse's foot (onset) and
-/// therefore its baseline, peak-to-foot amplitude, width at half height and area.
+/// The foot (the minimum since the previous pulse), the peak-to-foot amplitude, the width at
+/// half that amplitude and the interval from the previous pulse come from the unfiltered signal
+/// the detector holds; the pulse area is not published.
 public enum PPGPulseEvents {
     /// `ppg_pulses`.
     public static let series = DerivedSeries(
@@ -27,6 +27,21 @@ public enum PPGPulseEvents {
             .label(
                 "quality", values: PPGQualityLabel.allCases.map(\.rawValue),
                 "label of the ppg_quality window whose central step holds the pulse (beats.quality); none outside assessed windows"),
+            .number(
+                "foot_value", unit: "(stream unit)",
+                "the unfiltered signal at the pulse's foot: its minimum between the previous pulse (at most 1.5 s back) and the systolic peak (the baseline, whose respiratory variation is RIIV); none when a masked sample lies in that span"
+            ),
+            .number(
+                "pulse_amplitude", unit: "(stream unit)",
+                "peak_value − foot_value: the peak-to-foot amplitude (its respiratory variation is RIAV); none without a foot"),
+            .number(
+                "half_width_s", unit: "s",
+                "width at half the peak-to-foot amplitude, crossings linearly interpolated; none without a foot or when the falling crossing is past the detector's look-ahead"
+            ),
+            .number(
+                "pulse_interval_s", unit: "s",
+                "time since the previous pulse of the stream's segment (its respiratory variation is RIFV); none for a segment's first pulse"
+            ),
         ])
 
     /// The series' id (``DerivedSeries/id``), `ppg_pulses`.
@@ -34,6 +49,9 @@ public enum PPGPulseEvents {
 }
 
 extension PPGPulseChannel {
+    /// A measurement, or none when it was not measured (NaN).
+    static func measured(_ x: Double) -> DerivedValue { x.isFinite ? .number(x) : .none }
+
     /// Hands out the pending pulses whose window label is final (all of them when `final`), as
     /// events of ``PPGPulseEvents/series``, in time order.
     /// - Parameters:
@@ -62,6 +80,9 @@ extension PPGPulseChannel {
                 values: [
                     .number(p.shape.peakValue), .number(p.shape.bandPassPeak),
                     .number(Double(p.shape.blockWidthSamples) / p.rate), label.map { .label($0.rawValue) } ?? .none,
+                    Self.measured(p.shape.footValue), Self.measured(p.shape.peakValue - p.shape.footValue),
+                    Self.measured(p.shape.halfWidthSamples / p.rate),
+                    p.shape.intervalSamples.map { .number(Double($0) / p.rate) } ?? .none,
                 ])
         }
         pendingPulses.removeFirst(n)

@@ -1,6 +1,7 @@
 import Cardio
 import Features
 import Motion
+import Respiration
 import Rhythm
 import Signals
 
@@ -74,6 +75,7 @@ public enum AnalysisRegistry {
         AnalysisFamilyEntry(FeaturesFamily.self),
         AnalysisFamilyEntry(PPGFamily.self),
         AnalysisFamilyEntry(RhythmFamily.self),
+        AnalysisFamilyEntry(RespirationFamily.self),
     ]
 
     /// Every result table a recording writes: the families' (``tables``) and the summary tables

@@ -19,6 +19,11 @@ public enum RecordingPreset: String, Sendable, Hashable, CaseIterable, CustomStr
     case spc2015WithECG = "spc2015-ecg"
     /// CPSC 2019 QRS-detection records (variable `ecg`, 500 Hz, mV).
     case cpsc2019 = "cpsc2019"
+    /// BIDMC PPG and Respiration Dataset signals CSV (Pimentel et al. 2017, PhysioNet `bidmc`):
+    /// header `Time [s], RESP, PLETH, II, …` in any column order, 125 Hz: lead `II` as the ECG
+    /// stream and `PLETH` as the PPG stream, both in the export's arbitrary units, selected by
+    /// name; times count from the first row (``TimeOrigin/streamStart``).
+    case bidmc = "bidmc"
 
     public var description: String { rawValue }
 
@@ -60,6 +65,15 @@ public enum RecordingPreset: String, Sendable, Hashable, CaseIterable, CustomStr
                         ],
                         attributes: ["timeZone": "device local time (not UTC)"])
                 ])
+        case .bidmc:
+            return CSVMapping(
+                deviceID: "bidmc-monitor", time: .sampleRate(125, startUnix: nil),
+                streams: [
+                    .init(sensor: .electrocardiogram, channel: "II", columns: [.init(.name("II"), name: "II", unit: .dimensionless)]),
+                    .init(
+                        sensor: .photoplethysmogram, channel: "PLETH", columns: [.init(.name("PLETH"), name: "PLETH", unit: .dimensionless)]
+                    ),
+                ])
         case .spc2015, .spc2015WithECG, .cpsc2019:
             return nil
         }
@@ -71,7 +85,7 @@ public enum RecordingPreset: String, Sendable, Hashable, CaseIterable, CustomStr
         case .spc2015: return .spc2015(includesECG: false)
         case .spc2015WithECG: return .spc2015(includesECG: true)
         case .cpsc2019: return .cpsc2019()
-        case .oxfordSteps, .actigraphRawCSV: return nil
+        case .oxfordSteps, .actigraphRawCSV, .bidmc: return nil
         }
     }
 
@@ -92,6 +106,8 @@ public enum RecordingPreset: String, Sendable, Hashable, CaseIterable, CustomStr
             if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
             let first = String(decoding: bytes, as: UTF8.self)
             if first.trimmingCharacters() == "unix_time_s,x,y,z" { return .actigraphRawCSV }
+            let names = first.split(separator: ",").map { $0.trimmingCharacters() }
+            if names.first == "Time [s]" && names.contains("PLETH") && names.contains("II") { return .bidmc }
             let fields = first.split(separator: ",")
             if fields.count == 7, let t = fields.first, t.count >= 10, t.allSatisfy(\.isNumber),
                 fields.dropFirst().allSatisfy({ Double($0.trimmingCharacters()) != nil })

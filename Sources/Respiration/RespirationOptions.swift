@@ -1,0 +1,18 @@
+/// Options of the respiration family (``RespirationFamily``): window length, the uniform grid
+/// the respiratory signals are resampled to, and the quality gates.
+public struct RespirationOptions: Sendable, Hashable {
+    /// Window length, s (default 32, as Karlen et al. 2013 and Charlton et al. 2016). Windows
+    /// are aligned to multiples of the length on the stream's time scale and do not overlap.
+    public var windowSeconds = 32.0
+    /// Rate of the uniform grid each respiratory signal is resampled to, Hz (default 4).
+    public var gridHz = 4.0
+    /// A modulation's rate is used only when its spectral purity (the share of the 0.05–1 Hz
+    /// power within ±2 / window of the peak) reaches this (default 0.3).
+    public var minimumPurity = 0.3
+    /// Rates fuse only when their standard deviation is below this, breaths/min (default 4,
+    /// Karlen et al. 2013).
+    public var agreementBreathsPerMinute = 4.0
+
+    /// The defaults.
+    public init() {}
+}

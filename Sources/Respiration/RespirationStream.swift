@@ -1,0 +1,196 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The rate of one modulation over one window that passed the purity gate.
+struct ModulationRate: Sendable, Hashable {
+    var source: RespirationSource
+    var modulation: RespirationModulation
+    var breathsPerMinute: Double
+    var purity: Double
+}
+
+/// The respiration analysis of one ECG lead or optical stream: its beats' modulation values,
+/// held until a window's end (plus a margin) has passed, then the window's rates.
+struct RespirationStream {
+    /// One beat (pulse): its time and one value per modulation of the source (NaN: not usable).
+    struct Beat {
+        var time: Double
+        var values: [Double]
+    }
+
+    let source: RespirationSource
+    let stream: String
+    let modulations: [RespirationModulation]
+    let options: RespirationOptions
+    /// Beats are kept this long before a window's start and after its end, s (interpolation
+    /// at the window's edges).
+    static let margin = 4.0
+    /// Intervals outside 0.25–2.5 s are not beat-to-beat intervals (missed or extra beats).
+    static let intervalRange = 0.25...2.5
+    var beats: [Beat] = []
+    /// The next window to compute (index: start = index × window), `nil` before the first beat.
+    var window: Int?
+    /// The previous beat's time and whether it was usable (for the interval).
+    var previous: (time: Double, usable: Bool)?
+    /// Each computed window's row (for the fused rows).
+    var rows: [Int: RespirationWindow] = [:]
+
+    init(source: RespirationSource, stream: String, options: RespirationOptions) {
+        self.source = source
+        self.stream = stream
+        self.modulations = source == .ecg ? RespirationModulation.ecgModulations : RespirationModulation.ppgModulations
+        self.options = options
+    }
+
+    /// Adds a beat; emits the windows it completes.
+    /// - Parameters:
+    ///   - time: the beat's time, s.
+    ///   - usable: whether its quality label (and, ECG, its class) allows it.
+    ///   - values: its modulation values in ``modulations`` order, the interval excluded (ECG:
+    ///     amplitude, QRS area; PPG: amplitude, intensity).
+    ///   - emit: receives each completed window.
+    mutating func append(time: Double, usable: Bool, values: [Double], emit: (RespirationWindow) throws -> Void) throws {
+        guard time.isFinite else { return }
+        if let p = previous, time < p.time {
+            // A new segment of the source: its windows start afresh.
+            try flush(emit: emit)
+            previous = nil
+        }
+        var interval = Double.nan
+        if let p = previous, usable && p.usable && Self.intervalRange.contains(time - p.time) { interval = time - p.time }
+        previous = (time, usable)
+        let w = options.windowSeconds
+        if window == nil { window = Int((time / w).rounded(.down)) }
+        while let k = window, time >= Double(k + 1) * w + Self.margin {
+            try compute(k, emit: emit)
+            window = k + 1
+            drop(before: Double(k + 1) * w - Self.margin)
+            // No beat left in reach: jump to the beat's window (windows without beats get no row).
+            if beats.isEmpty { window = max(k + 1, Int(((time - Self.margin) / w).rounded(.down))) }
+        }
+        var row = [Double](repeating: .nan, count: modulations.count)
+        if usable {
+            for (i, m) in modulations.enumerated() {
+                switch m {
+                case .frequency: row[i] = interval
+                case .amplitude: row[i] = values[0]
+                case .qrsArea, .intensity: row[i] = values[1]
+                }
+            }
+        }
+        beats.append(Beat(time: time, values: row))
+    }
+
+    /// Computes every window up to the last beat's.
+    mutating func flush(emit: (RespirationWindow) throws -> Void) throws {
+        guard let last = beats.last?.time, var k = window else { return }
+        let w = options.windowSeconds
+        while Double(k) * w <= last {
+            try compute(k, emit: emit)
+            k += 1
+        }
+        beats.removeAll(keepingCapacity: true)
+        window = nil
+    }
+
+    private mutating func drop(before t: Double) {
+        if let first = beats.firstIndex(where: { $0.time >= t }) {
+            if first > 0 { beats.removeFirst(first) }
+        } else {
+            beats.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Window `k`'s rates and row.
+    private mutating func compute(_ k: Int, emit: (RespirationWindow) throws -> Void) throws {
+        let w = options.windowSeconds
+        let start = Double(k) * w, end = start + w
+        guard beats.contains(where: { $0.time >= start && $0.time < end }) else { return }
+        var rates = [ModulationRate]()
+        var enough = 0
+        for (i, m) in modulations.enumerated() {
+            var times = [Double](), values = [Double]()
+            for b in beats where b.time >= start - Self.margin && b.time < end + Self.margin && b.values[i].isFinite {
+                times.append(b.time)
+                values.append(b.values[i])
+            }
+            guard Self.covers(times, start: start, end: end) else { continue }
+            enough += 1
+            Self.removeOutliers(&times, &values)
+            guard times.count >= 2,
+                let e = RespiratorySpectrum.estimate(
+                    times: times, values: values, start: start, seconds: w, margin: Self.margin, gridHz: options.gridHz),
+                e.purity >= options.minimumPurity
+            else { continue }
+            rates.append(ModulationRate(source: source, modulation: m, breathsPerMinute: e.breathsPerMinute, purity: e.purity))
+        }
+        var row = RespirationWindow(
+            source: source, startSeconds: start, endSeconds: end, breathsPerMinute: nil, quality: nil, used: [:], nullReason: nil)
+        Self.fuse(
+            rates, into: &row, agreement: options.agreementBreathsPerMinute, minimumPurity: options.minimumPurity,
+            enoughBeats: enough > 0, key: { $0.modulation.rawValue })
+        rows[k] = row
+        try emit(row)
+    }
+
+    /// Smart fusion (Karlen et al. 2013): the mean of the rates when two or more pass and their
+    /// standard deviation is below `agreement`; otherwise no rate, with the reason.
+    static func fuse(
+        _ rates: [ModulationRate], into row: inout RespirationWindow, agreement: Double, minimumPurity: Double, enoughBeats: Bool,
+        key: (ModulationRate) -> String
+    ) {
+        if !rates.isEmpty { row.quality = rates.map(\.purity).reduce(0, +) / Double(rates.count) }
+        guard enoughBeats else {
+            row.nullReason = "too few usable beats: every modulation has fewer than 1 beat per 2 s or a gap over 6 s in the window"
+            return
+        }
+        guard rates.count >= 2 else {
+            row.nullReason = "fewer than 2 modulations with a respiratory peak (spectral purity ≥ \(minimumPurity))"
+            return
+        }
+        let r = rates.map(\.breathsPerMinute)
+        let mean = r.reduce(0, +) / Double(r.count)
+        let sd = (r.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(r.count - 1)).squareRoot()
+        guard sd < agreement else {
+            row.nullReason = "modulations disagree: standard deviation \(Double(Int(sd * 10)) / 10) ≥ \(agreement) breaths/min"
+            return
+        }
+        row.breathsPerMinute = mean
+        for x in rates { row.used[key(x), default: 0] += x.breathsPerMinute / Double(rates.filter { key($0) == key(x) }.count) }
+    }
+
+    /// Whether the beats cover the window: at least one per 2 s on average and no gap (edges
+    /// included) longer than 6 s.
+    static func covers(_ times: [Double], start: Double, end: Double) -> Bool {
+        let inside = times.filter { $0 >= start && $0 < end }
+        guard Double(inside.count) >= (end - start) / 2 else { return false }
+        var last = start
+        for t in times where t >= start && t < end {
+            if t - last > 6 { return false }
+            last = t
+        }
+        return end - last <= 6
+    }
+
+    /// Drops values further than 4 scaled median absolute deviations from the median (a missed
+    /// or ectopic beat's interval, an artefact's amplitude).
+    static func removeOutliers(_ times: inout [Double], _ values: inout [Double]) {
+        func median(_ x: [Double]) -> Double {
+            let s = x.sorted()
+            return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+        }
+        let m = median(values)
+        let mad = 1.4826 * median(values.map { abs($0 - m) })
+        guard mad > 0 else { return }
+        var t = [Double](), v = [Double]()
+        for (ti, vi) in zip(times, values) where abs(vi - m) <= 4 * mad {
+            t.append(ti)
+            v.append(vi)
+        }
+        times = t
+        values = v
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import Signals
+import Testing
+
+@testable import Respiration
+
+/// Collects the respiration rows an analyzer emits.
+final class RespirationRowCollector: ResultOutput {
+    var rows: [Streamed<RespirationWindow>] = []
+    func emit<Row>(_ schema: TableSchema<Row>, _ row: Row) throws {
+        if let r = row as? Streamed<RespirationWindow> { rows.append(r) }
+    }
+    func publish(_ event: DerivedEvent) throws {}
+}
+
+/// Beats whose truth is known by construction: a heart rate and its respiratory modulations
+/// (amplitude, QRS area, RR) at a chosen breathing rate, or none.
+struct SyntheticBeats {
+    var seconds = 160.0
+    var heartRateBPM = 72.0
+    /// Breathing rate, breaths/min, or `nil` for no breathing at all.
+    var breathsPerMinute: Double? = 15
+    /// Random amplitude/interval noise (relative), from a fixed-seed generator.
+    var noise = 0.0
+    var qualityLabel = "excellent"
+    var ppgQualityLabel = "good"
+
+    /// ECG beat events (`class`, `r_above_baseline`, `qrs_area`, `quality`) and PPG pulse
+    /// events (`peak_value`, `foot_value`, `pulse_amplitude`, `quality`) in time order.
+    func events() -> (ecg: [DerivedEvent], ppg: [DerivedEvent]) {
+        var rng = SplitMix(seed: 7)
+        var ecg = [DerivedEvent](), ppg = [DerivedEvent]()
+        var t = 0.5
+        while t < seconds {
+            let phase = breathsPerMinute.map { 2 * Double.pi * $0 / 60 * t } ?? 0
+            let resp = breathsPerMinute == nil ? 0 : sin(phase)
+            func n() -> Double { noise * (rng.uniform() * 2 - 1) }
+            let amp = 1.0 * (1 + 0.1 * resp + n())
+            let area = 0.08 * (1 + 0.1 * resp + n())
+            ecg.append(
+                DerivedEvent(
+                    series: "ecg_beats", stream: "m/electrocardiogram/II", time: t,
+                    values: [.label("N"), .number(amp), .number(area), .label(qualityLabel)]))
+            let pulse = t + 0.2
+            let foot = 1.0 + 0.05 * resp + n() * 0.05
+            let pa = 0.5 * (1 + 0.1 * resp + n())
+            ppg.append(
+                DerivedEvent(
+                    series: "ppg_pulses", stream: "m/photoplethysmogram/PLETH", time: pulse,
+                    values: [.number(foot + pa), .number(foot), .number(pa), .label(ppgQualityLabel)]))
+            // Respiratory sinus arrhythmia: the interval shortens on inspiration.
+            t += 60 / heartRateBPM * (1 - 0.05 * resp + n() * 0.5)
+        }
+        return (ecg, ppg)
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so noise tests are reproducible.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func uniform() -> Double { Double(next() >> 11) / Double(1 << 53) }
+}
+
+/// Runs the analyzer over events delivered in `order`.
+func runRespiration(
+    _ events: [DerivedEvent], options: RespirationOptions = RespirationOptions()
+) throws -> [Streamed<RespirationWindow>] {
+    var a = RespirationFamily.makeAnalyzer(options: options)
+    let out = RespirationRowCollector()
+    let declared = [
+        "ecg_beats": DerivedSeries(source: "ecg", name: "beats", summary: "", attributes: []),
+        "ppg_pulses": DerivedSeries(source: "ppg", name: "pulses", summary: "", attributes: []),
+    ]
+    for e in events { try a.consume(derived: e, series: declared[e.series]!, output: out) }
+    try a.finish(output: out)
+    return out.rows
+}
+
+/// A canonical text of rows, for comparing runs.
+func describe(_ rows: [Streamed<RespirationWindow>]) -> [String] {
+    rows.map { r in
+        let v = r.value
+        return "\(r.stream) \(v.source) \(v.startSeconds) \(v.breathsPerMinute.map { "\($0)" } ?? "-") "
+            + "\(v.quality.map { "\($0)" } ?? "-") \(v.used.sorted { $0.key < $1.key }) \(v.nullReason ?? "")"
+    }.sorted()
+}
+
+@Suite struct RespirationSyntheticTests {
+    @Test func breathingAtFifteenPerMinuteIsFound() throws {
+        let e = SyntheticBeats().events()
+        let rows = try runRespiration(e.ecg + e.ppg)
+        let full = rows.filter { $0.value.startSeconds >= 0 && $0.value.endSeconds <= 160 }
+        for source in RespirationSource.allCases {
+            let r = full.filter { $0.value.source == source }
+            #expect(r.count == 5, "\(source): \(r.count) windows")
+            for w in r {
+                let rate = try #require(w.value.breathsPerMinute, "\(source) \(w.value.startSeconds): \(w.value.nullReason ?? "")")
+                #expect(abs(rate - 15) < 0.5, "\(source) \(w.value.startSeconds): \(rate)")
+                #expect((w.value.quality ?? 0) > 0.5)
+            }
+        }
+    }
+
+    @Test func slowAndFastBreathingAreFound() throws {
+        for bpm in [8.0, 24.0, 36.0] {
+            let e = SyntheticBeats(heartRateBPM: bpm > 30 ? 110 : 70, breathsPerMinute: bpm).events()
+            let rows = try runRespiration(e.ecg + e.ppg).filter { $0.value.source == .fused }
+            #expect(!rows.isEmpty)
+            for w in rows {
+                let rate = try #require(w.value.breathsPerMinute, "\(bpm): \(w.value.nullReason ?? "")")
+                #expect(abs(rate - bpm) < 1, "\(bpm) at \(w.value.startSeconds): \(rate)")
+            }
+        }
+    }
+
+    @Test func noBreathingGivesNoRate() throws {
+        // Constant beats: nothing varies.
+        let flat = SyntheticBeats(breathsPerMinute: nil).events()
+        for w in try runRespiration(flat.ecg + flat.ppg) {
+            #expect(w.value.breathsPerMinute == nil, "flat \(w.value.source) \(w.value.startSeconds)")
+            #expect(w.value.nullReason != nil)
+        }
+        // Pure noise in every modulation, no breathing.
+        let noisy = SyntheticBeats(seconds: 640, breathsPerMinute: nil, noise: 0.1).events()
+        let rows = try runRespiration(noisy.ecg + noisy.ppg)
+        #expect(rows.count >= 3 * 20)
+        // Known miss (issue 31): band-passed noise has a peak as pure as breathing's, and two of
+        // three independent noise peaks agree within 4 breaths/min often enough that about a
+        // third of the noise windows get a rate. The gate needs a purity measured before the
+        // band-pass (or an agreement test that noise cannot pass).
+        withKnownIssue("pure noise still gives a rate in some windows") {
+            for w in rows { #expect(w.value.breathsPerMinute == nil, "noise \(w.value.source) \(w.value.startSeconds)") }
+        }
+    }
+
+    @Test func unacceptableWindowsGiveNoRate() throws {
+        let e = SyntheticBeats(qualityLabel: "unacceptable", ppgQualityLabel: "unacceptable").events()
+        let rows = try runRespiration(e.ecg + e.ppg)
+        #expect(!rows.isEmpty)
+        for w in rows { #expect(w.value.breathsPerMinute == nil) }
+    }
+
+    @Test func ectopicBeatsAreLeftOut() throws {
+        // Every beat classified V: none is usable.
+        var e = SyntheticBeats().events()
+        e.ecg = e.ecg.map {
+            var x = $0; x.values[0] = .label("V"); return x
+        }
+        let rows = try runRespiration(e.ecg).filter { $0.value.source == .ecg }
+        #expect(!rows.isEmpty)
+        for w in rows { #expect(w.value.breathsPerMinute == nil) }
+    }
+
+    /// Chunked = whole: the series' interleaving (ECG first, PPG first, alternating) changes
+    /// nothing.
+    @Test func interleavingDoesNotChangeRows() throws {
+        let e = SyntheticBeats(noise: 0.02).events()
+        let a = describe(try runRespiration(e.ecg + e.ppg))
+        let b = describe(try runRespiration(e.ppg + e.ecg))
+        let merged = (e.ecg + e.ppg).sorted { $0.time < $1.time }
+        let c = describe(try runRespiration(merged))
+        #expect(a == b)
+        #expect(a == c)
+        #expect(!a.isEmpty)
+    }
+
+    @Test func windowLengthOption() throws {
+        var o = RespirationOptions()
+        o.windowSeconds = 60
+        let e = SyntheticBeats(seconds: 300).events()
+        let rows = try runRespiration(e.ecg, options: o).filter { $0.value.source == .ecg }
+        #expect(rows.map(\.value.startSeconds) == [0, 60, 120, 180, 240])
+        for w in rows { #expect(w.value.endSeconds - w.value.startSeconds == 60) }
+    }
+}
