@@ -84,6 +84,11 @@ struct PPGDeviceAnalysis {
     var onlineRows: [PPGSpectralHeartRate.Estimate] = []
     var offlineRows: [PPGSpectralHeartRate.Estimate] = []
     var forcedWindows = 0
+    /// The window cutter's index of the spectral estimator's window 0: the estimator restarts
+    /// after a gap it was stepped over (``stepOverGap(before:output:)``).
+    var estimatorOffset = 0
+    /// Gaps stepped over (no windows computed inside them).
+    var gapsSteppedOver = 0
     private(set) var issues: [AnalysisIssue] = []
     /// Pulses, quality and beat series: one per optical stream (its first column).
     var pulseChannels: [PPGPulseChannel] = []
@@ -168,8 +173,47 @@ struct PPGDeviceAnalysis {
             }
             return
         }
-        feed(block, rate: rate)
+        feedPulses(block, rate: rate)
+        if block.count > 0 { try stepOverGap(before: block.time(at: 0), output: output) }
+        feedGrids(block, rate: rate)
         try advance(force: false, output: output)
+    }
+
+    /// Grid points after which every channel must have no sample before a gap is stepped over:
+    /// the spectral tracker's memory (``PPGSpectralHeartRate/Parameters/lagWindows`` steps,
+    /// 600 s at the defaults) plus a window. A shorter gap is gridded (masked points) and its
+    /// windows computed as before.
+    var gapGridPoints: Int { PPGSpectralHeartRate.Parameters().lagWindows * stepLength + windowLength }
+
+    /// Steps over a gap before a block starting at `time`: when every channel's grid ends more
+    /// than ``gapGridPoints`` before it, the windows holding data before the gap are completed
+    /// (the grids padded with masked points through their ends), the spectral tracker finishes
+    /// its rows and restarts, and the windows and grids move to the first window reaching
+    /// `time`. No grid point, window or row exists inside the gap: the cost follows the data,
+    /// not the time span (docs/HARDENING.md, "Gaps").
+    /// - Complexity: O(windowLength · channels) per gap.
+    private mutating func stepOverGap(before time: Double, output: any ResultOutput) throws {
+        guard let t0 = origin, heartRate != nil, let name = primaryName else { return }
+        let g = Int(((time - t0) * PPGGridChannel.gridRate).rounded(.up))
+        var reached = 0
+        for o in optical { reached = max(reached, o.grid.next) }
+        for a in axes { reached = max(reached, a.grid.next) }
+        guard g - reached > gapGridPoints else { return }
+        // Complete every window that holds a grid point before the gap.
+        let close = reached + windowLength + stepLength
+        for i in optical.indices { optical[i].grid.padMasked(to: close) }
+        for i in axes.indices { axes[i].grid.padMasked(to: close) }
+        try advance(force: false, output: output)
+        guard windows.start(of: nextWindow) >= reached else { return }
+        heartRate!.finish(into: &offlineRows)
+        try flushRows(name: name, t0: t0, output: output)
+        windows.skip(toFirstEndingAfter: g)
+        let keep = windows.start(of: nextWindow)
+        for i in optical.indices { optical[i].grid.jump(to: keep) }
+        for i in axes.indices { axes[i].grid.jump(to: keep) }
+        heartRate = PPGSpectralHeartRate(windowLength: windowLength, stepSeconds: Double(stepLength) / PPGGridChannel.gridRate)
+        estimatorOffset = nextWindow
+        gapsSteppedOver += 1
     }
 
     private mutating func start(at t0: Double) {
@@ -193,9 +237,17 @@ struct PPGDeviceAnalysis {
     }
 
     private mutating func feed(_ block: SampleBlock, rate: Double) {
+        feedPulses(block, rate: rate)
+        feedGrids(block, rate: rate)
+    }
+
+    private mutating func feedPulses(_ block: SampleBlock, rate: Double) {
         for k in pulseChannels.indices where optical[pulseChannels[k].optical].stream == block.stream {
             pulseChannels[k].consume(block, column: 0, rate: rate)
         }
+    }
+
+    private mutating func feedGrids(_ block: SampleBlock, rate: Double) {
         for i in optical.indices where optical[i].stream == block.stream {
             if optical[i].grid.origin == nil { optical[i].grid.origin = origin }
             optical[i].grid.consume(block.columns[optical[i].column], flags: block.flags, block: block, sampleRate: rate)
@@ -352,7 +404,7 @@ struct PPGDeviceAnalysis {
     private mutating func flushRows(name: String, t0: Double, output: any ResultOutput) throws {
         for (rows, method) in [(onlineRows, HeartRateMethod.spectralOnline), (offlineRows, .spectralOffline)] {
             for e in rows {
-                let s = Double(windows.start(of: e.window)) / PPGGridChannel.gridRate
+                let s = Double(windows.start(of: e.window + estimatorOffset)) / PPGGridChannel.gridRate
                 var w = HeartRateWindow(
                     startSeconds: t0 + s, endSeconds: t0 + s + Double(windowLength) / PPGGridChannel.gridRate,
                     heartRateBPM: e.bpm, intervalCount: 0)

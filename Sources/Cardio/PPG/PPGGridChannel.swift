@@ -148,6 +148,26 @@ struct PPGGridChannel {
         self.started = started
     }
 
+    /// Pushes masked grid points until ``next`` reaches `index` (the end of the data before a
+    /// gap that is stepped over).
+    /// - Complexity: O(points pushed).
+    mutating func padMasked(to index: Int) {
+        while next < index { push(0, raw: 0, masked: true) }
+    }
+
+    /// Moves the grid to `index` across a gap (`index` ≥ ``next``): held values are dropped
+    /// (every window that needed them is computed) and grid points before `index` are never
+    /// held. The interpolation state is kept: the next segment restarts it as before.
+    /// - Complexity: O(1) (amortised, releasing the held values).
+    mutating func jump(to index: Int) {
+        guard index > next else { return }
+        values.removeAll(keepingCapacity: true)
+        masked.removeAll(keepingCapacity: true)
+        raw.removeAll(keepingCapacity: true)
+        base = index
+        next = index
+    }
+
     private mutating func push(_ v: Float, raw r: Float, masked m: Bool) {
         if next >= base {
             values.append(v)
