@@ -117,15 +117,15 @@ def ppg_lines(segments, fs=64.0, per=128, outlier=None, rng=None):
 
 
 # ---- Accelerometer ----------------------------------------------------------------------------
-def acc_samples(rng, start, seconds, scale=1.0):
+def acc_samples(rng, start, seconds, scale=1.0, digits=6):
     out = []
     t = start
     while t < start + seconds:
         i = len(out)
         out.append({"startDate": round(t, 6), "identifier": 1000 + i,
-                    "acceleration": {"x": round(scale * (0.012 + 0.05 * math.sin(i / 7.0) + rng.gauss(0, 0.004)), 6),
-                                     "y": round(scale * (-0.981 + 0.03 * math.cos(i / 11.0) + rng.gauss(0, 0.004)), 6),
-                                     "z": round(scale * (0.047 + rng.gauss(0, 0.004)), 6)}})
+                    "acceleration": {"x": round(scale * (0.012 + 0.05 * math.sin(i / 7.0) + rng.gauss(0, 0.004)), digits),
+                                     "y": round(scale * (-0.981 + 0.03 * math.cos(i / 11.0) + rng.gauss(0, 0.004)), digits),
+                                     "z": round(scale * (0.047 + rng.gauss(0, 0.004)), digits)}})
         t += 0.02 + rng.uniform(-0.003, 0.003)
     return out
 
@@ -159,6 +159,40 @@ def main():
     for i, v in [(1000, 3.4e38), (1001, -3.4e38), (1002, 3.4e38)]:
         acc[i] = dict(acc[i], acceleration={"x": v, "y": -0.98, "z": 0.05})
     write("acc-outlier-3e38.ndjson.gz", [header("accelerometer", "iphone-1")] + acc_lines(acc))
+    # Class 3: 30 PPG lines (2 s each); line 15 repeated right after itself, as exporters do.
+    ppg = ppg_lines([(T0, 60.0)], rng=random.Random(7))
+    write("ppg-30-lines.ndjson.gz", [header("photoplethysmogram", "watch-1")] + ppg)
+    write("ppg-duplicate-line.ndjson.gz", [header("photoplethysmogram", "watch-1")] + ppg[:15] + [ppg[14]] + ppg[15:])
+    # Class 5: an accelerometer in m/s² labelled as g (SensorKit declares g): 10 min at rest.
+    write("acc-mps2-as-g.ndjson.gz", [header("accelerometer", "iphone-1")]
+          + acc_lines(acc_samples(random.Random(55), T0, 600.0, scale=9.80665, digits=3)))
+    # Class 6: many streams.
+    # 10,000 ECG sessions of 16 samples each, one line each, one second apart.
+    lines = [header("electrocardiogram", "watch-1")]
+    for k in range(10_000):
+        date = T0 + k
+        b = {"date": date, "frequency": 512.0, "lead": "rightArmMinusLeftArm",
+             "session": {"identifier": "S%05d" % k, "state": "active", "sessionGuidance": "guided"},
+             "data": [{"value": ecg_value(j / 512.0), "flags": 0} for j in range(16)]}
+        lines.append(result("electrocardiogram", "watch-1", date + 1, [b]))
+    write("ecg-10000-sessions.ndjson.gz", lines)
+    # 10,000 accelerometer devices of 5 samples each.
+    lines = [header("accelerometer", "iphone-1")]
+    for k in range(10_000):
+        lines += acc_lines(acc_samples(rng, T0 + k * 0.1, 0.1, digits=3), device="dev-%05d" % k)
+    write("acc-10000-devices.ndjson.gz", lines)
+    # 4,000 PPG channels (signalIdentifier 1…4000) of one device, 4 samples each, 2 s apart.
+    lines = [header("photoplethysmogram", "watch-1")]
+    for k in range(4_000):
+        t0 = T0 + 2 * k
+        optical = [{"emitter": 9, "activePhotodiodeIndexes": [0, 1], "signalIdentifier": k + 1,
+                    "nominalWavelength": 525.0, "effectiveWavelength": 527.3, "samplingFrequency": 64.0,
+                    "nanosecondsSinceStart": round(j * 1e9 / 64), "normalizedReflectance": round(ppg_value(j / 64), 8),
+                    "conditions": []} for j in range(4)]
+        sample = {"startDate": t0, "nanosecondsSinceStart": 0, "usage": ["backgroundSystem"],
+                  "opticalSamples": optical, "accelerometerSamples": []}
+        lines.append(result("photoplethysmogram", "watch-1", t0 + 1, [sample]))
+    write("ppg-4000-channels.ndjson.gz", lines)
 
 
 if __name__ == "__main__":

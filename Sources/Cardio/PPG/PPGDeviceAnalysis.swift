@@ -248,12 +248,18 @@ struct PPGDeviceAnalysis {
     }
 
     private mutating func feedGrids(_ block: SampleBlock, rate: Double) {
+        // A channel's grid starts at its own first sample: the grid points before it (missing
+        // for every window) are never stored, so a channel that starts late costs nothing for
+        // the time before it (4,000 channels starting one after another held channels × span).
+        let first = block.count > 0 ? block.time(at: 0) : .nan
         for i in optical.indices where optical[i].stream == block.stream {
             if optical[i].grid.origin == nil { optical[i].grid.origin = origin }
+            optical[i].grid.startLate(at: first)
             optical[i].grid.consume(block.columns[optical[i].column], flags: block.flags, block: block, sampleRate: rate)
         }
         for i in axes.indices where axes[i].stream == block.stream {
             if axes[i].grid.origin == nil { axes[i].grid.origin = origin }
+            axes[i].grid.startLate(at: first)
             axes[i].grid.consume(block.columns[axes[i].column], flags: block.flags, block: block, sampleRate: rate)
         }
     }
@@ -293,6 +299,8 @@ struct PPGDeviceAnalysis {
         var ppgOptical: [Int] = []
         var bestRank: Rank?
         for (i, o) in optical.enumerated() {
+            // A channel holding too few points of the window is skipped in O(1).
+            guard windowLength - o.grid.held(start: start, count: windowLength) <= limit else { continue }
             let missing = o.grid.window(start: start, count: windowLength, into: &scratch)
             // A constant input (a flat line) has no pulse to estimate: the channel is not usable.
             guard missing <= limit, !o.grid.isConstant(start: start, count: windowLength) else { continue }
@@ -356,7 +364,8 @@ struct PPGDeviceAnalysis {
         start: Int, t0: Double, channel c: Int, bpm: Double?, accelerationRMS accRMS: Double?, spectrum: Int?
     ) {
         let g = optical[pulseChannels[c].optical].grid
-        let missing = g.window(start: start, count: windowLength, into: &scratch)
+        let missing =
+            g.held(start: start, count: windowLength) == 0 ? windowLength : g.window(start: start, count: windowLength, into: &scratch)
         let ws = t0 + Double(start) / PPGGridChannel.gridRate
         let we = ws + Double(windowLength) / PPGGridChannel.gridRate
         let keepFrom = t0 + Double(windows.start(of: nextWindow + 1)) / PPGGridChannel.gridRate

@@ -155,6 +155,22 @@ struct PPGGridChannel {
         while next < index { push(0, raw: 0, masked: true) }
     }
 
+    /// Starts a grid that holds nothing yet at the grid point of `time` (its first sample):
+    /// the points before it are missing for every window and are not stored.
+    /// - Complexity: O(1).
+    mutating func startLate(at time: Double) {
+        guard let origin, values.isEmpty, !started, time.isFinite else { return }
+        let k = Int(((time - origin) * Self.gridRate).rounded(.down))
+        if k > next { jump(to: k) }
+    }
+
+    /// Grid points of `[start, start + count)` held (produced and not trimmed), masked or not:
+    /// an upper bound of the window's unmasked points.
+    /// - Complexity: O(1).
+    func held(start: Int, count: Int) -> Int {
+        max(0, min(start + count, base + values.count) - max(start, base))
+    }
+
     /// Moves the grid to `index` across a gap (`index` ≥ ``next``): held values are dropped
     /// (every window that needed them is computed) and grid points before `index` are never
     /// held. The interpolation state is kept: the next segment restarts it as before.
