@@ -14,7 +14,7 @@ dicrotic Gaussian waves) and its embedded accelerometer, a ~50 Hz wrist accelero
 Run from the repository root: python3 scripts/make-analysis-hardening-fixtures.py
 """
 import gzip
-import json
+import importlib.util
 import math
 import os
 import pathlib
@@ -26,19 +26,18 @@ T0 = 1716307300.0            # Unix seconds (2024-05-21)
 REF2001 = 978307200.0        # SRAbsoluteTime offset of the raw timestamps
 
 
-def dumps(obj):
-    return json.dumps(obj, separators=(",", ":"), allow_nan=False)
+# The line writers of the SensorKit test files (one definition of the schema's lines).
+_spec = importlib.util.spec_from_file_location("sensorkit_samples", pathlib.Path(__file__).with_name("make-sensorkit-samples.py"))
+_samples = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_samples)
+dumps = _samples.dumps
+result = _samples.result
 
 
 def header(sensor, device):
     return dumps({"type": "header", "schema": "sensorkit-ndjson", "version": 1, "sensor": sensor,
                   "deviceId": device, "from": T0 - REF2001 - 60, "to": T0 - REF2001 + 86400,
                   "exporter": "make-analysis-hardening-fixtures/1"})
-
-
-def result(kind, device, t_unix, samples):
-    return dumps({"type": kind, "deviceId": device, "timestamp": t_unix - REF2001,
-                  "timestampUnix": t_unix, "sample": samples})
 
 
 def write(name, lines):

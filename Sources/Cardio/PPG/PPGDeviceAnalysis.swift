@@ -199,8 +199,9 @@ struct PPGDeviceAnalysis {
         for o in optical { reached = max(reached, o.grid.next) }
         for a in axes { reached = max(reached, a.grid.next) }
         guard g - reached > gapGridPoints else { return }
-        // Complete every window that holds a grid point before the gap.
-        let close = reached + windowLength + stepLength
+        // Complete every window that holds a grid point before the gap (those starting before
+        // `reached`, ending by `reached - 1 + windowLength`); none starting after it.
+        let close = reached - 1 + windowLength
         for i in optical.indices { optical[i].grid.padMasked(to: close) }
         for i in axes.indices { axes[i].grid.padMasked(to: close) }
         try advance(force: false, output: output)

@@ -1,7 +1,8 @@
 import Foundation
 
-/// The unit check of an accelerometer stream: at rest an accelerometer reads gravity, 1 g. Still
-/// 10-s windows (the SD of |a| under 2 % of its mean, a scale-free test; at least 50 samples)
+/// The unit check of an accelerometer stream: at rest an accelerometer reads gravity, 1 g. Quiet
+/// 10-s windows (the SD of |a| under 10 % of its mean, a scale-free test that leaves out walking
+/// and running; at least 50 samples)
 /// whose mean |a| lies far from 1 g mean the declared unit is wrong — m/s² labelled as g reads
 /// 9.81 "g" at rest (100 % vigorous, ENMO ≈ 8,800 mg), g labelled as m/s² reads 0.10 g.
 ///
@@ -16,8 +17,8 @@ import Foundation
 struct GravityCheck: Sendable {
     /// Window length, s.
     static let windowSeconds = 10.0
-    /// Still: SD of |a| below this share of its mean.
-    static let stillRelativeSD = 0.02
+    /// Quiet ("still"): SD of |a| below this share of its mean.
+    static let stillRelativeSD = 0.1
     /// Fewest samples in a still window.
     static let minimumSamples = 50
     /// Still windows needed for a verdict.
