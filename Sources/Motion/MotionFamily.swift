@@ -27,6 +27,12 @@ public enum MotionFamily: AnalysisFamily {
             .flag(
                 "calibrate", "auto-calibrate accelerometers against gravity (van Hees 2014) before the epochs",
                 get: { $0.autoCalibrate }, set: { $0.autoCalibrate = $1 }),
+            .choice(
+                "acceleration_unit",
+                "unit of accelerometer values: declared (as the stream says), g or m/s^2 (fixes an export of m/s^2 labelled g)",
+                choices: MotionOptions.AccelerationUnit.allCases.map(\.rawValue),
+                get: { $0.accelerationUnit.rawValue },
+                set: { $0.accelerationUnit = MotionOptions.AccelerationUnit(rawValue: $1) ?? .declared }),
             .number(
                 "sedentary_below_mg", unit: "mg", "ENMO below which an epoch is sedentary (Hildebrand 2017: 44.8)",
                 range: 0...10_000, get: { $0.sedentaryBelowMilliG }, set: { $0.sedentaryBelowMilliG = $1 }),

@@ -33,6 +33,21 @@ public struct MotionOptions: Sendable, Hashable {
     /// (`motion_nights.awakenings`), min.
     public var awakeningMinutes: Double = 5
 
+    /// The unit of accelerometer values: as the stream declares (default), or `g` or `m/s^2`
+    /// whatever it declares — the fix for an export that wrote m/s² under a g label (found by
+    /// the gravity check, ``GravityCheck``).
+    public var accelerationUnit = AccelerationUnit.declared
+
+    /// The unit accelerometer values are read in (``accelerationUnit``).
+    public enum AccelerationUnit: String, Sendable, Hashable, CaseIterable {
+        /// The stream's declared unit (g or m/s²).
+        case declared
+        /// Standard gravity, whatever the stream declares.
+        case g
+        /// m/s², whatever the stream declares.
+        case metresPerSecondSquared = "m/s^2"
+    }
+
     /// Options with every default.
     public init() {}
 

@@ -48,6 +48,9 @@ public struct MotionStreamAnalyzer: Sendable {
     private var blockNonWear: [Int: Bool] = [:]
     /// Why the stream cannot be analysed, or `nil`.
     public private(set) var problem: String?
+    /// The unit check (gravity at rest); refuses the epochs of a stream whose still periods are
+    /// far from 1 g.
+    private var gravity = GravityCheck()
 
     /// Samples held to estimate the rate of a stream that declares none.
     static let rateEstimationSamples = 1024
@@ -69,7 +72,11 @@ public struct MotionStreamAnalyzer: Sendable {
         } else if isRotationRate {
             if Set(info.columns.map(\.unit)) != [.radiansPerSecond] { problem = "rotation-rate columns not in rad/s" }
         } else if let g = Self.gravityScale(info) {
-            s = g
+            switch options.accelerationUnit {
+            case .declared: s = g
+            case .g: s = 1
+            case .metresPerSecondSquared: s = Float(1 / PhysicalUnit.standardGravityInMetresPerSecondSquared)
+            }
         } else {
             let units = Set(info.columns.map(\.unit)).map(\.rawValue).sorted().joined(separator: ", ")
             problem = "acceleration columns in \(units), not g or m/s^2"
@@ -81,6 +88,12 @@ public struct MotionStreamAnalyzer: Sendable {
     /// - Complexity: O(block samples).
     public mutating func consume(_ block: SampleBlock) {
         guard problem == nil, block.columns.count == 3 else { return }
+        if !isRotationRate {
+            let x = block.columns[0], y = block.columns[1], z = block.columns[2]
+            for i in 0..<block.count {
+                gravity.add(time: block.time(at: i), x: x[i] * scale, y: y[i] * scale, z: z[i] * scale)
+            }
+        }
         if regularizer == nil {
             held.append(block)
             heldSamples += block.count
@@ -387,6 +400,12 @@ public struct MotionStreamAnalyzer: Sendable {
         epochs handler: ([MotionEpoch]) throws -> Void
     ) rethrows -> (days: [MotionDay], summary: MotionStreamSummary) {
         if regularizer == nil && problem == nil && !held.isEmpty { start() }
+        if !isRotationRate, problem == nil, let implausible = gravity.finish() {
+            // With auto-calibration the epochs (its second pass) are not computed: their ENMO and
+            // intensity would be false. Without it they are out already: the warning says so.
+            problem = implausible + (calibrationPass != nil ? "; no epochs written" : "; the epochs written are not valid")
+            calibrationPass = nil
+        }
         if var r = regularizer, var c = calibrationPass {
             r.finish(into: &c)
             c.windows.finish()

@@ -12,7 +12,7 @@ public struct MotionStreamSummary: Sendable, Hashable {
     public var gridSamples: Int
     /// Share of grid samples that were interpolated (not an input sample on a grid point).
     public var interpolatedFraction: Double?
-    /// Input samples dropped (masked, non-finite, time going backwards).
+    /// Input samples dropped (masked, non-finite or beyond ±1000 g, time going backwards).
     public var droppedSamples: Int
     /// Intervals longer than 1 s left as gaps.
     public var gaps: Int
@@ -280,7 +280,7 @@ public enum MotionTables {
             .init("interpolated_fraction", .real, "share of grid samples that were interpolated") {
                 .finite($0.value.interpolatedFraction)
             },
-            .init("dropped_samples", .integer, "masked, non-finite or out-of-order input samples") {
+            .init("dropped_samples", .integer, "masked, non-finite, beyond ±1000 g or out-of-order input samples") {
                 .integer($0.value.droppedSamples)
             },
             .init("gaps", .integer, "intervals over 1 s left as gaps") { .integer($0.value.gaps) },

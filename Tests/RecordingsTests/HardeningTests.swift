@@ -127,3 +127,50 @@ struct FloatRangeConvertTests {
         #expect(again.filter(\.isNaN).count == 2 && !again.contains { $0.isInfinite })
     }
 }
+
+/// Issue 33, class 1: times that are no clock reading are rejected where they are read, the
+/// line named (``InputLimits/timeProblem(_:absolute:)``).
+@Suite("Hardening round 3: time plausibility at decode")
+struct TimePlausibilityTests {
+    @Test("a sample dated 1e20 s is rejected at decode, its line named; the recording is analysed")
+    func farTimeRejected() throws {
+        let c = try CollectedDecode.decode(
+            try SensorKitDecoder(path: Fixtures.url("PipelineTests", "hardening/acc-time-1e20.ndjson.gz").path))
+        let qc = try #require(c.accounts.first)
+        #expect(qc.rejected == 1 && qc.samplesEmitted == 6005, "\(qc)")
+        // Line 62 is the one-sample line the generator writes after 60 lines of 50 samples (and the header).
+        #expect(
+            c.issues.map(\.description).contains {
+                $0.contains("acc-time-1e20.ndjson.gz:62:") && $0.contains("outside 1970-01-01 … 2106-02-07")
+            }, "\(c.issues)")
+    }
+
+    @Test("a CSV time outside the plausible range skips its row, naming line and column")
+    func csvFarTime() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.write("acc.csv", "time,x,y,z\n1716307300,0,0,1\n1e20,0,0,1\n1716307300.02,0,0,1\n-5,0,0,1\n")
+        let mapping = CSVMapping(
+            deviceID: "d", time: .column(.name("time"), unit: .seconds, origin: .unixEpoch),
+            streams: [
+                .init(
+                    sensor: .accelerometer, channel: "a",
+                    columns: [
+                        .init(.name("x"), name: "x", unit: .standardGravity), .init(.name("y"), name: "y", unit: .standardGravity),
+                        .init(.name("z"), name: "z", unit: .standardGravity),
+                    ])
+            ])
+        let c = try CollectedDecode.decode(try CSVDecoder(path: path, mapping: mapping))
+        #expect(c.accounts.first?.samplesEmitted == 2 && c.accounts.first?.rejected == 2, "\(c.accounts)")
+        let text = c.issues.map(\.description)
+        #expect(text.contains { $0.contains("acc.csv:3:1:") && $0.contains("time 1e+20 s is outside") }, "\(text)")
+        #expect(text.contains { $0.contains("acc.csv:5:1:") && $0.contains("time -5.0 s is outside") }, "\(text)")
+    }
+
+    @Test("the plausible ranges: absolute 0 … 2^32 s, relative ±2^32 s; NaN and infinities never")
+    func ranges() {
+        #expect(InputLimits.timeProblem(1_716_307_300) == nil && InputLimits.timeProblem(0) == nil)
+        #expect(InputLimits.timeProblem(-1) != nil && InputLimits.timeProblem(4_294_967_297) != nil)
+        #expect(InputLimits.timeProblem(-1, absolute: false) == nil && InputLimits.timeProblem(-4_294_967_297, absolute: false) != nil)
+        #expect(InputLimits.timeProblem(.nan) == "time is not a number" && InputLimits.timeProblem(.infinity) != nil)
+    }
+}

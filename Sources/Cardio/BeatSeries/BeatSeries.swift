@@ -42,6 +42,10 @@ public struct BeatSeries: Sendable {
     var unusable: [(start: Double, end: Double)] = []
     var firstTime: Double?
     var lastTime: Double?
+    /// The spans (first and last sample time, s) the stream's samples cover, in order; spans
+    /// closer than the shortest window are one. Windows that meet no span hold no data and are
+    /// stepped over: a gap costs nothing, however long (docs/HARDENING.md, "Gaps").
+    var covered: [(start: Double, end: Double)] = []
     static let unlabelled: UInt8 = 0xFF
     static let uncertainBit: UInt8 = 0x80
 
@@ -74,6 +78,12 @@ public struct BeatSeries: Sendable {
     public mutating func cover(from first: Double, to last: Double) {
         if firstTime == nil { firstTime = first }
         lastTime = last
+        let join = min(options.heartRateWindowSeconds, options.hrvWindowSeconds)
+        if let end = covered.last?.end, first - end <= join {
+            covered[covered.count - 1].end = max(end, last)
+        } else {
+            covered.append((first, last))
+        }
     }
 
     /// Appends a detected beat; beats come in time order, segment by segment.
@@ -158,7 +168,18 @@ public struct BeatSeries: Sendable {
             let w = options.heartRateWindowSeconds, step = options.heartRateStepSeconds
             var ws = first
             var lo = 0
+            var span = 0
             while ws < last {
+                // A window that meets no covered span holds no data: go to the first window
+                // that reaches the next span (a gap costs O(1), not O(gap / step)).
+                while span < covered.count && covered[span].end < ws { span += 1 }
+                guard span < covered.count else { break }
+                if covered[span].start >= ws + w {
+                    let k = Int(((covered[span].start - w - first) / step).rounded(.down)) + 1
+                    let next = first + Double(k) * step
+                    ws = next > ws ? next : ws + step
+                    continue
+                }
                 let we = ws + w
                 while lo < all.times.count && all.times[lo] < ws { lo += 1 }
                 var hi = lo, sum = 0.0, n = 0

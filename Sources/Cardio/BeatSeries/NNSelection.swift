@@ -221,12 +221,20 @@ extension BeatSeries {
                     )
                 }
             }
-            let (kept, reason) = HRVMinimumData.apply(metrics, coverage: coverage, spanSeconds: end - start)
+            // Spectral and long-scale metrics rest on the longest contiguous span only.
+            var contiguous: (nnSeconds: Double, nnCount: Int, spanSeconds: Double)?
+            let run = HRVAnalysis.longestContiguousRun(milliseconds: nn, closingTimes: nnTimes, range: r)
+            if run != r, !run.isEmpty {
+                var seconds = 0.0
+                for k in run { seconds += nn[k] / 1000 }
+                contiguous = (seconds, run.count, nnTimes[run.upperBound - 1] - (nnTimes[run.lowerBound] - nn[run.lowerBound] / 1000))
+            }
+            let (kept, reason) = HRVMinimumData.apply(metrics, coverage: coverage, spanSeconds: end - start, contiguous: contiguous)
             return HRVResult(
                 startSeconds: start, endSeconds: end, scope: scope, metrics: kept, intervalCount: r.count,
                 coverage: coverage, nullReason: reason)
         }
-        for w in analysis.windows(series) {
+        for w in analysis.windows(series, covered: covered) {
             try hrv(
                 result(
                     w.startSeconds, w.endSeconds, .window, w.metrics, w.intervals,

@@ -128,10 +128,17 @@ public enum ECGFamily: AnalysisFamily {
             // Leads whose device gets a fused series: their rates are not the recommended ones.
             var fusedLeads = Set<Int>()
             if options.fusesLeads {
+                // One pass over the streams (10,000 sessions took quadratic time in a search of
+                // the keys seen so far): each key's members in announcement order.
                 var keys = [StreamKey]()
-                for index in analyzers.order where !keys.contains(groups[index]!) { keys.append(groups[index]!) }
+                var membersOf: [StreamKey: [Int]] = [:]
+                for index in analyzers.order {
+                    let key = groups[index]!
+                    if membersOf[key] == nil { keys.append(key) }
+                    membersOf[key, default: []].append(index)
+                }
                 for key in keys {
-                    let members = analyzers.order.filter { groups[$0] == key }
+                    let members = membersOf[key]!
                     guard members.count >= 2 else { continue }
                     fusedLeads.formUnion(members)
                     var leads = [LeadFusion.Lead]()

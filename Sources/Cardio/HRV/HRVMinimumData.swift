@@ -61,6 +61,8 @@ public enum HRVMinimumData {
         var intervals: Int? = nil
         var span: Double? = nil
         var text: String
+        /// Spectral and long-scale metrics: judged on the longest contiguous span.
+        var contiguous = true
     }
 
     static let rules: [Rule] = [
@@ -68,10 +70,12 @@ public enum HRVMinimumData {
         Rule(metrics: [.lf, .lfhf], seconds: 120, text: "< 120 s of NN data (Task Force 1996)"),
         Rule(metrics: [.vlf, .tp, .lfn, .hfn], seconds: 300, text: "< 300 s of NN data (Task Force 1996)"),
         Rule(metrics: [.ulf], span: 86_400, text: "span < 24 h (Task Force 1996)"),
-        Rule(metrics: [.hti, .tinn], seconds: 1200, text: "< 20 min of NN data (Task Force 1996)"),
+        Rule(metrics: [.hti, .tinn], seconds: 1200, text: "< 20 min of NN data (Task Force 1996)", contiguous: false),
         Rule(metrics: [.dfaAlpha1], intervals: 160, text: "< 160 NN intervals (Peng 1995; N/10 rule)"),
         Rule(metrics: [.dfaAlpha2], intervals: 640, text: "< 640 NN intervals (Peng 1995; N/10 rule)"),
-        Rule(metrics: [.sampEn, .apEn], intervals: 200, text: "< 200 NN intervals (Richman & Moorman 2000; Yentes 2013)"),
+        Rule(
+            metrics: [.sampEn, .apEn], intervals: 200, text: "< 200 NN intervals (Richman & Moorman 2000; Yentes 2013)",
+            contiguous: false),
     ]
 
     /// Leaves out the metrics whose minimum data `coverage` does not meet.
@@ -82,20 +86,30 @@ public enum HRVMinimumData {
     /// - Returns: the metrics with those below their minimum set to NaN, and the reasons
     ///   (`"LF,LFHF: < 120 s of NN data (Task Force 1996); …"`, empty when every metric has its
     ///   minimum).
+    ///   - contiguous: the NN data (seconds, intervals) and span (s) of the longest contiguous
+    ///     span (``HRVAnalysis/longestContiguousRun(milliseconds:closingTimes:range:)``), which
+    ///     the spectral metrics (HF … ULF) and DFA are computed from and judged on; `nil`: the
+    ///     whole result is contiguous.
     /// - Complexity: O(metrics).
-    public static func apply(_ metrics: HRVMetrics, coverage: HRVCoverage, spanSeconds: Double) -> (HRVMetrics, String) {
+    public static func apply(
+        _ metrics: HRVMetrics, coverage: HRVCoverage, spanSeconds: Double,
+        contiguous: (nnSeconds: Double, nnCount: Int, spanSeconds: Double)? = nil
+    ) -> (HRVMetrics, String) {
         var failing = Set<String>()
         var reasons = [String]()
         for rule in rules {
+            let split = rule.contiguous ? contiguous : nil
             let short =
-                (rule.seconds.map { coverage.nnSeconds < $0 } ?? false)
-                || (rule.intervals.map { coverage.nnCount < $0 } ?? false)
-                || (rule.span.map { spanSeconds < $0 } ?? false)
+                (rule.seconds.map { (split?.nnSeconds ?? coverage.nnSeconds) < $0 } ?? false)
+                || (rule.intervals.map { (split?.nnCount ?? coverage.nnCount) < $0 } ?? false)
+                || (rule.span.map { (split?.spanSeconds ?? spanSeconds) < $0 } ?? false)
             guard short else { continue }
             let names = rule.metrics.map(\.rawValue).filter { metrics.names.contains($0) }
             guard !names.isEmpty else { continue }
             failing.formUnion(names)
-            reasons.append(names.joined(separator: ",") + ": " + rule.text)
+            reasons.append(
+                names.joined(separator: ",") + ": " + rule.text
+                    + (split != nil ? " in the longest contiguous span (holes over 300 s split the NN series)" : ""))
         }
         guard !failing.isEmpty else { return (metrics, "") }
         let kept = HRVMetrics(metrics.map { name, value in (name, failing.contains(name) ? Double.nan : value) })

@@ -84,6 +84,11 @@ struct PPGDeviceAnalysis {
     var onlineRows: [PPGSpectralHeartRate.Estimate] = []
     var offlineRows: [PPGSpectralHeartRate.Estimate] = []
     var forcedWindows = 0
+    /// The window cutter's index of the spectral estimator's window 0: the estimator restarts
+    /// after a gap it was stepped over (``stepOverGap(before:output:)``).
+    var estimatorOffset = 0
+    /// Gaps stepped over (no windows computed inside them).
+    var gapsSteppedOver = 0
     private(set) var issues: [AnalysisIssue] = []
     /// Pulses, quality and beat series: one per optical stream (its first column).
     var pulseChannels: [PPGPulseChannel] = []
@@ -168,8 +173,48 @@ struct PPGDeviceAnalysis {
             }
             return
         }
-        feed(block, rate: rate)
+        feedPulses(block, rate: rate)
+        if block.count > 0 { try stepOverGap(before: block.time(at: 0), output: output) }
+        feedGrids(block, rate: rate)
         try advance(force: false, output: output)
+    }
+
+    /// Grid points after which every channel must have no sample before a gap is stepped over:
+    /// the spectral tracker's memory (``PPGSpectralHeartRate/Parameters/lagWindows`` steps,
+    /// 600 s at the defaults) plus a window. A shorter gap is gridded (masked points) and its
+    /// windows computed as before.
+    var gapGridPoints: Int { PPGSpectralHeartRate.Parameters().lagWindows * stepLength + windowLength }
+
+    /// Steps over a gap before a block starting at `time`: when every channel's grid ends more
+    /// than ``gapGridPoints`` before it, the windows holding data before the gap are completed
+    /// (the grids padded with masked points through their ends), the spectral tracker finishes
+    /// its rows and restarts, and the windows and grids move to the first window reaching
+    /// `time`. No grid point, window or row exists inside the gap: the cost follows the data,
+    /// not the time span (docs/HARDENING.md, "Gaps").
+    /// - Complexity: O(windowLength · channels) per gap.
+    private mutating func stepOverGap(before time: Double, output: any ResultOutput) throws {
+        guard let t0 = origin, heartRate != nil, let name = primaryName else { return }
+        let g = Int(((time - t0) * PPGGridChannel.gridRate).rounded(.up))
+        var reached = 0
+        for o in optical { reached = max(reached, o.grid.next) }
+        for a in axes { reached = max(reached, a.grid.next) }
+        guard g - reached > gapGridPoints else { return }
+        // Complete every window that holds a grid point before the gap (those starting before
+        // `reached`, ending by `reached - 1 + windowLength`); none starting after it.
+        let close = reached - 1 + windowLength
+        for i in optical.indices { optical[i].grid.padMasked(to: close) }
+        for i in axes.indices { axes[i].grid.padMasked(to: close) }
+        try advance(force: false, output: output)
+        guard windows.start(of: nextWindow) >= reached else { return }
+        heartRate!.finish(into: &offlineRows)
+        try flushRows(name: name, t0: t0, output: output)
+        windows.skip(toFirstEndingAfter: g)
+        let keep = windows.start(of: nextWindow)
+        for i in optical.indices { optical[i].grid.jump(to: keep) }
+        for i in axes.indices { axes[i].grid.jump(to: keep) }
+        heartRate = PPGSpectralHeartRate(windowLength: windowLength, stepSeconds: Double(stepLength) / PPGGridChannel.gridRate)
+        estimatorOffset = nextWindow
+        gapsSteppedOver += 1
     }
 
     private mutating func start(at t0: Double) {
@@ -193,15 +238,29 @@ struct PPGDeviceAnalysis {
     }
 
     private mutating func feed(_ block: SampleBlock, rate: Double) {
+        feedPulses(block, rate: rate)
+        feedGrids(block, rate: rate)
+    }
+
+    private mutating func feedPulses(_ block: SampleBlock, rate: Double) {
         for k in pulseChannels.indices where optical[pulseChannels[k].optical].stream == block.stream {
             pulseChannels[k].consume(block, column: 0, rate: rate)
         }
+    }
+
+    private mutating func feedGrids(_ block: SampleBlock, rate: Double) {
+        // A channel's grid starts at its own first sample: the grid points before it (missing
+        // for every window) are never stored, so a channel that starts late costs nothing for
+        // the time before it (4,000 channels starting one after another held channels × span).
+        let first = block.count > 0 ? block.time(at: 0) : .nan
         for i in optical.indices where optical[i].stream == block.stream {
             if optical[i].grid.origin == nil { optical[i].grid.origin = origin }
+            optical[i].grid.startLate(at: first)
             optical[i].grid.consume(block.columns[optical[i].column], flags: block.flags, block: block, sampleRate: rate)
         }
         for i in axes.indices where axes[i].stream == block.stream {
             if axes[i].grid.origin == nil { axes[i].grid.origin = origin }
+            axes[i].grid.startLate(at: first)
             axes[i].grid.consume(block.columns[axes[i].column], flags: block.flags, block: block, sampleRate: rate)
         }
     }
@@ -241,6 +300,8 @@ struct PPGDeviceAnalysis {
         var ppgOptical: [Int] = []
         var bestRank: Rank?
         for (i, o) in optical.enumerated() {
+            // A channel holding too few points of the window is skipped in O(1).
+            guard windowLength - o.grid.held(start: start, count: windowLength) <= limit else { continue }
             let missing = o.grid.window(start: start, count: windowLength, into: &scratch)
             // A constant input (a flat line) has no pulse to estimate: the channel is not usable.
             guard missing <= limit, !o.grid.isConstant(start: start, count: windowLength) else { continue }
@@ -304,7 +365,8 @@ struct PPGDeviceAnalysis {
         start: Int, t0: Double, channel c: Int, bpm: Double?, accelerationRMS accRMS: Double?, spectrum: Int?
     ) {
         let g = optical[pulseChannels[c].optical].grid
-        let missing = g.window(start: start, count: windowLength, into: &scratch)
+        let missing =
+            g.held(start: start, count: windowLength) == 0 ? windowLength : g.window(start: start, count: windowLength, into: &scratch)
         let ws = t0 + Double(start) / PPGGridChannel.gridRate
         let we = ws + Double(windowLength) / PPGGridChannel.gridRate
         let keepFrom = t0 + Double(windows.start(of: nextWindow + 1)) / PPGGridChannel.gridRate
@@ -352,7 +414,7 @@ struct PPGDeviceAnalysis {
     private mutating func flushRows(name: String, t0: Double, output: any ResultOutput) throws {
         for (rows, method) in [(onlineRows, HeartRateMethod.spectralOnline), (offlineRows, .spectralOffline)] {
             for e in rows {
-                let s = Double(windows.start(of: e.window)) / PPGGridChannel.gridRate
+                let s = Double(windows.start(of: e.window + estimatorOffset)) / PPGGridChannel.gridRate
                 var w = HeartRateWindow(
                     startSeconds: t0 + s, endSeconds: t0 + s + Double(windowLength) / PPGGridChannel.gridRate,
                     heartRateBPM: e.bpm, intervalCount: 0)

@@ -153,6 +153,47 @@ struct PPGGridChannel {
         self.started = started
     }
 
+    /// Pushes masked grid points until ``next`` reaches `index` (the end of the data before a
+    /// gap that is stepped over).
+    /// - Complexity: O(points pushed).
+    mutating func padMasked(to index: Int) {
+        guard var walk else { return }
+        while walk.next < index {
+            push(walk.next, 0, raw: 0, masked: true)
+            walk.next += 1
+        }
+        self.walk = walk
+    }
+
+    /// Starts a grid that holds nothing yet at the grid point of `time` (its first sample):
+    /// the points before it are missing for every window and are not stored.
+    /// - Complexity: O(1).
+    mutating func startLate(at time: Double) {
+        guard let origin, values.isEmpty, !started, time.isFinite else { return }
+        let k = Int(((time - origin) * Self.gridRate).rounded(.down))
+        if k > next { jump(to: k) }
+    }
+
+    /// Grid points of `[start, start + count)` held (produced and not trimmed), masked or not:
+    /// an upper bound of the window's unmasked points.
+    /// - Complexity: O(1).
+    func held(start: Int, count: Int) -> Int {
+        max(0, min(start + count, base + values.count) - max(start, base))
+    }
+
+    /// Moves the grid to `index` across a gap (`index` ≥ ``next``): held values are dropped
+    /// (every window that needed them is computed) and grid points before `index` are never
+    /// held. The interpolation state is kept: the next segment restarts it as before.
+    /// - Complexity: O(1) (amortised, releasing the held values).
+    mutating func jump(to index: Int) {
+        guard index > next, walk != nil else { return }
+        values.removeAll(keepingCapacity: true)
+        masked.removeAll(keepingCapacity: true)
+        raw.removeAll(keepingCapacity: true)
+        base = index
+        walk?.next = index
+    }
+
     /// Stores grid point `k` (the walk's next point) unless it lies before ``base``.
     private mutating func push(_ k: Int, _ v: Float, raw r: Float, masked m: Bool) {
         if k >= base {

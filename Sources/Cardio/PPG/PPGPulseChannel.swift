@@ -23,8 +23,9 @@ struct PPGPulseChannel {
     /// Quality label of each window, one byte per window (index in `PPGQualityLabel.allCases`,
     /// 0xFF: none), for the beats' `quality` column: a beat takes the label of the window whose
     /// central step holds it. One byte instead of a (start, end, label) tuple of 24 keeps a week
-    /// of 2-s windows at 0.3 MB per stream.
-    var labelCodes: [UInt8] = []
+    /// of 2-s windows at 0.3 MB per stream. Windows stepped over in a gap hold no byte
+    /// (``WindowCodes``): the memory follows the windows computed, not the time span.
+    var labelCodes = WindowCodes()
     /// Grid origin (s), step and window length (grid points) of the windows of ``labelCodes``.
     var labelGrid: (t0: Double, step: Int, length: Int, rate: Double)?
     /// The last window whose label was recorded, and whether it was excluded.
@@ -46,6 +47,8 @@ struct PPGPulseChannel {
     mutating func consume(_ block: SampleBlock, column: Int, rate sampleRate: Double) {
         if block.segment != segment {
             close()
+            // Every pulse before the new segment's first sample is known now (the gap has none).
+            if block.count > 0 { finalTime = max(finalTime, block.time(at: 0)) }
             segment = block.segment
             rate = sampleRate
             samples = 0
@@ -173,8 +176,7 @@ struct PPGPulseChannel {
         lastExcluded = excluded
         // The first window's label also stands for the time before its central step.
         if excluded { series.excludeFromHRV(from: first ? windowStart : step.start, to: step.end) }
-        while labelCodes.count <= window { labelCodes.append(0xFF) }
-        labelCodes[window] = label.flatMap { l in PPGQualityLabel.allCases.firstIndex(of: l).map { UInt8($0) } } ?? 0xFF
+        labelCodes.set(window, label.flatMap { l in PPGQualityLabel.allCases.firstIndex(of: l).map { UInt8($0) } } ?? 0xFF)
     }
 
     /// The central step of window k: `[t0 + (k·step + (length − step)/2) / rate, … + step / rate)`.
@@ -186,7 +188,7 @@ struct PPGPulseChannel {
 
     /// The label of the window whose central step holds time `t`, or `nil`.
     /// - Complexity: O(1).
-    static func label(at t: Double, codes: [UInt8], grid: (t0: Double, step: Int, length: Int, rate: Double)) -> PPGQualityLabel? {
+    static func label(at t: Double, codes: WindowCodes, grid: (t0: Double, step: Int, length: Int, rate: Double)) -> PPGQualityLabel? {
         let first = centralStep(0, grid: grid).start
         let guess = Int(((t - first) * grid.rate / Double(grid.step)).rounded(.down))
         for k in [guess - 1, guess, guess + 1] where k >= 0 && k < codes.count {
@@ -197,5 +199,44 @@ struct PPGPulseChannel {
             }
         }
         return nil
+    }
+}
+
+/// One byte per window index (0xFF: none), stored as runs of consecutive windows so that
+/// windows never recorded — those stepped over in a gap — cost nothing: memory follows the
+/// windows recorded, not the highest index.
+struct WindowCodes: Sendable {
+    /// Runs of consecutive windows: the first window's index and the codes.
+    private var runs: [(first: Int, codes: [UInt8])] = []
+
+    /// One past the highest window recorded (0 when none).
+    var count: Int { runs.last.map { $0.first + $0.codes.count } ?? 0 }
+    /// Whether no window is recorded.
+    var isEmpty: Bool { runs.isEmpty }
+
+    /// Records window `k`'s code; windows are recorded in increasing order (a hole of up to 64
+    /// windows is filled with 0xFF, a longer one starts a new run).
+    /// - Complexity: amortised O(1).
+    mutating func set(_ k: Int, _ code: UInt8) {
+        if let last = runs.last, k >= last.first, k < last.first + last.codes.count + 64 {
+            let i = runs.count - 1
+            while runs[i].first + runs[i].codes.count <= k { runs[i].codes.append(0xFF) }
+            runs[i].codes[k - runs[i].first] = code
+        } else {
+            runs.append((k, [code]))
+        }
+    }
+
+    /// Window `k`'s code, 0xFF when none was recorded.
+    /// - Complexity: O(log runs).
+    subscript(k: Int) -> UInt8 {
+        var lo = 0, hi = runs.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if runs[mid].first <= k { lo = mid + 1 } else { hi = mid }
+        }
+        guard lo > 0 else { return 0xFF }
+        let r = runs[lo - 1]
+        return k - r.first < r.codes.count ? r.codes[k - r.first] : 0xFF
     }
 }

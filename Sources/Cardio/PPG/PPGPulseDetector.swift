@@ -181,7 +181,11 @@ struct PPGPulseDetector {
             let n = state.n
             let slot = n & ringMask
             // Leaving the trailing mean window.
-            if n >= meanLength { state.sumMean -= mean[(n - meanLength) & ringMask] }
+            if n >= meanLength {
+                let leaving = mean[(n - meanLength) & ringMask]
+                state.sumMean -= leaving
+                if Self.cancelled(state.sumMean, leaving) { state.sumMean = sum(mean, n - meanLength + 1, n) }
+            }
             let z = y > 0 ? y * y : 0
             squared[slot] = z
             filtered[slot] = y
@@ -191,11 +195,19 @@ struct PPGPulseDetector {
             state.sumMean += y * y
             // Centre m = n - halfBeat: beat window [m - halfBeat, m + halfBeat] = [n - 2 halfBeat, n].
             state.sumBeat += z
-            if n - beatLength >= 0 { state.sumBeat -= squared[(n - beatLength) & ringMask] }
+            if n - beatLength >= 0 {
+                let leaving = squared[(n - beatLength) & ringMask]
+                state.sumBeat -= leaving
+                if Self.cancelled(state.sumBeat, leaving) { state.sumBeat = sum(squared, n - beatLength + 1, n + 1) }
+            }
             let enterPeak = n - halfBeat + halfPeak
             if enterPeak >= 0 { state.sumPeak += squared[enterPeak & ringMask] }
             let leavePeak = n - halfBeat - halfPeak - 1
-            if leavePeak >= 0 { state.sumPeak -= squared[leavePeak & ringMask] }
+            if leavePeak >= 0 {
+                let leaving = squared[leavePeak & ringMask]
+                state.sumPeak -= leaving
+                if Self.cancelled(state.sumPeak, leaving) { state.sumPeak = sum(squared, leavePeak + 1, enterPeak + 1) }
+            }
             let m = n - halfBeat
             state.n = n + 1
             guard m >= 0 else { return }
@@ -212,6 +224,27 @@ struct PPGPulseDetector {
                 state.inBlock = false // too wide for a pulse: rejected; wait for the next rise
                 state.blockStart = Int.max
             }
+        }
+
+        /// Whether removing `leaving` (≥ 0) from a running sum of non-negative terms left a
+        /// `sum` that rounding no longer holds: negative, or under 2^-24 of the term removed (an
+        /// outlier such as a 10^6 sample among values of 10^-3 leaves the sum as rounding
+        /// residue, which would mute detection for the rest of the recording). The sum is then
+        /// recomputed from the ring, so an outlier's effect ends when it leaves the window. A
+        /// recording without such a jump never recomputes (results as before).
+        @inline(__always)
+        static func cancelled(_ sum: Double, _ leaving: Double) -> Bool { leaving > 16_777_216 * sum }
+
+        /// The sum of ring values `[from, to)` (sample indices).
+        /// - Complexity: O(to − from).
+        func sum(_ ring: UnsafeMutablePointer<Double>, _ from: Int, _ to: Int) -> Double {
+            var s = 0.0
+            var k = max(0, from)
+            while k < to {
+                s += ring[k & ringMask]
+                k += 1
+            }
+            return s
         }
 
         mutating func closeBlock(at end: Int, into pulses: inout [Int]) {

@@ -33,6 +33,12 @@ struct ClockGridRegularizer {
     let sampleRate: Double
     /// The longest interval between two input samples that is interpolated, in s.
     static let maximumInterpolationGapSeconds = 1.0
+    /// The largest acceleration on one axis taken as a reading, g: 1000 g, five times the widest
+    /// wearable range (±200 g, ADXL372; wrist and hip devices record ±8–16 g). A sample beyond
+    /// it (a corrupt value such as ±3.4e38) is dropped and counted (``droppedSamples``),
+    /// never interpolated: its square would overflow and empty the day's means
+    /// (docs/HARDENING.md, "Outliers").
+    static let maximumAxisG: Float = 1000
 
     private var segment = -1
     private var hasPrevious = false
@@ -48,7 +54,10 @@ struct ClockGridRegularizer {
     private var outFirst = 0
     /// Grid points of the current run not yet handed over (at most ``runBufferCapacity``; a full
     /// buffer is handed over as part of the run, which consumers treat like any other split).
-    private let out = GridRunBuffer(capacity: Self.runBufferCapacity)
+    /// Starts at ``initialRunBufferCapacity`` and grows with the blocks (up to
+    /// ``runBufferCapacity``): a stream of a few samples holds a few KB, not 192 KB (10,000
+    /// five-sample devices reserved 1.9 GB of address space).
+    private var out = GridRunBuffer(capacity: Self.initialRunBufferCapacity)
     private var outCount = 0
     private var uniformTimes: [Double] = []
     /// Input samples seen (masked included).
@@ -59,11 +68,14 @@ struct ClockGridRegularizer {
     private(set) var interpolatedSamples = 0
     /// Runs ended by an interval longer than the maximum gap.
     private(set) var gapsSkipped = 0
-    /// Input samples dropped: masked or non-finite values, or times going backwards.
+    /// Input samples dropped: masked, non-finite or beyond ±``maximumAxisG`` values, or times
+    /// going backwards.
     private(set) var droppedSamples = 0
 
     /// Grid points handed over at most per call of the consumer.
     static let runBufferCapacity = 16_384
+    /// The run buffer's first capacity, grid points.
+    static let initialRunBufferCapacity = 256
 
     init(sampleRate: Double) {
         precondition(sampleRate > 0 && sampleRate.isFinite)
@@ -90,6 +102,16 @@ struct ClockGridRegularizer {
         }
         let n = block.count
         inputSamples += n
+        if out.capacity < Self.runBufferCapacity && 2 * n > out.capacity {
+            // Grow the run buffer with the blocks, keeping the pending run.
+            var c = out.capacity
+            while c < 2 * n && c < Self.runBufferCapacity { c *= 2 }
+            let bigger = GridRunBuffer(capacity: min(c, Self.runBufferCapacity))
+            bigger.x.update(from: out.x, count: outCount)
+            bigger.y.update(from: out.y, count: outCount)
+            bigger.z.update(from: out.z, count: outCount)
+            out = bigger
+        }
         guard n > 0 else {
             if block.endsSegment {
                 if hasPrevious { flush(into: &consumer, endRun: true) }
@@ -141,7 +163,10 @@ struct ClockGridRegularizer {
         for i in 0..<times.count {
             let t = times[i]
             let x = cx[i] * scale, y = cy[i] * scale, z = cz[i] * scale
-            let usable = flags[i] & masking == 0 && x.isFinite && y.isFinite && z.isFinite && t.isFinite
+            // A value beyond ±maximumAxisG is no acceleration (and its square overflows Float):
+            // dropped like a non-finite one, so it ends the run and stays local to its epoch.
+            let m = Self.maximumAxisG
+            let usable = flags[i] & masking == 0 && abs(x) <= m && abs(y) <= m && abs(z) <= m && t.isFinite
             if !usable {
                 droppedSamples += 1
                 if hasPrevious {

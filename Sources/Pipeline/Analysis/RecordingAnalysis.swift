@@ -251,6 +251,7 @@ public enum RecordingAnalysis {
         summary.files = recording.files
         var owner: [(source: Int, local: Int)] = [] // global stream index → (file, local index)
         var used = Set<Int>() // families that claimed a stream
+        var implausible: [Int: Int] = [:] // global stream index → samples at implausible times
         while true {
             // Non-block events first (announcements must precede their blocks); then the block
             // that starts earliest across files (ties: the earlier file).
@@ -295,6 +296,23 @@ public enum RecordingAnalysis {
             case .block(var b):
                 guard let index = source.globalIndex[b.stream] else { continue }
                 b.stream = index
+                // A backstop of the decoders' time check (InputLimits.timeProblem): a block
+                // whose times are no clock reading reaches no family (it would size windows
+                // and grids by its time span), and is named once per stream.
+                if b.count > 0,
+                    let why = InputLimits.timeProblem(b.time(at: 0), absolute: summary.streamSummaries[index].timeOrigin != .streamStart)
+                        ?? InputLimits.timeProblem(
+                            b.time(at: b.count - 1), absolute: summary.streamSummaries[index].timeOrigin != .streamStart)
+                {
+                    if implausible[index, default: 0] == 0 {
+                        summary.analysisIssues.append(
+                            AnalysisIssue(
+                                stream: summary.streamSummaries[index].key.description,
+                                message: "samples at implausible times not analysed: \(why)"))
+                    }
+                    implausible[index, default: 0] += b.count
+                    continue
+                }
                 output.figures.add(b)
                 for f in claimedBy[index] { try router.call(f, output: output) { try $0.consume(b, output: output) } }
                 if let progress, b.count > 0 {

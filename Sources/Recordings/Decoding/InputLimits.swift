@@ -23,6 +23,33 @@ public enum InputLimits {
         return "\(hz) Hz is outside the accepted range 0.001 … 100000 Hz"
     }
 
+    /// Sample times a recording may carry, seconds: absolute times (Unix or device-local seconds
+    /// since 1970) from 1970-01-01T00:00:00 up to 2^32 s (2106-02-07T06:28:16), relative times
+    /// (from the stream start) within ±2^32 s. A time outside it (1e20 s, a negative Unix time,
+    /// ±infinity, NaN) is no clock reading: it would size windows and grids by the time span,
+    /// or overflow an index, downstream. Decoders reject such a sample (or its line or row) where
+    /// they read it, naming the place; a clock that resets to 1970 stays inside the range and
+    /// is a backward step (a new segment), its jump a gap — analyses step over gaps
+    /// (docs/HARDENING.md, "Time plausibility").
+    public static let absoluteTimeSeconds: ClosedRange<Double> = 0...4_294_967_296
+    /// Relative sample times accepted (seconds from the stream start): ±2^32 s.
+    public static let relativeTimeSeconds: ClosedRange<Double> = -4_294_967_296...4_294_967_296
+
+    /// Why `seconds` is not a plausible sample time, or `nil` when it is.
+    /// - Parameters:
+    ///   - seconds: a sample time, seconds.
+    ///   - absolute: whether the time counts from 1970 (Unix or device-local seconds) rather
+    ///     than from the stream start.
+    /// - Returns: e.g. `"time 1e+20 s is outside 1970-01-01 … 2106-02-07 (0 … 2^32 s)"`.
+    /// - Complexity: O(1).
+    public static func timeProblem(_ seconds: Double, absolute: Bool = true) -> String? {
+        if absolute ? absoluteTimeSeconds.contains(seconds) : relativeTimeSeconds.contains(seconds) { return nil }
+        if seconds.isNaN { return "time is not a number" }
+        return absolute
+            ? "time \(seconds) s is outside 1970-01-01 … 2106-02-07 (0 … 2^32 s)"
+            : "time \(seconds) s from the stream start is outside ±2^32 s"
+    }
+
     /// Most bytes of a MAT-file's array dimensions (256 dimensions; MATLAB arrays have 2 to a
     /// few dozen).
     public static let matDimensionBytes = 1024

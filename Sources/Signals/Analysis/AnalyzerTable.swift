@@ -20,6 +20,8 @@ public struct AnalyzerTable<Key: Hashable, Analyzer> {
     @usableFromInline var values: [Key: Analyzer] = [:]
     /// The keys in the order they were first added (removed keys stay listed).
     public private(set) var order: [Key] = []
+    /// The keys of ``order``, for an O(1) membership test when adding.
+    @usableFromInline var ordered: Set<Key> = []
 
     /// Creates an empty table.
     public init() {}
@@ -30,7 +32,7 @@ public struct AnalyzerTable<Key: Hashable, Analyzer> {
     ///   - analyzer: the value.
     ///   - key: its stream index, device or series key.
     public mutating func add(_ analyzer: Analyzer, for key: Key) {
-        if values.updateValue(analyzer, forKey: key) == nil && !order.contains(key) { order.append(key) }
+        if values.updateValue(analyzer, forKey: key) == nil && ordered.insert(key).inserted { order.append(key) }
     }
 
     /// The analyser under `key`, or `nil`; read only (mutate it with ``update(_:_:)``).

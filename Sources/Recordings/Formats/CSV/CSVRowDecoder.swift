@@ -25,6 +25,9 @@ struct CSVRowDecoder {
     let timeField: Int?
     let timeUnit: CSVMapping.TimeUnit
     let timeOrigin: CSVMapping.TimeOrigin
+    /// Whether the times count from 1970 (Unix or device-local) rather than the stream start
+    /// (which range of ``InputLimits/timeProblem(_:absolute:)`` applies).
+    let absoluteTime: Bool
     let uniformRate: Double
     let uniformStart: Double
     let runCapacity: Int
@@ -60,11 +63,16 @@ struct CSVRowDecoder {
         case .column(_, let unit, let origin):
             timeUnit = unit
             timeOrigin = origin.arithmetic
+            switch origin {
+            case .recordingStart, .sinceFirstSample: absoluteTime = false
+            case .offset, .firstSampleAt, .deviceLocalClock: absoluteTime = true
+            }
             uniformRate = 0
             uniformStart = 0
         case .sampleRate(let rate, let start):
             timeUnit = .seconds
             timeOrigin = .unixEpoch
+            absoluteTime = start != nil
             uniformRate = rate
             uniformStart = start ?? 0
         }
@@ -147,6 +155,13 @@ struct CSVRowDecoder {
                 issue(
                     .wrongType, line: line, column: tf < count ? columns[tf] : nil,
                     "time column \(columnName(tf)): expected a finite number, found \(found); row skipped", into: &events)
+                for s in streams.indices { reject(s, into: &events) }
+                return
+            }
+            if let why = InputLimits.timeProblem(t, absolute: absoluteTime) {
+                issue(
+                    .outOfRange, line: line, column: columns[tf],
+                    "time column \(columnName(tf)): \(why); row skipped", into: &events)
                 for s in streams.indices { reject(s, into: &events) }
                 return
             }

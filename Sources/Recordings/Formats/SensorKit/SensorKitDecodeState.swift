@@ -53,6 +53,9 @@ struct SensorKitDecodeState {
     var accelerometerDuplicates: DuplicateWindow
     var rotationDuplicates: DuplicateWindow
     var ecgDuplicates: DuplicateWindow
+    /// PPG samples (`SRPhotoplethysmogramSample`) by device, `startDate` and
+    /// `nanosecondsSinceStart`: a repeated one is dropped whole, its samples counted per stream.
+    var ppgDuplicates: DuplicateWindow
     var duplicateReported: Set<Int> = []
     var leadChangeReported: Set<Int> = []
 
@@ -78,6 +81,7 @@ struct SensorKitDecodeState {
         accelerometerDuplicates = DuplicateWindow(capacity: duplicateWindow)
         rotationDuplicates = DuplicateWindow(capacity: duplicateWindow)
         ecgDuplicates = DuplicateWindow(capacity: duplicateWindow)
+        ppgDuplicates = DuplicateWindow(capacity: duplicateWindow)
     }
 
     func error(_ e: ScanError, _ s: JSONScanner, _ place: RecordPlace) -> RecordingError {
@@ -313,6 +317,26 @@ struct SensorKitDecodeState {
         case .photoplethysmogram:
             withUnsafeTemporaryAllocation(of: Float.self, capacity: 5) { v in
                 for parent in p.ppg {
+                    let key = DuplicateWindow.Key(
+                        a: UInt64(d), b: parent.startDate.bitPattern, c: UInt64(bitPattern: parent.nanosecondsSinceStart))
+                    guard ppgDuplicates.insert(key, time: parent.startDate) else {
+                        // An exact repeat of an earlier PPG sample (an exporter repeating a
+                        // result): every sample of it is read and dropped as a duplicate.
+                        var counted: [Int] = []
+                        if parent.temperatureState != 0 { counted.append(motionStream(3, device: d)) }
+                        for j in parent.opticalStart..<parent.opticalStart + parent.opticalCount {
+                            counted.append(opticalStream(device: d, p.optical[j], usage: parent.usage))
+                        }
+                        for j in parent.accelerometerStart..<parent.accelerometerStart + parent.accelerometerCount {
+                            counted.append(motionStream(2, device: d, rate: p.ppgAccelerometer[j].samplingFrequency))
+                        }
+                        for k in counted {
+                            assemblers[k].qc.samplesRead += 1
+                            assemblers[k].qc.duplicatesDropped += 1
+                            reportDuplicate(k, at: place)
+                        }
+                        continue
+                    }
                     if parent.temperatureState != 0 {
                         let k = motionStream(3, device: d)
                         let t = parent.startDate + Double(parent.nanosecondsSinceStart) / 1e9

@@ -431,7 +431,7 @@ struct SensorKitRecordParser {
         var v: (Float, Float, Float) = (0, 0, 0)
         while try s.nextKey(&first) {
             if s.keyIs("startDate") {
-                t = try s.readDouble("startDate"); haveT = true
+                t = try Self.readTime(&s, "startDate"); haveT = true
             } else if !rotation && s.keyIs("acceleration") {
                 v = try readXYZ(&s, "acceleration"); haveVector = true
             } else if rotation && s.keyIs("rotationRate") {
@@ -476,6 +476,17 @@ struct SensorKitRecordParser {
             throw ScanError(.outOfRange, at: at, "'\(field)' has a component beyond the single-precision range (±3.4e38)")
         }
         return (Float(x), Float(y), Float(z))
+    }
+
+    /// Reads a sample time (Unix seconds), rejecting the record when it is no plausible clock
+    /// reading (``InputLimits/timeProblem(_:absolute:)``).
+    @inline(__always)
+    static func readTime(_ s: inout JSONScanner, _ field: StaticString) throws(ScanError) -> Double {
+        s.skipWhitespace()
+        let at = s.i
+        let t = try s.readDouble(field)
+        if let why = InputLimits.timeProblem(t) { throw ScanError(.outOfRange, at: at, "'\(field)': \(why)") }
+        return t
     }
 
     /// Reads a positive, finite frequency in Hz.
@@ -542,7 +553,7 @@ struct SensorKitRecordParser {
                             | (beyond ? SampleFlags.missing.rawValue | SampleFlags.saturated.rawValue : 0))
                 }
             } else if s.keyIs("date") {
-                b.date = try s.readDouble("date")
+                b.date = try Self.readTime(&s, "date")
             } else if s.keyIs("frequency") {
                 s.skipWhitespace()
                 b.frequencyOffset = s.i
@@ -600,7 +611,7 @@ struct SensorKitRecordParser {
                 var firstElement = true
                 while try s.nextElement(&firstElement) { try parsePPGAccelerometerSample(&s) }
             } else if s.keyIs("startDate") {
-                p.startDate = try s.readDouble("startDate"); haveStart = true
+                p.startDate = try Self.readTime(&s, "startDate"); haveStart = true
             } else if s.keyIs("nanosecondsSinceStart") {
                 p.nanosecondsSinceStart = try s.readInt64("nanosecondsSinceStart"); haveNs = true
             } else if s.keyIs("temperature") {
@@ -624,6 +635,21 @@ struct SensorKitRecordParser {
         if !haveNs { throw Self.missing("nanosecondsSinceStart", in: what, at: at) }
         p.opticalCount = optical.count - p.opticalStart
         p.accelerometerCount = ppgAccelerometer.count - p.accelerometerStart
+        // Every sample's time (startDate + its nanosecondsSinceStart) must be a plausible one too.
+        var lo = p.nanosecondsSinceStart, hi = p.nanosecondsSinceStart
+        for o in optical[p.opticalStart...] {
+            lo = min(lo, o.nanosecondsSinceStart)
+            hi = max(hi, o.nanosecondsSinceStart)
+        }
+        for a in ppgAccelerometer[p.accelerometerStart...] {
+            lo = min(lo, a.nanosecondsSinceStart)
+            hi = max(hi, a.nanosecondsSinceStart)
+        }
+        for ns in [lo, hi] {
+            if let why = InputLimits.timeProblem(p.startDate + Double(ns) / 1e9) {
+                throw ScanError(.outOfRange, at: at, "'startDate' + 'nanosecondsSinceStart': \(why)")
+            }
+        }
         ppg.append(p)
     }
 
