@@ -54,7 +54,9 @@ let package = Package(
 
         // MARK: - Umbrella library (`import SensorPipe` re-exports DSP, Recordings, Cardio, Motion, Features, Pipeline)
         .target(
-            name: "SensorPipe", dependencies: ["DSP", "Recordings", "Cardio", "Motion", "Features", "Pipeline", "Report", "Rhythm",
+            name: "SensorPipe",
+            dependencies: [
+                "DSP", "Recordings", "Cardio", "Motion", "Features", "Pipeline", "Report", "Rhythm",
                 "Respiration",
             ],
             exclude: ["README.md"]),
@@ -90,6 +92,7 @@ let package = Package(
         .testTarget(
             name: "RhythmTests", dependencies: ["Rhythm", "Pipeline", "Recordings", "_TestSupport"],
             exclude: ["Fixtures"]),
+        .testTarget(
             name: "RespirationTests", dependencies: ["Respiration", "Pipeline", "Recordings", "Cardio", "_TestSupport"]),
         .testTarget(name: "SensorPipeTests", dependencies: ["SensorPipe", "_TestSupport"]),
         .testTarget(name: "SensorPipeCLITests", dependencies: ["sensorpipe", "Pipeline"]),
