@@ -213,7 +213,7 @@ struct QTDBWavesValidationTests {
         return s
     }
 
-    @Test("per boundary mean ± SD and Se on the 15 MIT-BIH records of QTDB (lead 0, lead 1, combined; q1c and q2c)")
+    @Test("per boundary mean ± SD and Se on the 15 MIT-BIH records of QTDB (MLII, V lead, combined; q1c and q2c)")
     func boundaries() throws {
         var perLead: [String: [(String, WavesScoring.Score)]] = [:]
         var pooled: [String: WavesScoring.Score] = [:]
@@ -229,8 +229,7 @@ struct QTDBWavesValidationTests {
                     let which =
                         stream.hasSuffix("combined")
                         ? "combined"
-                        : (stream.contains("/1") || stream.hasSuffix("V5") || stream.hasSuffix("V1") || stream.hasSuffix("V2")
-                            || stream.hasSuffix("V4") ? "lead 1" : "lead 0")
+                        : (stream.hasSuffix("MLII") ? "MLII" : "V lead")
                     let key = "\(annotator) \(which) [\(stream.split(separator: "/").last ?? "")]"
                     let sc = WavesScoring.score(rows: r, marks: marks)
                     perLead[key, default: []].append((name, sc))

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Writes Datasets/ecg/qtdb/sel100x.{hea,dat,q1c}: QT Database record sel100, both leads,
+"""Writes Datasets/qtdb/sel100x.{hea,dat,q1c}: QT Database record sel100, both leads,
 samples 147500-157500 (590-630 s, the stretch holding the first cardiologist's 30 annotated
 beats), unchanged digital values (format 212), and the .q1c marks inside it shifted by -147500
-samples. QTDB is ODC-By 1.0 (PhysioNet); see Datasets/ecg/qtdb/SOURCE.md.
+samples. QTDB is ODC-By 1.0 (PhysioNet); see Datasets/qtdb/SOURCE.md.
 Usage: python3 scripts/ecg/make-qtdb-excerpt.py [qtdb-mitdb folder]
 """
 import lzma
@@ -15,7 +15,7 @@ import numpy as np
 import wfdb
 
 SRC = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "../../../shared/datasets/qtdb-mitdb")
-OUT = os.path.join(os.path.dirname(__file__), "../../Datasets/ecg/qtdb")
+OUT = os.path.join(os.path.dirname(__file__), "../../Datasets/qtdb")
 FROM, TO = 147500, 157500
 
 tmp = tempfile.mkdtemp()
