@@ -71,6 +71,7 @@ public enum AnalysisRegistry {
     /// Every family, in the order analyses run and their tables are listed.
     public static let families: [AnalysisFamilyEntry] = [
         AnalysisFamilyEntry(ECGFamily.self),
+        AnalysisFamilyEntry(ECGWavesFamily.self),
         AnalysisFamilyEntry(MotionFamily.self),
         AnalysisFamilyEntry(FeaturesFamily.self),
         AnalysisFamilyEntry(PPGFamily.self),

@@ -1,0 +1,202 @@
+import Signals
+
+/// ECG wave delineation: P, QRS and T boundaries of every beat the ECG family detects, per lead
+/// and combined across the leads of a device, and PR/QRS/QT/QTc per window.
+///
+/// Receives the beats through the derived-event contract (``ECGBeatEvents/series``, `ecg_beats`:
+/// time, class, quality) and the raw lead (it claims every ECG stream; a lead the ECG family
+/// does not analyse gets no beats and no rows). Each beat is delineated by ``WaveDelineator``
+/// (Martínez et al. 2004) on −1.0…+1.2 s of its lead, so rows depend on the samples and the beat
+/// times only, never on block sizes. Combined rows (stream `device/electrocardiogram/combined`):
+/// the first lead's beat and each other lead's beat within 150 ms of it; earliest P and QRS
+/// onset, latest P, QRS and T offset among the leads where the wave is present; peaks from the
+/// first lead where present.
+public enum ECGWavesFamily: AnalysisFamily {
+    public static let name = "waves"
+    public static let summary = "ECG wave delineation (P, QRS, T per beat) and PR/QRS/QT/QTc per window"
+    public static var tables: [ResultTable] { [ECGWavesTables.waves.table, ECGWavesTables.intervals.table] }
+    public static var summaryFigures: [SummaryFigure] { ECGWavesTables.summaryFigures }
+    public static var defaultOptions: ECGWavesOptions { ECGWavesOptions() }
+    public static var options: [AnalysisOption<ECGWavesOptions>] {
+        [
+            .number(
+                "interval_window_s", unit: "s", "ecg_intervals window length", range: 10...86_400,
+                get: { $0.intervalWindowSeconds }, set: { $0.intervalWindowSeconds = $1 }),
+            .flag(
+                "combine_leads", "also write boundaries combined across the leads of a multi-lead recording (default on)",
+                get: { $0.combinesLeads }, set: { $0.combinesLeads = $1 }),
+        ]
+    }
+
+    public static func makeAnalyzer(options: ECGWavesOptions) -> Analyzer { Analyzer(options: options) }
+
+    /// The channel of the combined rows (``StreamKey/channel``).
+    public static let combinedChannel = "combined"
+
+    /// Beats of two leads closer than this are one beat, s.
+    static let matchSeconds = 0.15
+
+    /// The delineation of one recording.
+    public struct Analyzer: RecordingAnalyzer {
+        let options: ECGWavesOptions
+        var leads = AnalyzerTable<Int, WaveLead>()
+        var byName: [String: Int] = [:]
+        /// Per lead: its group's combined stream name.
+        var groupOf: [Int: String] = [:]
+        var groups: [String: Combiner] = [:]
+        var groupOrder: [String] = []
+        var accumulators: [String: IntervalAccumulator] = [:]
+        var accumulatorOrder: [String] = []
+        var previousNormal: [String: Bool] = [:]
+        public private(set) var streamIssues: [AnalysisIssue] = []
+        public var issues: [String] { streamIssues.map(\.description) }
+
+        init(options: ECGWavesOptions) { self.options = options }
+
+        public var subscriptions: [DerivedSubscription] {
+            [DerivedSubscription(series: ECGBeatEvents.series.id, attributes: ["class", "quality"])]
+        }
+
+        public mutating func claim(_ stream: AnnouncedStream) -> Bool {
+            guard stream.info.key.sensor == .electrocardiogram else { return false }
+            leads.add(WaveLead(streamName: stream.name), for: stream.index)
+            byName[stream.name] = stream.index
+            var key = stream.info.key
+            key.channel = ECGWavesFamily.combinedChannel
+            let g = key.description
+            groupOf[stream.index] = g
+            if groups[g] == nil {
+                groups[g] = Combiner(name: g)
+                groupOrder.append(g)
+            }
+            groups[g]!.members.append(stream.index)
+            return true
+        }
+
+        public mutating func consume(_ block: SampleBlock, output: any ResultOutput) throws {
+            guard
+                let done = leads.update(
+                    block.stream,
+                    { l -> [BeatWaves] in
+                        l.consume(block)
+                        defer { l.done.removeAll(keepingCapacity: true) }
+                        return l.done
+                    })
+            else { return }
+            try emit(done, lead: block.stream, output: output)
+        }
+
+        public mutating func consume(derived event: DerivedEvent, series: DerivedSeries, output: any ResultOutput) throws {
+            guard event.series == ECGBeatEvents.series.id, let index = byName[event.stream] else { return }
+            let beat = WaveLead.Beat(time: event.time, beatClass: event.values.first?.label, quality: event.values.dropFirst().first?.label)
+            let done = leads.update(index) { l -> [BeatWaves] in
+                l.add(beat)
+                defer { l.done.removeAll(keepingCapacity: true) }
+                return l.done
+            }
+            try emit(done ?? [], lead: index, output: output)
+        }
+
+        public mutating func finish(output: any ResultOutput) throws {
+            for index in leads.order {
+                guard var l = leads.remove(index) else { continue }
+                l.flushAll()
+                try emit(l.done, lead: index, output: output)
+                if let g = groupOf[index] { groups[g]!.ended.insert(index) }
+                try drain(groupOf[index], output: output)
+            }
+            for name in accumulatorOrder {
+                for r in accumulators[name]!.finish() { try output.emit(ECGWavesTables.intervals, Streamed(stream: name, value: r)) }
+            }
+        }
+
+        /// Writes a lead's delineated beats and passes them to its group.
+        private mutating func emit(_ beats: [BeatWaves], lead: Int, output: any ResultOutput) throws {
+            guard !beats.isEmpty, let name = leads[lead]?.streamName ?? byName.first(where: { $0.value == lead })?.key else { return }
+            for b in beats { try write(b, stream: name, output: output) }
+            guard options.combinesLeads, let g = groupOf[lead], groups[g]!.members.count >= 2 else { return }
+            groups[g]!.queues[lead, default: []].append(contentsOf: beats)
+            try drain(g, output: output)
+        }
+
+        private mutating func drain(_ g: String?, output: any ResultOutput) throws {
+            guard options.combinesLeads, let g, groups[g]!.members.count >= 2 else { return }
+            let combined = groups[g]!.take()
+            for b in combined { try write(b, stream: g, output: output) }
+        }
+
+        /// One row, and its contribution to the stream's intervals.
+        private mutating func write(_ b: BeatWaves, stream: String, output: any ResultOutput) throws {
+            try output.emit(ECGWavesTables.waves, Streamed(stream: stream, value: b))
+            if accumulators[stream] == nil {
+                accumulators[stream] = IntervalAccumulator(windowSeconds: options.intervalWindowSeconds)
+                accumulatorOrder.append(stream)
+            }
+            if let closed = accumulators[stream]!.add(b, previousNormal: previousNormal[stream] ?? false) {
+                try output.emit(ECGWavesTables.intervals, Streamed(stream: stream, value: closed))
+            }
+            previousNormal[stream] = b.beatClass == "N"
+        }
+    }
+
+    /// Combines the delineated beats of the leads of one device.
+    struct Combiner {
+        let name: String
+        var members: [Int] = []
+        var queues: [Int: [BeatWaves]] = [:]
+        var ended: Set<Int> = []
+
+        /// The combined rows of the first lead's beats that every other lead has passed (a beat
+        /// later than 150 ms after it, or its end).
+        mutating func take() -> [BeatWaves] {
+            guard let reference = members.first else { return [] }
+            var out = [BeatWaves]()
+            while let b = queues[reference]?.first {
+                for m in members.dropFirst() where !ended.contains(m) {
+                    guard let last = queues[m]?.last, last.beatTime > b.beatTime + ECGWavesFamily.matchSeconds else { return out }
+                }
+                var parts = [b]
+                for m in members.dropFirst() {
+                    var q = queues[m] ?? []
+                    // Drop beats too early to match this or any later reference beat.
+                    while let f = q.first, f.beatTime < b.beatTime - ECGWavesFamily.matchSeconds { q.removeFirst() }
+                    if let i = q.indices.min(by: { abs(q[$0].beatTime - b.beatTime) < abs(q[$1].beatTime - b.beatTime) }),
+                        abs(q[i].beatTime - b.beatTime) <= ECGWavesFamily.matchSeconds
+                    {
+                        parts.append(q[i])
+                        q.remove(at: i)
+                    }
+                    queues[m] = q
+                }
+                out.append(Self.combine(parts))
+                queues[reference]!.removeFirst()
+            }
+            return out
+        }
+
+        /// The combined boundaries of one beat's leads (the first is the reference lead).
+        static func combine(_ parts: [BeatWaves]) -> BeatWaves {
+            var c = parts[0]
+            c.leads = parts.count
+            func status(_ s: [WaveStatus]) -> WaveStatus {
+                s.contains(.present) ? .present : s.contains(.absent) ? .absent : .notDeterminable
+            }
+            let qrs = parts.filter { $0.qrsStatus == .present }
+            let p = parts.filter { $0.pStatus == .present }
+            let t = parts.filter { $0.tStatus == .present }
+            c.qrsStatus = status(parts.map(\.qrsStatus))
+            c.pStatus = status(parts.map(\.pStatus))
+            c.tStatus = status(parts.map(\.tStatus))
+            c.qrsOnset = qrs.compactMap(\.qrsOnset).min()
+            c.qrsOffset = qrs.compactMap(\.qrsOffset).max()
+            c.pOnset = p.compactMap(\.pOnset).min()
+            c.pOffset = p.compactMap(\.pOffset).max()
+            c.tOffset = t.compactMap(\.tOffset).max()
+            c.pPeak = p.first?.pPeak
+            c.pShape = p.first?.pShape
+            c.tPeak = t.first?.tPeak
+            c.tShape = t.first?.tShape
+            return c
+        }
+    }
+}

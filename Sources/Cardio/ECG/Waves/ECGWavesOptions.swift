@@ -1,0 +1,22 @@
+import Signals
+
+/// Options of the ECG wave delineation (``ECGWavesFamily``).
+public struct ECGWavesOptions: Sendable, Hashable {
+    /// Length of the `ecg_intervals` windows, s (default 60; windows start at multiples of it on
+    /// the `beats.time` clock).
+    public var intervalWindowSeconds = 60.0
+    /// For multi-lead recordings, also write the boundaries combined across the leads of a
+    /// device (stream channel `combined`; default `true`).
+    public var combinesLeads = true
+    /// Creates default options.
+    public init() {}
+}
+
+extension ECGWavesOptions: Codable {
+    /// Reads the options from a JSON object keyed by the family's declared option keys.
+    /// - Throws: `OptionValueError` naming the key for an unknown key or a value not accepted.
+    public init(from decoder: any Decoder) throws { self = try ECGWavesFamily.decodeOptions(from: decoder) }
+
+    /// Writes the options as a JSON object keyed by the family's declared option keys.
+    public func encode(to encoder: any Encoder) throws { try ECGWavesFamily.encode(self, to: encoder) }
+}

@@ -1,0 +1,122 @@
+import Signals
+
+/// The tables of the ECG wave delineation.
+public enum ECGWavesTables {
+    /// One row per delineated beat and stream (a lead, or the leads combined).
+    public static let waves = TableSchema<Streamed<BeatWaves>>(
+        name: "ecg_waves",
+        summary: "per beat and ECG stream: P, QRS and T boundaries (wavelet delineator, Martínez et al. 2004)",
+        columns: [
+            .init("stream", .text, "stream key (a lead, or device/electrocardiogram/combined for the leads combined)") { .text($0.stream) },
+            .init("beat_time", .real, unit: "s", "beats.time of the beat (for combined rows: the first lead's)") {
+                .real($0.value.beatTime)
+            },
+            .init("class", .text, "the beat's class from the ECG family (N, S, V, Q)") { .optional($0.value.beatClass) },
+            .init("p_onset", .real, unit: "s", "P wave onset; empty unless p_status is present and the onset was found") {
+                .finite($0.value.pOnset)
+            },
+            .init("p_peak", .real, unit: "s", "P wave peak (zero crossing of the wavelet transform); empty for a one-slope P") {
+                .finite($0.value.pPeak)
+            },
+            .init("p_offset", .real, unit: "s", "P wave offset") { .finite($0.value.pOffset) },
+            .init("qrs_onset", .real, unit: "s", "QRS onset") { .finite($0.value.qrsOnset) },
+            .init("qrs_offset", .real, unit: "s", "QRS offset (J point)") { .finite($0.value.qrsOffset) },
+            .init("t_peak", .real, unit: "s", "T wave peak; empty for a one-slope T") { .finite($0.value.tPeak) },
+            .init("t_offset", .real, unit: "s", "T wave offset") { .finite($0.value.tOffset) },
+            .init("p_status", .text, "present, absent (looked for, not found) or not_determinable (masked samples, segment edge, no QRS)") {
+                .text($0.value.pStatus.rawValue)
+            },
+            .init("qrs_status", .text, "present or not_determinable") { .text($0.value.qrsStatus.rawValue) },
+            .init("t_status", .text, "present, absent or not_determinable") { .text($0.value.tStatus.rawValue) },
+            .init(
+                "p_shape", .text, "upright, inverted, biphasic_pos_neg, biphasic_neg_pos, rising_only, falling_only; empty unless present"
+            ) { .optional($0.value.pShape?.rawValue) },
+            .init("t_shape", .text, "as p_shape, for the T wave") { .optional($0.value.tShape?.rawValue) },
+            .init("rr_before", .real, unit: "s", "interval from the previous detected beat of the segment") { .finite($0.value.rrBefore) },
+            .init("signal_quality", .text, "ecg_quality label of the window holding the beat (beats.quality)") {
+                .optional($0.value.signalQuality)
+            },
+            .init(
+                "delineation_quality", .text,
+                "complete (QRS and T offset found; P found or absent), partial (QRS found, another boundary not), failed (no QRS onset/offset)"
+            ) { .text($0.value.delineationQuality) },
+            .init("leads", .integer, "leads that delineated the beat (1 for a lead's row)") { .integer($0.value.leads) },
+        ])
+
+    /// PR, QRS, QT and QTc per window and per stream.
+    public static let intervals = TableSchema<Streamed<ECGIntervals>>(
+        name: "ecg_intervals",
+        summary:
+            "per ECG stream and window (and the whole stream): median and IQR of PR, QRS, QT and QTc (Bazett, Fridericia, Framingham, Hodges) over normal beats in acceptable quality",
+        columns: intervalColumns)
+
+    static var intervalColumns: [TableSchema<Streamed<ECGIntervals>>.Column] {
+        typealias C = TableSchema<Streamed<ECGIntervals>>.Column
+        var c: [C] = [
+            .init("stream", .text, "stream key") { .text($0.stream) },
+            .init("scope", .text, "window or recording (the whole stream)") { .text($0.value.scope) },
+            .init("start", .real, unit: "s", "window start (recording: first beat)") { .real($0.value.startSeconds) },
+            .init("end", .real, unit: "s", "window end, exclusive (recording: last beat)") { .real($0.value.endSeconds) },
+            .init("beats", .integer, "beats delineated in the window") { .integer($0.value.beats) },
+            .init(
+                "qt_beats", .integer,
+                "beats contributing to QT/QTc: N after N, quality excellent or barely_acceptable, QRS onset and T offset found, RR 0.3–2 s"
+            ) { .integer($0.value.qtBeats) },
+            .init("pr_beats", .integer, "beats contributing to PR (as qt_beats, with a P onset instead of a T offset)") {
+                .integer($0.value.prBeats)
+            },
+            .init("qrs_beats", .integer, "beats contributing to QRS") { .integer($0.value.qrsBeats) },
+        ]
+        let measures: [(String, String, @Sendable (ECGIntervals) -> ECGIntervals.Spread?)] = [
+            ("rr", "RR interval before the QT beats", { $0.rr }),
+            ("pr", "PR interval (QRS onset − P onset)", { $0.pr }),
+            ("qrs", "QRS duration", { $0.qrs }),
+            ("qt", "QT interval (T offset − QRS onset)", { $0.qt }),
+            ("qtc_bazett", "QTc Bazett: QT/√RR", { $0.qtcBazett }),
+            ("qtc_fridericia", "QTc Fridericia: QT/∛RR", { $0.qtcFridericia }),
+            ("qtc_framingham", "QTc Framingham: QT + 154·(1 − RR)", { $0.qtcFramingham }),
+            ("qtc_hodges", "QTc Hodges: QT + 1.75·(HR − 60)", { $0.qtcHodges }),
+        ]
+        for (name, meaning, path) in measures {
+            c.append(
+                .init("\(name)_ms", .real, unit: "ms", "median \(meaning) over the contributing beats") { .finite(path($0.value)?.median) })
+            c.append(.init("\(name)_iqr_ms", .real, unit: "ms", "its interquartile range (Q3 − Q1)") { .finite(path($0.value)?.iqr) })
+        }
+        c.append(.init("null_reason", .text, "why QT/QTc or PR is empty") { .optional($0.value.nullReason) })
+        return c
+    }
+
+    /// The family's summary figures: the window medians, averaged with the QT beats as weights.
+    public static var summaryFigures: [SummaryFigure] {
+        let meaning = { (m: String) in
+            "mean of the ecg_intervals window medians of \(m), weighted by the window's qt_beats (normal beats in acceptable quality)"
+        }
+        return [
+            SummaryFigure(
+                family: ECGWavesFamily.name, name: "qtc_fridericia_ms", unit: "ms", meaning: meaning("QTc Fridericia"), aggregation: .mean,
+                sourceTable: "ecg_intervals", sourceColumn: "qtc_fridericia_ms"),
+            SummaryFigure(
+                family: ECGWavesFamily.name, name: "qtc_bazett_ms", unit: "ms", meaning: meaning("QTc Bazett"), aggregation: .mean,
+                sourceTable: "ecg_intervals", sourceColumn: "qtc_bazett_ms"),
+            SummaryFigure(
+                family: ECGWavesFamily.name, name: "qt_ms", unit: "ms", meaning: meaning("QT"), aggregation: .mean,
+                sourceTable: "ecg_intervals", sourceColumn: "qt_ms"),
+        ]
+    }
+}
+
+extension ECGIntervals: StreamSummaryValue {
+    /// A window's facts: its median QT and QTc weighted by the beats contributing (the whole-stream
+    /// row contributes none, so nothing is counted twice).
+    public func summaryFacts(stream: String) -> [SummaryFact] {
+        guard scope == "window" else { return [] }
+        let w = Double(qtBeats)
+        return [("qtc_fridericia_ms", qtcFridericia), ("qtc_bazett_ms", qtcBazett), ("qt_ms", qt)].compactMap { name, s in
+            s.map {
+                SummaryFact(
+                    family: ECGWavesFamily.name, stream: stream, startSeconds: startSeconds, endSeconds: endSeconds, figure: name,
+                    value: $0.median, weight: w)
+            }
+        }
+    }
+}

@@ -1,0 +1,276 @@
+/// Delineates one beat from a window of its lead resampled to 250 Hz: QRS onset and offset, P
+/// and T waves (peak, onset/offset, shape, absence), after the wavelet delineator of Martínez
+/// et al. 2004 (quadratic-spline wavelet, algorithme à trous, ``QuadraticSplineWavelet``):
+///
+/// - **QRS** at scale 2^2: the largest modulus maximum within ±100 ms of the detection time, and
+///   the R wave's pair (it and its larger opposite-sign neighbour within 80 ms), then at most one
+///   Q maximum before (> γ_pre = 0.06 of the largest) and one S maximum after (> γ_post = 0.09),
+///   each of alternating sign within 60 ms of the pair. The onset is the
+///   first sample before the first maximum where |W| drops below ξ_on (0.05 of that maximum
+///   when it is a rising slope, 0.07 when falling) or has a local minimum; the offset likewise
+///   after the last maximum (ξ_off 0.125 rising, 0.71 falling).
+/// - **T** at scale 2^4 (2^5 when fewer than two maxima exceed ε at 2^4): maxima of |W| above
+///   ε_T = 0.25 · RMS of W over the beat, in the rate-dependent window [R + 140 ms, R + 500 ms]
+///   when the previous RR exceeds 720 ms, else [R + 100 ms, R + 0.7 RR] (never past the next
+///   beat − 100 ms). The largest maximum and its larger opposite-sign neighbour give the peak
+///   (their zero crossing) and the shape (upright, inverted; a third alternating maximum of at
+///   least 25 % of the largest makes it biphasic; one maximum alone: rising/falling only, no
+///   peak). Offset after the last maximum: |W| below ξ_Toff = 0.4 of it, or a local minimum.
+/// - **P** at scale 2^4 likewise in [max(QRS onset − 280 ms, R − 0.4 RR), QRS onset − 30 ms],
+///   ε_P = 0.02 · RMS, onset ξ_Pon = 0.5, offset ξ_Poff = 0.9.
+///
+/// No parameter depends on the record; the thresholds are Martínez 2004's.
+///
+/// - Complexity: O(window length) per beat (about 550 samples at 250 Hz).
+struct WaveDelineator {
+    /// The delineator's sample rate, Hz.
+    static let rate = 250.0
+    /// The window around the beat, s: before and after the detection time.
+    static let before = 1.0
+    static let after = 1.2
+    /// Window length, samples at 250 Hz, and the beat's index in it.
+    static let length = Int((before + after) * rate)
+    static let beatIndex = Int(before * rate)
+
+    /// Boundaries found, in (fractional) window positions at 250 Hz.
+    struct Marks {
+        var pOnset: Double?, pPeak: Double?, pOffset: Double?
+        var qrsOnset: Double?, qrsOffset: Double?
+        var tPeak: Double?, tOffset: Double?
+        var p = WaveStatus.notDeterminable, qrs = WaveStatus.notDeterminable, t = WaveStatus.notDeterminable
+        var pShape: WaveShape?, tShape: WaveShape?
+    }
+
+    /// Delineates the beat at ``beatIndex`` of `x`.
+    /// - Parameters:
+    ///   - x: ``length`` samples at 250 Hz (values outside `valid` are padding).
+    ///   - valid: the positions that hold real, finite samples.
+    ///   - rr: the RR interval before the beat, s (`nil`: unknown, 0.9 s assumed for the windows).
+    ///   - next: the next beat's position in the window, if within it.
+    /// - Returns: the boundaries and statuses.
+    static func delineate(_ x: [Float], valid: Range<Int>, rr: Double?, next: Double?) -> Marks {
+        var m = Marks()
+        let r = beatIndex
+        let fs = rate
+        func samples(_ s: Double) -> Int { Int((s * fs).rounded()) }
+        // The QRS needs ±300 ms of real samples; the waves their windows (checked below).
+        guard valid.lowerBound <= r - samples(0.3), valid.upperBound >= r + samples(0.3) else { return m }
+        let wt = QuadraticSplineWavelet(x)
+
+        // MARK: QRS (scale 2^2)
+        let w2 = wt.w[1]
+        let d2 = QuadraticSplineWavelet.delay(2)
+        func widx(_ pos: Int, _ k: Int) -> Int { pos + Int(QuadraticSplineWavelet.delay(k).rounded(.down)) }
+        let mainLo = widx(r - samples(0.1), 2), mainHi = widx(r + samples(0.1), 2)
+        var im = mainLo
+        for i in mainLo...mainHi where abs(w2[i]) > abs(w2[im]) { im = i }
+        let big = abs(w2[im])
+        guard big > 0 else { return m }
+        // The R wave: the largest maximum and its opposite-sign neighbour (the larger one) within
+        // 80 ms; then at most one Q (before) and one S (after) maximum of alternating sign within
+        // 60 ms of the pair, above γ_pre = 0.06 and γ_post = 0.09 of the largest.
+        let maxima = moduloMaxima(w2, from: im - samples(0.16), to: im + samples(0.16))
+        var first = im, last = im
+        if let k = maxima.firstIndex(of: im) {
+            var best: Int?
+            for j in [k - 1, k + 1] where j >= 0 && j < maxima.count {
+                let i = maxima[j]
+                guard (w2[i] > 0) != (w2[im] > 0), abs(i - im) <= samples(0.08), abs(w2[i]) > 0.06 * big else { continue }
+                if best == nil || abs(w2[i]) > abs(w2[best!]) { best = i }
+            }
+            if let b = best {
+                first = min(im, b)
+                last = max(im, b)
+            }
+            if let f = maxima.firstIndex(of: first), f > 0 {
+                let q = maxima[f - 1]
+                if (w2[q] > 0) != (w2[first] > 0), first - q <= samples(0.06), abs(w2[q]) > 0.06 * big { first = q }
+            }
+            if let l = maxima.firstIndex(of: last), l + 1 < maxima.count {
+                let sw = maxima[l + 1]
+                if (w2[sw] > 0) != (w2[last] > 0), sw - last <= samples(0.06), abs(w2[sw]) > 0.09 * big { last = sw }
+            }
+        }
+        let onThreshold = (w2[first] > 0 ? 0.05 : 0.07) * abs(w2[first])
+        let offThreshold = (w2[last] > 0 ? 0.125 : 0.71) * abs(w2[last])
+        let validW2 = widx(valid.lowerBound, 2) + 1..<widx(valid.upperBound, 2) - 1
+        guard let on = walk(w2, from: first, step: -1, threshold: onThreshold, limit: max(first - samples(0.12), validW2.lowerBound)),
+            let off = walk(w2, from: last, step: 1, threshold: offThreshold, limit: min(last + samples(0.16), validW2.upperBound - 1))
+        else { return m }
+        m.qrs = .present
+        let qrsOn = Double(on) - d2, qrsOff = Double(off) - d2
+        m.qrsOnset = qrsOn
+        m.qrsOffset = qrsOff
+
+        let w4 = wt.w[3], w5 = wt.w[4]
+        let beatLo = r - samples(0.35), beatHi = r + samples(0.65)
+        let rms4 = rms(w4, widx(beatLo, 4), widx(beatHi, 4)), rms5 = rms(w5, widx(beatLo, 5), widx(beatHi, 5))
+        let rrs = min(max(rr ?? 0.9, 0.25), 2.5)
+
+        // MARK: T (scale 2^4, else 2^5)
+        var tLo = r + samples(rrs > 0.72 ? 0.14 : 0.10)
+        var tHi = r + samples(rrs > 0.72 ? 0.5 : 0.7 * rrs)
+        tLo = max(tLo, Int(qrsOff.rounded(.up)) + 1)
+        if let n = next { tHi = min(tHi, Int(n) - samples(0.1)) }
+        var tLimit = r + samples(0.8)
+        if let n = next { tLimit = min(tLimit, Int(n) - samples(0.05)) }
+        if tHi - tLo >= samples(0.06), tLimit <= valid.upperBound - 1 {
+            var wave: Wave?
+            for (k, w, level) in [(4, w4, rms4), (5, w5, rms5)] {
+                let lo = widx(tLo, k), hi = widx(tHi, k)
+                let found = significant(w, from: lo, to: hi, threshold: 0.25 * level)
+                if found.count >= 2 || (k == 5 && !found.isEmpty) {
+                    wave = shape(
+                        w, found, delay: QuadraticSplineWavelet.delay(k), offsetLimit: widx(tLimit, k), onsetLimit: lo,
+                        onRatio: 0.25, offRatio: 0.4)
+                    break
+                }
+            }
+            if let t = wave {
+                m.t = .present
+                m.tPeak = t.peak
+                m.tOffset = t.offset
+                m.tShape = t.shape
+            } else {
+                m.t = .absent
+            }
+        }
+
+        // MARK: P (scale 2^4)
+        let pHi = Int(qrsOn.rounded(.down)) - samples(0.03)
+        let pLo = max(Int(qrsOn.rounded(.down)) - samples(0.28), r - samples(0.4 * rrs))
+        if pHi - pLo >= samples(0.06), pLo - samples(0.12) >= valid.lowerBound {
+            let lo = widx(pLo, 4), hi = widx(pHi, 4)
+            let found = significant(w4, from: lo, to: hi, threshold: 0.02 * rms4)
+            if !found.isEmpty,
+                let p = shape(
+                    w4, found, delay: QuadraticSplineWavelet.delay(4), offsetLimit: widx(Int(qrsOn.rounded(.down)), 4),
+                    onsetLimit: lo - samples(0.12), onRatio: 0.5, offRatio: 0.9)
+            {
+                m.p = .present
+                m.pOnset = p.onset
+                m.pPeak = p.peak
+                m.pOffset = p.offset
+                m.pShape = p.shape
+            } else {
+                m.p = .absent
+            }
+        }
+        return m
+    }
+
+    /// A P or T wave: positions at 250 Hz.
+    struct Wave {
+        var onset: Double?, peak: Double?, offset: Double?
+        var shape: WaveShape
+    }
+
+    /// The wave described by the significant maxima `found` (indices of `w`, in order).
+    /// - Parameters:
+    ///   - delay: the scale's group delay (``QuadraticSplineWavelet/delay(_:)``).
+    ///   - offsetLimit: last index the offset search may reach; `onsetLimit` first for the onset.
+    ///   - onRatio: ξ_on as a share of the first maximum; `offRatio` ξ_off of the last.
+    static func shape(
+        _ w: [Float], _ found: [Int], delay: Double, offsetLimit: Int, onsetLimit: Int, onRatio: Float, offRatio: Float
+    ) -> Wave? {
+        guard var a = found.max(by: { abs(w[$0]) < abs(w[$1]) }) else { return nil }
+        let ia = found.firstIndex(of: a)!
+        // The larger opposite-sign neighbour among the significant maxima.
+        var partner: Int?
+        for j in [ia - 1, ia + 1] where j >= 0 && j < found.count && (w[found[j]] > 0) != (w[a] > 0) {
+            if partner == nil || abs(w[found[j]]) > abs(w[found[partner!]]) { partner = j }
+        }
+        var firstI = ia, lastI = ia
+        if let p = partner {
+            firstI = min(ia, p)
+            lastI = max(ia, p)
+        }
+        let top = abs(w[a])
+        var biphasic = false
+        if partner != nil {
+            // A third alternating maximum of at least 25 % of the largest: biphasic.
+            if lastI + 1 < found.count, (w[found[lastI + 1]] > 0) != (w[found[lastI]] > 0), abs(w[found[lastI + 1]]) >= 0.25 * top {
+                lastI += 1
+                biphasic = true
+            } else if firstI > 0, (w[found[firstI - 1]] > 0) != (w[found[firstI]] > 0), abs(w[found[firstI - 1]]) >= 0.25 * top {
+                firstI -= 1
+                biphasic = true
+            }
+        }
+        let first = found[firstI], last = found[lastI]
+        var wave: Wave
+        if firstI == lastI {
+            wave = Wave(shape: w[a] > 0 ? .risingOnly : .fallingOnly)
+        } else {
+            // Peak: the zero crossing between the largest pair.
+            if partner != nil {
+                let i0 = found[min(ia, partner!)], i1 = found[max(ia, partner!)]
+                a = i0
+                var peak: Double?
+                for i in i0..<i1 where (w[i] > 0) != (w[i + 1] > 0) || w[i + 1] == 0 {
+                    let f = w[i] == w[i + 1] ? 0 : Double(w[i] / (w[i] - w[i + 1]))
+                    peak = Double(i) + f - delay
+                    break
+                }
+                let upright = w[i0] > 0
+                let kind: WaveShape
+                if biphasic {
+                    // The first deflection's sign decides the biphasic kind.
+                    kind = w[first] > 0 ? .biphasicPositiveFirst : .biphasicNegativeFirst
+                } else {
+                    kind = upright ? .upright : .inverted
+                }
+                wave = Wave(peak: peak, shape: kind)
+            } else {
+                wave = Wave(shape: w[a] > 0 ? .risingOnly : .fallingOnly)
+            }
+        }
+        if let on = walk(w, from: first, step: -1, threshold: onRatio * abs(w[first]), limit: max(onsetLimit, 1)) {
+            wave.onset = Double(on) - delay
+        }
+        if let off = walk(w, from: last, step: 1, threshold: offRatio * abs(w[last]), limit: min(offsetLimit, w.count - 2)) {
+            wave.offset = Double(off) - delay
+        }
+        return wave
+    }
+
+    /// From `start`, steps until |w| drops below `threshold` or has a local minimum; `nil` when
+    /// `limit` is passed first.
+    static func walk(_ w: [Float], from start: Int, step: Int, threshold: Float, limit: Int) -> Int? {
+        var i = start + step
+        while step < 0 ? i >= limit : i <= limit {
+            guard i > 0 && i < w.count - 1 else { return nil }
+            let v = abs(w[i])
+            if v < threshold { return i }
+            if v <= abs(w[i + step]) && v < abs(w[i - step]) { return i }
+            i += step
+        }
+        return nil
+    }
+
+    /// Indices of local maxima of |w| in `from...to` (clamped).
+    static func moduloMaxima(_ w: [Float], from: Int, to: Int) -> [Int] {
+        var out = [Int]()
+        let lo = max(from, 1), hi = min(to, w.count - 2)
+        guard lo <= hi else { return out }
+        for i in lo...hi {
+            let v = abs(w[i])
+            if v > 0 && v >= abs(w[i - 1]) && v > abs(w[i + 1]) { out.append(i) }
+        }
+        return out
+    }
+
+    /// Modulus maxima in `from...to` above `threshold`.
+    static func significant(_ w: [Float], from: Int, to: Int, threshold: Float) -> [Int] {
+        moduloMaxima(w, from: from, to: to).filter { abs(w[$0]) > threshold }
+    }
+
+    /// Root mean square of `w[from..<to]` (clamped).
+    static func rms(_ w: [Float], _ from: Int, _ to: Int) -> Float {
+        let lo = max(from, 0), hi = min(to, w.count)
+        guard hi > lo else { return 0 }
+        var s: Double = 0
+        for i in lo..<hi { s += Double(w[i]) * Double(w[i]) }
+        return Float((s / Double(hi - lo)).squareRoot())
+    }
+}

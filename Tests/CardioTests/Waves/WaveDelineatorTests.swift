@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+@testable import Cardio
+
+/// ``WaveDelineator`` on synthetic beats whose waves are placed by construction: Gaussian P and
+/// T waves and a narrow QRS at known times, upright, inverted and absent. Expected values are the
+/// construction's, never the code's.
+@Suite("WaveDelineator: synthetic beats")
+struct WaveDelineatorTests {
+    /// One beat at 250 Hz centred on ``WaveDelineator/beatIndex``: P peak at R − 160 ms, T peak
+    /// at R + 280 ms (σ 40 ms), QRS of three Gaussians (Q, R, S; σ 8–10 ms).
+    static func beat(pAmplitude: Float, tAmplitude: Float) -> [Float] {
+        let r = Double(WaveDelineator.beatIndex) / 250
+        func g(_ t: Double, _ c: Double, _ s: Double) -> Float { Float(exp(-0.5 * pow((t - c) / s, 2))) }
+        return (0..<WaveDelineator.length).map { i in
+            let t = Double(i) / 250
+            var v: Float = pAmplitude * g(t, r - 0.16, 0.02)
+            v += -0.15 * g(t, r - 0.025, 0.008) + 1.2 * g(t, r, 0.01) - 0.3 * g(t, r + 0.025, 0.008)
+            v += tAmplitude * g(t, r + 0.28, 0.04)
+            return v
+        }
+    }
+
+    static func time(_ position: Double?) -> Double? { position.map { ($0 - Double(WaveDelineator.beatIndex)) / 250 } }
+
+    @Test("upright P and T: peaks within 8 ms of the Gaussians' centres, QRS around R")
+    func upright() throws {
+        let m = WaveDelineator.delineate(Self.beat(pAmplitude: 0.15, tAmplitude: 0.3), valid: 0..<WaveDelineator.length, rr: 0.8, next: nil)
+        #expect(m.qrs == .present && m.t == .present && m.p == .present)
+        #expect(m.tShape == .upright && m.pShape == .upright)
+        let tPeak = try #require(Self.time(m.tPeak)), pPeak = try #require(Self.time(m.pPeak))
+        #expect(abs(tPeak - 0.28) < 0.008, "T peak \(tPeak)")
+        #expect(abs(pPeak + 0.16) < 0.008, "P peak \(pPeak)")
+        let on = try #require(Self.time(m.qrsOnset)), off = try #require(Self.time(m.qrsOffset))
+        // The Q and S Gaussians (σ 8 ms) reach 5 % of their height ≈ 2.4 σ from their centres.
+        #expect(on < -0.03 && on > -0.07, "QRS onset \(on)")
+        #expect(off > 0.03 && off < 0.07, "QRS offset \(off)")
+        let tOff = try #require(Self.time(m.tOffset))
+        #expect(tOff > 0.28 + 0.04 && tOff < 0.28 + 0.16, "T offset \(tOff)")
+    }
+
+    @Test("inverted T is found as inverted, with its peak at the trough")
+    func invertedT() throws {
+        let m = WaveDelineator.delineate(
+            Self.beat(pAmplitude: 0.15, tAmplitude: -0.3), valid: 0..<WaveDelineator.length, rr: 0.8, next: nil)
+        #expect(m.t == .present)
+        #expect(m.tShape == .inverted)
+        let tPeak = try #require(Self.time(m.tPeak))
+        #expect(abs(tPeak - 0.28) < 0.008, "T trough \(tPeak)")
+    }
+
+    @Test("a beat without P or T waves: both absent, QRS present")
+    func absentWaves() {
+        let m = WaveDelineator.delineate(Self.beat(pAmplitude: 0, tAmplitude: 0), valid: 0..<WaveDelineator.length, rr: 0.8, next: nil)
+        #expect(m.qrs == .present)
+        #expect(m.t == .absent, "T \(m.t) \(String(describing: m.tShape))")
+        #expect(m.p == .absent, "P \(m.p) \(String(describing: m.pShape))")
+    }
+
+    @Test("samples missing around the beat: not determinable")
+    func notDeterminable() {
+        let m = WaveDelineator.delineate(
+            Self.beat(pAmplitude: 0.15, tAmplitude: 0.3), valid: WaveDelineator.beatIndex - 10..<WaveDelineator.length, rr: 0.8, next: nil)
+        #expect(m.qrs == .notDeterminable && m.p == .notDeterminable && m.t == .notDeterminable)
+    }
+}
