@@ -75,5 +75,13 @@ for f in files("**/*"):
 seed("FuzzManifest", "manifest", b"# recordings\r\n\xef\xbb\xbfa.csv \r\n\tdata/\nb.ndjson\n")
 seed("FuzzManifest", "config", b'{"ecg": {"heart_rate_window_s": 10, "heart_rate_step_s": 10, '
      b'"hrv_window_s": 300, "quality_window_s": 10}, "decode": {"preset": "auto"}}')
+# Results databases and shards (issue 33): the crafted corpus; libFuzzer mutates them from there.
+CRAFTED = os.path.join(ROOT, "Tests", "PipelineTests", "Fixtures", "crafted")
+for f in sorted(glob.glob(os.path.join(CRAFTED, "report", "*.sqlite"))):
+    seed("FuzzReportDatabase", os.path.basename(f), read(f))
+for f in sorted(glob.glob(os.path.join(CRAFTED, "merge", "*.sqlite"))):
+    seed("FuzzMerge", os.path.basename(f), read(f))
+for f in sorted(glob.glob(os.path.join(CRAFTED, "report", "count-1e300.sqlite"))):
+    seed("FuzzMerge", "valid-" + os.path.basename(f), read(f))
 for target in sorted(os.listdir(out)):
     print(target, len(os.listdir(os.path.join(out, target))), "seeds")
