@@ -58,7 +58,7 @@ struct HardeningRound3Tests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: shard)) == shardBytes, "\(name): the shard was written")
     }
 
-    @Test("a clean shard still merges after the schema check (742 + 6 heart-rate rows)")
+    @Test("a clean shard still merges after the schema check, nothing written beside it")
     func cleanShardMerges() throws {
         let dir = TemporaryDirectory()
         let target = dir.url.appendingPathComponent("merged.sqlite").path
@@ -67,10 +67,18 @@ struct HardeningRound3Tests {
         try Self.database(Self.ppg, at: shard)
         let a = SQLiteDump.rows(target, "SELECT COUNT(*) FROM heart_rate").first.flatMap { Int($0) } ?? -1
         let b = SQLiteDump.rows(shard, "SELECT COUNT(*) FROM heart_rate").first.flatMap { Int($0) } ?? -1
-        let s = try ShardMerge.merge(shards: [shard], into: target)
+        let shardDir = dir.url.appendingPathComponent("shards")
+        try FileManager.default.createDirectory(at: shardDir, withIntermediateDirectories: true)
+        let moved = shardDir.appendingPathComponent("ppg.sqlite").path
+        try FileManager.default.copyItem(atPath: shard, toPath: moved)
+        let listing = try FileManager.default.contentsOfDirectory(atPath: shardDir.path)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: moved))
+        let s = try ShardMerge.merge(shards: [moved], into: target)
         #expect(s.recordings == 1)
         #expect(SQLiteDump.rows(target, "SELECT COUNT(*) FROM heart_rate") == ["\(a + b)"])
-        #expect(!FileManager.default.fileExists(atPath: shard + "-wal") && !FileManager.default.fileExists(atPath: shard + "-shm"))
+        // Nothing written to or beside the shard (no -wal, -shm or journal).
+        #expect(try FileManager.default.contentsOfDirectory(atPath: shardDir.path) == listing)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: moved)) == bytes)
     }
 
     // MARK: - Class 11: file handling
@@ -140,24 +148,22 @@ struct HardeningRound3Tests {
 
     @Test("text cells starting with = + - @ tab CR are neutralised; numbers and plain text are not")
     func csvFormulaCells() {
-        let cases: [(ResultValue, String)] = [
-            (.text("=HYPERLINK(\"http://x\",\"y\")"), "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\""),
-            (.text("@SUM(1+1)"), "\"'@SUM(1+1)\""),
-            (.text("+cmd|' /C calc'!A0"), "\"'+cmd|' /C calc'!A0\""),
-            (.text("-2+3"), "\"'-2+3\""),
-            (.text("\tx"), "\"'\tx\""),
-            (.text("\rx"), "\"'\rx\""),
-            (.text("-"), "\"'-\""),
-            (.text("-12"), "-12"),
-            (.text("+3.5e-2"), "+3.5e-2"),
-            (.text("-.5"), "-.5"),
-            (.text("a=b"), "a=b"),
-            (.text("ppg/green"), "ppg/green"),
-            (.integer(-5), "-5"),
-            (.real(-2.5), "-2.5"),
+        let cases: [(String, String)] = [
+            ("=HYPERLINK(\"http://x\",\"y\")", "'=HYPERLINK(\"http://x\",\"y\")"),
+            ("@SUM(1+1)", "'@SUM(1+1)"),
+            ("+cmd|' /C calc'!A0", "'+cmd|' /C calc'!A0"),
+            ("-2+3", "'-2+3"),
+            ("\tx", "'\tx"),
+            ("\rx", "'\rx"),
+            ("-", "'-"),
+            ("-12", "-12"),
+            ("+3.5e-2", "+3.5e-2"),
+            ("-.5", "-.5"),
+            ("a=b", "a=b"),
+            ("ppg/green", "ppg/green"),
         ]
-        for (value, expected) in cases {
-            #expect(CSVResultSink.field(value) == expected, "\(value)")
+        for (text, expected) in cases {
+            #expect(CSVResultSink.neutralised(text) == expected, "\(text)")
         }
     }
 
@@ -169,9 +175,12 @@ struct HardeningRound3Tests {
             name: "t", summary: "", columns: [.init("device", .text, ""), .init("value", .real, "")])
         try sink.begin(recording: "r")
         try sink.write(table, values: [.text("=HYPERLINK(\"http://evil\",\"x\")"), .real(-1)])
+        try sink.write(table, values: [.text("-12"), .real(-2.5)])
+        try sink.write(table, values: [.text("@x"), .null])
         try sink.commit()
         let text = try String(contentsOf: dir.url.appendingPathComponent("t.csv"), encoding: .utf8)
-        #expect(text == "device,value\n\"'=HYPERLINK(\"\"http://evil\"\",\"\"x\"\")\",-1.0\n", "\(text)")
+        #expect(
+            text == "device,value\n\"'=HYPERLINK(\"\"http://evil\"\",\"\"x\"\")\",-1.0\n-12,-2.5\n\"'@x\",\n", "\(text)")
     }
 
     // MARK: - Class 13: configuration syntax errors have a position

@@ -33,17 +33,10 @@ final class SQLiteConnection {
     ///   - attachesInputs: opens `path` as a `file:` URI so that ``attachReadOnly(_:as:)`` can
     ///     attach other databases read-only (`ATTACH` takes URIs only on such connections).
     init(path: String, busyTimeoutMilliseconds: Int32 = 10_000, attachesInputs: Bool = false) throws {
-        var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | (attachesInputs ? SQLITE_OPEN_URI : 0)
-        let rc = sqlite3_open_v2(attachesInputs ? Self.uri(path) : path, &db, flags, nil)
-        guard rc == SQLITE_OK, let db else {
-            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
-            sqlite3_close_v2(db)
-            throw SQLiteError(code: rc, message: "cannot open \(path): \(message)")
+        handle = try Self.open(attachesInputs ? Self.uri(path) : path, flags: flags, busyTimeoutMilliseconds) {
+            "cannot open \(path): \($0)"
         }
-        handle = db
-        sqlite3_extended_result_codes(db, 1)
-        sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
         // Functions with side effects never run from a view, trigger or default stored in a file.
         try execute("PRAGMA trusted_schema = OFF")
         try execute("PRAGMA journal_mode = WAL")
@@ -58,16 +51,9 @@ final class SQLiteConnection {
     ///   a read-only open cannot use).
     init(readOnly path: String) throws {
         let uri = Self.readOnlyURI(path)
-        var db: OpaquePointer?
-        let rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nil)
-        guard rc == SQLITE_OK, let db else {
-            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
-            sqlite3_close_v2(db)
-            throw SQLiteError(code: rc, message: "\(path): cannot open read-only: \(message)")
+        handle = try Self.open(uri, flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, 10_000) {
+            "\(path): cannot open read-only: \($0)"
         }
-        handle = db
-        sqlite3_extended_result_codes(db, 1)
-        sqlite3_busy_timeout(db, 10_000)
         do {
             try execute("PRAGMA trusted_schema = OFF")
             _ = try prepare("SELECT COUNT(*) FROM sqlite_master").query([]) { $0.int(0) }
@@ -78,6 +64,23 @@ final class SQLiteConnection {
                     + "give write access to its folder, or let the program that writes it finish)" : ""
             throw SQLiteError(code: e.code, message: "\(path): \(String(cString: sqlite3_errmsg(handle)))\(hint)")
         }
+    }
+
+    /// `sqlite3_open_v2` with extended result codes and a busy timeout; on failure SQLite's
+    /// message, worded by `describe`.
+    private static func open(
+        _ filename: String, flags: Int32, _ busyTimeoutMilliseconds: Int32, describe: (String) -> String
+    ) throws -> OpaquePointer {
+        var db: OpaquePointer?
+        let rc = sqlite3_open_v2(filename, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(db)
+            throw SQLiteError(code: rc, message: describe(message))
+        }
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
+        return db
     }
 
     /// The `file:` URI that opens `path` read-only (see ``init(readOnly:)``).
