@@ -62,15 +62,13 @@ struct HardeningRound3Tests {
     func cleanShardMerges() throws {
         let dir = TemporaryDirectory()
         let target = dir.url.appendingPathComponent("merged.sqlite").path
-        let shard = dir.url.appendingPathComponent("ppg.sqlite").path
-        try Self.database(Self.ecg, at: target)
-        try Self.database(Self.ppg, at: shard)
-        let a = SQLiteDump.rows(target, "SELECT COUNT(*) FROM heart_rate").first.flatMap { Int($0) } ?? -1
-        let b = SQLiteDump.rows(shard, "SELECT COUNT(*) FROM heart_rate").first.flatMap { Int($0) } ?? -1
         let shardDir = dir.url.appendingPathComponent("shards")
         try FileManager.default.createDirectory(at: shardDir, withIntermediateDirectories: true)
         let moved = shardDir.appendingPathComponent("ppg.sqlite").path
-        try FileManager.default.copyItem(atPath: shard, toPath: moved)
+        try Self.database(Self.ecg, at: target)
+        try Self.database(Self.ppg, at: moved)
+        let a = SQLiteDump.rows(target, "SELECT COUNT(*) FROM heart_rate").first.flatMap { Int($0) } ?? -1
+        let b = SQLiteDump.rows(moved, "SELECT COUNT(*) FROM heart_rate").first.flatMap { Int($0) } ?? -1
         let listing = try FileManager.default.contentsOfDirectory(atPath: shardDir.path)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: moved))
         let s = try ShardMerge.merge(shards: [moved], into: target)
