@@ -25,6 +25,15 @@ struct HardeningRound3Tests {
         try batch.finishRun(ok: 1, failed: 0, skipped: 0)
     }
 
+    /// An ECG database as the merge target and a PPG database as the shard, in `dir`.
+    static func targetAndShard(in dir: TemporaryDirectory) throws -> (target: String, shard: String) {
+        let target = dir.url.appendingPathComponent("merged.sqlite").path
+        let shard = dir.url.appendingPathComponent("ppg.sqlite").path
+        try database(ecg, at: target)
+        try database(ppg, at: shard)
+        return (target, shard)
+    }
+
     static func mode(_ path: String) -> mode_t {
         var st = stat()
         return stat(path, &st) == 0 ? st.st_mode & 0o7777 : 0
@@ -84,10 +93,7 @@ struct HardeningRound3Tests {
     @Test("a write-protected target is refused with its name, not replaced (mode and content unchanged)")
     func writeProtectedTarget() throws {
         let dir = TemporaryDirectory()
-        let target = dir.url.appendingPathComponent("merged.sqlite").path
-        let shard = dir.url.appendingPathComponent("ppg.sqlite").path
-        try Self.database(Self.ecg, at: target)
-        try Self.database(Self.ppg, at: shard)
+        let (target, shard) = try Self.targetAndShard(in: dir)
         let before = try Data(contentsOf: URL(fileURLWithPath: target))
         chmod(target, 0o444)
         #expect {
@@ -102,10 +108,7 @@ struct HardeningRound3Tests {
     @Test("the merged database keeps the target's permissions")
     func keepsPermissions() throws {
         let dir = TemporaryDirectory()
-        let target = dir.url.appendingPathComponent("merged.sqlite").path
-        let shard = dir.url.appendingPathComponent("ppg.sqlite").path
-        try Self.database(Self.ecg, at: target)
-        try Self.database(Self.ppg, at: shard)
+        let (target, shard) = try Self.targetAndShard(in: dir)
         chmod(target, 0o640)
         _ = try ShardMerge.merge(shards: [shard], into: target)
         #expect(Self.mode(target) == 0o640)

@@ -55,7 +55,7 @@ struct ReportFileCheckTests {
         let file = try #require(f.recordings.first)
         // A sparse 2 GiB file in its place: hashing it would read 2 GiB.
         try FileManager.default.removeItem(atPath: file)
-        FileManager.default.createFile(atPath: file, contents: nil)
+        _ = FileManager.default.createFile(atPath: file, contents: nil)
         let h = try #require(FileHandle(forWritingAtPath: file))
         try h.truncate(atOffset: 2 << 30)
         try h.close()
