@@ -12,7 +12,7 @@ let usage = """
     USAGE: sensorpipe-bench [--list] [--filter REGEX] [--quick] [--json] [--check THRESHOLDS.json]
            sensorpipe-bench --batch [--megabytes MB] [--quick] [--json] [--check BATCH-THRESHOLDS.json]
            sensorpipe-bench --long-ecg DAYS [--compare OLD-SENSORPIPE] [--json]
-           sensorpipe-bench --long-motion DAYS [--json | --digest]
+           sensorpipe-bench --long-motion DAYS [--json | --digest [--digest-exclude TABLE[.COLUMN],…]]
            sensorpipe-bench --long-ppg DAYS [--json | --digest]
            sensorpipe-bench --long-features DAYS [--json]
            sensorpipe-bench --study DIR [--compare OLD-SENSORPIPE] [--repetitions N] [--run-arg ARG]… [--json]
@@ -39,7 +39,8 @@ let usage = """
                         seconds, MB/s; --compare runs an older sensorpipe on the same inputs
       --long-motion DAYS  DAYS of irregular 50 Hz three-axis acceleration through the motion
                         family in this process: seconds, peak RSS, ratio to a same-run SOS pass;
-                        --digest prints a hash of every row written instead (compares builds)
+                        --digest prints a hash of every row written instead (compares builds);
+                        --digest-exclude leaves tables or TABLE.COLUMNs out (columns added later)
       --long-ppg DAYS   DAYS of 128 Hz wrist PPG (3 optical channels + accelerometer) through the
                         PPG family in this process: resident memory per day, peak RSS, seconds;
                         --digest prints a hash of every row written instead (compares builds)
@@ -69,6 +70,7 @@ struct Options {
     var longDays: Double?
     var longMotionDays: Double?
     var digest = false
+    var digestExclude: Set<String> = []
     var longPPGDays: Double?
     var longFeaturesDays: Double?
     var compare: String?
@@ -93,6 +95,9 @@ func parseOptions() -> Options {
         case "--measure": o.measurePlans = true
         case "--batch": o.batch = true
         case "--digest": o.digest = true
+        case "--digest-exclude":
+            guard let v = args.popFirst() else { fail("--digest-exclude needs TABLE[.COLUMN],…") }
+            o.digestExclude = Set(v.split(separator: ",").map(String.init))
         case "--long-ecg":
             guard let v = args.popFirst(), let d = Double(v), d > 0, d <= 31 else { fail("--long-ecg needs a number of days (0–31]") }
             o.longDays = d
@@ -143,7 +148,7 @@ if let days = options.longFeaturesDays {
     exit(runLongFeaturesBenchmark(days: days, json: options.json))
 }
 if let days = options.longMotionDays {
-    exit(runLongMotionBenchmark(days: days, json: options.json, digest: options.digest))
+    exit(runLongMotionBenchmark(days: days, json: options.json, digest: options.digest, excluding: options.digestExclude))
 }
 if let days = options.longDays {
     exit(runLongECGBenchmark(days: days, compare: options.compare, json: options.json))

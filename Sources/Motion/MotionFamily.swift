@@ -36,6 +36,18 @@ public enum MotionFamily: AnalysisFamily {
             .number(
                 "vigorous_from_mg", unit: "mg", "ENMO from which an epoch is vigorous (Hildebrand 2014: 428.8)",
                 range: 0...10_000, get: { $0.vigorousFromMilliG }, set: { $0.vigorousFromMilliG = $1 }),
+            .number(
+                "valid_day_wear_h", unit: "h",
+                "worn hours a clock day needs for the day outcomes and the rest-activity rhythm (GGIR's includedaycrit: 16)",
+                range: 0...24, get: { $0.validDayWearHours }, set: { $0.validDayWearHours = $1 }),
+            .flag(
+                "rhythm_hourly", "motion_rhythm row on hourly bins", get: { $0.rhythmHourly }, set: { $0.rhythmHourly = $1 }),
+            .flag(
+                "rhythm_1min", "motion_rhythm row on 1-min bins (with the sleep regularity index)",
+                get: { $0.rhythmMinute }, set: { $0.rhythmMinute = $1 }),
+            .number(
+                "awakening_min", unit: "min", "shortest wake interval between sleep bouts counted as an awakening",
+                range: 0...1440, get: { $0.awakeningMinutes }, set: { $0.awakeningMinutes = $1 }),
         ]
     }
 
@@ -137,6 +149,7 @@ public enum MotionFamily: AnalysisFamily {
                 }
                 for n in a.takeNights() { try emit(n, stream: name, output) }
                 for d in days { try output.emit(MotionTables.daily, Streamed(stream: name, value: d)) }
+                for r in a.takeRhythm() { try output.emit(MotionTables.rhythm, Streamed(stream: name, value: r)) }
                 try output.emit(MotionTables.streams, Streamed(stream: name, value: summary))
                 if let p = summary.note { streamIssues.append(AnalysisIssue(family: MotionFamily.name, stream: name, message: p)) }
             }

@@ -21,6 +21,18 @@ public struct MotionOptions: Sendable, Hashable {
     /// over the grid, kept in a temporary file, at the end of the stream.
     public var autoCalibrate = true
 
+    /// Worn hours a clock day needs to be valid, h: only valid days get the day outcomes
+    /// (``MotionDayOutcomes``) and enter the rest-activity rhythm (``MotionRhythm``). 16 h is
+    /// GGIR's `includedaycrit` default.
+    public var validDayWearHours: Double = 16
+    /// Whether `motion_rhythm` has an hourly row (bins of 1 h).
+    public var rhythmHourly = true
+    /// Whether `motion_rhythm` has a 1-min row (bins of 1 min; the sleep regularity index).
+    public var rhythmMinute = true
+    /// Shortest wake interval between two sleep bouts that counts as an awakening
+    /// (`motion_nights.awakenings`), min.
+    public var awakeningMinutes: Double = 5
+
     /// Options with every default.
     public init() {}
 

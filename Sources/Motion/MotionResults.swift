@@ -9,6 +9,8 @@ public struct MotionResults: Sendable {
     public var epochs: [Streamed<MotionEpoch>]
     /// One row per stream and day (`motion_daily`).
     public var daily: [Streamed<MotionDay>]
+    /// The rest-activity rhythm per stream and resolution (`motion_rhythm`).
+    public var rhythm: [Streamed<MotionRhythm>]
     /// Epochs of rotation-rate streams (`motion_rotation_epochs`).
     public var rotationEpochs: [Streamed<RotationEpoch>]
     /// Sleep per noon-to-noon window (`motion_nights`).
@@ -28,6 +30,7 @@ extension MotionFamily: ResultsProvidingFamily {
             streams: rows.streamsByFamily[name] ?? [],
             epochs: rows.rows(MotionTables.epochs),
             daily: rows.rows(MotionTables.daily),
+            rhythm: rows.rows(MotionTables.rhythm),
             rotationEpochs: rows.rows(MotionTables.rotationEpochs),
             nights: rows.rows(MotionTables.nights),
             streamSummaries: rows.rows(MotionTables.streams),

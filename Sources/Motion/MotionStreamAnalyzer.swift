@@ -22,6 +22,8 @@ public struct MotionStreamAnalyzer: Sendable {
     private var calibrationPass: CalibrationPass?
     private var sleep: SleepDetector?
     private var readyNights: [MotionNight] = []
+    private var activity: ActivityAccumulator?
+    private var readyRhythm: [MotionRhythm] = []
     /// The auto-calibration of an accelerometer stream, once ``finish()`` has run (`nil` when
     /// calibration is off or the stream is a rotation rate).
     public private(set) var calibration: CalibrationResult?
@@ -134,6 +136,7 @@ public struct MotionStreamAnalyzer: Sendable {
             pairing = p
         } else {
             sleep = SleepDetector(epochSeconds: options.epochSeconds.rounded())
+            activity = ActivityAccumulator(epochSeconds: options.epochSeconds)
             if options.autoCalibrate {
                 calibrationPass = CalibrationPass(sampleRate: rate)
             } else {
@@ -231,16 +234,22 @@ public struct MotionStreamAnalyzer: Sendable {
         for (d, r) in sleep!.finished {
             let start = Double(d) * 86_400 + 43_200
             let e = sleep!.epochSeconds
-            readyNights.append(
-                MotionNight(
-                    night: Self.dayLabel(d, origin: timeOrigin), timeBasis: Self.basis(timeOrigin), windowStartSeconds: start,
-                    validSeconds: r.validSeconds, nonWearSeconds: r.nonWearSeconds, thresholdDegrees: r.threshold,
-                    onsetSeconds: r.onsetEpoch.map { start + Double($0) * e }, wakeSeconds: r.wakeEpoch.map { start + Double($0) * e },
-                    sleepSeconds: r.sleepEpochs.map { Double($0) * e }, bouts: r.bouts,
-                    boutSpans: r.boutEpochs.map {
-                        MotionNight.Span(startSeconds: start + Double($0.lowerBound) * e, endSeconds: start + Double($0.upperBound) * e)
-                    },
-                    note: r.note))
+            let minimumWake = options.awakeningMinutes * 60
+            let awakenings =
+                r.onsetEpoch == nil
+                ? nil
+                : zip(r.boutEpochs, r.boutEpochs.dropFirst()).filter { Double($1.lowerBound - $0.upperBound) * e >= minimumWake }.count
+            let night = MotionNight(
+                night: Self.dayLabel(d, origin: timeOrigin), timeBasis: Self.basis(timeOrigin), windowStartSeconds: start,
+                validSeconds: r.validSeconds, nonWearSeconds: r.nonWearSeconds, thresholdDegrees: r.threshold,
+                onsetSeconds: r.onsetEpoch.map { start + Double($0) * e }, wakeSeconds: r.wakeEpoch.map { start + Double($0) * e },
+                sleepSeconds: r.sleepEpochs.map { Double($0) * e }, bouts: r.bouts,
+                boutSpans: r.boutEpochs.map {
+                    MotionNight.Span(startSeconds: start + Double($0.lowerBound) * e, endSeconds: start + Double($0.upperBound) * e)
+                },
+                awakenings: awakenings, note: r.note)
+            activity?.add(night: night)
+            readyNights.append(night)
         }
         sleep!.finished.removeAll()
     }
@@ -255,6 +264,7 @@ public struct MotionStreamAnalyzer: Sendable {
 
     private mutating func record(_ e: MotionEpoch) {
         epochCount += 1
+        activity?.add(e)
         sleep?.add(epochStart: e.startSeconds, angleZ: e.angleZDegrees)
         stepCount += e.steps
         let dayIndex = Int((e.startSeconds / 86_400).rounded(.down))
@@ -343,7 +353,8 @@ public struct MotionStreamAnalyzer: Sendable {
 
     private func emptyDay(_ dayIndex: Int) -> MotionDay {
         MotionDay(
-            day: Self.dayLabel(dayIndex, origin: timeOrigin), timeBasis: Self.basis(timeOrigin), coveredSeconds: 0,
+            day: Self.dayLabel(dayIndex, origin: timeOrigin), timeBasis: Self.basis(timeOrigin),
+            startSeconds: Double(dayIndex) * 86_400, coveredSeconds: 0,
             wearSeconds: 0, nonWearSeconds: 0, sedentarySeconds: 0, lightSeconds: 0, moderateSeconds: 0,
             vigorousSeconds: 0, enmoMeanMilliG: nil, steps: 0)
     }
@@ -426,6 +437,7 @@ public struct MotionStreamAnalyzer: Sendable {
             sleep!.finish()
             takeSleep()
         }
+        finishActivity()
         let r = regularizer
         let summary = MotionStreamSummary(
             gridRateHz: r.map { Int($0.sampleRate) }, gridRateSource: rateSource, inputSamples: r?.inputSamples ?? heldSamples,
@@ -437,6 +449,31 @@ public struct MotionStreamAnalyzer: Sendable {
             },
             note: problem ?? sleep?.unsupported.map { "sleep: \($0)" } ?? pairingNote)
         return (days.keys.sorted().map { days[$0]! }, summary)
+    }
+
+    /// The day outcomes of every day and the rhythm rows, at the end of the stream.
+    private mutating func finishActivity() {
+        guard var a = activity else { return }
+        activity = nil
+        var valid = [Int]()
+        for k in days.keys.sorted() {
+            let (outcomes, note) = a.outcomes(day: k, wearSeconds: days[k]!.wearSeconds, options: options)
+            days[k]!.outcomes = outcomes
+            days[k]!.outcomesNote = note
+            if days[k]!.wearSeconds >= options.validDayWearHours * 3600 { valid.append(k) }
+        }
+        let origin = timeOrigin
+        readyRhythm = a.rhythm(
+            validDays: valid, options: options, label: { Self.dayLabel($0, origin: origin) }, timeBasis: Self.basis(origin))
+    }
+
+    /// The rest-activity rhythm rows (one per resolution), once ``finish()`` has run (each
+    /// handed out once; none for a rotation-rate stream).
+    /// - Complexity: O(rows).
+    public mutating func takeRhythm() -> [MotionRhythm] {
+        let out = readyRhythm
+        readyRhythm.removeAll()
+        return out
     }
 
     private var pairingNote: String? {

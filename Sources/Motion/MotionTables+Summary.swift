@@ -47,6 +47,26 @@ extension MotionTables {
             meaning:
                 "duration of the sleep period time window (motion_nights.spt_s, HDCZA), hours, mean over the nights with a window; empty without any",
             aggregation: .mean, sourceTable: "motion_nights", sourceColumn: "spt_s"),
+        SummaryFigure(
+            family: MotionFamily.name, name: "accel_top30min_mg", unit: "mg",
+            meaning:
+                "ENMO above which a valid day's most active 30 min lie (motion_daily.accel_top30min_mg; Rowlands et al. 2018's M30, not GGIR's M10 window mean), mean over the valid days; a day counts on its midnight; empty without a valid day",
+            aggregation: .mean, sourceTable: "motion_daily", sourceColumn: "accel_top30min_mg"),
+        SummaryFigure(
+            family: MotionFamily.name, name: "ig_gradient",
+            meaning:
+                "intensity gradient of a valid day (motion_daily.ig_gradient; Rowlands et al. 2018), mean over the valid days; empty without a valid day",
+            aggregation: .mean, sourceTable: "motion_daily", sourceColumn: "ig_gradient"),
+        SummaryFigure(
+            family: MotionFamily.name, name: "mvpa_bout10_min", unit: "min",
+            meaning:
+                "minutes of MVPA in bouts of ≥ 10 min (GGIR's 80 % rule; motion_daily.mvpa_bout10_min) summed over the valid days; empty without a valid day",
+            aggregation: .sum, sourceTable: "motion_daily", sourceColumn: "mvpa_bout10_min"),
+        SummaryFigure(
+            family: MotionFamily.name, name: "cadence_peak30_spm", unit: "1/min",
+            meaning:
+                "peak 30-min cadence of a valid day (mean steps of its 30 highest minutes; motion_daily.cadence_peak30_spm), mean over the valid days; empty without a valid day",
+            aggregation: .mean, sourceTable: "motion_daily", sourceColumn: "cadence_peak30_spm"),
     ]
 }
 
@@ -97,6 +117,28 @@ extension MotionNight: StreamSummaryValue {
         }
         add("sleep_hours", sleepSeconds)
         add("spt_hours", sptSeconds)
+        return out
+    }
+}
+
+extension MotionDay: StreamSummaryValue {
+    /// A valid day's outcome facts, over the day (midnight to midnight on the stream's clock):
+    /// the acceleration above its most active 30 min, its intensity gradient, its MVPA minutes in
+    /// 10-min bouts and its peak 30-min cadence. A day below the wear rule gives none.
+    public func summaryFacts(stream: String) -> [SummaryFact] {
+        guard let o = outcomes else { return [] }
+        var out = [SummaryFact]()
+        func add(_ figure: String, _ value: Double?) {
+            guard let value, value.isFinite else { return }
+            out.append(
+                SummaryFact(
+                    family: MotionFamily.name, stream: stream, startSeconds: startSeconds, endSeconds: startSeconds + 86_400,
+                    figure: figure, value: value))
+        }
+        add("accel_top30min_mg", o.accelTop30MilliG)
+        add("ig_gradient", o.intensityGradient)
+        add("mvpa_bout10_min", o.mvpaBout10Minutes)
+        add("cadence_peak30_spm", o.cadencePeak30)
         return out
     }
 }

@@ -38,6 +38,8 @@ public struct MotionDay: Sendable, Hashable {
     public var day: String
     /// What `day` counts on: `utc`, `device_local` or `stream_start`.
     public var timeBasis: String
+    /// The day's start (midnight), s on the stream's clock.
+    public var startSeconds: Double
     /// Seconds covered by grid samples.
     public var coveredSeconds: Double
     /// Seconds of 15-min blocks judged worn and not worn (van Hees et al. 2013).
@@ -53,6 +55,11 @@ public struct MotionDay: Sendable, Hashable {
     public var enmoMeanMilliG: Double?
     /// Steps.
     public var steps: Int
+    /// The day's activity outcomes when the day is valid (worn at least
+    /// ``MotionOptions/validDayWearHours``), else `nil`.
+    public var outcomes: MotionDayOutcomes?
+    /// Why ``outcomes`` is `nil`, or `nil`.
+    public var outcomesNote: String?
 }
 
 /// An epoch on a clock-aligned grid: what the first columns of every epoch table hold.
@@ -160,7 +167,7 @@ public enum MotionTables {
                 .finite($0.value.enmoMeanMilliG)
             },
             .init("steps", .integer, "steps (all epochs)") { .integer($0.value.steps) },
-        ])
+        ] + dailyOutcomeColumns)
 
     /// One row per clock-aligned epoch of a rotation-rate stream.
     public static let rotationEpochs = TableSchema<Streamed<RotationEpoch>>(
@@ -244,6 +251,18 @@ public enum MotionTables {
             },
             .init("bouts", .integer, "sustained-inactivity bouts inside the window") { .optional($0.value.bouts) },
             .init("waso_s", .real, unit: "s", "wake after sleep onset: spt_s − sleep_s") { .finite($0.value.wasoSeconds) },
+            .init(
+                "sleep_efficiency", .real,
+                "sleep_s / spt_s: sustained inactivity over the sleep period time window (the denominator is the SPT window, not a time in bed)"
+            ) {
+                .finite($0.value.sleepEfficiency)
+            },
+            .init(
+                "awakenings", .integer,
+                "wake intervals between successive sleep bouts inside the window lasting at least awakening_min (default 5 min)"
+            ) {
+                .optional($0.value.awakenings)
+            },
             .init("note", .text, "why the night has no sleep period time window, or empty") { .optional($0.value.note) },
         ])
 
@@ -320,7 +339,7 @@ public enum MotionTables {
 
     /// Every motion table.
     public static var all: [ResultTable] {
-        [epochs.table, daily.table, nights.table, sleepBouts.table, rotationEpochs.table, streams.table]
+        [epochs.table, daily.table, nights.table, sleepBouts.table, rotationEpochs.table, streams.table, rhythm.table]
     }
 }
 

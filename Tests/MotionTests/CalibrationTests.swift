@@ -11,7 +11,7 @@ enum GeneratedStream {
     static func analyze(
         count: Int, rate: Double, start: Double, options: MotionOptions = MotionOptions(), blockSizes: [Int] = [60_000],
         sample: (Int) -> SIMD3<Float>
-    ) -> (epochs: [MotionEpoch], days: [MotionDay], nights: [MotionNight], summary: MotionStreamSummary) {
+    ) -> (epochs: [MotionEpoch], days: [MotionDay], nights: [MotionNight], summary: MotionStreamSummary, rhythm: [MotionRhythm]) {
         var a = MotionStreamAnalyzer(streamName: "s", info: MotionTestSupport.info(rate: rate), options: options)
         var epochs = [MotionEpoch](), nights = [MotionNight]()
         var first = 0, b = 0
@@ -38,7 +38,7 @@ enum GeneratedStream {
         let (days, summary) = a.finish()
         epochs += a.takeEpochs()
         nights += a.takeNights()
-        return (epochs, days, nights, summary)
+        return (epochs, days, nights, summary, a.takeRhythm())
     }
 }
 

@@ -36,9 +36,14 @@ struct SimulatedNights {
             return SIMD3(x, y, z)
         }
         let sinceBed = clock >= 23 * 3600 ? clock - 23 * 3600 : clock + 3600
-        // Posture: 40° from vertical, plus 30° per completed turn (a 20-s ramp).
+        return Self.lying(sinceBed: sinceBed, s: s, jitter: jitter)
+    }
+
+    /// The wrist lying still `sinceBed` s after going to bed: 40° from vertical, plus 30° per
+    /// completed turn (a 20-s ramp), a 1-s twitch every 4 min, `jitter` added to every axis.
+    static func lying(sinceBed: Double, s: Double, jitter: Float) -> SIMD3<Float> {
         var theta = 40.0
-        for turn in Self.turns { theta += 30 * min(max((sinceBed - turn) / 20, 0), 1) * (theta > 100 ? -1 : 1) }
+        for turn in turns { theta += 30 * min(max((sinceBed - turn) / 20, 0), 1) * (theta > 100 ? -1 : 1) }
         let r = theta * .pi / 180
         var v = SIMD3(Float(sin(r)), 0, Float(cos(r)))
         if sinceBed.truncatingRemainder(dividingBy: 240) < 1 {

@@ -50,7 +50,8 @@ struct SummaryFigureContractTests {
         return sink
     }
 
-    /// A wrist at 10 Hz from 11:00 UTC over two nights: orientation wandering while awake, lying
+    /// A wrist at 10 Hz from 11:00 UTC over two nights: orientation wandering while awake (a
+    /// 20-min brisk walk at 10:00 each day), lying
     /// still from 23:00 to 07:00 with a 30° turn every two hours (the shape of MotionTests'
     /// `SimulatedNights`), through every registered family's analyzer and the summary
     /// accumulator, as `RecordingAnalysis` runs them.
@@ -102,7 +103,12 @@ struct SummaryFigureContractTests {
         if !asleep {
             let theta = 1.0 + 0.5 * sin(2 * .pi * s / 7) + 0.3 * sin(2 * .pi * s / 2.3)
             let phi = 2 * .pi * s / 40
-            return SIMD3(Float(sin(theta) * cos(phi)) + jitter, Float(sin(theta) * sin(phi)) + jitter, Float(cos(theta)) + jitter)
+            // A 20-min brisk walk from 10:00: the magnitude swings by 0.6 g at 2 Hz (MVPA, steps:
+            // the day outcomes' figures).
+            let walk = clock >= 10 * 3600 && clock < 10 * 3600 + 1200
+            let m = walk ? 1 + 0.6 * sin(2 * .pi * 2 * s) : 1
+            return SIMD3(
+                Float(m * sin(theta) * cos(phi)) + jitter, Float(m * sin(theta) * sin(phi)) + jitter, Float(m * cos(theta)) + jitter)
         }
         let sinceBed = clock >= 23 * 3600 ? clock - 23 * 3600 : clock + 3600
         let theta = (40.0 + 30 * Double(Int(sinceBed / 7200) % 2)) * .pi / 180

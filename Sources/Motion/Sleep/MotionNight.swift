@@ -22,6 +22,9 @@ public struct MotionNight: Sendable, Hashable {
     public var bouts: Int?
     /// Those bouts' start and end (exclusive), in s on the stream's clock, in time order.
     public var boutSpans: [Span] = []
+    /// Wake intervals between successive sleep bouts lasting at least
+    /// ``MotionOptions/awakeningMinutes``, or `nil` without an SPT window.
+    public var awakenings: Int?
     /// Why the night has no SPT window, or `nil`.
     public var note: String?
 
@@ -37,6 +40,13 @@ public struct MotionNight: Sendable, Hashable {
     public var sptSeconds: Double? {
         guard let a = onsetSeconds, let b = wakeSeconds else { return nil }
         return b - a
+    }
+
+    /// Sleep efficiency of the sleep period: sustained-inactivity time over the SPT window's
+    /// duration (denominator: the SPT window, not a time in bed), 0…1.
+    public var sleepEfficiency: Double? {
+        guard let spt = sptSeconds, spt > 0, let sleep = sleepSeconds else { return nil }
+        return sleep / spt
     }
 
     /// Wake after sleep onset: SPT time outside sustained-inactivity bouts, in s.
