@@ -109,11 +109,14 @@ if Context.environment["SENSORPIPE_FUZZ"] != nil {
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["Recordings"], path: "Fuzz/FuzzSupport"))
     for name in [
         "FuzzSensorKit", "FuzzMyDataHelps", "FuzzAppleHealth", "FuzzWFDB", "FuzzMATLAB", "FuzzCSV",
-        "FuzzBUTPPG", "FuzzGT3X", "FuzzOpener", "FuzzManifest",
+        "FuzzBUTPPG", "FuzzGT3X", "FuzzOpener", "FuzzManifest", "FuzzMerge",
     ] {
         package.targets.append(
             .executableTarget(
                 name: name, dependencies: ["FuzzSupport", "Recordings", "Pipeline"],
                 path: "Fuzz/\(name)"))
     }
+    package.targets.append(
+        .executableTarget(
+            name: "FuzzReportDatabase", dependencies: ["FuzzSupport", "Report"], path: "Fuzz/FuzzReportDatabase"))
 }

@@ -75,5 +75,38 @@ for f in files("**/*"):
 seed("FuzzManifest", "manifest", b"# recordings\r\n\xef\xbb\xbfa.csv \r\n\tdata/\nb.ndjson\n")
 seed("FuzzManifest", "config", b'{"ecg": {"heart_rate_window_s": 10, "heart_rate_step_s": 10, '
      b'"hrv_window_s": 300, "quality_window_s": 10}, "decode": {"preset": "auto"}}')
+# Results databases and shards (issue 33): the crafted corpus; libFuzzer mutates them from there.
+CRAFTED = os.path.join(ROOT, "Tests", "PipelineTests", "Fixtures", "crafted")
+for f in sorted(glob.glob(os.path.join(CRAFTED, "report", "*.sqlite"))):
+    seed("FuzzReportDatabase", os.path.basename(f), read(f))
+for f in sorted(glob.glob(os.path.join(CRAFTED, "merge", "*.sqlite"))):
+    seed("FuzzMerge", os.path.basename(f), read(f))
+for f in sorted(glob.glob(os.path.join(CRAFTED, "report", "count-1e300.sqlite"))):
+    seed("FuzzMerge", "valid-" + os.path.basename(f), read(f))
+
+
+def trimmed(path):
+    """The database with at most 3 rows per table and 512-byte pages (≈ 30 KB instead of
+    190 KB): libFuzzer runs and mutates small inputs many times faster."""
+    import shutil
+    import sqlite3
+    import tempfile
+    with tempfile.TemporaryDirectory() as scratch:
+        copy = os.path.join(scratch, "t.sqlite")
+        shutil.copyfile(path, copy)
+        c = sqlite3.connect(copy)
+        for (t,) in c.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").fetchall():
+            c.execute('DELETE FROM "%s" WHERE rowid NOT IN (SELECT rowid FROM "%s" ORDER BY rowid LIMIT 3)' % (t, t))
+        c.commit()
+        c.execute("VACUUM")
+        c.close()
+        return read(copy)
+
+
+for f in sorted(glob.glob(os.path.join(CRAFTED, "report", "*.sqlite"))):
+    seed("FuzzReportDatabase", "small-" + os.path.basename(f), trimmed(f))
+    seed("FuzzMerge", "small-" + os.path.basename(f), trimmed(f))
+for f in sorted(glob.glob(os.path.join(CRAFTED, "merge", "*.sqlite"))):
+    seed("FuzzMerge", "small-" + os.path.basename(f), trimmed(f) if not f.endswith("not-a-database.sqlite") else read(f))
 for target in sorted(os.listdir(out)):
     print(target, len(os.listdir(os.path.join(out, target))), "seeds")

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# libFuzzer runs of every decoder and of the manifest/configuration parsers (issue 15).
+# libFuzzer runs of every decoder and of the manifest/configuration parsers (issue 15), of the
+# report's database reader and of merge's shard input (issue 33).
 #
 #   scripts/fuzz.sh TARGET SECONDS [-- libFuzzer flags…]    one target (e.g. FuzzWFDB)
 #   scripts/fuzz.sh all SECONDS                              every target, SECONDS each
@@ -16,7 +17,7 @@
 # with a regression test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-targets=(FuzzSensorKit FuzzMyDataHelps FuzzAppleHealth FuzzWFDB FuzzMATLAB FuzzCSV FuzzBUTPPG FuzzGT3X FuzzOpener FuzzManifest)
+targets=(FuzzSensorKit FuzzMyDataHelps FuzzAppleHealth FuzzWFDB FuzzMATLAB FuzzCSV FuzzBUTPPG FuzzGT3X FuzzOpener FuzzManifest FuzzMerge FuzzReportDatabase)
 if [ "${1:-}" = "list" ]; then printf '%s\n' "${targets[@]}"; exit 0; fi
 [ $# -ge 2 ] || { echo "usage: scripts/fuzz.sh TARGET|all SECONDS [-- libFuzzer flags]" >&2; exit 64; }
 which=$1; seconds=$2; shift 2

@@ -7,9 +7,10 @@ enum RecordingReport {
         -> String
     {
         let id = recording.int("id") ?? 0
+        db.resetSkipped()
         let streams = try db.query("SELECT * FROM streams WHERE recording_id = ? ORDER BY stream_index", [.integer(id)])
         let attributes = try db.query("SELECT * FROM stream_attributes WHERE recording_id = ?", [.integer(id)])
-        let offset = attributes.first { $0.text("key") == "utc_offset_s" }.flatMap { $0.text("value") }.flatMap { Int($0) }
+        let offset = db.utcOffset(attributes.first { $0.text("key") == "utc_offset_s" }?.text("value"))
         let timed = streams.filter { $0.double("first_time") != nil }
         let origin = timed.first?.text("time_origin") ?? "unix"
         let t0 = timed.compactMap { $0.double("first_time") }.min() ?? 0
@@ -31,7 +32,7 @@ enum RecordingReport {
             }
             c.readback = SignalReadback.read(
                 files: files.isEmpty ? [recording.text("path") ?? ""] : files, contentHash: recording.text("content_hash"),
-                t0: t0, t1: t1, columns: Plot.defaultPlotColumns, strips: strips,
+                size: recording.int("size"), t0: t0, t1: t1, columns: Plot.defaultPlotColumns, strips: strips,
                 options: SignalReadback.decodeOptions(configJSON: config))
         }
 
@@ -44,9 +45,15 @@ enum RecordingReport {
         s += "<p><a href=\"index.html\">← all recordings</a></p>"
         s += "<h1>\(HTML.escape((path as NSString).lastPathComponent))</h1>"
         s += header(recording, files: files, c: c, generated: generated)
-        s += try summary(c)
-        s += try qcAccount(c)
-        for family in AnalysisRegistry.families { s += try FamilySection.html(family: family.name, family.reportSection, c) }
+        var sections = try summary(c)
+        sections += try qcAccount(c)
+        for family in AnalysisRegistry.families { sections += try FamilySection.html(family: family.name, family.reportSection, c) }
+        if let skipped = db.skippedText {
+            // The database holds numbers no analysis writes (non-finite, beyond 2^53, times outside
+            // 1900–2200, UTC offsets beyond ±18 h): read as missing and named here.
+            s += "<p class=\"warn\">Values skipped as implausible (read as missing): \(HTML.escape(skipped))</p>"
+        }
+        s += sections
         s += "<p style=\"font-size:.8em;color:#444\">\(HTML.escape(generated))</p></body></html>\n"
         return s
     }

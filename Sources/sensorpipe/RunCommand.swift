@@ -212,6 +212,11 @@ enum RunCommand {
             }
             lines.append("\(family): " + parts.joined(separator: ", "))
         }
+        if !s.sameContent.isEmpty {
+            lines.append("note: \(s.sameContent.count) recording(s) have the same content as another (copies; each is stored):")
+            for d in s.sameContent.prefix(10) { lines.append("  \(d.path): same content hash as \(d.storedAs)") }
+            if s.sameContent.count > 10 { lines.append("  … and \(s.sameContent.count - 10) more") }
+        }
         if !s.failures.isEmpty {
             lines.append("failed:")
             for f in s.failures.prefix(10) { lines.append("  \(f.error)") }

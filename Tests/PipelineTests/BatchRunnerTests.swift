@@ -230,10 +230,11 @@ struct BatchRunnerTests {
         let text = "# three recordings\n\ndata/\((files[0] as NSString).lastPathComponent)\n  \(files[1])\n\ndata\n"
         try Data(text.utf8).write(to: manifest)
         let expanded = try RecordingDiscovery.expand([manifest.path])
-        #expect(expanded.count == 5)
+        // The folder lists the two files again: each file is one input, at its first appearance (issue 33).
+        #expect(expanded.count == 3)
         #expect(expanded[0] == f.dir.url.appendingPathComponent("data").path + "/" + (files[0] as NSString).lastPathComponent)
         #expect(expanded[1] == files[1])
-        #expect(Set(expanded[2...].map { ($0 as NSString).lastPathComponent }) == Set(files.map { ($0 as NSString).lastPathComponent }))
+        #expect((expanded[2] as NSString).lastPathComponent == (files[2] as NSString).lastPathComponent)
     }
 
     @Test("a WFDB record is sized and hashed with its signal file: a changed .dat is analysed again")

@@ -37,7 +37,7 @@ struct ConfigurationFileTests {
             ("{\"decode\": {\"preset\": \"nope\"}}", "'decode.preset' must be auto or one of"),
             ("{\"ecg\": [1]}", "'ecg' must be an object"),
             ("[1, 2]", "expected a JSON object"),
-            ("{\"ecg\": ", "not valid JSON"),
+            ("{\"ecg\": ", "c.json:1:9: not valid JSON"),
         ])
     func errors(text: String, expected: String) {
         do {
@@ -45,7 +45,7 @@ struct ConfigurationFileTests {
             Issue.record("accepted \(text)")
         } catch {
             let message = "\(error)"
-            #expect(message.contains("c.json: ") && message.contains(expected), "\(message)")
+            #expect(message.contains("c.json:") && message.contains(expected), "\(message)")
         }
     }
 }

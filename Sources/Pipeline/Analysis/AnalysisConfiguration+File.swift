@@ -64,6 +64,9 @@ extension AnalysisConfiguration {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ConfigurationError(code: .unreadable, description: "\(path): cannot read the configuration file")
         }
+        if let e = JSONSyntax.firstError(in: [UInt8](data)) {
+            throw ConfigurationError(code: .syntax, description: "\(path):\(e.line):\(e.column): not valid JSON: \(e.message)")
+        }
         do {
             self = try JSONDecoder().decode(AnalysisConfiguration.self, from: data)
         } catch let error as OptionValueError {

@@ -120,6 +120,12 @@ public struct BatchSummary: Sendable {
     public var elapsedSeconds = 0.0
     /// Failed recordings and their errors, in batch order.
     public var failures: [(path: String, error: String)] = []
+    /// Recordings stored in this run whose content hash equals that of a recording stored
+    /// before them (in this batch or, with this configuration, in the store): the same bytes
+    /// under another path (a copy), with the first path. They are stored (distinct files the
+    /// caller named; the same file reached twice is one input, ``RecordingDiscovery/unique(_:)``)
+    /// and the run's summary notes them.
+    public var sameContent: [(path: String, storedAs: String)] = []
 
     /// The summary as JSON (`JSONEncoder`, sorted keys; ``encode(to:)``): counts, bytes,
     /// `signal_hours` (decoded) and `analysed_hours` per sensor, streams no analysis used,
@@ -291,6 +297,9 @@ public enum BatchRunner {
 
         var bytesDone = 0, bytesSkipped = 0
         var stopped = false
+        // Content already stored (this configuration): the same bytes under another path are noted.
+        var stored = [String: String]()
+        for d in done where stored[d.contentHash] == nil || d.path < stored[d.contentHash]! { stored[d.contentHash] = d.path }
         for i in files.indices {
             if shouldStop() {
                 stopped = true
@@ -306,6 +315,8 @@ public enum BatchRunner {
                     bytesSkipped += size
                     summary.skipped += 1
                 case .analysed(let hash, let size, let s, let staged):
+                    if let first = stored[hash], first != files[i] { summary.sameContent.append((files[i], first)) }
+                    stored[hash] = stored[hash] ?? files[i]
                     let hook = options.beforeCommit
                     try store.store(path: files[i], size: size, contentHash: hash, summary: s, results: staged) {
                         hook?(files[i])

@@ -84,6 +84,9 @@ public enum RecordingDiscovery {
     ///   lines and lines starting with `#` ignored, relative paths taken from the manifest's
     ///   folder; listed folders are expanded as above;
     /// - anything else: kept as given (a missing file then fails as a recording, with its error).
+    ///
+    /// A file reached more than once (named directly, through its folder, in a manifest, through a
+    /// link) is kept once, at its first appearance (``unique(_:)``).
     /// - Parameters:
     ///   - inputs: paths as given on the command line.
     ///   - filter: which files to keep (``Filter``); everything by default.
@@ -102,7 +105,30 @@ public enum RecordingDiscovery {
                 out.append(input)
             }
         }
-        return out.filter(filter.keeps)
+        return unique(out.filter(filter.keeps))
+    }
+
+    /// `paths` with every file after its first appearance removed, regular files compared by
+    /// identity (device and inode: symbolic links, hard links, `.`/`..` all resolve to it),
+    /// anything else by its real path (`realpath(3)`), so one file named directly, through its
+    /// folder and in a manifest is one recording; a path that does not resolve (a missing file)
+    /// is compared as given. Order of first appearance is kept.
+    /// - Complexity: O(paths) `realpath` calls.
+    public static func unique(_ paths: [String]) -> [String] {
+        var seen = Set<String>()
+        seen.reserveCapacity(paths.count)
+        return paths.filter { p in
+            // The same file under two real paths (a hard link) has one device and inode.
+            if let st = FilePathBytes.status(p), st.st_mode & S_IFMT == S_IFREG {
+                return seen.insert("\u{1}\(st.st_dev):\(st.st_ino)").inserted
+            }
+            let key = p.withCString { c -> String in
+                guard let r = realpath(c, nil) else { return "\u{0}" + p }
+                defer { free(r) }
+                return String(cString: r)
+            }
+            return seen.insert(key).inserted
+        }
     }
 
     /// Expands the inputs (as ``expand(_:)``) and groups files into recordings by the two rules

@@ -7,7 +7,8 @@ import Signals
 /// Nothing half-written is ever visible: rows go to `<table>.csv.partial` files, which
 /// ``commit()`` renames into place (each rename is atomic on POSIX file systems); ``rollback()``
 /// removes them. Fields are quoted per RFC 4180 when they contain a comma, quote or line break;
-/// reals are written with Swift's shortest round-trip representation; `null` is an empty field.
+/// reals are written with Swift's shortest round-trip representation; `null` is an empty field;
+/// text that a spreadsheet would run as a formula is neutralised (``neutralised(_:)``).
 /// A table that declares a ``WideCSVLayout`` (`features`) is also written as wide files
 /// (`features_acc.csv`, …: one row per window, one column per feature; ``WideCSVWriter``).
 public final class CSVResultSink: ResultSink {
@@ -104,15 +105,49 @@ public final class CSVResultSink: ResultSink {
         directory.appendingPathComponent("\(name).csv.partial")
     }
 
-    /// One CSV field (RFC 4180).
+    /// One CSV field (RFC 4180), text neutralised against formula injection
+    /// (``neutralised(_:)``).
     static func field(_ v: ResultValue) -> String {
         switch v {
         case .null: return ""
         case .integer(let i): return String(i)
         case .real(let x): return x.description
-        case .text(let s):
-            guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
+        case .text(let raw):
+            let s = neutralised(raw)
+            guard s != raw || s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
             return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         }
+    }
+
+    /// A text cell as a spreadsheet cannot run it: text starting with `=`, `+`, `-`, `@`, a tab
+    /// or a carriage return gets a leading `'`, so spreadsheets show it as text instead of
+    /// evaluating it as a formula (OWASP, "CSV Injection"; the field is then always quoted).
+    /// Text that is a plain decimal number (`-12`, `+3.5e-2`) is left as it is, and numeric
+    /// columns are never touched. `docs/RESULTS.md` ("CSV formula cells") states the rule.
+    /// - Complexity: O(1) for text that needs nothing, O(length) for a number check.
+    public static func neutralised(_ s: String) -> String {
+        guard let first = s.utf8.first, [0x3D, 0x2B, 0x2D, 0x40, 0x09, 0x0D].contains(first) else { return s }
+        if (first == 0x2B || first == 0x2D) && isPlainNumber(s.utf8.dropFirst()) { return s }
+        return "'" + s
+    }
+
+    /// `digits[.digits][e[+-]digits]` or `.digits[…]`.
+    static func isPlainNumber(_ bytes: Substring.UTF8View) -> Bool {
+        var digits = 0, dot = false, exponent = false, exponentDigits = 0, previous: UInt8 = 0
+        for c in bytes {
+            switch c {
+            case 0x30...0x39:
+                if exponent { exponentDigits += 1 } else { digits += 1 }
+            case 0x2E where !dot && !exponent: dot = true
+            case 0x65, 0x45:
+                guard !exponent, digits > 0 else { return false }
+                exponent = true
+            case 0x2B, 0x2D:
+                guard previous == 0x65 || previous == 0x45 else { return false }
+            default: return false
+            }
+            previous = c
+        }
+        return digits > 0 && (!exponent || exponentDigits > 0)
     }
 }

@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 import Signals
 
 /// An SQLite failure, with SQLite's own message (`sqlite3_errmsg`) and result code.
@@ -11,26 +12,109 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
     public var description: String { "SQLite error \(code): \(message)" }
 }
 
+/// How SensorPipe opens a database it only reads (`merge`'s inputs, `report`'s database).
+public enum SQLiteReadOnly {
+    /// The `file:` URI to open `path` with (`SQLITE_OPEN_READONLY | SQLITE_OPEN_URI`): immutable
+    /// (`immutable=1`: no lock, no `-shm`, nothing written beside it, so a database in a folder
+    /// the user cannot write opens) when it has no write-ahead log, i.e. no writer has it open;
+    /// otherwise read-only through its log (`mode=ro`), so rows committed to the log are seen.
+    /// - Complexity: one `stat`.
+    public static func uri(_ path: String) -> String { SQLiteConnection.readOnlyURI(path) }
+}
+
 /// One SQLite connection (internal plumbing of ``SQLiteResultSink`` and ``BatchDatabase``).
 /// Not thread-safe: one writer, used from one task at a time.
 final class SQLiteConnection {
     let handle: OpaquePointer
 
     /// Opens or creates `path` in WAL mode with a busy timeout.
-    init(path: String, busyTimeoutMilliseconds: Int32 = 10_000) throws {
-        var db: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
-        guard rc == SQLITE_OK, let db else {
-            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
-            sqlite3_close_v2(db)
-            throw SQLiteError(code: rc, message: "cannot open \(path): \(message)")
+    /// - Parameters:
+    ///   - path: the database file (a plain path, never read as a URI).
+    ///   - attachesInputs: opens `path` as a `file:` URI so that ``attachReadOnly(_:as:)`` can
+    ///     attach other databases read-only (`ATTACH` takes URIs only on such connections).
+    init(path: String, busyTimeoutMilliseconds: Int32 = 10_000, attachesInputs: Bool = false) throws {
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | (attachesInputs ? SQLITE_OPEN_URI : 0)
+        handle = try Self.open(attachesInputs ? Self.uri(path) : path, flags: flags, busyTimeoutMilliseconds) {
+            "cannot open \(path): \($0)"
         }
-        handle = db
-        sqlite3_extended_result_codes(db, 1)
-        sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
+        // Functions with side effects never run from a view, trigger or default stored in a file.
+        try execute("PRAGMA trusted_schema = OFF")
         try execute("PRAGMA journal_mode = WAL")
         try execute("PRAGMA synchronous = NORMAL")
         try execute("PRAGMA foreign_keys = ON")
+    }
+
+    /// Opens `path` for reading only, writing nothing beside it: immutable (`immutable=1`, no
+    /// locks, no `-shm`) when it has no write-ahead log, i.e. no writer had it open; otherwise
+    /// read-only through its log (`mode=ro`), so committed rows in the log are seen.
+    /// - Throws: ``SQLiteError`` naming `path` and the cause (not a database, unreadable, a log
+    ///   a read-only open cannot use).
+    init(readOnly path: String) throws {
+        let uri = Self.readOnlyURI(path)
+        handle = try Self.open(uri, flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, 10_000) {
+            "\(path): cannot open read-only: \($0)"
+        }
+        do {
+            try execute("PRAGMA trusted_schema = OFF")
+            _ = try prepare("SELECT COUNT(*) FROM sqlite_master").query([]) { $0.int(0) }
+        } catch let e as SQLiteError {
+            let hint =
+                uri.hasSuffix("mode=ro")
+                ? " (it has a write-ahead log, \(path)-wal, which a read-only open reads through \(path)-shm: "
+                    + "give write access to its folder, or let the program that writes it finish)" : ""
+            throw SQLiteError(code: e.code, message: "\(path): \(String(cString: sqlite3_errmsg(handle)))\(hint)")
+        }
+    }
+
+    /// `sqlite3_open_v2` with extended result codes and a busy timeout; on failure SQLite's
+    /// message, worded by `describe`.
+    private static func open(
+        _ filename: String, flags: Int32, _ busyTimeoutMilliseconds: Int32, describe: (String) -> String
+    ) throws -> OpaquePointer {
+        var db: OpaquePointer?
+        let rc = sqlite3_open_v2(filename, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(db)
+            throw SQLiteError(code: rc, message: describe(message))
+        }
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
+        return db
+    }
+
+    /// The `file:` URI that opens `path` read-only (see ``init(readOnly:)``).
+    static func readOnlyURI(_ path: String) -> String {
+        var info = stat()
+        let log = stat(path + "-wal", &info) == 0 && info.st_size > 0
+        return uri(path) + (log ? "?mode=ro" : "?mode=ro&immutable=1")
+    }
+
+    /// `path` as a `file:` URI (absolute, percent-encoded: `?`, `#` and `%` in names stay names).
+    static func uri(_ path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var out = "file:"
+        for byte in absolute.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "_"),
+                UInt8(ascii: "."), UInt8(ascii: "~"):
+                out.append(Character(Unicode.Scalar(byte)))
+            default:
+                out += String(format: "%%%02X", byte)
+            }
+        }
+        return out
+    }
+
+    /// Attaches `path` read-only as `alias` (connection opened with `attachesInputs`).
+    func attachReadOnly(_ path: String, as alias: String) throws {
+        let uri = Self.readOnlyURI(path)
+        do {
+            try execute("ATTACH DATABASE '\(uri.replacingOccurrences(of: "'", with: "''"))' AS \(alias)")
+        } catch let e as SQLiteError {
+            throw SQLiteError(code: e.code, message: "\(path): cannot attach read-only: \(String(cString: sqlite3_errmsg(handle)))")
+        }
     }
 
     deinit { sqlite3_close_v2(handle) }

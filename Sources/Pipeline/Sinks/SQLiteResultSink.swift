@@ -44,9 +44,14 @@ public final class SQLiteResultSink: ResultSink {
     ///   ``schemaVersion``, is an older version holding recordings, or has a table whose columns
     ///   differ from the declaration.
     /// - Complexity: O(number of tables).
-    public init(path: String, tables: [ResultTable] = AnalysisRegistry.resultTables) throws {
+    public convenience init(path: String, tables: [ResultTable] = AnalysisRegistry.resultTables) throws {
+        try self.init(path: path, tables: tables, attachesInputs: false)
+    }
+
+    /// The same, on a connection that can attach inputs read-only (``ShardMerge``).
+    init(path: String, tables: [ResultTable], attachesInputs: Bool) throws {
         self.path = path
-        db = try SQLiteConnection(path: path)
+        db = try SQLiteConnection(path: path, attachesInputs: attachesInputs)
         try db.execute("BEGIN IMMEDIATE")
         do {
             let version = try db.userVersion()

@@ -52,7 +52,7 @@ struct SummaryAccumulator {
     /// A stream was announced (recording-wide `index`, in announcement order).
     mutating func announce(index: Int, info: StreamInfo) {
         precondition(index == streams.count, "streams are announced in index order")
-        let offset = info.attributes[StreamAttribute.utcOffsetSeconds].flatMap { Int($0) }
+        let offset = SummaryTimeBasis.utcOffset(info.attributes[StreamAttribute.utcOffsetSeconds])
         streams.append(
             Stream(
                 name: info.key.description, device: info.key.deviceID, origin: info.timeOrigin,

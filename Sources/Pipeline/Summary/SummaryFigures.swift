@@ -13,6 +13,18 @@ public enum SummaryTimeBasis: String, Sendable, Hashable, CaseIterable, Codable 
     /// Days counted from the stream's start (`time_origin = stream_start`): not dates.
     case streamStart = "stream_start"
 
+    /// UTC offsets accepted from a stream's `utc_offset_s` attribute: within ±18 h (ISO 8601 and
+    /// `java.time.ZoneOffset` bounds; offsets in use are within −12 h … +14 h).
+    public static let utcOffsetRange = -64_800...64_800
+
+    /// The UTC offset a `utc_offset_s` attribute states: `nil` when absent, not an integer, or
+    /// outside ``utcOffsetRange`` (such a recording's days are then UTC days, never shifted by an
+    /// absurd offset into year −292 billion).
+    public static func utcOffset(_ text: String?) -> Int? {
+        guard let text, let v = Int(text), utcOffsetRange.contains(v) else { return nil }
+        return v
+    }
+
     /// The basis of a stream's times.
     /// - Parameters:
     ///   - origin: what its times count from.

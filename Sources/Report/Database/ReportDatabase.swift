@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import Pipeline
 
 /// A results database opened read-only for reports (``Report``). The report reads rows only:
 /// it never writes to the database, so it can run while a batch is writing (WAL).
@@ -9,14 +10,16 @@ final class ReportDatabase {
     /// Columns per table, read once.
     private var columnCache: [String: Set<String>] = [:]
 
-    /// Opens `path` read-only.
+    /// Opens `path` read-only (``SQLiteReadOnly/uri(_:)``: immutable when no writer has it open,
+    /// so a database in a folder the user cannot write is read).
     /// - Throws: ``ReportError`` when the file is missing or not an SQLite database.
     init(path: String) throws(ReportError) {
         guard FileManager.default.fileExists(atPath: path) else {
             throw ReportError(code: .databaseMissing, message: "\(path): no such file")
         }
         var db: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil)
+        let uri = SQLiteReadOnly.uri(path)
+        let rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(db)
@@ -25,7 +28,20 @@ final class ReportDatabase {
         sqlite3_busy_timeout(db, 10_000)
         self.path = path
         handle = db
-        guard (try? tableNames().contains("recordings")) == true else {
+        sqlite3_exec(db, "PRAGMA trusted_schema = OFF", nil, nil, nil)
+        let names: Set<String>
+        do {
+            names = try tableNames()
+        } catch {
+            // Not "not a results database": what SQLite said (not a database, cannot open its log, …).
+            let hint =
+                uri.hasSuffix("mode=ro")
+                ? " (it has a write-ahead log, \(path)-wal, which a read-only reader opens through \(path)-shm: "
+                    + "give write access to its folder, or let the program writing it finish)" : ""
+            throw ReportError(
+                code: .databaseUnreadable, message: "\(path): cannot read: \(String(cString: sqlite3_errmsg(db)))\(hint)")
+        }
+        guard names.contains("recordings") else {
             throw ReportError(
                 code: .databaseUnreadable, message: "\(path): not a sensorpipe results database (no recordings table)")
         }
@@ -106,15 +122,76 @@ final class ReportDatabase {
             }
             var columns = [String: Value](minimumCapacity: Int(n))
             for c in 0..<n {
+                let name = names[Int(c)]
                 switch sqlite3_column_type(stmt, c) {
-                case SQLITE_INTEGER: columns[names[Int(c)]] = .integer(Int(sqlite3_column_int64(stmt, c)))
-                case SQLITE_FLOAT: columns[names[Int(c)]] = .real(sqlite3_column_double(stmt, c))
-                case SQLITE_TEXT: columns[names[Int(c)]] = .text(String(cString: sqlite3_column_text(stmt, c)))
-                default: columns[names[Int(c)]] = .null
+                case SQLITE_INTEGER:
+                    let v = sqlite3_column_int64(stmt, c)
+                    columns[name] = plausible(Double(v), column: name) ? .integer(Int(v)) : .null
+                case SQLITE_FLOAT:
+                    let x = sqlite3_column_double(stmt, c)
+                    columns[name] = plausible(x, column: name) ? .real(x) : .null
+                case SQLITE_TEXT: columns[name] = .text(String(cString: sqlite3_column_text(stmt, c)))
+                default: columns[name] = .null
                 }
             }
             body(Row(columns: columns))
         }
+    }
+
+    // MARK: - Plausibility (the report survives any database)
+
+    /// Largest magnitude of a number the report reads: 2^53, beyond which a Double no longer
+    /// holds every integer (no count, id, size or time SensorPipe writes comes near it).
+    static let largestMagnitude = 9_007_199_254_740_992.0
+    /// Times the report reads (Unix seconds, or seconds from a stream's start) lie within
+    /// 1900-01-01 … 2200-01-01 UTC (−2,208,988,800 … 7,258,118,400 s); the same window bounds
+    /// times from a stream's start (230 years). A session dated in milliseconds is outside it.
+    static let timeRange = -2_208_988_800.0...7_258_118_400.0
+    /// UTC offsets: ±18 h, the analysis' rule (``SummaryTimeBasis/utcOffsetRange``).
+    static let utcOffsetRange = SummaryTimeBasis.utcOffsetRange
+
+    /// Whether a column holds times (seconds): `time`, `start`, `end` and names ending in
+    /// `_time`, `_start` or `_end` (every declared time column; ``SQLiteResultSink``'s tables).
+    static func isTimeColumn(_ name: String) -> Bool {
+        name == "time" || name == "start" || name == "end" || name.hasSuffix("_time") || name.hasSuffix("_start")
+            || name.hasSuffix("_end")
+    }
+
+    /// Distinct values the report skipped as implausible (bit patterns), per column, since
+    /// ``resetSkipped()`` (each page names them).
+    private(set) var skipped: [String: Set<UInt64>] = [:]
+
+    /// Forgets the skipped values (a new page starts).
+    func resetSkipped() { skipped = [:] }
+
+    /// The rule every number read passes (else it is read as NULL and counted in ``skipped``):
+    /// finite, at most ``largestMagnitude``, within ``timeRange`` in a time column and within
+    /// ``utcOffsetRange`` in `utc_offset_s`.
+    private func plausible(_ x: Double, column: String) -> Bool {
+        var ok = x.isFinite && abs(x) <= Self.largestMagnitude
+        if ok && Self.isTimeColumn(column) { ok = Self.timeRange.contains(x) }
+        if ok && column == "utc_offset_s" { ok = Self.utcOffsetRange.contains(Int(x)) && x == x.rounded() }
+        if !ok { skipped[column, default: []].insert(x.bitPattern) }
+        return ok
+    }
+
+    /// A UTC offset read from text (`stream_attributes.value`), `nil` (and counted) outside ±18 h.
+    func utcOffset(_ text: String?) -> Int? {
+        guard let text else { return nil }
+        guard let v = SummaryTimeBasis.utcOffset(text) else {
+            skipped["utc_offset_s", default: []].insert((Double(text) ?? .nan).bitPattern)
+            return nil
+        }
+        return v
+    }
+
+    /// What was skipped, for the page: `bpm: 2 distinct value(s), e.g. 1e+300`, or `nil`.
+    var skippedText: String? {
+        guard !skipped.isEmpty else { return nil }
+        return skipped.sorted { $0.key < $1.key }.map { column, values in
+            let example = values.map(Double.init(bitPattern:)).min { abs($0) > abs($1) } ?? .nan
+            return "\(column): \(values.count) distinct value(s), e.g. \(example)"
+        }.joined(separator: "; ")
     }
 
     /// Names of the database's tables.

@@ -257,22 +257,27 @@ struct Plot {
 
     /// Round values between `a` and `b`, about five of them.
     static func niceTicks(_ a: Double, _ b: Double) -> [Double] {
-        guard b > a else { return [a] }
+        guard b > a, (b - a).isFinite else { return [a] }
         let raw = (b - a) / 5
         let mag = pow10(raw)
         let step = [1.0, 2, 2.5, 5, 10].map { $0 * mag }.first { $0 >= raw } ?? 10 * mag
         var out = [Double]()
-        var v = (a / step).rounded(.up) * step
-        while v <= b + step * 1e-9 {
+        let first = (a / step).rounded(.up)
+        // From the index, never a running sum (a step below the values' precision would not
+        // advance); at most 12 ticks.
+        for k in 0..<12 {
+            let v = (first + Double(k)) * step
+            if v > b + step * 1e-9 { break }
             out.append(abs(v) < step * 1e-9 ? 0 : v)
-            v += step
         }
         return out
     }
 
+    /// The power of ten at or below `x` (1e-12 at least; `x` finite and positive).
     static func pow10(_ x: Double) -> Double {
+        guard x.isFinite, x > 0 else { return 1 }
         var m = 1.0
-        while m * 10 <= x { m *= 10 }
+        while m * 10 <= x && m < 1e300 { m *= 10 }
         while m > x && m > 1e-12 { m /= 10 }
         return m
     }

@@ -40,12 +40,16 @@ struct TimeScale: Sendable {
             172_800, 604_800,
         ]
         let span = t1 - t0
-        let step = steps.first { span / $0 <= Double(target) } ?? 604_800
+        guard span.isFinite else { return [t0] }
+        // Beyond a week per tick: whole weeks, as many as keep about `target` ticks.
+        let step = steps.first { span / $0 <= Double(target) } ?? (span / Double(target) / 604_800).rounded(.up) * 604_800
         var out = [Double]()
-        var k = ((t0 + shift) / step).rounded(.up)
-        while k * step - shift <= t1 + 1e-9 {
-            out.append(k * step - shift)
-            k += 1
+        let first = ((t0 + shift) / step).rounded(.up)
+        // Ticks are computed from their index (no running sum), at most 2·target + 2 of them.
+        for k in 0...(2 * target + 2) {
+            let t = (first + Double(k)) * step - shift
+            if t > t1 + 1e-9 { break }
+            out.append(t)
         }
         return out
     }

@@ -53,6 +53,8 @@ enum DailyBarsItem {
 /// stream's largest value) and the column hatched where an epoch is marked non-wear.
 enum ActogramItem {
     static let laneHeight = 30.0, laneGap = 6.0
+    /// Most lanes (days) an actogram draws: two years.
+    static let maximumDays = 731
 
     static func html(_ d: ReportActogram, _ c: ReportContext) throws(ReportError) -> String {
         let rows = try c.select(d.rows, orderBy: [ReportOrder(d.start)])
@@ -65,10 +67,14 @@ enum ActogramItem {
             let first: Double = ((mine.first?.double(d.start) ?? 0) + shift) / 86_400
             let last: Double = ((mine.last?.double(d.start) ?? 0) + shift) / 86_400
             let day0 = Int(first.rounded(.down))
-            let days = Int(last.rounded(.down)) - day0 + 1
+            // One lane per day, at most maximumDays of them (the page stays bounded whatever the span).
+            let spanDays = Int(last.rounded(.down)) - day0 + 1
+            let days = min(spanDays, Self.maximumDays)
+            let clipped = spanDays > days ? " (first \(days) of \(spanDays) days)" : ""
             let vmax = mine.compactMap { $0.double(column) }.max() ?? 0
             var p = c.plot(
-                id: "\(d.id)-\(k)", title: "\(d.title): \(key.isEmpty ? column : key) (\(column))", yLabel: "day", v0: 0, v1: 1,
+                id: "\(d.id)-\(k)", title: "\(d.title): \(key.isEmpty ? column : key) (\(column))\(clipped)", yLabel: "day",
+                v0: 0, v1: 1,
                 height: 26 + 44 + Double(days) * (laneHeight + laneGap) + laneGap)
             p.t0 = 0
             p.t1 = 86_400

@@ -15,6 +15,8 @@ struct SignalReadback {
         case missing([String])
         /// The files are there but their content changed since the analysis.
         case changed(stored: String, now: String)
+        /// The files are there but their size changed since the analysis (found without hashing).
+        case resized(stored: Int, now: Int)
         /// The decoder failed on them.
         case unreadable(String)
         /// The database has no content hash (a failed recording) or no file list.
@@ -52,6 +54,8 @@ struct SignalReadback {
     /// - Parameters:
     ///   - files: the recording's files (`recording_files`), in order.
     ///   - contentHash: `recordings.content_hash`.
+    ///   - size: `recordings.size` (bytes of all the files): compared first, so a file whose
+    ///     size changed is called changed without being hashed.
     ///   - t0: start of the timeline (stream time scale, s).
     ///   - t1: its end.
     ///   - columns: pixel columns of the timeline.
@@ -60,8 +64,8 @@ struct SignalReadback {
     ///     its preset and integrity check), so what is read back is what was analysed.
     /// - Complexity: one decoding pass over the files; memory O(streams · columns + strip samples).
     static func read(
-        files: [String], contentHash: String?, t0: Double, t1: Double, columns: Int, strips requested: [Strip],
-        options: DecodeOptions = DecodeOptions()
+        files: [String], contentHash: String?, size: Int? = nil, t0: Double, t1: Double, columns: Int,
+        strips requested: [Strip], options: DecodeOptions = DecodeOptions()
     ) -> SignalReadback {
         var out = SignalReadback()
         guard let contentHash, !files.isEmpty else { return out }
@@ -71,6 +75,13 @@ struct SignalReadback {
         guard missing.isEmpty else {
             out.status = .missing(missing)
             return out
+        }
+        if let size, size > 0 {
+            let now = members.reduce(0) { $0 + (FilePathBytes.status($1).map { Int($0.st_size) } ?? 0) }
+            guard now == size else {
+                out.status = .resized(stored: size, now: now)
+                return out
+            }
         }
         guard let now = try? ContentHash.files(members) else {
             out.status = .unreadable("cannot read \(members.joined(separator: ", "))")
@@ -160,6 +171,9 @@ struct SignalReadback {
         case .changed(let stored, let now):
             return
                 "the recording file has changed since it was analysed (content hash \(stored) in the results, \(now) now); drawing it would not show what was analysed"
+        case .resized(let stored, let now):
+            return
+                "the recording file has changed since it was analysed (\(stored) bytes in the results, \(now) now); drawing it would not show what was analysed"
         case .unreadable(let why): return "the recording file could not be read back (\(why))"
         case .unknown: return "the results do not say which file or content this recording had"
         }
