@@ -33,6 +33,9 @@ struct RhythmStream: Sendable {
     var previousBeat: Double?
     var nextWindow = 0
     var isLong = false
+    /// Spans without samples longer than one window (time order): windows inside one are not
+    /// written — cost follows the data, never the time span (docs/HARDENING.md, "Gaps").
+    var gaps: [(from: Double, to: Double)] = []
     var episode: RhythmEpisodeRow?
     var episodeRate = 0.0
 
@@ -47,6 +50,8 @@ struct RhythmStream: Sendable {
     mutating func consume(_ block: SampleBlock) {
         guard block.count > 0 else { return }
         if start == nil { start = block.time(at: 0) }
+        let first = block.time(at: 0)
+        if lastSample.isFinite && first - lastSample > options.windowSeconds { gaps.append((lastSample, first)) }
         if samplePeriod == 0 {
             if case .uniform(_, let rate) = block.time, rate > 0 {
                 samplePeriod = 1 / rate
@@ -91,6 +96,12 @@ struct RhythmStream: Sendable {
         let length = options.windowSeconds
         while true {
             let a = s + Double(nextWindow) * length
+            while let g = gaps.first, g.to <= a { gaps.removeFirst() }
+            if let g = gaps.first, a >= g.from, a + length <= g.to {
+                // A window wholly inside a gap: step to the window holding the gap's end.
+                nextWindow = max(nextWindow + 1, Int(((g.to - s) / length).rounded(.down)))
+                continue
+            }
             var b = a + length
             if final {
                 guard a < end else { break }

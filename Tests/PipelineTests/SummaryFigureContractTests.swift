@@ -38,7 +38,18 @@ struct SummaryFigureContractTests {
         out.append(Run(name: "two-lead WFDB", sink: try twoLeads()))
         out.append(Run(name: "two simulated nights", sink: try simulatedNights()))
         out.append(Run(name: "CinC 2017 AF strip A00004", sink: try cincAF()))
+        out.append(Run(name: "BIDMC excerpt (respiration)", sink: try bidmcExcerpt()))
         return out
+    }
+
+    /// The committed BIDMC excerpt (Datasets/respiration, 160 s of bidmc_01, lead II and PLETH by
+    /// `--preset bidmc`): breathing visible in the ECG and PPG, so the respiration figures fill.
+    static func bidmcExcerpt() throws -> MemorySink {
+        let path = Fixtures.repositoryRoot.appendingPathComponent("Datasets/respiration/bidmc_01_excerpt_Signals.csv.xz").path
+        let sink = MemorySink()
+        _ = try RecordingAnalysis.run(
+            path: path, analysis: AnalysisConfiguration(decode: DecodeOptions(preset: .bidmc)), sink: sink)
+        return sink
     }
 
     /// The demo ECG as a two-lead WFDB record (``RecordingAnalysisTests/twoLeadRecord(in:)``): the

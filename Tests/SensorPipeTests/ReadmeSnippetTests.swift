@@ -102,7 +102,7 @@ struct ReadmeSnippetTests {
         let results = try SensorPipe.analyze(path: path)
         #expect(results[ECGFamily.self].count == 1)
         #expect(results[ECGFamily.self][0].beats.count == 74) // demo-beats.json: 74 annotated beats in the first minute
-        #expect(results.summary.streamSummaries.allSatisfy { $0.analyses == ["ecg", "rhythm"] })
+        #expect(results.summary.streamSummaries.allSatisfy { $0.analyses == ["ecg", "waves", "rhythm"] })
         #expect(results.rows(BeatSeriesTables.beats).count == 74)
     }
 }

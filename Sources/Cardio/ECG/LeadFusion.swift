@@ -101,6 +101,13 @@ struct LeadFusion {
         guard n > 0 else { return (fused, []) }
         let leadTimes = leads.map { $0.series.beats.times(0..<$0.series.count) }
         let delays = leadTimes.map { delay(of: $0, after: leadTimes[0]) }
+        // The fused series covers the union of its leads' sample spans (windows step over gaps
+        // only where every lead has one).
+        for span in leads.flatMap(\.series.covered).sorted(by: { $0.start < $1.start }) {
+            fused.cover(from: span.start, to: span.end)
+        }
+        fused.firstTime = nil
+        fused.lastTime = nil
         for l in leads {
             if let f = l.series.firstTime { fused.firstTime = min(fused.firstTime ?? f, f) }
             if let t = l.series.lastTime { fused.lastTime = max(fused.lastTime ?? t, t) }
