@@ -52,6 +52,8 @@ struct PPGGridChannel {
     private var prevRaw = 0.0
     private var prevMasked = true
     private var started = false
+    /// Whether ``startLate(at:)`` has placed the channel (at its first block).
+    private var placed = false
 
     /// Creates a channel filtered to `band`.
     init(band: FilterBand = .bandPass(low: heartRateBand.low, high: heartRateBand.high)) { self.band = band }
@@ -169,7 +171,11 @@ struct PPGGridChannel {
     /// the points before it are missing for every window and are not stored.
     /// - Complexity: O(1).
     mutating func startLate(at time: Double) {
-        guard let origin, values.isEmpty, !started, time.isFinite else { return }
+        // Only the channel's first block places it: a channel whose samples are all masked never
+        // starts, and moving it at every block would make the windows depend on the block size.
+        guard !placed, time.isFinite else { return }
+        placed = true
+        guard let origin, values.isEmpty, !started else { return }
         let k = Int(((time - origin) * Self.gridRate).rounded(.down))
         if k > next { jump(to: k) }
     }

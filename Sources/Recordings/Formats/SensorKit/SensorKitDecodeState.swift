@@ -317,8 +317,18 @@ struct SensorKitDecodeState {
         case .photoplethysmogram:
             withUnsafeTemporaryAllocation(of: Float.self, capacity: 5) { v in
                 for parent in p.ppg {
+                    // The key names the sample's optical channels too: two recordings (sessions)
+                    // starting at the same time on one device are distinct samples, not repeats.
+                    var channels: UInt64 = 0xcbf2_9ce4_8422_2325 // FNV-1a over (emitter, photodiodes, signal)
+                    for j in parent.opticalStart..<parent.opticalStart + parent.opticalCount {
+                        let o = p.optical[j]
+                        for v in [UInt64(bitPattern: o.emitter), o.photodiodes, UInt64(bitPattern: o.signalIdentifier)] {
+                            channels = (channels ^ v) &* 0x100_0000_01b3
+                        }
+                    }
                     let key = DuplicateWindow.Key(
-                        a: UInt64(d), b: parent.startDate.bitPattern, c: UInt64(bitPattern: parent.nanosecondsSinceStart))
+                        a: UInt64(d) ^ (channels << 24), b: parent.startDate.bitPattern,
+                        c: UInt64(bitPattern: parent.nanosecondsSinceStart))
                     guard ppgDuplicates.insert(key, time: parent.startDate) else {
                         // An exact repeat of an earlier PPG sample (an exporter repeating a
                         // result): every sample of it is read and dropped as a duplicate.
