@@ -317,14 +317,24 @@ struct SensorKitDecodeState {
         case .photoplethysmogram:
             withUnsafeTemporaryAllocation(of: Float.self, capacity: 5) { v in
                 for parent in p.ppg {
-                    // The key names the sample's optical channels too: two recordings (sessions)
-                    // starting at the same time on one device are distinct samples, not repeats.
-                    var channels: UInt64 = 0xcbf2_9ce4_8422_2325 // FNV-1a over (emitter, photodiodes, signal)
+                    // The key names the sample's content too (its optical channels and readings, its
+                    // accelerometer readings): two recordings (sessions) starting at the same time on
+                    // one device, or two samples split from one, are distinct, not repeats.
+                    var channels: UInt64 = 0xcbf2_9ce4_8422_2325 // FNV-1a over the children
+                    func mix(_ v: UInt64) { channels = (channels ^ v) &* 0x100_0000_01b3 }
                     for j in parent.opticalStart..<parent.opticalStart + parent.opticalCount {
                         let o = p.optical[j]
-                        for v in [UInt64(bitPattern: o.emitter), o.photodiodes, UInt64(bitPattern: o.signalIdentifier)] {
-                            channels = (channels ^ v) &* 0x100_0000_01b3
-                        }
+                        mix(UInt64(bitPattern: o.emitter))
+                        mix(o.photodiodes)
+                        mix(UInt64(bitPattern: o.signalIdentifier))
+                        mix(UInt64(bitPattern: o.nanosecondsSinceStart))
+                        mix(o.normalizedReflectance.bitPattern)
+                    }
+                    for j in parent.accelerometerStart..<parent.accelerometerStart + parent.accelerometerCount {
+                        let a = p.ppgAccelerometer[j]
+                        mix(UInt64(bitPattern: a.nanosecondsSinceStart))
+                        mix(UInt64(a.x.bitPattern) | UInt64(a.y.bitPattern) << 32)
+                        mix(UInt64(a.z.bitPattern))
                     }
                     let key = DuplicateWindow.Key(
                         a: UInt64(d) ^ (channels << 24), b: parent.startDate.bitPattern,
