@@ -23,21 +23,29 @@ enum FamilySection {
             s += "<p class=\"placeholder\" data-placeholder=\"\(HTML.escape(family))\">No results from this family in this recording. "
             return s + "When there are, this section shows \(HTML.escape(section.shows)).</p></section>"
         }
+        var items = ""
         for item in section.items {
             switch item {
-            case .timeSeries(let d): s += try TimeSeriesItem.html(d, c)
-            case .strips(let d): s += try StripsItem.html(d, family: family, c)
-            case .dailyBars(let d): s += try DailyBarsItem.html(d, c)
-            case .actogram(let d): s += try ActogramItem.html(d, c)
-            case .intervals(let d): s += try IntervalsItem.html(d, c)
-            case .featureSeries(let d): s += try FeatureSeriesItem.html(d, c)
-            case .values(let d): s += try valueTable(d, c)
+            case .timeSeries(let d): items += try TimeSeriesItem.html(d, c)
+            case .strips(let d): items += try StripsItem.html(d, family: family, c)
+            case .dailyBars(let d): items += try DailyBarsItem.html(d, c)
+            case .actogram(let d): items += try ActogramItem.html(d, c)
+            case .intervals(let d): items += try IntervalsItem.html(d, c)
+            case .featureSeries(let d): items += try FeatureSeriesItem.html(d, c)
+            case .values(let d): items += try valueTable(d, c)
             case .rowCounts(let tables):
-                s += "<ul>"
-                for t in tables { s += "<li><code>\(HTML.escape(t.name))</code>: \(try c.select(ReportRows(t)).count) rows</li>" }
-                s += "</ul>"
+                items += "<ul>"
+                for t in tables { items += "<li><code>\(HTML.escape(t.name))</code>: \(try c.select(ReportRows(t)).count) rows</li>" }
+                items += "</ul>"
             }
         }
+        if !items.contains("<figure") && !items.contains("<table") && !items.contains("<ul>") {
+            // Rows exist but none holds a value to draw: the section says so instead of plots.
+            s +=
+                "<p class=\"placeholder\" data-placeholder=\"\(HTML.escape(family))\">This family's rows in this recording hold no value to draw (each is empty with its null_reason). "
+            s += "When they do, this section shows \(HTML.escape(section.shows)).</p>"
+        }
+        s += items
         if !section.methods.isEmpty {
             s += "<details class=\"methods\"><summary>Methods</summary><p>\(HTML.escape(section.methods))</p>"
             if !section.citations.isEmpty {

@@ -19,6 +19,13 @@ enum TimeSeriesItem {
         for (k, key) in keys.enumerated() {
             let id = d.plotBy == nil ? d.id : "\(d.id)-\(k)"
             let mine = d.plotBy.map { p in rows.filter { ($0.text(p) ?? "") == key } } ?? rows
+            // Rows without any value (every one empty, with its null_reason) draw nothing: say so.
+            guard mine.contains(where: { r in d.values.contains { r.double($0) != nil } }) else {
+                let what = d.plotBy == nil ? d.title : "\(d.title) (\(key))"
+                s +=
+                    "<p class=\"note\" data-empty=\"\(HTML.escape(id))\">\(HTML.escape(what)): no value in these rows (see their null_reason).</p>"
+                continue
+            }
             s += try plot(d, id: id, key: d.plotBy == nil ? nil : key, rows: mine, overlay: overlay, c)
         }
         return s
