@@ -11,7 +11,8 @@ and scores, against the reference `.atr` AAMI classes (150 ms matching, gross ov
   P wave delineated, or a PR interval (QRS onset - P onset) more than 40 ms from the median PR of
   the eight preceding N beats with a P, or a P shape other than their most common shape;
 - `RR only`: the same prematurity test without the P test (what the P evidence adds is the
-  difference between this and `+P rule`).
+  difference between this and `+P rule`);
+- `+P absent only`: premature and no P wave delineated (P presence alone, no PR or shape test).
 
 The rule and its constants were fixed before the run (not fitted). Scoring here is a plain
 matched-beat count (EC57's gross SVEB/VEB Se and +P over matched beats, reference S beats the
@@ -70,8 +71,11 @@ def relabel(rows, use_p):
         pr = qon - pon if pon is not None and qon is not None else None
         premature = rr is not None and len(rrs) >= 4 and rr < 0.88 * float(np.median(rrs[-8:]))
         if c == "N" and premature:
-            if not use_p:
+            if use_p is False:
                 c = "S"
+            elif use_p == "absent":
+                if r["p_status"] != "present":
+                    c = "S"
             else:
                 sinus_p = r["p_status"] == "present" and pr is not None
                 if sinus_p and len(prs) >= 4 and abs(pr - float(np.median(prs[-8:]))) > 0.04:
@@ -115,14 +119,20 @@ def main():
     ap.add_argument("--out", default="/tmp/mitdb-p-aware")
     a = ap.parse_args()
     recs = [r for r in open(os.path.join(ROOT, "RECORDS")).read().split() if r not in PACED]
-    variants = {"today": None, "RR only": False, "+P rule": True}
+    variants = {"today": None, "RR only": False, "+P rule": True, "+P absent only": "absent"}
     acc = {v: {k: Counter() for k in "SV"} for v in variants}
+    present = {k: Counter() for k in "NS"}  # reference class -> P delineated or not, matched beats
     for rec in recs:
         rows = rows_for(a.binary, rec, a.out)
         ann = wfdb.rdann(os.path.join(ROOT, rec), "atr")
         fs = 360.0
         ref = [(s / fs, AAMI[c]) for s, c in zip(ann.sample, ann.symbol) if c in AAMI]
         times = [float(r["beat_time"]) for r in rows]
+        t = np.asarray(times)
+        for s, cls in ref:
+            j = int(np.argmin(np.abs(t - s))) if len(t) else -1
+            if cls in "NS" and j >= 0 and abs(t[j] - s) <= 0.15:
+                present[cls][rows[j]["p_status"] == "present"] += 1
         for v, use_p in variants.items():
             cls = [r["class"] for r in rows] if use_p is None else relabel(rows, use_p)
             score(ref, times, cls, acc[v])
@@ -132,6 +142,9 @@ def main():
         se = lambda k: 100 * c[k]["tp"] / max(c[k]["tp"] + c[k]["fn"], 1)
         pp = lambda k: 100 * c[k]["tp"] / max(c[k]["tp"] + c[k]["fp"], 1)
         print(f"| {v} | {se('S'):.1f} | {pp('S'):.1f} | {se('V'):.1f} | {pp('V'):.1f} |")
+    for k in "NS":
+        c = present[k]
+        print(f"\nreference {k} beats with a P wave delineated: {100 * c[True] / max(c[True] + c[False], 1):.1f} % of {c[True] + c[False]}")
 
 
 if __name__ == "__main__":
