@@ -23,13 +23,16 @@ Usage: python3 scripts/ecg/mitdb-p-aware-classes.py [--binary PATH] [--out DIR]
 """
 import argparse
 import csv
-import lzma
 import os
-import subprocess
 from collections import Counter
+
+import sys
 
 import numpy as np
 import wfdb
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wfdb_common import analyze  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "../../../shared/datasets/mitdb")
@@ -39,16 +42,7 @@ AAMI = {**{c: "N" for c in "NLRej"}, **{c: "S" for c in "AaJS"}, **{c: "V" for c
 
 
 def rows_for(binary, rec, out):
-    cache = os.path.join(out, "data")
-    os.makedirs(cache, exist_ok=True)
-    hea, dat = os.path.join(cache, rec + ".hea"), os.path.join(cache, rec + ".dat")
-    if not os.path.exists(hea):
-        open(hea, "w").write(open(os.path.join(ROOT, rec + ".hea")).read())
-    if not os.path.exists(dat):
-        open(dat, "wb").write(lzma.open(os.path.join(ROOT, rec + ".dat.xz")).read())
-    res = os.path.join(out, rec)
-    if not os.path.exists(os.path.join(res, "ecg_waves.csv")):
-        subprocess.run([binary, "analyze", hea, "--out", res], check=True, stdout=subprocess.DEVNULL)
+    hea, res = analyze(binary, ROOT, rec, out, reuse=True)
     lines = [l for l in open(hea) if not l.startswith("#")][1:]
     names = [l.split()[-1] for l in lines if l.strip()]
     lead = names[1] if rec == "114" else names[0]

@@ -13,56 +13,25 @@ Usage: python3 scripts/ecg/qtdb-waves-errors.py [--binary PATH] [--out DIR] [--l
 """
 import argparse
 import csv
-import lzma
 import os
-import subprocess
 import sys
 
 import numpy as np
-import wfdb
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wfdb_common import KINDS, analyze, marks  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "../../../shared/datasets/qtdb-mitdb")
 RECORDS = "sel100 sel102 sel103 sel104 sel114 sel116 sel117 sel123 sel213 sel221 sel223 sel230 sel231 sel232 sel233".split()
-KINDS = ["P on", "P peak", "P off", "QRS on", "QRS off", "T peak", "T off"]
 COL = {"P on": "p_onset", "P peak": "p_peak", "P off": "p_offset", "QRS on": "qrs_onset", "QRS off": "qrs_offset",
        "T peak": "t_peak", "T off": "t_offset"}
 FS = 250.0
 GROSS = 40.0
 
 
-def marks(path):
-    ann = wfdb.rdann(path[:-4], path[-3:])
-    sym, smp = ann.symbol, ann.sample
-    out = {k: [] for k in KINDS}
-    for i, s in enumerate(sym):
-        if s in "()" or s == "u":
-            continue
-        on = smp[i - 1] / FS if i > 0 and sym[i - 1] == "(" else None
-        off = smp[i + 1] / FS if i + 1 < len(sym) and sym[i + 1] == ")" else None
-        if s == "p":
-            out["P peak"].append(smp[i] / FS)
-            if on is not None: out["P on"].append(on)
-            if off is not None: out["P off"].append(off)
-        elif s == "t":
-            out["T peak"].append(smp[i] / FS)
-            if off is not None: out["T off"].append(off)
-        else:
-            if on is not None: out["QRS on"].append(on)
-            if off is not None: out["QRS off"].append(off)
-    return out
-
-
 def run(binary, rec, out):
-    cache = os.path.join(out, "data")
-    os.makedirs(cache, exist_ok=True)
-    hea, dat = os.path.join(cache, rec + ".hea"), os.path.join(cache, rec + ".dat")
-    if not os.path.exists(hea):
-        open(hea, "w").write(open(os.path.join(ROOT, rec + ".hea")).read())
-    if not os.path.exists(dat):
-        open(dat, "wb").write(lzma.open(os.path.join(ROOT, rec + ".dat.xz")).read())
-    res = os.path.join(out, rec)
-    subprocess.run([binary, "analyze", hea, "--out", res], check=True, stdout=subprocess.DEVNULL)
+    _, res = analyze(binary, ROOT, rec, out)
     rows = {}
     with open(os.path.join(res, "ecg_waves.csv")) as f:
         for r in csv.DictReader(f):
