@@ -218,7 +218,8 @@ enum RunCommand {
             if s.duplicates.count > 10 { lines.append("  … and \(s.duplicates.count - 10) more") }
         }
         if !s.sameContent.isEmpty {
-            lines.append("note: \(s.sameContent.count) recording(s) have the same content as one stored by an earlier run (copies; each is stored):")
+            lines.append(
+                "note: \(s.sameContent.count) recording(s) have the same content as one stored by an earlier run (copies; each is stored):")
             for d in s.sameContent.prefix(10) { lines.append("  \(d.path): same content hash as \(d.storedAs)") }
             if s.sameContent.count > 10 { lines.append("  … and \(s.sameContent.count - 10) more") }
         }
