@@ -76,6 +76,8 @@ public enum MotionFamily: AnalysisFamily {
         /// Accelerometer stream index → the rotation-rate stream indices it feeds.
         var rotationStreams: [Int: [Int]] = [:]
         var announced: [Int: AnnouncedStream] = [:]
+        /// Announced stream indices by device (pairing looks at one device's streams only).
+        var announcedOfDevice: [String: [Int]] = [:]
         public private(set) var streamIssues: [AnalysisIssue] = []
         public var issues: [String] { streamIssues.map(\.description) }
 
@@ -85,7 +87,9 @@ public enum MotionFamily: AnalysisFamily {
             guard MotionFamily.isAccelerometer(stream.info) || stream.info.key.sensor == .rotationRate else { return false }
             analyzers.add(MotionStreamAnalyzer(streamName: stream.name, info: stream.info, options: options), for: stream.index)
             announced[stream.index] = stream
-            for (index, other) in announced where other.info.key.deviceID == stream.info.key.deviceID {
+            announcedOfDevice[stream.info.key.deviceID, default: []].append(stream.index)
+            for index in announcedOfDevice[stream.info.key.deviceID] ?? [] {
+                guard let other = announced[index] else { continue }
                 let (gyro, accel) = stream.info.key.sensor == .rotationRate ? (stream, other) : (other, stream)
                 guard gyro.info.key.sensor == .rotationRate, accel.info.key.sensor != .rotationRate, index != stream.index
                 else { continue }

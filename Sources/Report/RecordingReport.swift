@@ -50,7 +50,7 @@ enum RecordingReport {
         for family in AnalysisRegistry.families { sections += try FamilySection.html(family: family.name, family.reportSection, c) }
         if let skipped = db.skippedText {
             // The database holds numbers no analysis writes (non-finite, beyond 2^53, times outside
-            // 1900–2200, UTC offsets beyond ±18 h): read as missing and named here.
+            // beyond ±(2^32 + 1 day) s, UTC offsets beyond ±18 h): read as missing and named here.
             s += "<p class=\"warn\">Values skipped as implausible (read as missing): \(HTML.escape(skipped))</p>"
         }
         s += sections

@@ -40,6 +40,18 @@ struct ReportContext {
         labelRank: (column: String, labels: [String])? = nil, within: [(column: String, lo: Double, hi: Double)] = [],
         limit: Int? = nil
     ) throws(ReportError) -> [ReportDatabase.Row] {
+        var rows = [ReportDatabase.Row]()
+        try each(r, extra, notNull: notNull, orderBy: orderBy, labelRank: labelRank, within: within, limit: limit) { rows.append($0) }
+        return rows
+    }
+
+    /// ``select(_:_:notNull:orderBy:labelRank:within:limit:)`` row by row, keeping none: memory
+    /// follows one row, never the table.
+    func each(
+        _ r: ReportRows, _ extra: [ReportFilter] = [], notNull: [String] = [], orderBy: [ReportOrder] = [],
+        labelRank: (column: String, labels: [String])? = nil, within: [(column: String, lo: Double, hi: Double)] = [],
+        limit: Int? = nil, columns selected: String = "*", _ body: (ReportDatabase.Row) -> Void
+    ) throws(ReportError) {
         let have = try columns(r.table.name)
         let filters = r.filters + extra
         var named: [String] = filters.map(\.column)
@@ -47,8 +59,8 @@ struct ReportContext {
         named += orderBy.map(\.column)
         named += within.map(\.column)
         if let rank = labelRank { named.append(rank.column) }
-        guard !have.isEmpty, named.allSatisfy({ have.contains($0) }) else { return [] }
-        var sql = "SELECT * FROM \(Self.quote(r.table.name)) WHERE recording_id = ?"
+        guard !have.isEmpty, named.allSatisfy({ have.contains($0) }) else { return }
+        var sql = "SELECT \(selected) FROM \(Self.quote(r.table.name)) WHERE recording_id = ?"
         var parameters: [ReportDatabase.Value] = [.integer(recordingID)]
         for f in filters {
             sql += " AND \(Self.quote(f.column)) IN (" + f.values.map { _ in "?" }.joined(separator: ", ") + ")"
@@ -70,7 +82,14 @@ struct ReportContext {
         order += orderBy.map { "\(Self.quote($0.column)) \($0.descending ? "DESC" : "ASC")" }
         if !order.isEmpty { sql += " ORDER BY " + order.joined(separator: ", ") }
         if let limit { sql += " LIMIT \(limit)" }
-        return try db.query(sql, parameters)
+        try db.each(sql, parameters, body)
+    }
+
+    /// How many declared rows this recording has (SQLite counts; no row is read).
+    func count(_ r: ReportRows) throws(ReportError) -> Int {
+        var n = 0
+        try each(r, columns: "count(*) AS n") { n = $0.int("n") ?? 0 }
+        return n
     }
 
     /// Whether the declared rows exist for this recording.

@@ -212,8 +212,14 @@ enum RunCommand {
             }
             lines.append("\(family): " + parts.joined(separator: ", "))
         }
+        if !s.duplicates.isEmpty {
+            lines.append("note: \(s.duplicates.count) input(s) not analysed: the same content as an earlier input (duplicates):")
+            for d in s.duplicates.prefix(10) { lines.append("  \(d.path): duplicate of \(d.duplicateOf)") }
+            if s.duplicates.count > 10 { lines.append("  … and \(s.duplicates.count - 10) more") }
+        }
         if !s.sameContent.isEmpty {
-            lines.append("note: \(s.sameContent.count) recording(s) have the same content as another (copies; each is stored):")
+            lines.append(
+                "note: \(s.sameContent.count) recording(s) have the same content as one stored by an earlier run (copies; each is stored):")
             for d in s.sameContent.prefix(10) { lines.append("  \(d.path): same content hash as \(d.storedAs)") }
             if s.sameContent.count > 10 { lines.append("  … and \(s.sameContent.count - 10) more") }
         }

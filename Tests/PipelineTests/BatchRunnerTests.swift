@@ -39,11 +39,31 @@ struct BatchFixture {
             } else {
                 let source = Self.demo[k % Self.demo.count]
                 let target = base.appendingPathComponent("\(name)-" + (source as NSString).lastPathComponent)
-                try fm.copyItem(atPath: source, toPath: target.path)
+                // Each copy its own content (the batch analyses byte-identical copies once): the
+                // demo file plus a stored gzip member of k + 1 blank lines, which decoders skip.
+                try (Data(contentsOf: URL(fileURLWithPath: source)) + Self.blankLinesMember(k + 1)).write(to: target)
                 paths.append(target.path)
             }
         }
         return paths
+    }
+
+    /// A gzip member (RFC 1952) of `n` newlines in a stored deflate block (RFC 1951 §3.2.4).
+    static func blankLinesMember(_ n: Int) -> Data {
+        let payload = [UInt8](repeating: 0x0A, count: n)
+        var crc: UInt32 = 0xFFFF_FFFF
+        for b in payload {
+            crc ^= UInt32(b)
+            for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        crc ^= 0xFFFF_FFFF
+        let len = UInt16(n)
+        var out: [UInt8] = [
+            0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 0xFF, 1, UInt8(len & 0xFF), UInt8(len >> 8), UInt8(~len & 0xFF), UInt8(~len >> 8),
+        ]
+        out += payload
+        for v in [crc, UInt32(n)] { out += (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
+        return Data(out)
     }
 
     /// Runs a batch into a new SQLite database `name` and returns its path and summary.

@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import Testing
 import _TestSupport
@@ -69,6 +70,49 @@ struct CraftedCorpusLimitsTests {
         } else {
             #expect(stderr.contains(input), "\(file): the error does not name the input: \(stderr.prefix(300))")
             if folder == "merge" { #expect(!FileManager.default.fileExists(atPath: out + ".sqlite"), "\(file)") }
+        }
+    }
+
+    /// Address space for `sensorpipe report` over a database of 907,724 heart-rate rows (a 7-day
+    /// PPG at the defaults has 907 k): 384 MiB. The report needs about 300 MB of address space for
+    /// any database; streaming the rows (issue 33, class 8) keeps it there, while reading them
+    /// whole took 944 MB resident (and 80 s, a 17.8 MB page) before.
+    static let longReportKibibytes = 393_216
+
+    @Test("a report over 907 k heart-rate rows stays within 384 MiB and 60 s, its pages under 2 MB")
+    func longReport() throws {
+        let binary = try #require(SensorPipeProcess.binary, "\(SensorPipeProcess.MissingBinary())")
+        let dir = TemporaryDirectory()
+        let db = dir.url.appendingPathComponent("long.sqlite").path
+        try HardeningRound3Tests.database(HardeningRound3Tests.ppg, at: db)
+        // 907,000 more spectral heart-rate windows of the recording's stream, spread over its span.
+        var handle: OpaquePointer?
+        try #require(sqlite3_open(db, &handle) == SQLITE_OK)
+        defer { sqlite3_close(handle) }
+        let sql = """
+            WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 906999),
+            span(a, b) AS (SELECT min(window_start), max(window_end) FROM heart_rate)
+            INSERT INTO heart_rate (recording_id, stream, source, window_start, window_end, bpm, beats, method, confidence, recommended)
+            SELECT h.recording_id, h.stream, h.source, a + (b - a) * i / 907000.0, a + (b - a) * i / 907000.0 + 8,
+                60 + (i % 61), h.beats, h.method, 0.5, h.recommended
+            FROM n, span, (SELECT * FROM heart_rate WHERE method = 'spectral_offline' LIMIT 1) h
+            """
+        try #require(sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK, "\(String(cString: sqlite3_errmsg(handle)))")
+        let out = dir.url.appendingPathComponent("pages").path
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = [
+            "-c", "ulimit -v \(Self.longReportKibibytes); exec timeout 60 \"$0\" report \"$1\" --out \"$2\" >/dev/null 2>&1",
+            binary.path, db, out,
+        ]
+        try p.run()
+        p.waitUntilExit()
+        #expect(p.terminationReason == .exit && p.terminationStatus == 0, "status \(p.terminationStatus)")
+        let pages = (try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []
+        #expect(pages.contains("index.html") && pages.count >= 2, "\(pages)")
+        for page in pages {
+            let size = (try? FileManager.default.attributesOfItem(atPath: out + "/" + page)[.size] as? Int) ?? 0
+            #expect(size < 2_000_000, "\(page) is \(size) bytes")
         }
     }
 }

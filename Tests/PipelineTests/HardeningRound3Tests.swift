@@ -209,6 +209,31 @@ struct HardeningRound3Tests {
         #expect(SummaryTimeBasis.utcOffset("x") == nil && SummaryTimeBasis.utcOffset(nil) == nil)
     }
 
+    @Test(
+        "a recording whose utc_offset_s is beyond ±18 h: the offset is rejected at analysis, not stored, and named",
+        arguments: [("+1830", false), ("-1859", false), ("+1800", true), ("-0730", true)])
+    func utcOffsetRejectedAtAnalysis(offset: String, kept: Bool) throws {
+        // Apple Health's `±hhmm` allows minutes up to 59 with 18 hours: +18:30 is 66,600 s.
+        let dir = TemporaryDirectory()
+        let source = try String(
+            contentsOf: Fixtures.url("RecordingsTests", "health").appendingPathComponent("synthetic-english-quoted.csv"),
+            encoding: .utf8)
+        let file = dir.write("ecg.csv", source.replacingOccurrences(of: "2024-03-05 23:59:30 -0730", with: "2024-03-05 23:59:30 \(offset)"))
+        let db = dir.url.appendingPathComponent("r.sqlite").path
+        try Self.database(file, at: db)
+        let stored = SQLiteDump.rows(db, "SELECT value FROM stream_attributes WHERE key = 'utc_offset_s'")
+        let issues = SQLiteDump.rows(db, "SELECT issues FROM recordings").joined()
+        let summary = SQLiteDump.rows(db, "SELECT time_basis FROM recording_summary")
+        if kept {
+            #expect(stored.count == 1 && !issues.contains("utc_offset_s"), "\(stored) \(issues)")
+            #expect(summary.allSatisfy { $0 == "local" }, "\(summary)")
+        } else {
+            #expect(stored.isEmpty, "\(offset): stored \(stored)")
+            #expect(issues.contains("utc_offset_s '") && issues.contains("rejected") && issues.contains("±18 h"), "\(issues)")
+            #expect(!summary.isEmpty && summary.allSatisfy { $0 == "utc" }, "\(summary)")
+        }
+    }
+
     // MARK: - Class 14: one file reached three ways is one recording
 
     @Test("a file named directly, through its folder, in a manifest and through links is one input")
@@ -227,11 +252,33 @@ struct HardeningRound3Tests {
         try FileManager.default.copyItem(atPath: Self.ppg, toPath: copy)
         let found = try RecordingDiscovery.recordings([file, folder.path, manifest, link, hard, copy])
         #expect(found.map(\.path) == [file, copy], "\(found.map(\.path))")
-        // The copy (other bytes on disk, same content) is stored, and noted.
+        // The copy (another file, the same content) is not analysed: listed as a duplicate of the first.
         let db = dir.url.appendingPathComponent("r.sqlite").path
         let summary = try BatchRunner.run(
             inputs: found, store: try BatchDatabase(path: db), options: BatchOptions(jobs: 1, softwareVersion: "t"))
-        #expect(summary.ok == 2)
-        #expect(summary.sameContent.map(\.path) == [copy] && summary.sameContent.map(\.storedAs) == [file])
+        #expect(summary.ok == 1 && summary.total == 1)
+        #expect(summary.duplicates.map(\.path) == [copy] && summary.duplicates.map(\.duplicateOf) == [file])
+        #expect(summary.json.contains("\"duplicate_of\""))
+        #expect(SQLiteDump.rows(db, "SELECT count(*) FROM recordings") == ["1"])
+        // A copy of a recording stored by an earlier run is analysed, stored and noted.
+        let other = dir.url.appendingPathComponent("other.ndjson.gz").path
+        try FileManager.default.copyItem(atPath: Self.ppg, toPath: other)
+        let again = try BatchRunner.run(
+            inputs: [RecordingInput(path: other)], store: try BatchDatabase(path: db),
+            options: BatchOptions(jobs: 1, softwareVersion: "t"))
+        #expect(again.ok == 1 && again.duplicates.isEmpty)
+        #expect(again.sameContent.map(\.path) == [other] && again.sameContent.map(\.storedAs) == [file])
+    }
+
+    @Test("same sizes but other content are both analysed (only a hash match is a duplicate)")
+    func sameSizeOtherContent() throws {
+        let dir = TemporaryDirectory()
+        let a = dir.write("a.csv", "time,value\n0,1\n1,2\n")
+        let b = dir.write("b.csv", "time,value\n0,1\n1,3\n")
+        let c = dir.write("c.csv", "time,value\n0,1\n1,2\n")
+        let summary = try BatchRunner.run(
+            recordings: [a, b, c], store: try BatchDatabase(path: dir.url.appendingPathComponent("r.sqlite").path),
+            options: BatchOptions(jobs: 1, softwareVersion: "t"))
+        #expect(summary.total == 2 && summary.duplicates.map(\.path) == [c] && summary.duplicates.map(\.duplicateOf) == [a])
     }
 }

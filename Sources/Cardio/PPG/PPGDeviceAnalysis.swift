@@ -269,15 +269,18 @@ struct PPGDeviceAnalysis {
     /// the optical channels).
     private mutating func advance(force: Bool, output: any ResultOutput) throws {
         guard heartRate != nil, let t0 = origin, let name = primaryName else { return }
+        // The channels' ends, once per call (computing windows feeds no grid): scanning every
+        // channel for every window, and copying each (a struct of arrays) to do it, was most of
+        // the time with 4,000 channels.
+        var opticalNext = 0
+        for i in optical.indices { opticalNext = max(opticalNext, optical[i].grid.next) }
+        var minNext = opticalNext
+        for i in optical.indices { minNext = min(minNext, optical[i].grid.next) }
+        for i in axes.indices { minNext = min(minNext, axes[i].grid.next) }
         while true {
             let start = windows.start(of: nextWindow), end = windows.end(of: nextWindow)
-            var opticalNext = 0
-            for o in optical { opticalNext = max(opticalNext, o.grid.next) }
             if windows.nextFinal(through: opticalNext) == nil { break }
             if !force {
-                var minNext = opticalNext
-                for o in optical { minNext = min(minNext, o.grid.next) }
-                for a in axes { minNext = min(minNext, a.grid.next) }
                 if minNext < end {
                     if opticalNext - minNext < Self.maxLagGrid { break }
                     forcedWindows += 1
@@ -299,9 +302,10 @@ struct PPGDeviceAnalysis {
         // The optical index of each window in `ppg` (its spectrum is reused for the quality).
         var ppgOptical: [Int] = []
         var bestRank: Rank?
-        for (i, o) in optical.enumerated() {
+        for i in optical.indices {
             // A channel holding too few points of the window is skipped in O(1).
-            guard windowLength - o.grid.held(start: start, count: windowLength) <= limit else { continue }
+            guard windowLength - optical[i].grid.held(start: start, count: windowLength) <= limit else { continue }
+            let o = optical[i]
             let missing = o.grid.window(start: start, count: windowLength, into: &scratch)
             // A constant input (a flat line) has no pulse to estimate: the channel is not usable.
             guard missing <= limit, !o.grid.isConstant(start: start, count: windowLength) else { continue }
@@ -364,14 +368,21 @@ struct PPGDeviceAnalysis {
     private mutating func assessQuality(
         start: Int, t0: Double, channel c: Int, bpm: Double?, accelerationRMS accRMS: Double?, spectrum: Int?
     ) {
-        let g = optical[pulseChannels[c].optical].grid
-        let missing =
-            g.held(start: start, count: windowLength) == 0 ? windowLength : g.window(start: start, count: windowLength, into: &scratch)
+        let held = optical[pulseChannels[c].optical].grid.held(start: start, count: windowLength)
         let ws = t0 + Double(start) / PPGGridChannel.gridRate
         let we = ws + Double(windowLength) / PPGGridChannel.gridRate
         let keepFrom = t0 + Double(windows.start(of: nextWindow + 1)) / PPGGridChannel.gridRate
-        let local = pulseChannels[c].pulses(from: ws, to: we, keepFrom: keepFrom, gridRate: PPGGridChannel.gridRate)
         let labelGrid = (t0: t0, step: stepLength, length: windowLength, rate: PPGGridChannel.gridRate)
+        // A channel without a point in the window (most of them when a device has thousands,
+        // one after another) is labelled in O(1), its grid never copied.
+        guard held > 0 else {
+            _ = pulseChannels[c].pulses(from: ws, to: we, keepFrom: keepFrom, gridRate: PPGGridChannel.gridRate)
+            pulseChannels[c].setLabel(window: nextWindow, nil, grid: labelGrid)
+            return
+        }
+        let g = optical[pulseChannels[c].optical].grid
+        let missing = g.window(start: start, count: windowLength, into: &scratch)
+        let local = pulseChannels[c].pulses(from: ws, to: we, keepFrom: keepFrom, gridRate: PPGGridChannel.gridRate)
         guard missing < windowLength else {
             pulseChannels[c].setLabel(window: nextWindow, nil, grid: labelGrid)
             return

@@ -210,14 +210,18 @@ struct WindowCodes: Sendable {
     private var runs: [(first: Int, codes: [UInt8])] = []
 
     /// One past the highest window recorded (0 when none).
-    var count: Int { runs.last.map { $0.first + $0.codes.count } ?? 0 }
+    private(set) var count = 0
     /// Whether no window is recorded.
-    var isEmpty: Bool { runs.isEmpty }
+    var isEmpty: Bool { count == 0 }
 
     /// Records window `k`'s code; windows are recorded in increasing order (a hole of up to 64
     /// windows is filled with 0xFF, a longer one starts a new run).
     /// - Complexity: amortised O(1).
     mutating func set(_ k: Int, _ code: UInt8) {
+        count = max(count, k + 1)
+        // No code past the stored ones reads as 0xFF: not stored (a channel without data in
+        // thousands of windows costs nothing per window).
+        if code == 0xFF, k >= runs.last.map({ $0.first + $0.codes.count }) ?? 0 { return }
         if let last = runs.last, k >= last.first, k < last.first + last.codes.count + 64 {
             let i = runs.count - 1
             while runs[i].first + runs[i].codes.count <= k { runs[i].codes.append(0xFF) }

@@ -270,7 +270,18 @@ public enum RecordingAnalysis {
             switch event {
             case .device(let d):
                 source.devices[d.id] = d
-            case .stream(let local, let info):
+            case .stream(let local, var info):
+                // A UTC offset beyond ±18 h is no offset: rejected here (never stored, nor used to
+                // count days), named once per stream.
+                if let text = info.attributes[StreamAttribute.utcOffsetSeconds], SummaryTimeBasis.utcOffset(text) == nil {
+                    info.attributes[StreamAttribute.utcOffsetSeconds] = nil
+                    summary.analysisIssues.append(
+                        AnalysisIssue(
+                            stream: info.key.description,
+                            message: "utc_offset_s '\(text.prefix(40))' rejected: not a UTC offset in whole seconds within ±18 h "
+                                + "(\(SummaryTimeBasis.utcOffsetRange.lowerBound) … \(SummaryTimeBasis.utcOffsetRange.upperBound) s); "
+                                + "not stored, days counted in UTC"))
+                }
                 let index = owner.count
                 owner.append((chosen, local))
                 source.globalIndex[local] = index
@@ -356,9 +367,10 @@ public enum RecordingAnalysis {
                         analyses: [], account: StreamQC(), role: info.role))
             }
         }
-        for (index, o) in owner.enumerated() {
-            let accounts = sources[o.source].decoder.accounts
-            if o.local < accounts.count { summary.streamSummaries[index].account = accounts[o.local] }
+        // Each decoder's accounts once (the property builds the array: per stream, quadratic).
+        let accounts = sources.map(\.decoder.accounts)
+        for (index, o) in owner.enumerated() where o.local < accounts[o.source].count {
+            summary.streamSummaries[index].account = accounts[o.source][o.local]
         }
         return summary
     }

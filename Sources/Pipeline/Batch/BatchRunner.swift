@@ -124,8 +124,13 @@ public struct BatchSummary: Sendable {
     /// before them (in this batch or, with this configuration, in the store): the same bytes
     /// under another path (a copy), with the first path. They are stored (distinct files the
     /// caller named; the same file reached twice is one input, ``RecordingDiscovery/unique(_:)``)
-    /// and the run's summary notes them.
+    /// and the run's summary notes them. Copies within one batch are not analysed
+    /// (``duplicates``): this lists copies of recordings stored by earlier runs.
     public var sameContent: [(path: String, storedAs: String)] = []
+    /// Recordings of this batch not analysed because an earlier recording of the batch has the
+    /// same content (FNV-1a 64 of every member file, ``ContentHash``) under another path: each
+    /// with the path of that first recording. They are neither stored nor counted in ``total``.
+    public var duplicates: [(path: String, duplicateOf: String)] = []
 
     /// The summary as JSON (`JSONEncoder`, sorted keys; ``encode(to:)``): counts, bytes,
     /// `signal_hours` (decoded) and `analysed_hours` per sensor, streams no analysis used,
@@ -254,14 +259,20 @@ public enum BatchRunner {
     ) throws -> BatchSummary {
         let start = Date()
         let absolute = { (p: String) in URL(fileURLWithPath: p).standardizedFileURL.path }
-        let recordings = inputs.map { RecordingInput(path: absolute($0.path), files: $0.files.map(absolute)) }
-        let files = recordings.map(\.path)
+        let given = inputs.map { RecordingInput(path: absolute($0.path), files: $0.files.map(absolute)) }
         // Every file of every recording (WFDB: the signal files too) with its format, recognised
         // once here and handed to the analysis; sized before the start so the ETA is right from
         // the first recording.
-        let prepared = recordings.map { PreparedRecording($0, decode: options.analysis.decode) }
-        let sizes = prepared.map { $0.members.reduce(0) { $0 + fileSize($1) } }
+        let allPrepared = given.map { PreparedRecording($0, decode: options.analysis.decode) }
+        let allSizes = allPrepared.map { $0.members.reduce(0) { $0 + fileSize($1) } }
+        // The same content under another path in this batch is analysed once (``duplicates(_:sizes:)``).
+        let copies = duplicates(allPrepared, sizes: allSizes)
+        let kept = allPrepared.indices.filter { copies[$0] == nil }
+        let prepared = kept.map { allPrepared[$0] }
+        let sizes = kept.map { allSizes[$0] }
+        let files = prepared.map(\.recording.path)
         var summary = BatchSummary()
+        summary.duplicates = copies.keys.sorted().map { (given[$0].path, given[copies[$0]!].path) }
         summary.total = files.count
         summary.bytesTotal = sizes.reduce(0, +)
         let done: Set<CompletedRecording>
@@ -359,6 +370,31 @@ public enum BatchRunner {
         if stopped { throw CancellationError() }
         summary.elapsedSeconds = Date().timeIntervalSince(start)
         return summary
+    }
+
+    /// Recordings of a batch whose content repeats an earlier one's under another path (a copy):
+    /// index → index of the first recording with that content. Only recordings whose member
+    /// count and member sizes equal another's are hashed (``contentHash(_:digest:)``, one extra
+    /// read of those files before the batch); an empty or unreadable recording is never a copy.
+    /// - Parameters:
+    ///   - prepared: the batch's recordings, in order.
+    ///   - sizes: each recording's total size in bytes.
+    /// - Returns: the copies and the recording each repeats.
+    /// - Complexity: O(recordings) `stat` calls, plus one read of each recording whose sizes collide.
+    static func duplicates(_ prepared: [PreparedRecording], sizes: [Int]) -> [Int: Int] {
+        var bySizes = [[Int]: [Int]]()
+        for (i, p) in prepared.enumerated() where sizes[i] > 0 {
+            bySizes[p.members.map(fileSize), default: []].append(i)
+        }
+        var copies = [Int: Int]()
+        for (_, group) in bySizes where group.count > 1 {
+            var first = [String: Int]()
+            for i in group {
+                guard let hash = try? contentHash(prepared[i].members, digest: nil) else { continue }
+                if let f = first[hash] { copies[i] = f } else { first[hash] = i }
+            }
+        }
+        return copies
     }
 
     /// Size in bytes of the file `path` names (following symbolic links), 0 when unreadable.

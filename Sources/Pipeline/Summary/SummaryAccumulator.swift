@@ -138,15 +138,21 @@ struct SummaryAccumulator {
             for s in set.sorted() { note(family, s) }
         }
         var recording = [RecordingSummaryRow](), daily = [DailySummaryRow]()
+        // Streams and bins by device, once (searched per family and device, they were quadratic
+        // in the devices: 10,000 one-stream devices).
+        var streamsOfDevice = [String: [Int]]()
+        for s in streams.indices where !streams[s].auxiliary { streamsOfDevice[streams[s].device, default: []].append(s) }
+        var binDays = [String: [Int]]()
+        for key in bins.keys { binDays[key.family + "\u{0}" + key.device, default: []].append(key.day) }
         for (family, device) in order {
             let members = groups[family + "\u{0}" + device]!.sorted()
             let lead = streams[members[0]]
             let basis = lead.basis, shift = lead.shift
-            let deviceStreams = streams.indices.filter { streams[$0].device == device && !streams[$0].auxiliary }
+            let deviceStreams = streamsOfDevice[device] ?? []
             let decoded = Self.secondsPerDay(deviceStreams.flatMap { streams[$0].spans }, shift: shift)
             let analysed = Self.secondsPerDay(members.flatMap { streams[$0].spans }, shift: shift)
             var days = Set(analysed.keys)
-            for key in bins.keys where key.family == family && key.device == device { days.insert(key.day) }
+            for day in binDays[family + "\u{0}" + device] ?? [] { days.insert(day) }
             var total = SummaryFigures()
             total.decodedSeconds = decoded.values.reduce(0, +)
             total.analysedSeconds = analysed.values.reduce(0, +)

@@ -34,6 +34,12 @@ public enum InputLimits {
     public static let absoluteTimeSeconds: ClosedRange<Double> = 0...4_294_967_296
     /// Relative sample times accepted (seconds from the stream start): ±2^32 s.
     public static let relativeTimeSeconds: ClosedRange<Double> = -4_294_967_296...4_294_967_296
+    /// Times in results (a report reads them without knowing which columns count from 1970 and
+    /// which from a stream's start): the union of ``absoluteTimeSeconds`` and
+    /// ``relativeTimeSeconds``, widened by one day for what analyses derive from sample times
+    /// (a window's end after the last sample, a local day's start up to 18 h before its first
+    /// sample): ±(2^32 + 86,400) s. The one time-plausibility rule, read on both sides.
+    public static let resultTimeSeconds: ClosedRange<Double> = -4_295_053_696...4_295_053_696
 
     /// Why `seconds` is not a plausible sample time, or `nil` when it is.
     /// - Parameters:

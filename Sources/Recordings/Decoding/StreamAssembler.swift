@@ -11,7 +11,10 @@
 ///
 /// Blocks hold at most `blockCapacity` samples and never span segments; a full block is held
 /// back until the next sample shows whether it ends its segment, so memory stays at two blocks
-/// per stream whatever the recording length.
+/// per stream whatever the recording length. Nothing is reserved ahead of the data: a block's
+/// buffers grow with its samples, keep their capacity only from one full block to the next
+/// (never past a segment's end), so a stream of 5 samples costs 5 samples, not a block's
+/// capacity (10,000 five-sample streams held 16 KB per column each: about 1 GB).
 public struct StreamAssembler: Sendable {
     /// Index of the stream (the order in which its ``StreamInfo`` was announced).
     public let stream: Int
@@ -60,13 +63,6 @@ public struct StreamAssembler: Sendable {
         self.uniform = uniform
         self.blockCapacity = blockCapacity
         columns = Array(repeating: [], count: columnCount)
-        reserve()
-    }
-
-    mutating func reserve() {
-        for c in 0..<columnCount { columns[c].reserveCapacity(min(blockCapacity, 4096)) }
-        flags.reserveCapacity(min(blockCapacity, 4096))
-        if !uniform { times.reserveCapacity(min(blockCapacity, 4096)) }
     }
 
     /// The period used for the gap rule, in seconds, or `nil` if none is known yet.
@@ -138,9 +134,12 @@ public struct StreamAssembler: Sendable {
             stream: stream, segment: segment, firstSample: blockFirst, time: time,
             columns: columns, flags: flags, endsSegment: endsSegment)
         blockFirst += flags.count
-        for c in 0..<columnCount { columns[c].removeAll(keepingCapacity: true) }
-        flags.removeAll(keepingCapacity: true)
-        times.removeAll(keepingCapacity: true)
+        // The block took the buffers: new ones of the full block's size only when another full
+        // block is likely (not at a segment's end, where a stream may stop for good).
+        let keep = !endsSegment
+        for c in 0..<columnCount { columns[c].removeAll(keepingCapacity: keep) }
+        flags.removeAll(keepingCapacity: keep)
+        times.removeAll(keepingCapacity: keep)
         return b
     }
 

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import Pipeline
+import Recordings
 
 /// A results database opened read-only for reports (``Report``). The report reads rows only:
 /// it never writes to the database, so it can run while a batch is writing (WAL).
@@ -143,10 +144,11 @@ final class ReportDatabase {
     /// Largest magnitude of a number the report reads: 2^53, beyond which a Double no longer
     /// holds every integer (no count, id, size or time SensorPipe writes comes near it).
     static let largestMagnitude = 9_007_199_254_740_992.0
-    /// Times the report reads (Unix seconds, or seconds from a stream's start) lie within
-    /// 1900-01-01 … 2200-01-01 UTC (−2,208,988,800 … 7,258,118,400 s); the same window bounds
-    /// times from a stream's start (230 years). A session dated in milliseconds is outside it.
-    static let timeRange = -2_208_988_800.0...7_258_118_400.0
+    /// Times the report reads (Unix seconds, or seconds from a stream's start): the decoders'
+    /// rule (``InputLimits/resultTimeSeconds``: 1970 … 2106 for clock readings, ±2^32 s from a
+    /// stream's start, and one day beyond for derived times). A session dated in milliseconds
+    /// is outside it.
+    static let timeRange = InputLimits.resultTimeSeconds
     /// UTC offsets: ±18 h, the analysis' rule (``SummaryTimeBasis/utcOffsetRange``).
     static let utcOffsetRange = SummaryTimeBasis.utcOffsetRange
 

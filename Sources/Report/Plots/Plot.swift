@@ -39,77 +39,21 @@ struct Plot {
     mutating func addSeries(
         _ points: [(t: Double, v: Double?)], gapSeconds: Double, cssClass: String, name: String
     ) {
-        var d = ""
-        d.reserveCapacity(min(points.count, Int(plotWidth) * 2) * 14)
-        let exact = points.count <= Int(plotWidth) * 2
-        var penDown = false
-        var lastT = -Double.infinity
-        // Points drawn alone (no neighbour within the gap) get a marker: a path of one point is
-        // invisible.
-        var run = 0
-        var runStart = (x: 0.0, y: 0.0)
-        var isolated = [(x: Double, y: Double)]()
-        func liftPen() {
-            if exact && run == 1 { isolated.append(runStart) }
-            run = 0
-            penDown = false
-        }
-        // Envelope state for the current pixel column.
-        var column = Int.min
-        var lo = 0.0, hi = 0.0, loFirst = true
-        func flushColumn() {
-            guard column != Int.min else { return }
-            let px = left + (Double(column) + 0.5)
-            let (a, b) = loFirst ? (lo, hi) : (hi, lo)
-            d += (penDown ? "L" : "M") + HTML.n(px) + " " + HTML.n(y(a))
-            if a != b { d += "L" + HTML.n(px) + " " + HTML.n(y(b)) }
-            penDown = true
-            column = Int.min
-        }
-        for p in points {
-            guard p.t >= t0, p.t <= t1 else { continue }
-            guard let v = p.v, v.isFinite else {
-                if !exact { flushColumn() }
-                liftPen()
-                continue
-            }
-            if p.t - lastT > gapSeconds {
-                if !exact { flushColumn() }
-                liftPen()
-            }
-            lastT = p.t
-            if exact {
-                if run == 0 { runStart = (x(p.t), y(v)) }
-                run += 1
-                d += (penDown ? "L" : "M") + HTML.n(x(p.t)) + " " + HTML.n(y(v))
-                penDown = true
-                continue
-            }
-            let c = Int(x(p.t) - left)
-            if c != column {
-                flushColumn()
-                column = c
-                lo = v
-                hi = v
-                loFirst = true
-            } else {
-                if v < lo {
-                    lo = v
-                    loFirst = false
-                }
-                if v > hi {
-                    hi = v
-                    loFirst = true
-                }
-            }
-        }
-        if !exact { flushColumn() }
-        liftPen()
-        guard !d.isEmpty else { return }
+        var path = SeriesPath(self, count: points.count, gapSeconds: gapSeconds)
+        for p in points { path.add(t: p.t, v: p.v) }
+        add(path, cssClass: cssClass, name: name)
+    }
+
+    /// Adds a series drawn point by point (``SeriesPath``) and its legend entry (none when it
+    /// draws nothing).
+    mutating func add(_ path: SeriesPath, cssClass: String, name: String) {
+        var path = path
+        path.finish()
+        guard !path.d.isEmpty else { return }
         body.append(
-            "<path class=\"\(cssClass) series\" data-series=\"\(HTML.escape(name))\" data-reduced=\"\(exact ? 0 : 1)\" d=\"\(d)\"/>"
+            "<path class=\"\(cssClass) series\" data-series=\"\(HTML.escape(name))\" data-reduced=\"\(path.exact ? 0 : 1)\" d=\"\(path.d)\"/>"
         )
-        for p in isolated {
+        for p in path.isolated {
             body.append("<circle class=\"\(cssClass) pt\" cx=\"\(HTML.n(p.x))\" cy=\"\(HTML.n(p.y))\" r=\"2.5\"/>")
         }
         legend.append((cssClass, name, nil))
@@ -121,25 +65,14 @@ struct Plot {
     mutating func addBands(
         _ spans: [(start: Double, end: Double, cssClass: String)], rank: [String: Int], y0: Double? = nil, y1: Double? = nil
     ) {
-        let n = Int(plotWidth.rounded(.up))
-        var column = [Int](repeating: -1, count: n)
-        var classes = [String]()
-        var index = [String: Int]()
-        for s in spans {
-            guard s.end > t0, s.start < t1 else { continue }
-            let k =
-                index[s.cssClass]
-                ?? {
-                    classes.append(s.cssClass)
-                    index[s.cssClass] = classes.count - 1
-                    return classes.count - 1
-                }()
-            let a = max(0, Int((x(max(s.start, t0)) - left).rounded(.down)))
-            let b = min(n - 1, max(a, Int((x(min(s.end, t1)) - left).rounded(.up)) - 1))
-            if a > b { continue }
-            let r = rank[s.cssClass] ?? 0
-            for c in a...b where column[c] < 0 || (rank[classes[column[c]]] ?? 0) < r { column[c] = k }
-        }
+        var bands = BandColumns(self, rank: rank)
+        for s in spans { bands.add(start: s.start, end: s.end, cssClass: s.cssClass) }
+        add(bands, y0: y0, y1: y1)
+    }
+
+    /// Draws spans merged per pixel column (``BandColumns``).
+    mutating func add(_ bands: BandColumns, y0: Double? = nil, y1: Double? = nil) {
+        let n = bands.column.count, column = bands.column, classes = bands.classes
         let top = y0 ?? self.top, h = (y1 ?? (self.top + plotHeight)) - top
         var c = 0
         while c < n {
@@ -280,5 +213,140 @@ struct Plot {
         while m * 10 <= x && m < 1e300 { m *= 10 }
         while m > x && m > 1e-12 { m /= 10 }
         return m
+    }
+}
+
+/// A series' SVG path built point by point (``Plot/addSeries(_:gapSeconds:cssClass:name:)``'s
+/// drawing, fed as rows stream from the database): memory follows the plot's width, never the
+/// number of points. Broken where consecutive points are more than `gapSeconds` apart or a value
+/// is missing (reduced: apart by more than one pixel column too); a series of more than twice the
+/// plot's pixel width (`count`, known beforehand) is reduced to a min/max envelope per pixel column
+/// (Jugel et al. 2014), a shorter one drawn point for point with a marker on each point drawn alone.
+struct SeriesPath {
+    let plot: Plot
+    let gapSeconds: Double
+    /// Whether the series is drawn point for point (at most twice the plot's pixel width).
+    let exact: Bool
+    private(set) var d = ""
+    private(set) var isolated = [(x: Double, y: Double)]()
+    private var penDown = false
+    private var lastT = -Double.infinity
+    private var run = 0
+    private var runStart = (x: 0.0, y: 0.0)
+    private var column = Int.min
+    private var lo = 0.0, hi = 0.0, loFirst = true
+
+    /// - Parameters:
+    ///   - plot: the plot (its mapping).
+    ///   - count: the number of points the series will get.
+    ///   - gapSeconds: the longest step drawn as a line.
+    init(_ plot: Plot, count: Int, gapSeconds: Double) {
+        self.plot = plot
+        exact = count <= Int(plot.plotWidth) * 2
+        // Reduced, a break shorter than a pixel column cannot be seen: the line breaks only at
+        // longer ones, so the path holds at most about three points per column whatever the
+        // rows' spacing (rows 10^-7 s apart made every point its own break: a 9.6 MB path).
+        self.gapSeconds = exact ? gapSeconds : max(gapSeconds, (plot.t1 - plot.t0) / max(plot.plotWidth, 1))
+        d.reserveCapacity(min(count, Int(plot.plotWidth) * 2) * 14)
+    }
+
+    private mutating func liftPen() {
+        if exact && run == 1 { isolated.append(runStart) }
+        run = 0
+        penDown = false
+    }
+
+    private mutating func flushColumn() {
+        guard column != Int.min else { return }
+        let px = plot.left + (Double(column) + 0.5)
+        let (a, b) = loFirst ? (lo, hi) : (hi, lo)
+        d += (penDown ? "L" : "M") + HTML.n(px) + " " + HTML.n(plot.y(a))
+        if a != b { d += "L" + HTML.n(px) + " " + HTML.n(plot.y(b)) }
+        penDown = true
+        column = Int.min
+    }
+
+    /// The next point, in time order (`v` `nil`: no value, the line breaks).
+    /// - Complexity: O(1) amortised.
+    mutating func add(t: Double, v: Double?) {
+        guard t >= plot.t0, t <= plot.t1 else { return }
+        guard let v, v.isFinite else {
+            if !exact { flushColumn() }
+            liftPen()
+            return
+        }
+        if t - lastT > gapSeconds {
+            if !exact { flushColumn() }
+            liftPen()
+        }
+        lastT = t
+        if exact {
+            if run == 0 { runStart = (plot.x(t), plot.y(v)) }
+            run += 1
+            d += (penDown ? "L" : "M") + HTML.n(plot.x(t)) + " " + HTML.n(plot.y(v))
+            penDown = true
+            return
+        }
+        let c = Int(plot.x(t) - plot.left)
+        if c != column {
+            flushColumn()
+            column = c
+            lo = v
+            hi = v
+            loFirst = true
+        } else {
+            if v < lo {
+                lo = v
+                loFirst = false
+            }
+            if v > hi {
+                hi = v
+                loFirst = true
+            }
+        }
+    }
+
+    /// Ends the path (called by ``Plot/add(_:cssClass:name:)``).
+    mutating func finish() {
+        if !exact { flushColumn() }
+        liftPen()
+    }
+}
+
+/// Shaded spans merged per pixel column as they stream in: the class drawn in a column is the
+/// one with the highest rank (memory: one entry per pixel column).
+struct BandColumns {
+    let plot: Plot
+    let rank: [String: Int]
+    private(set) var column: [Int]
+    private(set) var classes = [String]()
+    private var index = [String: Int]()
+    /// The classes of every span given (drawn or not).
+    private(set) var given = Set<String>()
+
+    init(_ plot: Plot, rank: [String: Int]) {
+        self.plot = plot
+        self.rank = rank
+        column = [Int](repeating: -1, count: Int(plot.plotWidth.rounded(.up)))
+    }
+
+    /// One span (seconds) of class `cssClass`.
+    /// - Complexity: O(pixel columns it covers).
+    mutating func add(start: Double, end: Double, cssClass: String) {
+        let n = column.count
+        given.insert(cssClass)
+        guard end > plot.t0, start < plot.t1 else { return }
+        let k =
+            index[cssClass]
+            ?? {
+                classes.append(cssClass)
+                index[cssClass] = classes.count - 1
+                return classes.count - 1
+            }()
+        let a = max(0, Int((plot.x(max(start, plot.t0)) - plot.left).rounded(.down)))
+        let b = min(n - 1, max(a, Int((plot.x(min(end, plot.t1)) - plot.left).rounded(.up)) - 1))
+        if a > b { return }
+        let r = rank[cssClass] ?? 0
+        for c in a...b where column[c] < 0 || (rank[classes[column[c]]] ?? 0) < r { column[c] = k }
     }
 }

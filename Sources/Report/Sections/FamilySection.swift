@@ -35,7 +35,7 @@ enum FamilySection {
             case .values(let d): items += try valueTable(d, c)
             case .rowCounts(let tables):
                 items += "<ul>"
-                for t in tables { items += "<li><code>\(HTML.escape(t.name))</code>: \(try c.select(ReportRows(t)).count) rows</li>" }
+                for t in tables { items += "<li><code>\(HTML.escape(t.name))</code>: \(try c.count(ReportRows(t))) rows</li>" }
                 items += "</ul>"
             }
         }
@@ -140,6 +140,15 @@ enum FamilySection {
         let u = unit.isEmpty || unit == "1" ? "" : " " + unit
         return
             "\(name): \(v.count) values, mean \(HTML.number(mean, 2))\(u), range \(HTML.number(v.min(), 2)) to \(HTML.number(v.max(), 2))\(u)"
+    }
+
+    /// ``stats(_:_:unit:)`` from a series' running figures (count, sum in order, range).
+    static func stats(_ name: String, _ v: TimeSeriesItem.Running, unit: String) -> String {
+        guard v.n > 0 else { return "\(name): no value" }
+        let mean = v.sum / Double(v.n)
+        let u = unit.isEmpty || unit == "1" ? "" : " " + unit
+        return
+            "\(name): \(v.n) values, mean \(HTML.number(mean, 2))\(u), range \(HTML.number(v.lo, 2)) to \(HTML.number(v.hi, 2))\(u)"
     }
 
     /// The unit of a declared column, or "".

@@ -5,28 +5,165 @@ import Pipeline
 /// series per value column and combination of the `seriesBy` values (each its own dash pattern),
 /// the quality windows shaded behind, the overlay drawn last (over the series), and the
 /// confidence in a panel under the plot.
+///
+/// **Memory follows the plot width, not the rows** (issue 33, class 8). The rows stream from
+/// SQLite twice, none kept: the first pass counts each series' points and gathers its figures
+/// (count, sum, range: the value axis, the line-break step and the text alternative); the second
+/// draws each series as its points arrive (``SeriesPath``: a min/max envelope per pixel column
+/// beyond twice the plot's width), and quality windows are merged per pixel column as they
+/// arrive (``BandColumns``). The pages are the ones drawing from every row held gave.
 enum TimeSeriesItem {
     typealias Points = [(t: Double, v: Double?)]
 
+    /// Figures of one series gathered in the first pass.
+    struct SeriesFigures {
+        var name: String, group: String
+        var points = 0
+        var values = Running(), confidence = Running()
+    }
+
+    /// Count, sum and range of the values seen (summed in order, as the text alternative did).
+    struct Running {
+        var n = 0, sum = 0.0, lo = Double.infinity, hi = -Double.infinity
+        mutating func add(_ v: Double?) {
+            guard let v else { return }
+            n += 1
+            sum += v
+            lo = Swift.min(lo, v)
+            hi = Swift.max(hi, v)
+        }
+    }
+
+    /// The series of a row set, in first-seen order per value column (``series(_:by:values:_:column:)``'s order).
+    struct SeriesScan {
+        let by: [String], values: [String]
+        var order: [[String]]
+        var figures = [String: SeriesFigures]()
+        /// Smallest positive step between consecutive row times.
+        var step = Double.infinity
+        var lastTime: Double?
+        /// Whether a row holds a value in a value column.
+        var hasValue = false
+
+        init(by: [String], values: [String]) {
+            self.by = by
+            self.values = values
+            order = values.map { _ in [] }
+        }
+
+        func name(_ r: ReportDatabase.Row, value: String) -> String {
+            let combo = by.map { r.text($0) ?? "" }.joined(separator: ": ")
+            return values.count > 1 ? (combo.isEmpty ? value : "\(value) · \(combo)") : (combo.isEmpty ? value : combo)
+        }
+
+        mutating func add(_ r: ReportDatabase.Row, _ d: ReportTimeSeries) {
+            if let t = r.double(d.start) {
+                if let last = lastTime, t - last > 0 { step = Swift.min(step, t - last) }
+                lastTime = t
+            }
+            for (k, value) in values.enumerated() {
+                let n = name(r, value: value)
+                if figures[n] == nil {
+                    order[k].append(n)
+                    figures[n] = SeriesFigures(name: n, group: by.first.flatMap { r.text($0) } ?? value)
+                }
+                let v = r.double(value)
+                if v != nil { hasValue = true }
+                figures[n]!.points += 1
+                figures[n]!.values.add(v)
+                if let conf = d.confidence { figures[n]!.confidence.add(r.double(conf)) }
+            }
+        }
+
+        /// The series in drawing order.
+        var all: [SeriesFigures] { order.flatMap { $0 }.map { figures[$0]! } }
+        func gap() -> Double { (step.isFinite ? step : 10) * 1.5 }
+    }
+
+    /// One plot being drawn in the second pass.
+    struct PlotDraw {
+        var plot: Plot
+        var main: [String: SeriesPath]
+        var confidence: [String: SeriesPath]
+        var over: [String: SeriesPath]
+    }
+
     static func html(_ d: ReportTimeSeries, _ c: ReportContext) throws(ReportError) -> String {
-        let rows = try c.select(d.rows, orderBy: [ReportOrder(d.start)])
-        guard !rows.isEmpty else {
+        // First pass: the plots (by `plotBy`), their series and figures; the overlay's.
+        var scans = [String: SeriesScan]()
+        var any = false
+        try c.each(d.rows, orderBy: [ReportOrder(d.start)]) { r in
+            any = true
+            let key = d.plotBy.map { r.text($0) ?? "" } ?? ""
+            scans[key, default: SeriesScan(by: d.seriesBy, values: d.values)].add(r, d)
+        }
+        guard any else {
             return "<p class=\"note\" data-empty=\"\(HTML.escape(d.id))\">\(HTML.escape(d.title)): \(HTML.escape(d.whenEmpty)).</p>"
         }
-        let overlay = try d.overlay.map { r throws(ReportError) in try c.select(r, orderBy: [ReportOrder(d.start)]) } ?? []
-        let keys = FamilySection.distinct(rows, d.plotBy).sorted()
+        var overScan = SeriesScan(by: d.overlayBy, values: d.values)
+        if let o = d.overlay {
+            var plain = d
+            plain.confidence = nil
+            try c.each(o, orderBy: [ReportOrder(d.start)]) { overScan.add($0, plain) }
+        }
+        let keys = scans.keys.sorted()
+        // Second pass: every plot's series drawn as the rows arrive.
+        var draws = [String: PlotDraw]()
+        for (k, key) in keys.enumerated() where scans[key]!.hasValue {
+            let scan = scans[key]!
+            let over = overScan.all
+            var lo = Double.infinity, hi = -Double.infinity
+            for f in scan.all + over where f.values.n > 0 {
+                lo = min(lo, f.values.lo)
+                hi = max(hi, f.values.hi)
+            }
+            let (v0, v1) = FamilySection.axis(lo.isFinite ? [lo, hi] : [0, 1], zeroBased: d.zeroBased)
+            let unit = FamilySection.unit(d.rows.table, d.values[0])
+            let label = (d.values.count == 1 ? d.values[0] : d.values.joined(separator: ", ")) + (unit.isEmpty ? "" : " (\(unit))")
+            let id = d.plotBy == nil ? d.id : "\(d.id)-\(k)"
+            let p = c.plot(id: id, title: d.title + (d.plotBy == nil ? "" : ": \(key)"), yLabel: label, v0: v0, v1: v1)
+            var draw = PlotDraw(plot: p, main: [:], confidence: [:], over: [:])
+            for f in scan.all {
+                draw.main[f.name] = SeriesPath(p, count: f.points, gapSeconds: scan.gap())
+                if f.confidence.n > 0, let conf = d.confidence {
+                    let q = c.plot(id: "\(id)-confidence", title: "Confidence (\(conf))", yLabel: conf, v0: 0, v1: 1, height: 150)
+                    draw.confidence[f.name] = SeriesPath(q, count: f.points, gapSeconds: scan.gap())
+                }
+            }
+            for f in over { draw.over[f.name] = SeriesPath(p, count: f.points, gapSeconds: overScan.gap()) }
+            draws[key] = draw
+        }
+        try c.each(d.rows, orderBy: [ReportOrder(d.start)]) { r in
+            let key = d.plotBy.map { r.text($0) ?? "" } ?? ""
+            guard draws[key] != nil, let scan = scans[key] else { return }
+            for value in d.values {
+                let name = scan.name(r, value: value)
+                let p = point(r, d, value)
+                draws[key]!.main[name]?.add(t: p.t, v: p.v)
+                if let conf = d.confidence, draws[key]!.confidence[name] != nil {
+                    draws[key]!.confidence[name]!.add(t: p.t, v: r.double(conf))
+                }
+            }
+        }
+        if let o = d.overlay, !draws.isEmpty {
+            try c.each(o, orderBy: [ReportOrder(d.start)]) { r in
+                for value in d.values {
+                    let name = overScan.name(r, value: value)
+                    let p = point(r, d, value)
+                    for key in draws.keys { draws[key]!.over[name]?.add(t: p.t, v: p.v) }
+                }
+            }
+        }
         var s = ""
         for (k, key) in keys.enumerated() {
-            let id = d.plotBy == nil ? d.id : "\(d.id)-\(k)"
-            let mine = d.plotBy.map { p in rows.filter { ($0.text(p) ?? "") == key } } ?? rows
-            // Rows without any value (every one empty, with its null_reason) draw nothing: say so.
-            guard mine.contains(where: { r in d.values.contains { r.double($0) != nil } }) else {
+            guard let draw = draws[key] else {
+                let id = d.plotBy == nil ? d.id : "\(d.id)-\(k)"
                 let what = d.plotBy == nil ? d.title : "\(d.title) (\(key))"
                 s +=
                     "<p class=\"note\" data-empty=\"\(HTML.escape(id))\">\(HTML.escape(what)): no value in these rows (see their null_reason).</p>"
                 continue
             }
-            s += try plot(d, id: id, key: d.plotBy == nil ? nil : key, rows: mine, overlay: overlay, c)
+            s += try plot(d, key: d.plotBy == nil ? nil : key, draw: draw, all: scans[key]!.all, over: overScan.all, c)
         }
         return s
     }
@@ -38,67 +175,42 @@ enum TimeSeriesItem {
         return (t, r.double(column))
     }
 
-    /// Series of `rows`: per value column and combination of `by` values, in first-seen order.
-    static func series(
-        _ rows: [ReportDatabase.Row], by: [String], values: [String], _ d: ReportTimeSeries, column: ((String) -> String)? = nil
-    )
-        -> [(name: String, group: String, points: Points)]
-    {
-        var order = [String](), points = [String: Points](), groups = [String: String]()
-        for value in values {
-            for r in rows {
-                let combo = by.map { r.text($0) ?? "" }.joined(separator: ": ")
-                let name = values.count > 1 ? (combo.isEmpty ? value : "\(value) · \(combo)") : (combo.isEmpty ? value : combo)
-                if points[name] == nil {
-                    order.append(name)
-                    groups[name] = by.first.flatMap { r.text($0) } ?? value
-                }
-                points[name, default: []].append(point(r, d, column?(value) ?? value))
-            }
-        }
-        return order.map { ($0, groups[$0] ?? "", points[$0] ?? []) }
-    }
-
     static func plot(
-        _ d: ReportTimeSeries, id: String, key: String?, rows: [ReportDatabase.Row], overlay: [ReportDatabase.Row], _ c: ReportContext
+        _ d: ReportTimeSeries, key: String?, draw: PlotDraw, all: [SeriesFigures], over: [SeriesFigures], _ c: ReportContext
     ) throws(ReportError) -> String {
-        let all = series(rows, by: d.seriesBy, values: d.values, d)
-        let over = series(overlay, by: d.overlayBy, values: d.values, d)
+        var p = draw.plot
+        let id = p.id
         let unit = FamilySection.unit(d.rows.table, d.values[0])
-        let values = (all + over).flatMap { $0.points.compactMap(\.v) }.filter(\.isFinite)
-        let (v0, v1) = FamilySection.axis(values.isEmpty ? [0, 1] : values, zeroBased: d.zeroBased)
-        let label = (d.values.count == 1 ? d.values[0] : d.values.joined(separator: ", ")) + (unit.isEmpty ? "" : " (\(unit))")
-        var p = c.plot(id: id, title: d.title + (key.map { ": \($0)" } ?? ""), yLabel: label, v0: v0, v1: v1)
         // Quality shading: the windows of this plot's stream when the quality table has any,
         // else every window (the worst label of the streams at each time).
         var shaded = false
         var present = Set<String>()
         if let q = d.quality {
-            var windows = try c.select(q.rows)
-            if let plotBy = d.plotBy, let key, windows.contains(where: { $0.text(plotBy) == key }) {
-                windows = windows.filter { $0.text(plotBy) == key }
+            var mine: [ReportFilter] = []
+            if let plotBy = d.plotBy, let key, try !c.select(q.rows, [ReportFilter(plotBy, key)], limit: 1).isEmpty {
+                mine = [ReportFilter(plotBy, key)]
             }
-            let bands = windows.compactMap { r -> (start: Double, end: Double, cssClass: String)? in
-                guard let a = r.double(q.start), let b = r.double(q.end) else { return nil }
-                return (a, b, "q-\(rank(r.text(q.label), q.labels))")
+            var bands = BandColumns(p, rank: ["q-0": 0, "q-1": 1, "q-2": 2])
+            try c.each(q.rows, mine) { r in
+                guard let a = r.double(q.start), let b = r.double(q.end) else { return }
+                bands.add(start: a, end: b, cssClass: "q-\(rank(r.text(q.label), q.labels))")
             }
-            p.addBands(bands, rank: ["q-0": 0, "q-1": 1, "q-2": 2])
-            shaded = !bands.isEmpty
-            present = Set(bands.map(\.cssClass))
+            p.add(bands)
+            shaded = !bands.given.isEmpty
+            present = bands.given
         }
-        let times = rows.compactMap { $0.double(d.start) }
-        let gap = FamilySection.step(times, fallback: 10) * 1.5
         // Up to four series get a style each; more (a SensorKit export holds one ECG stream per
         // session) share their group's style and one legend entry.
         let groups = Array(Set(all.map(\.group))).sorted()
         for (k, ser) in all.enumerated() {
+            let path = draw.main[ser.name]!
             if all.count <= 4 {
-                p.addSeries(ser.points, gapSeconds: gap, cssClass: "s\(k)", name: ser.name)
+                p.add(path, cssClass: "s\(k)", name: ser.name)
             } else {
-                // One legend entry per group (below), none per series: addSeries adds one only
-                // when the series draws something.
+                // One legend entry per group (below), none per series: add(_:cssClass:name:) adds
+                // one only when the series draws something.
                 let entries = p.legend.count
-                p.addSeries(ser.points, gapSeconds: gap, cssClass: "s\((groups.firstIndex(of: ser.group) ?? 0) % 4)", name: ser.name)
+                p.add(path, cssClass: "s\((groups.firstIndex(of: ser.group) ?? 0) % 4)", name: ser.name)
                 p.legend.removeSubrange(entries...)
             }
         }
@@ -108,9 +220,8 @@ enum TimeSeriesItem {
             }
         }
         // The overlay last: over the series, never hidden under them.
-        let overGap = FamilySection.step(overlay.compactMap { $0.double(d.start) }, fallback: 10) * 1.5
         for (k, ser) in over.enumerated() {
-            p.addSeries(ser.points, gapSeconds: overGap, cssClass: "ov", name: ser.name)
+            p.add(draw.over[ser.name]!, cssClass: "ov", name: ser.name)
             if k > 0 { p.legend.removeLast() }
         }
         if over.count > 1 { p.legend[p.legend.count - 1].label = "\(over[0].name) and \(over.count - 1) more" }
@@ -124,7 +235,7 @@ enum TimeSeriesItem {
                 p.legend.append(("q-2", Self.words(worst), "rect"))
             }
         }
-        var text = (all + over).map { FamilySection.stats($0.name, $0.points.compactMap(\.v), unit: unit) }
+        var text = (all + over).map { FamilySection.stats($0.name, $0.values, unit: unit) }
         if !over.isEmpty { text.append("the solid dark line over the others is \(over.map(\.name).joined(separator: ", "))") }
         if shaded, let q = d.quality {
             text.append(
@@ -136,19 +247,18 @@ enum TimeSeriesItem {
                 + text.joined(separator: "; ")
                 + ".")
         if let conf = d.confidence {
-            let confidence = series(rows, by: d.seriesBy, values: d.values, d, column: { _ in conf })
-                .filter { $0.points.contains { $0.v != nil } }
+            let confidence = all.filter { draw.confidence[$0.name] != nil }
             if !confidence.isEmpty {
                 var q = c.plot(id: "\(id)-confidence", title: "Confidence (\(conf))", yLabel: conf, v0: 0, v1: 1, height: 150)
                 for ser in confidence {
                     let k = all.firstIndex { $0.name == ser.name } ?? 0
                     let style = all.count <= 4 ? k : (groups.firstIndex(of: ser.group) ?? 0) % 4
-                    q.addSeries(ser.points, gapSeconds: gap, cssClass: "s\(style)", name: ser.name)
+                    q.add(draw.confidence[ser.name]!, cssClass: "s\(style)", name: ser.name)
                 }
                 s += q.render(
                     description: "\(conf) of each series over time (0–1; declared meaning: "
                         + (d.rows.table.columns.first { $0.name == conf }?.summary ?? "") + "). "
-                        + confidence.map { FamilySection.stats($0.name, $0.points.compactMap(\.v), unit: "") }.joined(separator: "; ")
+                        + confidence.map { FamilySection.stats($0.name, $0.confidence, unit: "") }.joined(separator: "; ")
                         + ".",
                     valueTicks: [0, 0.25, 0.5, 0.75, 1])
             }
