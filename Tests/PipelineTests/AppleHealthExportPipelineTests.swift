@@ -27,10 +27,10 @@ import _TestSupport
         #expect(!hrv.isEmpty)
         #expect(!sink.named("heart_rate").filter { $0["source"] == .text("device") }.isEmpty)
         // The records' streams are listed and not analysed.
-        let hr = try #require(summary.streams.first { $0.key.channel == "HeartRate" })
+        let hr = try #require(summary.streamSummaries.first { $0.key.channel == "HeartRate" })
         #expect(hr.analysisDescription == "none: device record, not analysed")
         #expect(hr.account.samplesEmitted == 20)
-        let beatStream = try #require(summary.streams.first { $0.key.sensor == .heartbeat })
+        let beatStream = try #require(summary.streamSummaries.first { $0.key.sensor == .heartbeat })
         #expect(beatStream.analysisDescription.contains("ppg"))
     }
 

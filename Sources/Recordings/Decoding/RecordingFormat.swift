@@ -76,6 +76,8 @@ public enum RecordingFormat: String, Sendable, Hashable, CaseIterable, Codable, 
         {
             return .csv
         }
+        // A one-column Empatica E4 file (BVP.csv: start row, rate row, values) has no delimiter.
+        if lower.hasSuffix(".csv"), RecordingPreset.empaticaHead(path: path) != nil { return .csv }
         throw RecordingError(
             .unknownFormat, file: path, line: 1,
             "content matches no known format (SensorKit NDJSON, MyDataHelps JSON, "

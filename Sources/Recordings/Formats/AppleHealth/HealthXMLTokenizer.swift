@@ -244,6 +244,10 @@ final class HealthXMLTokenizer {
             p = start + rel
         }
         let close = p  // index of '>'
+        if close - start >= Self.maximumTagBytes {
+            throw error(
+                .outOfRange, at: tagOffset, "tag longer than \(Self.maximumTagBytes) bytes (huge attribute or unterminated tag)")
+        }
         defer { start = close + 1 }
         var q = start + 1
         if buffer[q] == 0x2F {  // end tag
