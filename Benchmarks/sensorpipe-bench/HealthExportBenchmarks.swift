@@ -13,8 +13,9 @@ func generatedHealthExport(records: Int) -> [UInt8] {
     func add(_ s: String) { out.append(contentsOf: s.utf8) }
     add("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE HealthData [\n<!ELEMENT HealthData (ExportDate,Me,(Record|Workout)*)>\n]>\n")
     add("<HealthData locale=\"en_US\">\n <ExportDate value=\"2024-05-21 09:00:00 +0000\"/>\n")
-    let device = "&lt;&lt;HKDevice: 0x283a3f4d0&gt;, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,2, software:10.4&gt;"
-    var t = 1_716_282_000  // 2024-05-21 09:00:00 UTC
+    let device =
+        "&lt;&lt;HKDevice: 0x283a3f4d0&gt;, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,2, software:10.4&gt;"
+    var t = 1_716_282_000 // 2024-05-21 09:00:00 UTC
     func date(_ s: Int) -> String {
         let day = s / 86_400, sec = s % 86_400
         return CivilDate.isoDate(daysSince1970: day) + String(format: " %02d:%02d:%02d +0000", sec / 3600, sec / 60 % 60, sec % 60)
@@ -29,7 +30,10 @@ func generatedHealthExport(records: Int) -> [UInt8] {
             )
             for k in 0..<60 {
                 let s = (t % 86_400) + k
-                add(String(format: "   <InstantaneousBeatsPerMinute bpm=\"%d\" time=\"%d:%02d:%02d.%02d\"/>\n", 60 + k % 7, s / 3600 % 24, s / 60 % 60, s % 60, k))
+                add(
+                    String(
+                        format: "   <InstantaneousBeatsPerMinute bpm=\"%d\" time=\"%d:%02d:%02d.%02d\"/>\n", 60 + k % 7, s / 3600 % 24,
+                        s / 60 % 60, s % 60, k))
             }
             add("  </HeartRateVariabilityMetadataList>\n </Record>\n")
         case let r where r % 3 == 0:
@@ -53,7 +57,7 @@ func generatedHealthExport(records: Int) -> [UInt8] {
 /// `export.xml` decoding (``AppleHealthExportDecoder``) against `read(2)` + zlib `crc32` of the
 /// same file in the same run (``fileCRC32ReferenceCase``); MB/s from the file size.
 func healthExportBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
-    let records = scale == .full ? 1 << 19 : 1 << 15  // ≈ 160 MB / 10 MB
+    let records = scale == .full ? 1 << 19 : 1 << 15 // ≈ 160 MB / 10 MB
     let file = SharedBenchmarkFile("export.xml") { generatedHealthExport(records: records) }
     func sizes() -> (samples: Int, bytes: Int) {
         (records, (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0)
@@ -61,7 +65,7 @@ func healthExportBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
     var reference = fileCRC32ReferenceCase(name: "ref/read+crc32/health-export", samples: records, file: file)
     reference.sizesAfterSetUp = sizes
     var decode = BenchmarkCase(name: "decode/apple-health-export", samples: records, reference: "ref/read+crc32/health-export") {
-        let path = file.path  // written in set-up, not in the first timed run
+        let path = file.path // written in set-up, not in the first timed run
         return {
             let d = try! AppleHealthExportDecoder(path: path)
             var n = 0

@@ -33,7 +33,7 @@ enum InspectCommand {
             ] + SharedOptions.csv(\.decode) + [
                 .value(
                     "--issues", rule: .integer("N", in: 0...Int.max), help: "show at most N recoverable issues per file (default 5)",
-                    \.maxIssues),
+                    \.maxIssues)
             ],
             run: run)
     }

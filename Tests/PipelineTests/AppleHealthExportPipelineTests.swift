@@ -38,7 +38,9 @@ import _TestSupport
         let whole = try run(blockCapacity: 1 << 20).0
         for capacity in [1, 5] {
             let parts = try run(blockCapacity: capacity).0
-            for table in ["beats", "heart_rate", "hrv"] { #expect(parts.committed[table] == whole.committed[table], "\(table) @\(capacity)") }
+            for table in ["beats", "heart_rate", "hrv"] {
+                #expect(parts.committed[table] == whole.committed[table], "\(table) @\(capacity)")
+            }
         }
     }
 }
@@ -62,13 +64,18 @@ import _TestSupport
             streams: [
                 .init(
                     sensor: .accelerometer, channel: "acceleration",
-                    columns: [.init(.name("ax"), name: "x", unit: .gravityCounts(perG: 1000)), .init(.index(2), name: "y", unit: .metresPerSecondSquared)],
+                    columns: [
+                        .init(.name("ax"), name: "x", unit: .gravityCounts(perG: 1000)),
+                        .init(.index(2), name: "y", unit: .metresPerSecondSquared),
+                    ],
                     attributes: ["placement": "wrist"]),
                 .init(sensor: .electrocardiogram, channel: "I", columns: [.init(.name("ecg"), name: "I", unit: .millivolts)]),
             ],
             hasHeaderRow: true, delimiter: .semicolon, decimalSeparator: .comma, skipLines: 2)
         #expect(m == expected)
-        let r = try parse(#"{"deviceID": "d", "time": {"sampleRate": 64, "startUnix": null}, "streams": [{"sensor": "photoplethysmogram", "channel": "BVP", "columns": [{"column": 0, "name": "BVP", "unit": "1"}]}], "hasHeaderRow": false}"#)
+        let r = try parse(
+            #"{"deviceID": "d", "time": {"sampleRate": 64, "startUnix": null}, "streams": [{"sensor": "photoplethysmogram", "channel": "BVP", "columns": [{"column": 0, "name": "BVP", "unit": "1"}]}], "hasHeaderRow": false}"#
+        )
         #expect(r.time == .sampleRate(64, startUnix: nil) && !r.hasHeaderRow)
     }
 
@@ -76,10 +83,22 @@ import _TestSupport
         let cases: [(String, String)] = [
             ("{\"deviceID\": \"d\",\n \"time\": }", "m.json:2:"),
             (#"{"deviceID": "d", "time": {"column": "t"}, "streams": [], "colour": 1}"#, "m.json: colour: unknown field"),
-            (#"{"deviceID": "d", "time": {"column": "t", "unit": "min"}, "streams": [{"sensor": "accelerometer", "channel": "a", "columns": [{"column": "x", "name": "x", "unit": "g"}]}]}"#, "m.json: time: time unit 'min'"),
-            (#"{"deviceID": "d", "time": {"column": "t"}, "streams": [{"sensor": "accelerometer", "channel": "a", "columns": [{"column": "x", "name": "x", "unit": "furlongs"}]}]}"#, "m.json: streams[0].columns[0].unit: expected one of g"),
-            (#"{"deviceID": "d", "time": {"column": "t"}, "streams": [{"sensor": "sonar", "channel": "a", "columns": []}]}"#, "m.json: streams[0].sensor: expected accelerometer"),
-            (#"{"deviceID": "d", "time": {"column": "t"}, "streams": [{"sensor": "accelerometer", "channel": "a", "columns": [{"column": "x", "name": "x", "unit": "g"}]}], "hasHeaderRow": false}"#, "m.json: streams[0].columns[0].column: a header name, but hasHeaderRow is false"),
+            (
+                #"{"deviceID": "d", "time": {"column": "t", "unit": "min"}, "streams": [{"sensor": "accelerometer", "channel": "a", "columns": [{"column": "x", "name": "x", "unit": "g"}]}]}"#,
+                "m.json: time: time unit 'min'"
+            ),
+            (
+                #"{"deviceID": "d", "time": {"column": "t"}, "streams": [{"sensor": "accelerometer", "channel": "a", "columns": [{"column": "x", "name": "x", "unit": "furlongs"}]}]}"#,
+                "m.json: streams[0].columns[0].unit: expected one of g"
+            ),
+            (
+                #"{"deviceID": "d", "time": {"column": "t"}, "streams": [{"sensor": "sonar", "channel": "a", "columns": []}]}"#,
+                "m.json: streams[0].sensor: expected accelerometer"
+            ),
+            (
+                #"{"deviceID": "d", "time": {"column": "t"}, "streams": [{"sensor": "accelerometer", "channel": "a", "columns": [{"column": "x", "name": "x", "unit": "g"}]}], "hasHeaderRow": false}"#,
+                "m.json: streams[0].columns[0].column: a header name, but hasHeaderRow is false"
+            ),
             (#"{"deviceID": "d", "time": {"sampleRate": true}, "streams": []}"#, "m.json: time.sampleRate: expected a rate > 0"),
         ]
         for (json, says) in cases {

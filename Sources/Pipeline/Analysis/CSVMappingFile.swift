@@ -54,7 +54,9 @@ public enum CSVMappingFile {
         func fail(_ key: String, _ message: String) -> Error { Error(description: "\(name): \(key): \(message)") }
         func check(_ dict: [String: Any], _ allowed: Set<String>, at path: String) throws(Error) {
             if let extra = dict.keys.sorted().first(where: { !allowed.contains($0) }) {
-                throw fail(path.isEmpty ? extra : "\(path).\(extra)", "unknown field (expected one of \(allowed.sorted().joined(separator: ", ")))")
+                throw fail(
+                    path.isEmpty ? extra : "\(path).\(extra)", "unknown field (expected one of \(allowed.sorted().joined(separator: ", ")))"
+                )
             }
         }
         func number(_ v: Any?) -> Double? {
@@ -74,7 +76,9 @@ public enum CSVMappingFile {
         let time: CSVMapping.Time
         if t["sampleRate"] != nil {
             try check(t, ["sampleRate", "startUnix"], at: "time")
-            guard let rate = number(t["sampleRate"]), rate > 0, rate.isFinite else { throw fail("time.sampleRate", "expected a rate > 0 (Hz)") }
+            guard let rate = number(t["sampleRate"]), rate > 0, rate.isFinite else {
+                throw fail("time.sampleRate", "expected a rate > 0 (Hz)")
+            }
             var start: Double?
             if let s = t["startUnix"], !(s is NSNull) {
                 guard let v = number(s), v.isFinite else { throw fail("time.startUnix", "expected Unix seconds or null") }
@@ -118,8 +122,12 @@ public enum CSVMappingFile {
             else {
                 throw fail("\(at).sensor", "expected accelerometer, rotationRate, electrocardiogram or photoplethysmogram")
             }
-            guard let channel = s["channel"] as? String, !channel.isEmpty else { throw fail("\(at).channel", "expected a non-empty string") }
-            guard pairs.insert("\(sensor)/\(channel)").inserted else { throw fail(at, "sensor \(sensor) with channel \(channel) given twice") }
+            guard let channel = s["channel"] as? String, !channel.isEmpty else {
+                throw fail("\(at).channel", "expected a non-empty string")
+            }
+            guard pairs.insert("\(sensor)/\(channel)").inserted else {
+                throw fail(at, "sensor \(sensor) with channel \(channel) given twice")
+            }
             guard let cols = s["columns"] as? [Any], !cols.isEmpty else { throw fail("\(at).columns", "expected a non-empty array") }
             var columns: [CSVMapping.ValueColumn] = []
             for (j, c) in cols.enumerated() {
@@ -141,7 +149,9 @@ public enum CSVMappingFile {
             }
             streams.append(CSVMapping.Stream(sensor: sensor, channel: channel, columns: columns, attributes: attributes))
         }
-        if !hasHeaderRow, case .column(.name, _, _) = time { throw fail("time.column", "a header name, but hasHeaderRow is false: use an index") }
+        if !hasHeaderRow, case .column(.name, _, _) = time {
+            throw fail("time.column", "a header name, but hasHeaderRow is false: use an index")
+        }
         let delimiter: CSVMapping.Delimiter
         switch object["delimiter"] as? String ?? (object["delimiter"] == nil ? "automatic" : "?") {
         case "automatic": delimiter = .automatic

@@ -140,7 +140,9 @@ enum SharedOptions {
                 }
             },
             CommandOption<O>(
-                spec: OptionSpec(flags: ["--csv-no-header"], value: .none, help: "CSV inputs with --csv-column: the file has no header row (columns by #N)")
+                spec: OptionSpec(
+                    flags: ["--csv-no-header"], value: .none,
+                    help: "CSV inputs with --csv-column: the file has no header row (columns by #N)")
             ) { o, _ throws(UsageError) in
                 var c = columns(&o)
                 c.hasHeaderRow = false

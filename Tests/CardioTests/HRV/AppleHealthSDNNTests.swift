@@ -87,7 +87,7 @@ import _TestSupport
         for (r, ref) in zip(records, reference) {
             let ours = try Self.sdnn(r)
             #expect(r.bpm.count == Int(ref["beats"]!))
-            #expect(abs(r.appleSDNN - Double(ref["apple_sdnn_ms"]!)!) < 1e-4)  // Float column
+            #expect(abs(r.appleSDNN - Double(ref["apple_sdnn_ms"]!)!) < 1e-4) // Float column
             #expect(abs(ours.bpm - Double(ref["sdnn_bpm_ms"]!)!) < 1e-9)
             // Beat times are Unix seconds here (ulp 2.4e-7 s at 1.6e9) and seconds of the day in
             // NumPy: intervals from times agree to 1e-3 ms, not to the last bit.

@@ -31,7 +31,7 @@ import _TestSupport
     @Test func excerptCountsEqualIterparse() throws {
         let reference = try Self.referenceCounts(
             Fixtures.repositoryRoot.appendingPathComponent("Datasets/apple-health/counts.tsv").path)
-        #expect(reference["HKQuantityTypeIdentifierHeartRate"] == 20)  // the file is what it says
+        #expect(reference["HKQuantityTypeIdentifierHeartRate"] == 20) // the file is what it says
         for path in [Self.excerpt, Self.excerptZip] {
             let d = try AppleHealthExportDecoder(path: path)
             let c = try CollectedDecode.decode(d)
@@ -44,7 +44,7 @@ import _TestSupport
         let opened = try RecordingOpener.open(path: Self.excerpt)
         #expect(opened.format == .appleHealthExport)
         let c = try CollectedDecode.decode(opened.decoder)
-        let source = "User\u{2019}s Apple\u{A0}Watch"  // &#8217; and &#160; decoded
+        let source = "User\u{2019}s Apple\u{A0}Watch" // &#8217; and &#160; decoded
         let hr = try #require(c.streams.first { $0.info.key == StreamKey(deviceID: source, sensor: .healthRecord, channel: "HeartRate") })
         #expect(hr.columns[0].count == 20)
         #expect(hr.info.columns.map(\.unit) == [.perMinute, .seconds])
@@ -63,7 +63,7 @@ import _TestSupport
         #expect(Set(beats.segments).count > 1)
         let workouts = try #require(c.streams.first { $0.info.key.channel == "Workout" })
         #expect(workouts.columns[0].count == 2)
-        #expect(abs(Double(workouts.columns[0][0]) - 55.46542123357455 * 60) < 1e-3)  // min → s
+        #expect(abs(Double(workouts.columns[0][0]) - 55.46542123357455 * 60) < 1e-3) // min → s
         // Types SensorPipe does not stream are counted and said to be not analysed.
         #expect(c.issues.contains { $0.message.contains("not analysed") && $0.message.contains("ActiveEnergyBurned 3") })
         for qc in c.accounts { #expect(qc.isBalanced) }
@@ -111,17 +111,17 @@ import _TestSupport
             c.streams.first { $0.info.key == StreamKey(deviceID: source, sensor: sensor, channel: channel) }
         }
         let w = "Watch & Co"
-        #expect(stream(w, "OxygenSaturation")?.columns[0] == [97])  // fraction → %
-        #expect(stream("Phone", "OxygenSaturation")?.columns[0] == [95])  // sources kept apart
+        #expect(stream(w, "OxygenSaturation")?.columns[0] == [97]) // fraction → %
+        #expect(stream("Phone", "OxygenSaturation")?.columns[0] == [95]) // sources kept apart
         #expect(stream(w, "OxygenSaturation")?.info.columns[0].unit == .percent)
-        #expect(abs(Double(stream(w, "AppleSleepingWristTemperature")?.columns[0].first ?? 0) - 37) < 1e-5)  // °F → °C
+        #expect(abs(Double(stream(w, "AppleSleepingWristTemperature")?.columns[0].first ?? 0) - 37) < 1e-5) // °F → °C
         #expect(stream(w, "AppleSleepingWristTemperature")?.columns[1] == [4 * 3600])
         #expect(stream(w, "RespiratoryRate")?.columns[0] == [14.5])
-        #expect(stream(w, "SleepAnalysis")?.columns[0] == [4])  // asleepDeep
+        #expect(stream(w, "SleepAnalysis")?.columns[0] == [4]) // asleepDeep
         #expect(stream(w, "RestingHeartRate")?.columns[0] == [55])
         #expect(stream(w, "WalkingHeartRateAverage")?.columns[0] == [98])
         #expect(stream("Phone", "StepCount")?.columns == [[120], [300]])
-        #expect(stream(w, "Workout")?.columns[0] == [5400])  // 1.5 hr → s
+        #expect(stream(w, "Workout")?.columns[0] == [5400]) // 1.5 hr → s
         // Two heart-rate records rejected (a bad date, a unit that is not count/min), one beat.
         let hr = try #require(c.streams.firstIndex { $0.info.key.channel == "HeartRate" })
         #expect(c.accounts[hr].samplesRead == 2 && c.accounts[hr].rejected == 2 && c.accounts[hr].samplesEmitted == 0)
@@ -129,7 +129,7 @@ import _TestSupport
         #expect(c.issues.contains { $0.message.contains("count/s") })
         // Beats across midnight: 23:59:59 on the record's day, 00:00:00 on the next (+0200).
         let beats = try #require(stream(w, "beats", .heartbeat))
-        let midnight = 1_716_328_800.0  // 2024-05-22 00:00:00 +0200
+        let midnight = 1_716_328_800.0 // 2024-05-22 00:00:00 +0200
         #expect(beats.times == [midnight - 1, midnight])
         let b = try #require(c.streams.firstIndex { $0.info.key.sensor == .heartbeat })
         #expect(c.accounts[b].samplesRead == 3 && c.accounts[b].rejected == 1)
@@ -148,7 +148,8 @@ import _TestSupport
     /// A tag over 1 MiB (a huge attribute) is refused before the buffer grows: the tokenizer's
     /// buffer is allocated once (1 MiB + one read).
     @Test func hugeAttributeIsRefused() throws {
-        let bytes = Array("<HealthData><Record type=\"".utf8) + Array(repeating: 0x41, count: (1 << 20) + 10) + Array("\"/></HealthData>".utf8)
+        let bytes =
+            Array("<HealthData><Record type=\"".utf8) + Array(repeating: 0x41, count: (1 << 20) + 10) + Array("\"/></HealthData>".utf8)
         let d = AppleHealthExportDecoder(bytes: bytes, name: "huge.xml")
         var caught: RecordingError?
         do {
@@ -156,7 +157,8 @@ import _TestSupport
         } catch {
             caught = error
         }
-        #expect(caught?.description == "huge.xml: byte 12: out-of-range: tag longer than 1048576 bytes (huge attribute or unterminated tag)")
+        #expect(
+            caught?.description == "huge.xml: byte 12: out-of-range: tag longer than 1048576 bytes (huge attribute or unterminated tag)")
     }
 
     @Test func badDatesAreRejectedRecordsNotFatal() throws {

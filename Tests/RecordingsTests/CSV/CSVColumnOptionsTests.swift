@@ -15,15 +15,21 @@ import _TestSupport
     }
 
     @Test func timeSpecs() throws {
-        #expect(try CSVColumnOptions.parseTime("timestamp,ms").get() == .column(.name("timestamp"), unit: .milliseconds, origin: .unixEpoch))
+        #expect(
+            try CSVColumnOptions.parseTime("timestamp,ms").get() == .column(.name("timestamp"), unit: .milliseconds, origin: .unixEpoch))
         #expect(try CSVColumnOptions.parseTime("#0,ns,first").get() == .column(.index(0), unit: .nanoseconds, origin: .sinceFirstSample))
         #expect(try CSVColumnOptions.parseTime("t").get() == .column(.name("t"), unit: .seconds, origin: .unixEpoch))
-        #expect(try CSVColumnOptions.parseTime("t,s,offset=3600").get() == .column(.name("t"), unit: .seconds, origin: .offset(seconds: 3600)))
-        #expect(try CSVColumnOptions.parseTime("t,s,first=1700000000").get() == .column(.name("t"), unit: .seconds, origin: .firstSampleAt(unixSeconds: 1.7e9)))
+        #expect(
+            try CSVColumnOptions.parseTime("t,s,offset=3600").get() == .column(.name("t"), unit: .seconds, origin: .offset(seconds: 3600)))
+        #expect(
+            try CSVColumnOptions.parseTime("t,s,first=1700000000").get()
+                == .column(.name("t"), unit: .seconds, origin: .firstSampleAt(unixSeconds: 1.7e9)))
         #expect(try CSVColumnOptions.parseTime("t,ms,local").get() == .column(.name("t"), unit: .milliseconds, origin: .deviceLocalClock))
         #expect(try CSVColumnOptions.parseTime("rate=50").get() == .sampleRate(50, startUnix: nil))
         #expect(try CSVColumnOptions.parseTime("rate=64,start=1495437335").get() == .sampleRate(64, startUnix: 1_495_437_335))
-        for (bad, says) in [("t,minutes", "time unit 'minutes'"), ("rate=0", "HZ > 0"), ("t,s,yesterday", "origin 'yesterday'"), ("", "expected COLUMN")] {
+        for (bad, says) in [
+            ("t,minutes", "time unit 'minutes'"), ("rate=0", "HZ > 0"), ("t,s,yesterday", "origin 'yesterday'"), ("", "expected COLUMN"),
+        ] {
             guard case .failure(let e) = CSVColumnOptions.parseTime(bad) else {
                 Issue.record("'\(bad)' accepted")
                 continue
@@ -39,7 +45,9 @@ import _TestSupport
         #expect(g.sensor == .rotationRate && g.source == .index(5) && g.unit == .degreesPerSecond)
         let e = try CSVColumnOptions.parseColumn("ecg.I=Lead I").get()
         #expect(e.sensor == .electrocardiogram && e.name == "I" && e.source == .name("Lead I") && e.unit == .microvolts)
-        for (bad, says) in [("foo.x=a", "sensor 'foo'"), ("acc.x=a,furlongs", "unit 'furlongs'"), ("acc=a", "SENSOR.NAME"), ("acc.x=", "no COLUMN")] {
+        for (bad, says) in [
+            ("foo.x=a", "sensor 'foo'"), ("acc.x=a,furlongs", "unit 'furlongs'"), ("acc=a", "SENSOR.NAME"), ("acc.x=", "no COLUMN"),
+        ] {
             guard case .failure(let err) = CSVColumnOptions.parseColumn(bad) else {
                 Issue.record("'\(bad)' accepted")
                 continue
@@ -52,18 +60,21 @@ import _TestSupport
         let path = try Self.write("wrist.csv", "time_ms,ax,ay,az,ppg\n1000,1000,0,-500,0.5\n1020,0,2000,0,0.6\n1040,x,0,0,0.7\n")
         var o = CSVColumnOptions()
         o.time = try CSVColumnOptions.parseTime("time_ms,ms").get()
-        for s in ["acc.x=ax,mg", "acc.y=ay,mg", "acc.z=az,mg", "ppg.green=ppg"] { o.columns.append(try CSVColumnOptions.parseColumn(s).get()) }
+        for s in ["acc.x=ax,mg", "acc.y=ay,mg", "acc.z=az,mg", "ppg.green=ppg"] {
+            o.columns.append(try CSVColumnOptions.parseColumn(s).get())
+        }
         var options = DecodeOptions()
         options.csvColumns = o
         let opened = try RecordingOpener.open(path: path, options: options)
         let c = try CollectedDecode.decode(opened.decoder)
         #expect(c.problems.isEmpty, "\(c.problems)")
-        #expect(c.streams.map(\.info.key) == [
-            StreamKey(deviceID: "wrist", sensor: .accelerometer, channel: "acceleration"),
-            StreamKey(deviceID: "wrist", sensor: .photoplethysmogram, channel: "green"),
-        ])
+        #expect(
+            c.streams.map(\.info.key) == [
+                StreamKey(deviceID: "wrist", sensor: .accelerometer, channel: "acceleration"),
+                StreamKey(deviceID: "wrist", sensor: .photoplethysmogram, channel: "green"),
+            ])
         let acc = c.streams[0]
-        #expect(acc.columns[0].prefix(2) == [1, 0])  // mg → g
+        #expect(acc.columns[0].prefix(2) == [1, 0]) // mg → g
         #expect(acc.columns[2].prefix(2) == [-0.5, 0])
         #expect(acc.times.prefix(2) == [1.0, 1.02])
         // The bad value names its line and column.

@@ -83,7 +83,9 @@ public final class AppleHealthExportDecoder: RecordingDecoder {
                     $0.name == "export.xml" || $0.name.hasSuffix("/export.xml")
                 })
             else {
-                throw RecordingError(.missingField, file: path, "the zip archive holds no export.xml (an Apple Health export has apple_health_export/export.xml)")
+                throw RecordingError(
+                    .missingField, file: path,
+                    "the zip archive holds no export.xml (an Apple Health export has apple_health_export/export.xml)")
             }
             let reader = try ZipEntryReader(archive: archive, entry: entry)
             tokenizer = HealthXMLTokenizer(path: path) { buffer throws(RecordingError) in try reader.read(into: buffer) }
@@ -170,7 +172,9 @@ public final class AppleHealthExportDecoder: RecordingDecoder {
         pending.withEvents { events in
             for k in assemblers.indices { assemblers[k].finish(into: &events) }
         }
-        let others = recordCounts.filter { AppleHealthExportTypes.quantities[$0.key] == nil && $0.key != AppleHealthExportTypes.sleepAnalysis && $0.key != "Workout" }
+        let others = recordCounts.filter {
+            AppleHealthExportTypes.quantities[$0.key] == nil && $0.key != AppleHealthExportTypes.sleepAnalysis && $0.key != "Workout"
+        }
         if !others.isEmpty {
             let list = others.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
                 .map { "\($0.key) \($0.value)" }.joined(separator: ", ")
@@ -181,7 +185,8 @@ public final class AppleHealthExportDecoder: RecordingDecoder {
 
     private func count(_ key: String, in table: inout [String: Int]) throws(RecordingError) {
         if table[key] == nil && table.count >= Self.maximumKeys {
-            throw RecordingError(.outOfRange, file: path, byteOffset: tokenizer.tagOffset, "more than \(Self.maximumKeys) distinct record types")
+            throw RecordingError(
+                .outOfRange, file: path, byteOffset: tokenizer.tagOffset, "more than \(Self.maximumKeys) distinct record types")
         }
         table[key, default: 0] += 1
     }
@@ -195,7 +200,8 @@ public final class AppleHealthExportDecoder: RecordingDecoder {
     static func hardware(ofDevice text: String) -> String? {
         let b = Array(text.utf8)
         let key = Array("hardware:".utf8)
-        guard b.count >= key.count, let at = (0...(b.count - key.count)).first(where: { b[$0..<($0 + key.count)].elementsEqual(key) }) else {
+        guard b.count >= key.count, let at = (0...(b.count - key.count)).first(where: { b[$0..<($0 + key.count)].elementsEqual(key) })
+        else {
             return nil
         }
         var end = at + key.count
@@ -237,7 +243,12 @@ public final class AppleHealthExportDecoder: RecordingDecoder {
         let stream = try streamFor(
             source: source, model: model, sensor: .healthRecord, channel: channel,
             columns: [ColumnInfo(name: "value", unit: quantity?.unit ?? .dimensionless), ColumnInfo(name: "duration_s", unit: .seconds)],
-            attributes: ["health.type": type] + (isSleep ? ["value.categories": "HealthKit raw values: 0 inBed, 1 asleepUnspecified, 2 awake, 3 asleepCore, 4 asleepDeep, 5 asleepREM"] : [:]),
+            attributes: ["health.type": type]
+                + (isSleep
+                    ? [
+                        "value.categories":
+                            "HealthKit raw values: 0 inBed, 1 asleepUnspecified, 2 awake, 3 asleepCore, 4 asleepDeep, 5 asleepREM"
+                    ] : [:]),
             offset: offset)
         guard let start = try date("startDate"), let end = try date("endDate") else {
             rejectRecord(stream, "\(type): missing or malformed startDate/endDate (expected yyyy-MM-dd HH:mm:ss ±hhmm)", at: offset)
@@ -249,7 +260,9 @@ public final class AppleHealthExportDecoder: RecordingDecoder {
             let unit = try string("unit") ?? ""
             let number = Array(valueText.utf8).withUnsafeBufferPointer { DecimalNumber.parse($0, separators: .point) }
             guard let number, let converted = quantity.convert(number, unit) else {
-                rejectRecord(stream, "\(type): value '\(valueText)' in unit '\(unit)' not readable (accepted unit differs, or not a number)", at: offset)
+                rejectRecord(
+                    stream, "\(type): value '\(valueText)' in unit '\(unit)' not readable (accepted unit differs, or not a number)",
+                    at: offset)
                 return
             }
             value = converted
@@ -335,7 +348,8 @@ public final class AppleHealthExportDecoder: RecordingDecoder {
         let key = StreamKey(deviceID: source, sensor: sensor, channel: channel)
         if let k = streamIndex[key] { return k }
         guard streams.count < Self.maximumKeys else {
-            throw RecordingError(.outOfRange, file: path, byteOffset: offset, "more than \(Self.maximumKeys) streams (record type × source)")
+            throw RecordingError(
+                .outOfRange, file: path, byteOffset: offset, "more than \(Self.maximumKeys) streams (record type × source)")
         }
         if announcedDevices.insert(source).inserted {
             pending.append(.device(DeviceInfo(id: source, name: source, model: model)))

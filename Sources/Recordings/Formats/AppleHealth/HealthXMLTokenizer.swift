@@ -123,11 +123,11 @@ final class HealthXMLTokenizer {
             // Need a few bytes to tell the kind of markup.
             while end - start < 9 { if !(try fill()) { break } }
             let b1 = start + 1 < end ? buffer[start + 1] : 0
-            if b1 == 0x3F {  // <? … ?>
+            if b1 == 0x3F { // <? … ?>
                 try skip(until: [0x3F, 0x3E], what: "processing instruction")
                 continue
             }
-            if b1 == 0x21 {  // <!
+            if b1 == 0x21 { // <!
                 if has("<!--") {
                     try skip(until: [0x2D, 0x2D, 0x3E], what: "comment")
                 } else if has("<![CDATA[") {
@@ -243,14 +243,14 @@ final class HealthXMLTokenizer {
             if !(try fill()) { throw error(.truncated, at: tagOffset, "unterminated tag") }
             p = start + rel
         }
-        let close = p  // index of '>'
+        let close = p // index of '>'
         if close - start >= Self.maximumTagBytes {
             throw error(
                 .outOfRange, at: tagOffset, "tag longer than \(Self.maximumTagBytes) bytes (huge attribute or unterminated tag)")
         }
         defer { start = close + 1 }
         var q = start + 1
-        if buffer[q] == 0x2F {  // end tag
+        if buffer[q] == 0x2F { // end tag
             q += 1
             let n0 = q
             while q < close && !Self.isSpace(buffer[q]) { q += 1 }
@@ -400,7 +400,8 @@ final class HealthXMLTokenizer {
                     scalar = UInt32(ref.dropFirst(), radix: 10)
                 } else {
                     throw error(
-                        .syntax, at: at + k, "reference to entity '&\(ref);' (only the five predefined entities are read; DTD entities are never expanded)")
+                        .syntax, at: at + k,
+                        "reference to entity '&\(ref);' (only the five predefined entities are read; DTD entities are never expanded)")
                 }
                 guard let v = scalar, v != 0, let u = Unicode.Scalar(v) else {
                     throw error(.syntax, at: at + k, "invalid character reference '&\(ref);'")

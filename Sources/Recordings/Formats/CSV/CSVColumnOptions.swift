@@ -165,7 +165,8 @@ public struct CSVColumnOptions: Sendable, Hashable {
     public func mapping(path: String) throws(RecordingError) -> CSVMapping {
         guard let time else {
             throw RecordingError(
-                .missingField, file: path, "--csv-column given without --csv-time (a time column: --csv-time COLUMN[,UNIT[,ORIGIN]], or rate=HZ)")
+                .missingField, file: path,
+                "--csv-column given without --csv-time (a time column: --csv-time COLUMN[,UNIT[,ORIGIN]], or rate=HZ)")
         }
         guard !columns.isEmpty else {
             throw RecordingError(.missingField, file: path, "--csv-time given without --csv-column (e.g. --csv-column acc.x=X,g)")
@@ -193,7 +194,8 @@ public struct CSVColumnOptions: Sendable, Hashable {
             var refs = columns.map(\.source)
             if case .column(let r, _, _) = time { refs.append(r) }
             if let named = refs.first(where: { if case .name = $0 { return true } else { return false } }) {
-                throw RecordingError(.inconsistent, file: path, "column \(named) is named, but --csv-no-header says the file has no header row: use #N")
+                throw RecordingError(
+                    .inconsistent, file: path, "column \(named) is named, but --csv-no-header says the file has no header row: use #N")
             }
         }
         let name = path.split(separator: "/").last.map(String.init) ?? path

@@ -97,7 +97,8 @@ public final class SensorKitWriter {
             case (.heartbeat, _), (.healthRecord, _):
                 throw RecordingError(
                     .inconsistent, file: path,
-                    "stream \(info.key): SensorKit NDJSON has no \(info.key.sensor) streams (Apple Health records and beat lists); not convertible")
+                    "stream \(info.key): SensorKit NDJSON has no \(info.key.sensor) streams (Apple Health records and beat lists); not convertible"
+                )
             case (.accelerometer, _), (.rotationRate, _), (.photoplethysmogram, "accelerometer"):
                 guard info.columns.count == 3 else {
                     throw RecordingError(.inconsistent, file: path, "stream \(info.key) needs 3 columns (x, y, z)")
@@ -178,7 +179,7 @@ public final class SensorKitWriter {
         case (.photoplethysmogram, "accelerometer"), (.photoplethysmogram, "temperature"):
             lines = [(info.key.channel, info.key, info.attributes)]
         case (.electrocardiogram, _): lines = [(Self.sessionIdentifier(info.key), info.key, info.attributes)]
-        case (.heartbeat, _), (.healthRecord, _): lines = []  // refused when announced
+        case (.heartbeat, _), (.healthRecord, _): lines = [] // refused when announced
         case (.photoplethysmogram, _):
             if Self.isNativeOptical(info) {
                 let reference =
@@ -292,7 +293,7 @@ public final class SensorKitWriter {
                 i += n
             }
         case (.heartbeat, _), (.healthRecord, _):
-            break  // refused when announced
+            break // refused when announced
         case (.photoplethysmogram, let channel):
             var i = 0
             let rate = info.nominalSampleRate ?? 0
