@@ -110,6 +110,7 @@ if Context.environment["SENSORPIPE_FUZZ"] != nil {
     for name in [
         "FuzzSensorKit", "FuzzMyDataHelps", "FuzzAppleHealth", "FuzzWFDB", "FuzzMATLAB", "FuzzCSV",
         "FuzzBUTPPG", "FuzzGT3X", "FuzzOpener", "FuzzManifest", "FuzzMerge",
+        "FuzzHealthExport",
     ] {
         package.targets.append(
             .executableTarget(

@@ -43,6 +43,10 @@ for f in files("sensorkit/mydatahelps*", "bad/sensorkit/mydatahelps*"):
     seed("FuzzMyDataHelps", os.path.relpath(f, FIX), read(f))
 for f in files("health/*.csv", "bad/health/*"):
     seed("FuzzAppleHealth", os.path.relpath(f, FIX), read(f))
+for f in files("bad/health-export/*"):
+    seed("FuzzHealthExport", os.path.relpath(f, FIX), b"\x3f" + read(f))
+for f in [os.path.join(ROOT, "Datasets", "apple-health", "export-excerpt.xml")]:
+    seed("FuzzHealthExport", "export-excerpt.xml", b"\x3f" + read(f))
 for f in files("csv/*", "bad/csv/*"):
     seed("FuzzCSV", os.path.relpath(f, FIX), read(f))
 for f in files("butppg/*.csv", "bad/butppg/*"):

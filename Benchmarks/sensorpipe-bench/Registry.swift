@@ -8,6 +8,7 @@ func allBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
     all += spectralBenchmarks(scale)
     all += resampleBenchmarks(scale)
     all += healthCSVMATLABBenchmarks(scale)
+    all += healthExportBenchmarks(scale)
     all += wfdbBenchmarks(scale)
     all += decodeBenchmarks(scale)
     all += hrvBenchmarks(scale)

@@ -49,7 +49,7 @@ enum ConvertCommand {
                     \.overrides.startUnix),
                 SharedOptions.preset(\.decode),
                 SharedOptions.noVerifyIntegrity(\.decode),
-            ],
+            ] + SharedOptions.csv(\.decode) + [],
             check: { o throws(UsageError) in
                 if o.arguments.contains(where: \.isEmpty) { throw UsageError("INPUT and OUTPUT must not be empty paths") }
             },

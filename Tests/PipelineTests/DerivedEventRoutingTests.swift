@@ -345,6 +345,7 @@ struct DerivedEventRoutingTests {
             case .optical: #expect(summary.analyses == ["ppg", "rhythm"], "\(summary.key)")
             case .embeddedAccelerometer: #expect(summary.analyses.contains("ppg") && summary.analyses.contains("motion"))
             case .signal: Issue.record("\(summary.key): no stream of this file is its sensor's plain signal")
+            case .record: Issue.record("\(summary.key): a SensorKit file has no device records")
             }
         }
         #expect(s.streamSummaries.contains { $0.role == .temperature })

@@ -9,6 +9,9 @@ public enum BeatSource: String, Sendable, Hashable, CaseIterable {
     /// ECG R-peaks fused across the leads of a multi-lead recording (``LeadFusion``): each beat
     /// from the cleanest lead at its time.
     case fused
+    /// Beats the device detected itself (Apple Health `InstantaneousBeatsPerMinute` lists,
+    /// ``SensorKind/heartbeat``).
+    case device
 }
 
 /// A row of a beat-series table: the value, the stream it comes from and its source signal.

@@ -48,7 +48,7 @@ extension SeriesRow: DerivedSeriesContributing {
     /// an NN interval in `<source>_nn`, a heart-rate window in `<source>_hr` (or PPG's spectral
     /// series). The source token is `ecg` (also the fused leads, whose stream key differs) or `ppg`.
     public var derivedEvent: DerivedEvent? {
-        let family = source == .ppg ? "ppg" : "ecg"
+        let family = source == .ppg ? "ppg" : source == .device ? "device" : "ecg"
         switch value {
         case let labelled as LabelledBeat:
             let b = labelled.beat

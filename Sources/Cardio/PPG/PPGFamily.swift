@@ -20,6 +20,7 @@ public enum PPGFamily: AnalysisFamily {
     public static var publishes: [DerivedSeries] {
         [BeatSeriesEvents.nn(source: "ppg")] + HeartRateMethod.allCases.map { BeatSeriesEvents.heartRate(source: "ppg", method: $0) }
             + [PPGPulseEvents.series]
+            + [BeatSeriesEvents.nn(source: "device"), BeatSeriesEvents.heartRate(source: "device", method: .beats)]
     }
     public static var defaultOptions: PPGOptions { PPGOptions() }
     public static var options: [AnalysisOption<PPGOptions>] {
@@ -43,6 +44,9 @@ public enum PPGFamily: AnalysisFamily {
         let options: PPGOptions
         var devices = AnalyzerTable<String, PPGDeviceAnalysis>()
         var deviceOf: [Int: String] = [:]
+        /// Beat streams the device detected (``SensorKind/heartbeat``), by stream index.
+        var deviceBeats: [Int: DeviceBeatChannel] = [:]
+        var deviceBeatOrder: [Int] = []
         var extraIssues: [String] = []
 
         init(options: PPGOptions) { self.options = options }
@@ -65,6 +69,10 @@ public enum PPGFamily: AnalysisFamily {
                 devices.update(device) { $0.announce(stream) }
             case .accelerometer:
                 guard devices.update(device, { $0.announce(stream) }) != nil else { return false }
+            case .heartbeat:
+                deviceBeats[stream.index] = DeviceBeatChannel(name: key.description, options: options.series)
+                deviceBeatOrder.append(stream.index)
+                return true
             default:
                 return false
             }
@@ -73,6 +81,10 @@ public enum PPGFamily: AnalysisFamily {
         }
 
         public mutating func consume(_ block: SampleBlock, output: any ResultOutput) throws {
+            if deviceBeats[block.stream] != nil {
+                deviceBeats[block.stream]!.consume(block)
+                return
+            }
             guard let d = deviceOf[block.stream] else { return }
             try devices.update(d) { analysis in
                 try analysis.consume(block, output: output)
@@ -87,6 +99,7 @@ public enum PPGFamily: AnalysisFamily {
                     try analysis.publishPulses(output: output, final: true)
                 }
             }
+            for k in deviceBeatOrder { try deviceBeats[k]!.finish(output: output) }
         }
     }
 }

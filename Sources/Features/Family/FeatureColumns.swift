@@ -18,6 +18,8 @@ public enum FeatureColumns {
         case .rotationRate: return "gyro"
         case .electrocardiogram: return "ecg"
         case .photoplethysmogram: return "ppg"
+        case .heartbeat: return "beat"
+        case .healthRecord: return "health"
         }
     }
 

@@ -35,6 +35,7 @@ public enum RecordingAnalysis {
         /// `streams.analysis`: the families joined by `+`, or `none: <why>`.
         public var analysisDescription: String {
             if !analyses.isEmpty { return analyses.joined(separator: "+") }
+            if role == .record { return "none: device record, not analysed" }
             if role.isAuxiliary { return "none: auxiliary channel" }
             return "none: no analysis for \(key.sensor) streams in this version"
         }

@@ -19,6 +19,9 @@ public enum RecordingFormat: String, Sendable, Hashable, CaseIterable, Codable, 
     /// ActiGraph `.gt3x` accelerometer file: a ZIP archive with `info.txt` and `log.bin`
     /// (``GT3XDecoder``).
     case gt3x = "actigraph-gt3x"
+    /// Apple Health "Export All Health Data": `export.xml` (plain or compressed) or the export's
+    /// `.zip` (``AppleHealthExportDecoder``).
+    case appleHealthExport = "apple-health-export"
 
     public var description: String { rawValue }
 
@@ -34,6 +37,11 @@ public enum RecordingFormat: String, Sendable, Hashable, CaseIterable, Codable, 
         }
         if head.starts(with: Array("MATLAB 5.0 MAT-file".utf8)) { return .matlab }
         if path.lowercased().hasSuffix(".gt3x") || zipHeadNamesLogBin(head) { return .gt3x }
+        if head.starts(with: [0x50, 0x4B, 0x03, 0x04]), let zip = try? ZipArchive(path: path),
+            zip.entries.contains(where: { $0.name == "export.xml" || $0.name.hasSuffix("/export.xml") })
+        {
+            return .appleHealthExport
+        }
         // Bytes, not Characters: "\r\n" is one Character in Swift and would hide "\n" matches.
         let text = String(decoding: head.filter { $0 != 0x0d }, as: UTF8.self)
         let trimmed = text.drop { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" || $0 == "\u{FEFF}" }
@@ -43,6 +51,9 @@ public enum RecordingFormat: String, Sendable, Hashable, CaseIterable, Codable, 
                 return .sensorKitNDJSON
             }
             if trimmed.contains("\"samples\"") || trimmed.contains("\"device\"") { return .myDataHelpsJSON }
+        }
+        if trimmed.hasPrefix("<") && (text.contains("<!DOCTYPE HealthData") || text.contains("<HealthData")) {
+            return .appleHealthExport
         }
         let lower = path.lowercased()
         if lower.hasSuffix(".hea") || lower.hasSuffix(".hea.gz") { return .wfdb }
@@ -65,10 +76,12 @@ public enum RecordingFormat: String, Sendable, Hashable, CaseIterable, Codable, 
         {
             return .csv
         }
+        // A one-column Empatica E4 file (BVP.csv: start row, rate row, values) has no delimiter.
+        if lower.hasSuffix(".csv"), RecordingPreset.empaticaHead(path: path) != nil { return .csv }
         throw RecordingError(
             .unknownFormat, file: path, line: 1,
             "content matches no known format (SensorKit NDJSON, MyDataHelps JSON, "
-                + "Apple Health ECG CSV, WFDB .hea, MATLAB v5, CSV, BUT PPG, ActiGraph .gt3x)")
+                + "Apple Health ECG CSV, Apple Health export.xml/zip, WFDB .hea, MATLAB v5, CSV, BUT PPG, ActiGraph .gt3x)")
     }
 
     /// Whether `head` starts a ZIP archive (`PK\3\4`) one of whose first local file headers

@@ -22,7 +22,15 @@ public enum RecordingFileNames {
     /// suffix (case-insensitive).
     /// - Parameter name: a file name (or path).
     public static func hasRecordingExtension(_ name: String) -> Bool {
-        hasExtension(name, recordingExtensions)
+        hasExtension(name, recordingExtensions) || isAppleHealthExport(name)
+    }
+
+    /// Whether a file name is an Apple Health export's: `export.xml` (optionally compressed) or
+    /// `export.zip` (case-insensitive; the names the Health app gives them).
+    /// - Parameter name: a file name (or path).
+    public static func isAppleHealthExport(_ name: String) -> Bool {
+        let base = withoutCompression(String(name.split(separator: "/").last ?? "")).lowercased()
+        return base == "export.xml" || base == "export.zip"
     }
 
     /// Companion files of a recording that are not recordings themselves: BIDMC's reference

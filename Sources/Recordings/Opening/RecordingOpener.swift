@@ -8,6 +8,9 @@ public struct DecodeOptions: Sendable {
     public var preset: RecordingPreset?
     /// Explicit CSV mapping (overrides ``preset``).
     public var csvMapping: CSVMapping?
+    /// A CSV mapping given as command-line texts (`--csv-time`, `--csv-column`), used when
+    /// ``csvMapping`` is `nil` (overrides ``preset``).
+    public var csvColumns: CSVColumnOptions?
     /// Explicit MATLAB mapping (overrides ``preset``).
     public var matlabMapping: MATLABChannelMapping?
     /// Whether an integrity failure fails the recording (default `true`): a WFDB checksum,
@@ -105,6 +108,10 @@ public enum RecordingOpener {
                     path: path, blockCapacity: capacity,
                     verifiesIntegrity: options.verifiesIntegrity),
                 format: format, preset: nil, presetDetected: false)
+        case .appleHealthExport:
+            return Opened(
+                decoder: try AppleHealthExportDecoder(path: path, blockCapacity: capacity),
+                format: format, preset: nil, presetDetected: false)
         case .butPPG:
             return Opened(
                 decoder: try BUTPPGDecoder(path: path, blockCapacity: capacity),
@@ -116,7 +123,9 @@ public enum RecordingOpener {
                     verifiesIntegrity: options.verifiesIntegrity),
                 format: format, preset: nil, presetDetected: false)
         case .csv:
-            if let mapping = options.csvMapping {
+            var given = options.csvMapping
+            if given == nil, let columns = options.csvColumns { given = try columns.mapping(path: path) }
+            if let mapping = given {
                 return Opened(
                     decoder: try CSVDecoder(path: path, mapping: mapping, blockCapacity: capacity),
                     format: format, preset: nil, presetDetected: false)
@@ -156,6 +165,11 @@ public enum RecordingOpener {
         let names = RecordingPreset.allCases.map(\.rawValue).joined(separator: ", ")
         throw RecordingError(
             .missingField, file: path,
-            "\(format) file of unknown layout: give a column mapping or a preset (\(names))")
+            "\(format) file of unknown layout: "
+                + (format == .csv
+                    ? "say which columns hold what: --csv-time COLUMN[,UNIT[,ORIGIN]] with --csv-column SENSOR.NAME=COLUMN[,UNIT] "
+                        + "(e.g. --csv-time timestamp,ms --csv-column acc.x=x,g --csv-column acc.y=y,g --csv-column acc.z=z,g), "
+                        + "a mapping file --csv-mapping FILE (JSON, docs/SCHEMA.md \"CSV mapping file\"), or --preset NAME (\(names))"
+                    : "give --preset NAME (\(names)), or a MATLABChannelMapping through the Swift API"))
     }
 }

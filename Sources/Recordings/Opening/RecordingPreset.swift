@@ -24,6 +24,15 @@ public enum RecordingPreset: String, Sendable, Hashable, CaseIterable, CustomStr
     /// stream and `PLETH` as the PPG stream, both in the export's arbitrary units, selected by
     /// name; times count from the first row (``TimeOrigin/streamStart``).
     case bidmc = "bidmc"
+    /// Empatica E4 `ACC.csv` (the `info.txt` of every E4 session download: "The first row is the
+    /// initial time of the session expressed as unix timestamp in UTC. The second row is the
+    /// sample rate expressed in Hz." … "ACC.csv: Data from 3-axis accelerometer sensor … the
+    /// unit in this file is 1/64g", 32 Hz): three columns x, y, z, no header; start and rate
+    /// read from the first two rows (32 Hz when they cannot be read).
+    case empaticaE4ACC = "empatica-e4-acc"
+    /// Empatica E4 `BVP.csv` (same `info.txt`: "BVP.csv: Data from photoplethysmograph", 64 Hz):
+    /// one column, dimensionless; start and rate from the first two rows (64 Hz otherwise).
+    case empaticaE4BVP = "empatica-e4-bvp"
 
     public var description: String { rawValue }
 
@@ -74,9 +83,40 @@ public enum RecordingPreset: String, Sendable, Hashable, CaseIterable, CustomStr
                         sensor: .photoplethysmogram, channel: "PLETH", columns: [.init(.name("PLETH"), name: "PLETH", unit: .dimensionless)]
                     ),
                 ])
+        case .empaticaE4ACC, .empaticaE4BVP:
+            let e4 = Self.empaticaHead(path: path)
+            let acc = self == .empaticaE4ACC
+            let rate = e4?.rate ?? (acc ? 32 : 64)
+            let stream: CSVMapping.Stream =
+                acc
+                ? .init(
+                    sensor: .accelerometer, channel: "acceleration",
+                    columns: [
+                        .init(.index(0), name: "x", unit: .gravityCounts(perG: 64)),
+                        .init(.index(1), name: "y", unit: .gravityCounts(perG: 64)),
+                        .init(.index(2), name: "z", unit: .gravityCounts(perG: 64)),
+                    ])
+                : .init(sensor: .photoplethysmogram, channel: "BVP", columns: [.init(.index(0), name: "BVP", unit: .dimensionless)])
+            return CSVMapping(
+                deviceID: "empatica-e4", time: .sampleRate(rate, startUnix: e4?.start), streams: [stream], hasHeaderRow: false,
+                delimiter: .comma, skipLines: 2)
         case .spc2015, .spc2015WithECG, .cpsc2019:
             return nil
         }
+    }
+
+    /// The start (Unix s) and rate (Hz) of an Empatica E4 CSV's first two rows, with the number
+    /// of columns, when the rows have that shape (every column of a row the same value).
+    static func empaticaHead(path: String) -> (start: Double, rate: Double, columns: Int)? {
+        guard let head = try? ByteSource.peek(path: path, count: 512) else { return nil }
+        let lines = String(decoding: head, as: UTF8.self).split(whereSeparator: { $0 == "\n" || $0 == "\r" }).prefix(2)
+        guard lines.count == 2 else { return nil }
+        let rows = lines.map { $0.split(separator: ",").map { Double($0.trimmingCharacters()) } }
+        guard rows[0].count == rows[1].count, let s = rows[0].first ?? nil, let r = rows[1].first ?? nil,
+            rows[0].allSatisfy({ $0 == s }), rows[1].allSatisfy({ $0 == r }),
+            s > 1e9, s < 1e10, r > 0, r <= 1000
+        else { return nil }
+        return (s, r, rows[0].count)
     }
 
     /// The MATLAB mapping of this preset, or `nil` for CSV presets.
@@ -85,7 +125,7 @@ public enum RecordingPreset: String, Sendable, Hashable, CaseIterable, CustomStr
         case .spc2015: return .spc2015(includesECG: false)
         case .spc2015WithECG: return .spc2015(includesECG: true)
         case .cpsc2019: return .cpsc2019()
-        case .oxfordSteps, .actigraphRawCSV, .bidmc: return nil
+        case .oxfordSteps, .actigraphRawCSV, .bidmc, .empaticaE4ACC, .empaticaE4BVP: return nil
         }
     }
 
@@ -108,6 +148,11 @@ public enum RecordingPreset: String, Sendable, Hashable, CaseIterable, CustomStr
             if first.trimmingCharacters() == "unix_time_s,x,y,z" { return .actigraphRawCSV }
             let names = first.split(separator: ",").map { $0.trimmingCharacters() }
             if names.first == "Time [s]" && names.contains("PLETH") && names.contains("II") { return .bidmc }
+            if let e4 = empaticaHead(path: path) {
+                let name = (path.split(separator: "/").last.map(String.init) ?? path).uppercased()
+                if e4.columns == 3 && e4.rate == 32 && !name.hasPrefix("BVP") { return .empaticaE4ACC }
+                if e4.columns == 1 && name.hasPrefix("BVP") { return .empaticaE4BVP }
+            }
             let fields = first.split(separator: ",")
             if fields.count == 7, let t = fields.first, t.count >= 10, t.allSatisfy(\.isNumber),
                 fields.dropFirst().allSatisfy({ Double($0.trimmingCharacters()) != nil })

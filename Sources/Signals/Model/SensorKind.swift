@@ -12,6 +12,15 @@ public enum SensorKind: String, Sendable, Hashable, CaseIterable, Codable, Custo
     /// `SRPhotoplethysmogramSample`: optical channels (normalised reflectance) and the embedded
     /// accelerometer (g).
     case photoplethysmogram
+    /// Beats detected by the device itself, one sample per beat at its time: column `bpm`, the
+    /// instantaneous heart rate the device reports for that beat (count/min; Apple Health
+    /// `InstantaneousBeatsPerMinute`). Analysed as a beat series (`source` `device`).
+    case heartbeat
+    /// Apple Health samples (quantities, categories, workouts) other than beats: one stream per
+    /// HealthKit type and source, one sample per record at its start time (column `value` in the
+    /// type's converted unit, `duration_s`). Decoded and accounted for; no family analyses them
+    /// (role ``StreamRole/record``).
+    case healthRecord = "health_record"
 
     public var description: String { rawValue }
 }

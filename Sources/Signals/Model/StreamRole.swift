@@ -17,19 +17,26 @@ public enum StreamRole: String, Sendable, Hashable, Codable, CaseIterable, Custo
     /// A temperature recorded beside the signals (the `temperature` of a SensorKit PPG sample):
     /// auxiliary — no physiological analysis reads it, and it is not counted as signal time.
     case temperature
+    /// A record the device summarised (an Apple Health heart-rate, SpO₂, step-count or sleep
+    /// sample): decoded and accounted for, analysed by no physiological family.
+    case record
 
     /// The role of a stream that is its sensor's own signal: ``optical`` for
     /// ``SensorKind/photoplethysmogram``, ``signal`` otherwise.
     /// - Parameter sensor: the stream's sensor.
     /// - Returns: the role.
     public static func primary(for sensor: SensorKind) -> StreamRole {
-        sensor == .photoplethysmogram ? .optical : .signal
+        switch sensor {
+        case .photoplethysmogram: return .optical
+        case .healthRecord: return .record
+        default: return .signal
+        }
     }
 
-    /// Whether the stream is auxiliary (``temperature``): decoded and accounted for, analysed by
+    /// Whether the stream is auxiliary (``temperature``, ``record``): decoded and accounted for, analysed by
     /// no physiological family, left out of the seconds of signal (`streams.analysis` says
     /// `none: auxiliary channel` when nothing claims it).
-    public var isAuxiliary: Bool { self == .temperature }
+    public var isAuxiliary: Bool { self == .temperature || self == .record }
 
     public var description: String { rawValue }
 }

@@ -16,6 +16,16 @@ public enum PhysicalUnit: String, Sendable, Hashable, Codable, CustomStringConve
     case adcUnits = "adu"
     /// Degrees Celsius.
     case degreesCelsius = "degC"
+    /// Events per minute (heart rate in bpm, breaths per minute).
+    case perMinute = "count/min"
+    /// Per cent (0–100).
+    case percent = "%"
+    /// Milliseconds.
+    case milliseconds = "ms"
+    /// Seconds.
+    case seconds = "s"
+    /// A count of events (steps).
+    case count = "count"
 
     public var description: String { rawValue }
 

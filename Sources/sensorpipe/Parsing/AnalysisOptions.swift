@@ -91,6 +91,66 @@ enum SharedOptions {
             path.appending(path: \.preset))
     }
 
+    /// `--csv-mapping FILE`, `--csv-time SPEC`, `--csv-column SPEC`…, `--csv-no-header`: how to read CSV
+    /// inputs of a layout SensorPipe does not know (``CSVMappingFile``, ``CSVColumnOptions``).
+    static func csv<O>(_ path: WritableKeyPath<O, DecodeOptions>) -> [CommandOption<O>] {
+        func columns(_ o: inout O) -> CSVColumnOptions { o[keyPath: path].csvColumns ?? CSVColumnOptions() }
+        return [
+            CommandOption<O>(
+                spec: OptionSpec(
+                    flags: ["--csv-mapping"], value: .file("FILE"),
+                    help: "CSV inputs: the column mapping as JSON (the fields of CSVMapping; docs/SCHEMA.md \"CSV mapping file\")")
+            ) { o, text throws(UsageError) in
+                guard let text, !text.isEmpty else { throw UsageError("--csv-mapping needs a FILE") }
+                do {
+                    o[keyPath: path].csvMapping = try CSVMappingFile.read(path: text)
+                } catch {
+                    throw UsageError("--csv-mapping: \(error)")
+                }
+            },
+            CommandOption<O>(
+                spec: OptionSpec(
+                    flags: ["--csv-time"], value: .text("SPEC"),
+                    help:
+                        "CSV inputs: the time column COLUMN[,UNIT[,ORIGIN]] (COLUMN: header name or #N; UNIT s|ms|us|ns; ORIGIN "
+                        + "unix|start|first|local|offset=S|first=UNIX), or rate=HZ[,start=UNIX]; goes with --csv-column")
+            ) { o, text throws(UsageError) in
+                switch CSVColumnOptions.parseTime(text ?? "") {
+                case .success(let time):
+                    var c = columns(&o)
+                    c.time = time
+                    o[keyPath: path].csvColumns = c
+                case .failure(let e): throw UsageError("--csv-time \(e)")
+                }
+            },
+            CommandOption<O>(
+                spec: OptionSpec(
+                    flags: ["--csv-column"], value: .text("SPEC"),
+                    help:
+                        "CSV inputs: a value column SENSOR.NAME=COLUMN[,UNIT] (SENSOR acc|gyro|ecg|ppg; UNIT "
+                        + CSVColumnOptions.unitNames.joined(separator: "|") + "), e.g. acc.x=ax,g; repeat for each column",
+                    repeatable: true)
+            ) { o, text throws(UsageError) in
+                switch CSVColumnOptions.parseColumn(text ?? "") {
+                case .success(let column):
+                    var c = columns(&o)
+                    c.columns.append(column)
+                    o[keyPath: path].csvColumns = c
+                case .failure(let e): throw UsageError("--csv-column \(e)")
+                }
+            },
+            CommandOption<O>(
+                spec: OptionSpec(
+                    flags: ["--csv-no-header"], value: .none,
+                    help: "CSV inputs with --csv-column: the file has no header row (columns by #N)")
+            ) { o, _ throws(UsageError) in
+                var c = columns(&o)
+                c.hasHeaderRow = false
+                o[keyPath: path].csvColumns = c
+            },
+        ]
+    }
+
     /// `--no-verify-integrity` (``DecodeOptions/verifiesIntegrity`` off).
     static func noVerifyIntegrity<O>(_ path: WritableKeyPath<O, DecodeOptions>) -> CommandOption<O> {
         CommandOption<O>.flag(
@@ -123,6 +183,7 @@ enum SharedOptions {
 
     /// `--preset`, `--no-verify-integrity` and `--config` of a command that analyses.
     static func analysis<O>(_ path: WritableKeyPath<O, AnalysisConfiguration>) -> [CommandOption<O>] {
-        [preset(path.appending(path: \.decode)), noVerifyIntegrity(path.appending(path: \.decode)), configFile(path)]
+        [preset(path.appending(path: \.decode))] + csv(path.appending(path: \.decode))
+            + [noVerifyIntegrity(path.appending(path: \.decode)), configFile(path)]
     }
 }

@@ -94,6 +94,11 @@ public final class SensorKitWriter {
             try emit(line.bytes)
         case .stream(_, let info):
             switch (info.key.sensor, info.key.channel) {
+            case (.heartbeat, _), (.healthRecord, _):
+                throw RecordingError(
+                    .inconsistent, file: path,
+                    "stream \(info.key): SensorKit NDJSON has no \(info.key.sensor) streams (Apple Health records and beat lists); not convertible"
+                )
             case (.accelerometer, _), (.rotationRate, _), (.photoplethysmogram, "accelerometer"):
                 guard info.columns.count == 3 else {
                     throw RecordingError(.inconsistent, file: path, "stream \(info.key) needs 3 columns (x, y, z)")
@@ -174,6 +179,7 @@ public final class SensorKitWriter {
         case (.photoplethysmogram, "accelerometer"), (.photoplethysmogram, "temperature"):
             lines = [(info.key.channel, info.key, info.attributes)]
         case (.electrocardiogram, _): lines = [(Self.sessionIdentifier(info.key), info.key, info.attributes)]
+        case (.heartbeat, _), (.healthRecord, _): lines = [] // refused when announced
         case (.photoplethysmogram, _):
             if Self.isNativeOptical(info) {
                 let reference =
@@ -286,6 +292,8 @@ public final class SensorKitWriter {
                 try emit(line.bytes)
                 i += n
             }
+        case (.heartbeat, _), (.healthRecord, _):
+            break // refused when announced
         case (.photoplethysmogram, let channel):
             var i = 0
             let rate = info.nominalSampleRate ?? 0

@@ -1,0 +1,43 @@
+import Signals
+
+/// The beat series of a stream of beats the device detected itself (``SensorKind/heartbeat``:
+/// Apple Health's `InstantaneousBeatsPerMinute` lists), analysed like detected pulses: each
+/// sample is a beat at its time, run through the shared beat-series stage (Lipponen–Tarvainen
+/// correction per segment, heart-rate and HRV windows) with `source` `device`. Segments are the
+/// stream's (a new segment where the device's list has a gap, ``StreamAssembler``), so no
+/// interval spans beats the device left out. The device's own `bpm` column is not used: the
+/// intervals come from the beat times.
+struct DeviceBeatChannel {
+    /// The stream key, as the tables write it.
+    let name: String
+    var series: BeatSeries
+    private var index = 0
+
+    init(name: String, options: BeatSeriesOptions) {
+        self.name = name
+        series = BeatSeries(options: options)
+    }
+
+    /// Appends the block's beats (masked samples are not beats).
+    /// - Complexity: O(block length).
+    mutating func consume(_ block: SampleBlock) {
+        guard block.count > 0 else { return }
+        series.cover(from: block.time(at: 0), to: block.time(at: block.count - 1))
+        for i in 0..<block.count where !SampleFlags(rawValue: block.flags[i]).isMasked {
+            series.append(segment: block.segment, sampleIndex: index, timeSeconds: block.time(at: i))
+            index += 1
+        }
+    }
+
+    /// Emits the series' beats, heart-rate windows and HRV (source `device`).
+    mutating func finish(output: any ResultOutput) throws {
+        let name = self.name
+        try series.finish(
+            beat: { b in
+                try output.emit(
+                    BeatSeriesTables.beats, SeriesRow(stream: name, source: .device, value: LabelledBeat(beat: b, qualityLabel: nil)))
+            },
+            heartRate: { try output.emit(BeatSeriesTables.heartRate, SeriesRow(stream: name, source: .device, value: $0)) },
+            hrv: { try output.emit(BeatSeriesTables.hrv, SeriesRow(stream: name, source: .device, value: $0)) })
+    }
+}
