@@ -19,5 +19,6 @@ func allBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
     all += motionBenchmarks(scale)
     all += featureBenchmarks(scale)
     all += ppgBenchmarks(scale)
+    all += respirationBenchmarks(scale)
     return all
 }

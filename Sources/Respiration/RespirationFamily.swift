@@ -5,7 +5,11 @@ import Signals
 /// PPG pulses (`ppg_pulses`: RIAV, RIIV, RIFV), each modulation's rate the periodogram peak of
 /// the modulation resampled to a uniform grid (``RespiratorySpectrum``), fused per source and
 /// across sources by smart fusion (Karlen et al. 2013). It reads only the derived series the ECG
-/// and PPG families publish and claims no stream.
+/// and PPG families publish; with ``RespirationOptions/usesAccelerometer`` it also claims
+/// accelerometers and gives a rate where the wearer is still (``AccelerometerRespiration``).
+/// Each modulation's rate is used only when it passes respiratory quality indices (spectral
+/// purity, autocorrelation at the rate's period, a time-domain breath count agreeing with the
+/// peak: Birrenkott et al. 2016/2018, Schäfer & Kratky 2008).
 ///
 /// Windows are aligned to multiples of the window length on each stream's time scale; a
 /// stream's window is computed once a beat 4 s past its end has arrived (or at the end of the
@@ -21,8 +25,10 @@ import Signals
 public enum RespirationFamily: AnalysisFamily {
     public static let name = "respiration"
     public static let summary = "breathing rate per window from the ECG beats' and PPG pulses' respiratory modulations, fused"
-    /// The `method` column's value.
+    /// The `method` column's value (ECG, PPG and fused rows).
     public static let method = "spectral_peak+smart_fusion"
+    /// The `method` column's value of accelerometer rows.
+    public static let accelerometerMethod = "principal_axis+spectral_peak"
     public static var tables: [ResultTable] { [RespirationTables.respiration.table] }
     public static var summaryFigures: [SummaryFigure] { RespirationTables.summaryFigures }
     public static var defaultOptions: RespirationOptions { RespirationOptions() }
@@ -38,6 +44,18 @@ public enum RespirationFamily: AnalysisFamily {
                 "min_purity", unit: nil, "a modulation's rate is used only when its spectral purity reaches this", range: 0...1,
                 get: { $0.minimumPurity }, set: { $0.minimumPurity = $1 }),
             .number(
+                "min_autocorrelation", unit: nil,
+                "a modulation's rate is used only when its autocorrelation at the rate's period reaches this", range: 0...1,
+                get: { $0.minimumAutocorrelation }, set: { $0.minimumAutocorrelation = $1 }),
+            .number(
+                "count_agreement_bpm", unit: "1/min",
+                "a modulation's rate is used only when the breaths counted in the time domain agree with it within this",
+                range: 0.5...20, get: { $0.countAgreementBreathsPerMinute }, set: { $0.countAgreementBreathsPerMinute = $1 }),
+            .flag(
+                "accelerometer",
+                "still accelerometers give rows of source accelerometer (principal axis at rest; not validated, never fused)",
+                get: { $0.usesAccelerometer }, set: { $0.usesAccelerometer = $1 }),
+            .number(
                 "agreement_bpm", unit: "1/min", "rates fuse only when their standard deviation is below this (Karlen et al. 2013)",
                 range: 0.5...20, get: { $0.agreementBreathsPerMinute }, set: { $0.agreementBreathsPerMinute = $1 }),
         ]
@@ -45,42 +63,64 @@ public enum RespirationFamily: AnalysisFamily {
 
     public static func makeAnalyzer(options: RespirationOptions) -> Analyzer { Analyzer(options: options) }
 
-    /// The fused row of one window from its source rows (every lead and optical stream): the
-    /// ECG rate (mean over the leads with a rate) and the PPG rate (likewise); with both, their
-    /// mean when their standard deviation is below the agreement limit (smart fusion, Karlen et
-    /// al. 2013, over the sources), else none; with one, that rate.
+    /// The fused row of one window from its source rows (every lead and optical stream): smart
+    /// fusion (Karlen et al. 2013) over every modulation that passed quality in any row. One
+    /// modulation counts once (its rates over the streams averaged: two leads' R amplitudes are
+    /// one amplitude modulation, and the beat interval is one whether the ECG or the PPG times
+    /// it — respiratory sinus arrhythmia). With two or more, their mean
+    /// when their standard deviation is below the agreement limit; with three or more that do
+    /// not agree, the rate furthest from their median is left out until they agree or two
+    /// remain. Otherwise no rate, with the reason.
     static func fused(_ rows: [RespirationWindow], options: RespirationOptions) -> RespirationWindow {
         let first = rows[0]
         var out = RespirationWindow(
             source: .fused, startSeconds: first.startSeconds, endSeconds: first.endSeconds, breathsPerMinute: nil, quality: nil,
             used: [:], nullReason: nil)
-        var rates = [(source: RespirationSource, rate: Double, quality: Double)]()
+        var rates = [ModulationRate]()
         for source in [RespirationSource.ecg, .ppg] {
-            let rated = rows.filter { $0.source == source && $0.breathsPerMinute != nil }
-            guard !rated.isEmpty else { continue }
-            let n = Double(rated.count)
-            rates.append(
-                (
-                    source, rated.map { $0.breathsPerMinute! }.reduce(0, +) / n,
-                    rated.map { $0.quality ?? 0 }.reduce(0, +) / n
-                ))
-        }
-        guard !rates.isEmpty else {
-            out.nullReason = "no ECG or PPG row of the window has a rate"
-            return out
-        }
-        out.quality = rates.map(\.quality).reduce(0, +) / Double(rates.count)
-        let mean = rates.map(\.rate).reduce(0, +) / Double(rates.count)
-        if rates.count == 2 {
-            let sd = abs(rates[0].rate - rates[1].rate) / 2.0.squareRoot()
-            guard sd < options.agreementBreathsPerMinute else {
-                out.nullReason =
-                    "ECG and PPG rates disagree: standard deviation \(Double(Int(sd * 10)) / 10) ≥ \(options.agreementBreathsPerMinute) breaths/min"
-                return out
+            for m in RespirationModulation.allCases {
+                // The beat interval is one modulation whether the ECG or the PPG times it.
+                if m == .frequency && source == .ppg { continue }
+                let same = rows.filter { $0.source == source || (m == .frequency && $0.source == .ppg) }.flatMap(\.passing)
+                    .filter { $0.modulation == m }
+                guard !same.isEmpty else { continue }
+                let n = Double(same.count)
+                rates.append(
+                    ModulationRate(
+                        source: same.contains { $0.source == .ecg } ? .ecg : .ppg, modulation: m,
+                        breathsPerMinute: same.map(\.breathsPerMinute).reduce(0, +) / n,
+                        purity: same.map(\.purity).reduce(0, +) / n))
             }
         }
-        out.breathsPerMinute = mean
-        for r in rates { out.used[r.source.rawValue] = r.rate }
+        guard rates.count >= 2 else {
+            out.nullReason = "fewer than 2 ECG or PPG modulations of the window pass quality"
+            return out
+        }
+        func spread(_ r: [ModulationRate]) -> (mean: Double, sd: Double) {
+            let x = r.map(\.breathsPerMinute), mean = x.reduce(0, +) / Double(x.count)
+            return (mean, (x.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(x.count - 1)).squareRoot())
+        }
+        var s = spread(rates)
+        while s.sd >= options.agreementBreathsPerMinute && rates.count >= 3 {
+            let sorted = rates.map(\.breathsPerMinute).sorted()
+            let c = sorted.count
+            let median = c % 2 == 1 ? sorted[c / 2] : (sorted[c / 2 - 1] + sorted[c / 2]) / 2
+            let worst = rates.indices.max { abs(rates[$0].breathsPerMinute - median) < abs(rates[$1].breathsPerMinute - median) }!
+            rates.remove(at: worst)
+            s = spread(rates)
+        }
+        out.quality = rates.map(\.purity).reduce(0, +) / Double(rates.count)
+        guard s.sd < options.agreementBreathsPerMinute else {
+            out.nullReason =
+                "modulations disagree: standard deviation \(Double(Int(s.sd * 10)) / 10) ≥ \(options.agreementBreathsPerMinute) breaths/min"
+            return out
+        }
+        out.breathsPerMinute = s.mean
+        for source in [RespirationSource.ecg, .ppg] {
+            let kept = rates.filter { $0.source == source }
+            if !kept.isEmpty { out.used[source.rawValue] = kept.map(\.breathsPerMinute).reduce(0, +) / Double(kept.count) }
+        }
+        out.passing = rates
         return out
     }
 
@@ -100,10 +140,28 @@ public enum RespirationFamily: AnalysisFamily {
 
         init(options: RespirationOptions) { self.options = options }
 
-        /// Claims nothing: the family reads derived series only.
-        public mutating func claim(_ stream: AnnouncedStream) -> Bool { false }
+        /// Accelerometer streams (with ``RespirationOptions/usesAccelerometer``), by stream index.
+        var accelerometers = AnalyzerTable<Int, AccelerometerRespiration>()
 
-        public mutating func consume(_ block: SampleBlock, output: any ResultOutput) throws {}
+        /// Claims accelerometers (3 columns in g or m/s², a sensor's own or a PPG device's) when
+        /// ``RespirationOptions/usesAccelerometer`` is set; otherwise nothing (the ECG and PPG
+        /// sources are derived series).
+        public mutating func claim(_ stream: AnnouncedStream) -> Bool {
+            let info = stream.info
+            guard options.usesAccelerometer,
+                info.role == .embeddedAccelerometer || (info.key.sensor == .accelerometer && info.role == .signal),
+                let scale = AccelerometerRespiration.scale(of: info)
+            else { return false }
+            accelerometers.add(AccelerometerRespiration(stream: stream.name, options: options, scale: scale), for: stream.index)
+            return true
+        }
+
+        public mutating func consume(_ block: SampleBlock, output: any ResultOutput) throws {
+            try accelerometers.update(block.stream) { a in
+                let name = a.stream
+                try a.append(block) { row in try output.emit(RespirationTables.respiration, Streamed(stream: name, value: row)) }
+            }
+        }
 
         public var subscriptions: [DerivedSubscription] { RespirationFamily.subscriptions }
 
@@ -132,6 +190,11 @@ public enum RespirationFamily: AnalysisFamily {
         }
 
         public mutating func finish(output: any ResultOutput) throws {
+            for index in accelerometers.order {
+                guard var a = accelerometers.remove(index) else { continue }
+                let name = a.stream
+                try a.flush { row in try output.emit(RespirationTables.respiration, Streamed(stream: name, value: row)) }
+            }
             var byWindow: [Int: [(stream: String, row: RespirationWindow)]] = [:]
             for key in streams.order.sorted() {
                 guard var s = streams.remove(key) else { continue }

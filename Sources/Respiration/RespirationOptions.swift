@@ -9,6 +9,17 @@ public struct RespirationOptions: Sendable, Hashable {
     /// A modulation's rate is used only when its spectral purity (the share of the 0.05–1 Hz
     /// power within ±2 / window of the peak) reaches this (default 0.3).
     public var minimumPurity = 0.3
+    /// A modulation's rate is used only when the autocorrelation of its band-passed window at
+    /// the lag of the rate's period reaches this (default 0.4: about the 98th percentile of
+    /// band-passed noise, below breathing's 0.45–0.9; Birrenkott et al. 2016).
+    public var minimumAutocorrelation = 0.4
+    /// A modulation's rate is used only when the breaths counted in the time domain give a rate
+    /// within this of the spectral peak, breaths/min (default 3; Schäfer & Kratky 2008's count).
+    public var countAgreementBreathsPerMinute = 3.0
+    /// Whether still accelerometers (wrist, chest, a PPG device's own) give rows of source
+    /// `accelerometer` (``AccelerometerRespiration``; default off: not validated, no
+    /// breath-annotated accelerometer recording is available; never fused).
+    public var usesAccelerometer = false
     /// Rates fuse only when their standard deviation is below this, breaths/min (default 4,
     /// Karlen et al. 2013).
     public var agreementBreathsPerMinute = 4.0

@@ -111,6 +111,7 @@ struct RespirationStream {
         guard beats.contains(where: { $0.time >= start && $0.time < end }) else { return }
         var rates = [ModulationRate]()
         var enough = 0
+        var failed = (purity: 0, autocorrelation: 0, count: 0)
         for (i, m) in modulations.enumerated() {
             var times = [Double](), values = [Double]()
             for b in beats where b.time >= start - Self.margin && b.time < end + Self.margin && b.values[i].isFinite {
@@ -122,24 +123,45 @@ struct RespirationStream {
             Self.removeOutliers(&times, &values)
             guard times.count >= 2,
                 let e = RespiratorySpectrum.estimate(
-                    times: times, values: values, start: start, seconds: w, margin: Self.margin, gridHz: options.gridHz),
-                e.purity >= options.minimumPurity
+                    times: times, values: values, start: start, seconds: w, margin: Self.margin, gridHz: options.gridHz)
             else { continue }
+            // Quality per modulation: a respiratory peak (purity), an oscillation that repeats at
+            // its period (autocorrelation) and as many breaths counted as the peak says.
+            guard e.purity >= options.minimumPurity else {
+                failed.purity += 1
+                continue
+            }
+            guard e.autocorrelation >= options.minimumAutocorrelation else {
+                failed.autocorrelation += 1
+                continue
+            }
+            guard let counted = e.countedBreathsPerMinute,
+                abs(counted - e.breathsPerMinute) <= options.countAgreementBreathsPerMinute
+            else {
+                failed.count += 1
+                continue
+            }
             rates.append(ModulationRate(source: source, modulation: m, breathsPerMinute: e.breathsPerMinute, purity: e.purity))
         }
         var row = RespirationWindow(
             source: source, startSeconds: start, endSeconds: end, breathsPerMinute: nil, quality: nil, used: [:], nullReason: nil)
+        row.passing = rates
         Self.fuse(
-            rates, into: &row, agreement: options.agreementBreathsPerMinute, minimumPurity: options.minimumPurity,
-            enoughBeats: enough > 0, key: { $0.modulation.rawValue })
+            rates, into: &row, agreement: options.agreementBreathsPerMinute, enoughBeats: enough > 0,
+            failing:
+                "fewer than 2 modulations pass quality (\(failed.purity) below spectral purity \(options.minimumPurity), "
+                + "\(failed.autocorrelation) below autocorrelation \(options.minimumAutocorrelation), \(failed.count) with a "
+                + "breath count more than \(options.countAgreementBreathsPerMinute) breaths/min from the peak)",
+            key: { $0.modulation.rawValue })
         rows[k] = row
         try emit(row)
     }
 
     /// Smart fusion (Karlen et al. 2013): the mean of the rates when two or more pass and their
-    /// standard deviation is below `agreement`; otherwise no rate, with the reason.
+    /// standard deviation is below `agreement`; otherwise no rate, with the reason (`failing`
+    /// when fewer than two pass).
     static func fuse(
-        _ rates: [ModulationRate], into row: inout RespirationWindow, agreement: Double, minimumPurity: Double, enoughBeats: Bool,
+        _ rates: [ModulationRate], into row: inout RespirationWindow, agreement: Double, enoughBeats: Bool, failing: String,
         key: (ModulationRate) -> String
     ) {
         if !rates.isEmpty { row.quality = rates.map(\.purity).reduce(0, +) / Double(rates.count) }
@@ -148,7 +170,7 @@ struct RespirationStream {
             return
         }
         guard rates.count >= 2 else {
-            row.nullReason = "fewer than 2 modulations with a respiratory peak (spectral purity ≥ \(minimumPurity))"
+            row.nullReason = failing
             return
         }
         let r = rates.map(\.breathsPerMinute)

@@ -8,20 +8,22 @@ public enum RespirationTables {
         columns: [
             .init(
                 "stream", .text,
-                "stream key of the ECG lead or optical stream; fused rows: the first (in key order) stream that gave the window a source row"
+                "stream key of the ECG lead, optical stream or accelerometer; fused rows: the first (in key order) stream that gave the window a source row"
             ) { .text($0.stream) },
-            .init("source", .text, "ecg, ppg or fused") { .text($0.value.source.rawValue) },
+            .init("source", .text, "ecg, ppg, fused or accelerometer (with the accelerometer option; not validated, never fused)") {
+                .text($0.value.source.rawValue)
+            },
             .init("window_start", .real, unit: "s", "window start (multiples of the window length on the stream's time scale)") {
                 .real($0.value.startSeconds)
             },
             .init("window_end", .real, unit: "s", "window end (exclusive)") { .real($0.value.endSeconds) },
             .init(
                 "breaths_per_min", .real, unit: "1/min",
-                "breathing rate: the mean of the used modulation rates when two or more pass quality and their standard deviation is below the agreement limit (Karlen et al. 2013 smart fusion); fused: the ECG rate, the PPG rate, or their mean when both exist and agree by the same rule; empty otherwise"
+                "breathing rate: the mean of the used modulation rates when two or more pass quality (spectral purity, autocorrelation at the rate's period, breath count agreeing with the spectral peak) and their standard deviation is below the agreement limit (Karlen et al. 2013 smart fusion); fused: the same rule over every ECG and PPG modulation that passed quality in the window (one modulation of one source counted once; with three or more that disagree, the one furthest from their median left out until they agree or two remain); empty otherwise"
             ) { .finite($0.value.breathsPerMinute) },
             .init(
                 "quality", .real,
-                "mean spectral purity (share of the 0.05–1 Hz power within ±2/window of the peak) of the modulations that pass the purity gate, 0–1 (also when they disagree); fused: mean over the sources with a rate; empty when none"
+                "mean spectral purity (share of the 0.05–1 Hz power within ±2/window of the peak) of the modulations that pass quality, 0–1 (also when they disagree); fused: mean over the modulations fused; empty when none"
             ) { .finite($0.value.quality) },
             .init("rate_amplitude", .real, unit: "1/min", "rate of the amplitude modulation (ECG R above baseline; PPG RIAV) when used") {
                 .finite($0.value.used[RespirationModulation.amplitude.rawValue])
@@ -35,16 +37,19 @@ public enum RespirationTables {
             .init("rate_qrs_area", .real, unit: "1/min", "rate of the ECG QRS-area modulation when used") {
                 .finite($0.value.used[RespirationModulation.qrsArea.rawValue])
             },
-            .init("rate_ecg", .real, unit: "1/min", "fused rows: the ECG rate used (mean over the leads with a rate)") {
+            .init(
+                "rate_ecg", .real, unit: "1/min",
+                "fused rows: the mean of the ECG modulation rates the fusion kept (the beat-interval modulation, one whether the ECG or the PPG times it, counts here when an ECG lead gives it)"
+            ) {
                 .finite($0.value.used[RespirationSource.ecg.rawValue])
             },
-            .init("rate_ppg", .real, unit: "1/min", "fused rows: the PPG rate used (mean over the optical streams with a rate)") {
+            .init("rate_ppg", .real, unit: "1/min", "fused rows: the mean of the PPG modulation rates the fusion kept") {
                 .finite($0.value.used[RespirationSource.ppg.rawValue])
             },
             .init(
                 "method", .text,
-                "spectral_peak+smart_fusion: periodogram peak 0.1–0.7 Hz of each modulation resampled to the grid and band-passed, fused as Karlen et al. 2013"
-            ) { _ in .text(RespirationFamily.method) },
+                "spectral_peak+smart_fusion: periodogram peak 0.1–0.7 Hz of each modulation resampled to the grid and band-passed, gated by respiratory quality indices (Birrenkott et al. 2016; Schäfer & Kratky 2008), fused as Karlen et al. 2013; principal_axis+spectral_peak (accelerometer rows): the same peak and indices on a still accelerometer's principal axis (Bates et al. 2010)"
+            ) { .text($0.value.source == .accelerometer ? RespirationFamily.accelerometerMethod : RespirationFamily.method) },
             .init("null_reason", .text, "why breaths_per_min is empty, else empty") { .optional($0.value.nullReason) },
         ])
 

@@ -1,6 +1,6 @@
 import Signals
 
-/// Where a respiration row's rate comes from: the ECG, the PPG, or the fusion of both.
+/// Where a respiration row's rate comes from: the ECG, the PPG, their fusion, or an accelerometer.
 public enum RespirationSource: String, Sendable, Hashable, CaseIterable {
     /// From the beats of one ECG lead (``RespirationModulation/ecgModulations``).
     case ecg
@@ -8,6 +8,8 @@ public enum RespirationSource: String, Sendable, Hashable, CaseIterable {
     case ppg
     /// From the ECG and PPG rows of the same window.
     case fused
+    /// From a still accelerometer's principal axis (``AccelerometerRespiration``; not fused).
+    case accelerometer
 }
 
 /// A respiratory modulation of the beat-by-beat series (Charlton et al. 2016).
@@ -44,6 +46,8 @@ public struct RespirationWindow: Sendable, Hashable {
     public var used: [String: Double]
     /// Why there is no rate, or `nil`.
     public var nullReason: String?
+    /// The modulation rates that passed quality (source rows; for the fused row).
+    var passing: [ModulationRate] = []
 }
 
 extension RespirationWindow: StreamSummaryValue {

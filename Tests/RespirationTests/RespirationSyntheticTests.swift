@@ -98,7 +98,7 @@ func describe(_ rows: [Streamed<RespirationWindow>]) -> [String] {
         let e = SyntheticBeats().events()
         let rows = try runRespiration(e.ecg + e.ppg)
         let full = rows.filter { $0.value.startSeconds >= 0 && $0.value.endSeconds <= 160 }
-        for source in RespirationSource.allCases {
+        for source in [RespirationSource.ecg, .ppg, .fused] {
             let r = full.filter { $0.value.source == source }
             #expect(r.count == 5, "\(source): \(r.count) windows")
             for w in r {
@@ -132,13 +132,51 @@ func describe(_ rows: [Streamed<RespirationWindow>]) -> [String] {
         let noisy = SyntheticBeats(seconds: 640, breathsPerMinute: nil, noise: 0.1).events()
         let rows = try runRespiration(noisy.ecg + noisy.ppg)
         #expect(rows.count >= 3 * 20)
-        // Known miss (issue 31): band-passed noise has a peak as pure as breathing's, and two of
-        // three independent noise peaks agree within 4 breaths/min often enough that about a
-        // third of the noise windows get a rate. The gate needs a purity measured before the
-        // band-pass (or an agreement test that noise cannot pass).
-        withKnownIssue("pure noise still gives a rate in some windows") {
-            for w in rows { #expect(w.value.breathsPerMinute == nil, "noise \(w.value.source) \(w.value.startSeconds)") }
+        // Band-passed noise has a spectral peak as pure as breathing's; the autocorrelation and
+        // breath-count quality indices are what keep it out (without them about a third of
+        // these windows had a rate).
+        for w in rows { #expect(w.value.breathsPerMinute == nil, "noise \(w.value.source) \(w.value.startSeconds)") }
+        #expect(rows.contains { $0.value.nullReason?.hasPrefix("fewer than 2 modulations pass quality") == true })
+    }
+
+    /// Motion without breathing: the wearer's movements shift the pulse amplitude and baseline
+    /// in steps and drifts (independently per modulation) and disturb the beat intervals; no
+    /// rate. (Motion the PPG family labels unacceptable is ``unacceptableWindowsGiveNoRate()``.)
+    @Test func motionWithoutBreathingGivesNoRate() throws {
+        var e = SyntheticBeats(seconds: 640, breathsPerMinute: nil, noise: 0.02).events()
+        var rng = SplitMix(seed: 11)
+        func motion(_ events: [DerivedEvent], attributes: [Int]) -> [DerivedEvent] {
+            var drift = [Double](repeating: 0, count: attributes.count)
+            return events.map { ev in
+                var x = ev
+                for (j, a) in attributes.enumerated() {
+                    // A random walk with occasional steps (a strap or finger moving).
+                    drift[j] += 0.03 * (rng.uniform() * 2 - 1) + (rng.uniform() < 0.03 ? 0.3 * (rng.uniform() * 2 - 1) : 0)
+                    x.values[a] = .number(x.values[a].number * (1 + drift[j]))
+                }
+                x.time += 0.08 * (rng.uniform() * 2 - 1)
+                return x
+            }
         }
+        e.ecg = motion(e.ecg, attributes: [1, 2])
+        e.ppg = motion(e.ppg, attributes: [1, 2])
+        let rows = try runRespiration(e.ecg + e.ppg)
+        #expect(rows.count >= 3 * 18)
+        for w in rows { #expect(w.value.breathsPerMinute == nil, "motion \(w.value.source) \(w.value.startSeconds): \(w.value.used)") }
+    }
+
+    /// The quality indices on signals whose answer is known: a sinusoid repeats at its period
+    /// (autocorrelation cos(0) scaled by the overlap) and has as many zero crossings as cycles.
+    @Test func qualityIndicesOfASinusoid() throws {
+        let gridHz = 4.0, n = 128
+        let x = (0..<n).map { sin(2 * Double.pi * 0.25 * Double($0) / gridHz) }
+        // Lag of one period (16 samples): Σ x_i x_{i+16} / Σ x_i² = (n − 16) / n for whole cycles.
+        #expect(abs(RespiratorySpectrum.autocorrelation(x, lag: 16) - Double(n - 16) / Double(n)) < 1e-9)
+        // Half a period: −(n − 8) / n.
+        #expect(abs(RespiratorySpectrum.autocorrelation(x, lag: 8) + Double(n - 8) / Double(n)) < 1e-9)
+        let counted = try #require(RespiratorySpectrum.countedRate(x, gridHz: gridHz))
+        #expect(abs(counted - 15) < 1e-6, "\(counted)")
+        #expect(RespiratorySpectrum.countedRate([Double](repeating: 1, count: n), gridHz: gridHz) == nil)
     }
 
     @Test func unacceptableWindowsGiveNoRate() throws {
