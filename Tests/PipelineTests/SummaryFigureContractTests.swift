@@ -138,6 +138,11 @@ struct SummaryFigureContractTests {
         for i in claimed.indices { try claimed[i].1.finish(output: out) }
         try out.emitSummary(analyses: [claimed.map(\.0)])
         try sink.commit()
+        for n in sink.named("motion_nights") {
+            print(
+                "simulated nights: \(String(describing: n["night"])) awakenings \(String(describing: n["awakenings"])) naps \(String(describing: n["nap_s"]))"
+            )
+        }
         return sink
     }
 
@@ -148,7 +153,11 @@ struct SummaryFigureContractTests {
         // Awake 03:00–03:15 (an awakening) and a 1-h nap lying still from 14:00 (nap detection).
         let awakeAtNight = clock >= 3 * 3600 && clock < 3 * 3600 + 900
         let nap = clock >= 14 * 3600 && clock < 15 * 3600
-        if nap { return SIMD3(Float(sin(0.5)), 0, Float(cos(0.5))) + SIMD3<Float>(repeating: jitter) }
+        // Lying still, a 1-s twitch every 4 min (so the stillness is not taken for non-wear).
+        func twitch(_ since: Double) -> SIMD3<Float> {
+            SIMD3<Float>(repeating: since.truncatingRemainder(dividingBy: 240) < 1 ? Float(0.08 * sin(2 * .pi * 2.5 * s)) : 0)
+        }
+        if nap { return SIMD3(Float(sin(0.5)), 0, Float(cos(0.5))) + SIMD3<Float>(repeating: jitter) + twitch(clock) }
         let asleep = (clock >= 23 * 3600 || clock < 7 * 3600) && !awakeAtNight
         if !asleep {
             let theta = 1.0 + 0.5 * sin(2 * .pi * s / 7) + 0.3 * sin(2 * .pi * s / 2.3)
@@ -162,7 +171,7 @@ struct SummaryFigureContractTests {
         }
         let sinceBed = clock >= 23 * 3600 ? clock - 23 * 3600 : clock + 3600
         let theta = (40.0 + 30 * Double(Int(sinceBed / 7200) % 2)) * .pi / 180
-        return SIMD3(Float(sin(theta)), 0, Float(cos(theta))) + SIMD3<Float>(repeating: jitter)
+        return SIMD3(Float(sin(theta)), 0, Float(cos(theta))) + SIMD3<Float>(repeating: jitter) + twitch(sinceBed)
     }
 
     /// The gyroscope of ``sample(_:rate:start:)``: 0.02 rad/s about z asleep, 0.5 rad/s awake.
