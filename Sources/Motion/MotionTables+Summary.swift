@@ -170,18 +170,10 @@ extension MotionEpoch: StreamSummaryValue {
 
 extension MotionNight: StreamSummaryValue {
     /// The night's facts for the summary tables, at the noon opening its window: its sustained
-    /// inactivity and sleep period time, when it has a sleep period time window.
+    /// inactivity, sleep period time, sleep efficiency and awakenings when it has a sleep period
+    /// time window; its sleep onset latency, nap time and rotation rate when it has them.
     public func summaryFacts(stream: String) -> [SummaryFact] {
         var out = [SummaryFact]()
-        func add(_ figure: String, _ seconds: Double?) {
-            guard let seconds, seconds.isFinite else { return }
-            out.append(
-                SummaryFact(
-                    family: MotionFamily.name, stream: stream, startSeconds: windowStartSeconds,
-                    endSeconds: windowStartSeconds + 86_400, figure: figure, value: seconds / 3600))
-        }
-        add("sleep_hours", sleepSeconds)
-        add("spt_hours", sptSeconds)
         func fact(_ figure: String, _ value: Double?) {
             guard let value, value.isFinite else { return }
             out.append(
@@ -189,6 +181,8 @@ extension MotionNight: StreamSummaryValue {
                     family: MotionFamily.name, stream: stream, startSeconds: windowStartSeconds,
                     endSeconds: windowStartSeconds + 86_400, figure: figure, value: value))
         }
+        fact("sleep_hours", sleepSeconds.map { $0 / 3600 })
+        fact("spt_hours", sptSeconds.map { $0 / 3600 })
         fact("sleep_efficiency", sleepEfficiency)
         fact("awakenings", awakenings.map(Double.init))
         fact("sleep_onset_latency_min", sleepOnsetLatencySeconds.map { $0 / 60 })
@@ -200,8 +194,10 @@ extension MotionNight: StreamSummaryValue {
 
 extension MotionDay: StreamSummaryValue {
     /// A valid day's outcome facts, over the day (midnight to midnight on the stream's clock):
-    /// the acceleration above its most active 30 min, its intensity gradient, its MVPA minutes in
-    /// 10-min bouts and its peak 30-min cadence. A day below the wear rule gives none.
+    /// the acceleration above its most active 60, 30 and 5 min, its intensity gradient, its MVPA
+    /// minutes in 1-, 5- and 10-min bouts, its sedentary time in 30-min bouts and fragmentation,
+    /// its peak 1- and 30-min cadence and minutes at ≥ 100 steps/min. A day below the wear rule
+    /// gives none.
     public func summaryFacts(stream: String) -> [SummaryFact] {
         guard let o = outcomes else { return [] }
         var out = [SummaryFact]()

@@ -63,7 +63,8 @@ struct SummaryFigureContractTests {
     }
 
     /// A wrist at 10 Hz from 11:00 UTC over two nights: orientation wandering while awake (a
-    /// 20-min brisk walk at 10:00 each day), lying
+    /// 20-min brisk walk at 10:00 each day, a 1-h nap at 14:00, off the wrist 16:00–18:30 on the
+    /// first day, awake 03:00–03:15 each night), lying
     /// still from 23:00 to 07:00 with a 30° turn every two hours (the shape of MotionTests'
     /// `SimulatedNights`), through every registered family's analyzer and the summary
     /// accumulator, as `RecordingAnalysis` runs them.
@@ -138,11 +139,6 @@ struct SummaryFigureContractTests {
         for i in claimed.indices { try claimed[i].1.finish(output: out) }
         try out.emitSummary(analyses: [claimed.map(\.0)])
         try sink.commit()
-        for n in sink.named("motion_nights") {
-            print(
-                "simulated nights: \(String(describing: n["night"])) awakenings \(String(describing: n["awakenings"])) naps \(String(describing: n["nap_s"]))"
-            )
-        }
         return sink
     }
 
@@ -157,6 +153,8 @@ struct SummaryFigureContractTests {
         func twitch(_ since: Double) -> SIMD3<Float> {
             SIMD3<Float>(repeating: since.truncatingRemainder(dividingBy: 240) < 1 ? Float(0.08 * sin(2 * .pi * 2.5 * s)) : 0)
         }
+        // Off the wrist on a table 16:00–18:30 of the first afternoon (non-wear).
+        if s >= 5 * 3600 && s < 7.5 * 3600 { return SIMD3<Float>(0.01 + jitter / 2, -0.02, 1 + jitter / 2) }
         if nap { return SIMD3(Float(sin(0.5)), 0, Float(cos(0.5))) + SIMD3<Float>(repeating: jitter) + twitch(clock) }
         let asleep = (clock >= 23 * 3600 || clock < 7 * 3600) && !awakeAtNight
         if !asleep {
