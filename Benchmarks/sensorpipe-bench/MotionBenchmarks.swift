@@ -39,16 +39,20 @@ final class CountingOutput: ResultOutput {
     var rows = 0
     let digesting: Bool
     let excluded: Set<String>
+    /// Rows per table of the tables named at creation (`counting`).
+    private(set) var counted: [String: Int] = [:]
     private(set) var digest: UInt64 = 0xCBF2_9CE4_8422_2325
-    init(digest: Bool = false, excluding: Set<String> = []) {
+    init(digest: Bool = false, excluding: Set<String> = [], counting: Set<String> = []) {
         digesting = digest
         excluded = excluding
+        for t in counting { counted[t] = 0 }
     }
 
     func emit<Row>(_ schema: TableSchema<Row>, _ row: Row) throws {
         let table = schema.table.name
         if !excluded.isEmpty, excluded.contains(table) { return }
         rows += 1
+        if !counted.isEmpty, let c = counted[table] { counted[table] = c + 1 }
         guard digesting else { return }
         fold(table)
         for (column, v) in zip(schema.columns, schema.values(of: row)) {
@@ -74,11 +78,14 @@ final class CountingOutput: ResultOutput {
 /// The motion family over `hours` hours of the template (replayed with shifted times) in blocks of
 /// 65,536 samples, as the router feeds it: regularise, epochs (ENMO, MAD, HFEN, BFEN, angles),
 /// counts, steps, daily summary. Returns the rows written.
-func runMotionChain(hours: Int, template: MotionHourTemplate, output: CountingOutput = CountingOutput()) -> Int {
+func runMotionChain(
+    hours: Int, template: MotionHourTemplate, output: CountingOutput = CountingOutput(),
+    options: MotionOptions = MotionFamily.defaultOptions
+) -> Int {
     let info = StreamInfo(
         key: StreamKey(deviceID: "watch", sensor: .accelerometer, channel: "acceleration"),
         columns: ["x", "y", "z"].map { ColumnInfo(name: $0, unit: .standardGravity) })
-    var analyzer = MotionFamily.makeAnalyzer(options: MotionFamily.defaultOptions)
+    var analyzer = MotionFamily.makeAnalyzer(options: options)
     _ = analyzer.claim(AnnouncedStream(index: 0, info: info, file: "bench"))
     let n = template.offsets.count
     let blockSize = 65_536
@@ -102,11 +109,38 @@ func runMotionChain(hours: Int, template: MotionHourTemplate, output: CountingOu
     return output.rows
 }
 
+/// The motion options with every outcome of issue 32 on: the defaults (day outcomes, hourly and
+/// 1-min rhythm rows, sleep, awakenings) plus nap detection and a time in bed (the latency).
+var motionOutcomeOptions: MotionOptions {
+    var o = MotionFamily.defaultOptions
+    o.naps = true
+    o.timeInBed = "22:00-07:00"
+    return o
+}
+
 /// The motion chain on a day (quick: 1.5 h) of irregular 50 Hz three-axis acceleration, against
-/// one scalar SOS pass over a day of 512 Hz samples (``referenceSOSPass``).
+/// one scalar SOS pass over a day of 512 Hz samples (``referenceSOSPass``); and the whole chain
+/// with every outcome (``motionOutcomeOptions``) over 28 days (quick: 2 days, the least that
+/// holds a complete noon-to-noon window and a valid day, so nights, day outcomes and the
+/// rhythm all run).
 func motionBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
     let hours = scale == .full ? 24 : 2
+    let outcomeDays = scale == .full ? 28 : 2
     return [
+        BenchmarkCase(
+            name: "motion/outcomes/\(outcomeDays)d50/irregular", samples: outcomeDays * 24 * 180_000 * 3,
+            bytes: outcomeDays * 24 * 180_000 * 20, reference: sosReferenceName
+        ) {
+            let template = MotionHourTemplate()
+            return {
+                let output = CountingOutput(counting: ["motion_nights", "motion_rhythm"])
+                let rows = runMotionChain(hours: outcomeDays * 24, template: template, output: output, options: motionOutcomeOptions)
+                precondition(
+                    output.counted["motion_rhythm"] == 2 && (output.counted["motion_nights"] ?? 0) >= outcomeDays - 1,
+                    "motion outcomes: \(rows) rows, \(output.counted)")
+                blackHole(rows)
+            }
+        },
         BenchmarkCase(
             name: "motion/chain/\(hours)h50/irregular", samples: hours * 180_000 * 3, bytes: hours * 180_000 * 20,
             reference: sosReferenceName
@@ -117,12 +151,13 @@ func motionBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
                 precondition(rows > hours * 700, "motion chain: \(rows) rows")
                 blackHole(rows)
             }
-        }
+        },
     ]
 }
 
 /// `sensorpipe-bench --long-motion DAYS`: DAYS of irregular 50 Hz three-axis acceleration through
-/// the motion family in this process (generated an hour at a time, so the input never sits in
+/// the motion family with every outcome on (``motionOutcomeOptions``; the digest runs the
+/// defaults, so that builds before nap detection compare) in this process (generated an hour at a time, so the input never sits in
 /// memory): wall and CPU seconds, peak resident memory, and the same-run reference (one
 /// ``referenceSOSPass`` over as many samples as the three axes hold) for the ratio.
 /// With `digest`, the run also hashes every row written (``CountingOutput``) and prints the hash
@@ -139,7 +174,7 @@ func runLongMotionBenchmark(days: Double, json: Bool, digest: Bool = false, excl
     }
     let samples = hours * template.offsets.count
     let t0 = Stopwatch.now()
-    let rows = runMotionChain(hours: hours, template: template)
+    let rows = runMotionChain(hours: hours, template: template, options: motionOutcomeOptions)
     let t1 = Stopwatch.now()
     var usage = rusage()
     getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)

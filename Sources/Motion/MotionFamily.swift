@@ -54,6 +54,14 @@ public enum MotionFamily: AnalysisFamily {
             .number(
                 "awakening_min", unit: "min", "shortest wake interval between sleep bouts counted as an awakening",
                 range: 0...1440, get: { $0.awakeningMinutes }, set: { $0.awakeningMinutes = $1 }),
+            .text(
+                "time_in_bed",
+                "time-in-bed window HH:MM-HH:MM from a sleep diary, every night (gives the sleep onset latency; empty: unknown)",
+                get: { $0.timeInBed }, set: { $0.timeInBed = $1 }),
+            .flag(
+                "naps",
+                "detect naps: sustained-inactivity bouts outside the sleep period, 09:00-18:00, 15-240 min (GGIR's possible_nap_window/dur)",
+                get: { $0.naps }, set: { $0.naps = $1 }),
         ]
     }
 
@@ -78,6 +86,11 @@ public enum MotionFamily: AnalysisFamily {
         var announced: [Int: AnnouncedStream] = [:]
         /// Announced stream indices by device (pairing looks at one device's streams only).
         var announcedOfDevice: [String: [Int]] = [:]
+        /// Rotation-rate stream index → its epochs' angular speed, for the nights' rotation rate.
+        var rotationLedgers: [Int: RotationLedger] = [:]
+        /// Nights of accelerometers with a paired rotation-rate stream, emitted at the end (the
+        /// rotation epochs over their sleep period may come later than the night).
+        var heldNights: [(accelerometer: Int, stream: String, night: MotionNight)] = []
         public private(set) var streamIssues: [AnalysisIssue] = []
         public var issues: [String] { streamIssues.map(\.description) }
 
@@ -125,6 +138,7 @@ public enum MotionFamily: AnalysisFamily {
                         return (name: r.streamName, turns: r.takeRotationEpochs())
                     }
                     guard let (name, turns) = taken else { continue }
+                    record(turns, rotation: g)
                     for e in turns { try output.emit(MotionTables.rotationEpochs, Streamed(stream: name, value: e)) }
                 }
             }
@@ -135,16 +149,54 @@ public enum MotionFamily: AnalysisFamily {
             }
             guard let (name, epochs, turns, nights) = taken else { return }
             for e in epochs { try output.emit(MotionTables.epochs, Streamed(stream: name, value: e)) }
+            record(turns, rotation: block.stream)
             for e in turns { try output.emit(MotionTables.rotationEpochs, Streamed(stream: name, value: e)) }
-            for n in nights { try emit(n, stream: name, output) }
+            for n in nights { try emit(n, accelerometer: block.stream, stream: name, output) }
         }
 
-        /// A night's row and the rows of its bouts.
-        private func emit(_ n: MotionNight, stream: String, _ output: any ResultOutput) throws {
+        /// Keeps a paired rotation-rate stream's epochs for the nights' rotation rate.
+        private mutating func record(_ epochs: [RotationEpoch], rotation index: Int) {
+            guard !epochs.isEmpty, pairedAccelerometer[index] != nil else { return }
+            for e in epochs { rotationLedgers[index, default: RotationLedger(epochSeconds: e.lengthSeconds)].add(e) }
+        }
+
+        /// A night's row and the rows of its bouts, or held to the end when a rotation-rate
+        /// stream is paired with its accelerometer.
+        private mutating func emit(_ n: MotionNight, accelerometer: Int, stream: String, _ output: any ResultOutput) throws {
+            if rotationStreams[accelerometer]?.isEmpty == false {
+                heldNights.append((accelerometer, stream, n))
+                return
+            }
+            try Self.emit(n, stream: stream, output)
+        }
+
+        private static func emit(_ n: MotionNight, stream: String, _ output: any ResultOutput) throws {
             try output.emit(MotionTables.nights, Streamed(stream: stream, value: n))
             for b in n.boutSpans {
                 try output.emit(MotionTables.sleepBouts, Streamed(stream: stream, value: SleepBout(night: n.night, span: b)))
             }
+            for b in n.napSpans {
+                try output.emit(
+                    MotionTables.sleepBouts, Streamed(stream: stream, value: SleepBout(night: n.night, span: b, kind: "nap")))
+            }
+        }
+
+        /// The held nights with the mean rotation rate of their accelerometer's first paired
+        /// rotation-rate stream over the sleep period.
+        private mutating func emitHeldNights(_ output: any ResultOutput) throws {
+            for (accelerometer, stream, night) in heldNights {
+                var n = night
+                if let onset = n.onsetSeconds, let wake = n.wakeSeconds, let g = rotationStreams[accelerometer]?.first {
+                    let mean = rotationLedgers[g]?.mean(from: onset, to: wake)
+                    n.rotationRateMeanDegreesPerSecond = mean
+                    n.rotationNote =
+                        mean == nil
+                        ? "rotation_rate: rotation epochs with a value cover under half of the sleep period window" : nil
+                }
+                try Self.emit(n, stream: stream, output)
+            }
+            heldNights.removeAll()
+            rotationLedgers.removeAll()
         }
 
         public mutating func finish(output: any ResultOutput) throws {
@@ -154,15 +206,64 @@ public enum MotionFamily: AnalysisFamily {
                 let (days, summary) = try a.finish { epochs in
                     for e in epochs { try output.emit(MotionTables.epochs, Streamed(stream: name, value: e)) }
                 }
-                for e in a.takeRotationEpochs() {
+                let rotationEpochs = a.takeRotationEpochs()
+                record(rotationEpochs, rotation: index)
+                for e in rotationEpochs {
                     try output.emit(MotionTables.rotationEpochs, Streamed(stream: name, value: e))
                 }
-                for n in a.takeNights() { try emit(n, stream: name, output) }
+                for n in a.takeNights() { try emit(n, accelerometer: index, stream: name, output) }
                 for d in days { try output.emit(MotionTables.daily, Streamed(stream: name, value: d)) }
                 for r in a.takeRhythm() { try output.emit(MotionTables.rhythm, Streamed(stream: name, value: r)) }
                 try output.emit(MotionTables.streams, Streamed(stream: name, value: summary))
                 if let p = summary.note { streamIssues.append(AnalysisIssue(family: MotionFamily.name, stream: name, message: p)) }
             }
+            try emitHeldNights(output)
         }
+    }
+}
+
+/// A rotation-rate stream's angular speed per epoch, kept for the nights' mean rotation rate:
+/// the sum of |ω| over each epoch's grid samples and their count, from the first epoch on.
+///
+/// - Complexity: O(1) amortised per epoch; memory 12 bytes per epoch of the span (≈ 5.8 MB for
+///   28 days of 5-s epochs).
+struct RotationLedger {
+    let epochSeconds: Double
+    private var first: Int?
+    private var speedSum: [Double] = []
+    private var samples: [Int32] = []
+
+    init(epochSeconds: Double) { self.epochSeconds = epochSeconds }
+
+    /// Adds an epoch (ignored without a mean speed, or before the first epoch kept).
+    mutating func add(_ e: RotationEpoch) {
+        guard let speed = e.meanSpeedDegreesPerSecond, e.samples > 0, epochSeconds > 0 else { return }
+        let k = Int((e.startSeconds / epochSeconds).rounded(.down))
+        if first == nil { first = k }
+        let i = k - first!
+        guard i >= 0 else { return }
+        if i >= speedSum.count {
+            speedSum.append(contentsOf: repeatElement(0, count: i + 1 - speedSum.count))
+            samples.append(contentsOf: repeatElement(0, count: i + 1 - samples.count))
+        }
+        speedSum[i] += speed * Double(e.samples)
+        samples[i] += Int32(clamping: e.samples)
+    }
+
+    /// Mean angular speed over the epochs starting in [start, end), weighted by grid samples, or
+    /// `nil` when epochs with a value cover under half of the span's epochs.
+    func mean(from start: Double, to end: Double) -> Double? {
+        guard let first, end > start else { return nil }
+        let a = Int((start / epochSeconds).rounded(.down)) - first
+        let b = Int((end / epochSeconds).rounded(.up)) - first
+        let span = b - a
+        var sum = 0.0, n = 0, with = 0
+        for i in max(a, 0)..<max(min(b, speedSum.count), max(a, 0)) where samples[i] > 0 {
+            sum += speedSum[i]
+            n += Int(samples[i])
+            with += 1
+        }
+        guard n > 0, 2 * with >= span else { return nil }
+        return sum / Double(n)
     }
 }

@@ -32,6 +32,21 @@ public struct MotionOptions: Sendable, Hashable {
     /// Shortest wake interval between two sleep bouts that counts as an awakening
     /// (`motion_nights.awakenings`), min.
     public var awakeningMinutes: Double = 5
+    /// A time-in-bed window known from outside the recording (a sleep diary's usual bed and rise
+    /// times), `HH:MM-HH:MM` on the stream's clock, applied to every night; empty (default) when
+    /// none is known. The HDCZA window is a sleep period, not a time in bed, so without this
+    /// `motion_nights.sleep_onset_latency_s` is empty (as GGIR computes no latency for it).
+    /// The window must not contain noon (it lies inside one noon-to-noon window).
+    public var timeInBed = ""
+    /// Whether naps are detected (`motion_nights.nap_bouts`, `nap_s`; off by default): a
+    /// sustained-inactivity bout of the noon-to-noon window that does not overlap its SPT window,
+    /// lies wholly within ``napWindowHours`` of its clock day and lasts within ``napMinutes``
+    /// (GGIR's `possible_nap_window` and `possible_nap_dur`, defaults of `g.part5.classifyNaps`).
+    public var naps = false
+    /// Clock hours a nap must lie within (GGIR's `possible_nap_window` default 9–18 h).
+    public var napWindowHours: ClosedRange<Double> = 9...18
+    /// Durations a nap must have, min (GGIR's `possible_nap_dur` default 15–240 min).
+    public var napMinutes: ClosedRange<Double> = 15...240
 
     /// The unit of accelerometer values: as the stream declares (default), or `g` or `m/s^2`
     /// whatever it declares — the fix for an export that wrote m/s² under a g label (found by

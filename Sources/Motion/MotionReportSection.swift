@@ -17,7 +17,15 @@ extension MotionFamily {
                 .actogram(
                     ReportActogram(
                         id: "actogram", title: "Actogram", rows: ReportRows(epochs), values: ["enmo_mg", "counts_vm"],
-                        nonWear: ReportFilter("non_wear", "1"))),
+                        nonWear: ReportFilter("non_wear", "1"),
+                        bands: [
+                            ReportClockBand(
+                                rows: ReportRows(MotionTables.rhythm.table, where: [ReportFilter("resolution", "1min")]),
+                                onset: "l5_onset_h", hours: 5, label: "L5"),
+                            ReportClockBand(
+                                rows: ReportRows(MotionTables.rhythm.table, where: [ReportFilter("resolution", "1min")]),
+                                onset: "m10_onset_h", hours: 10, label: "M10"),
+                        ])),
                 .dailyBars(
                     ReportDailyBars(
                         id: "intensity", title: "Time per intensity class per day (worn time)", rows: ReportRows(daily),
@@ -45,11 +53,14 @@ extension MotionFamily {
                         id: "nights", title: "Sleep period per night (noon to noon)", rows: ReportRows(MotionTables.nights.table),
                         label: "night", periodStart: "window_start", periodSeconds: 86_400, start: "spt_onset", end: "spt_wake",
                         inner: ReportRows(MotionTables.sleepBouts.table), innerStart: "bout_start", innerEnd: "bout_end",
-                        figures: ["spt_s", "sleep_s", "bouts", "waso_s", "sleep_efficiency", "awakenings", "valid_s", "non_wear_s", "note"])
+                        figures: [
+                            "spt_s", "sleep_s", "bouts", "waso_s", "sleep_efficiency", "awakenings", "sleep_onset_latency_s", "nap_bouts",
+                            "nap_s", "rotation_rate_dps", "valid_s", "non_wear_s", "note", "null_reason",
+                        ])
                 ),
             ],
             shows:
-                "ENMO over time, an actogram with non-wear marked, intensity minutes, the rest-activity rhythm, steps and wear per day, and each night's sleep period",
+                "ENMO over time, an actogram with non-wear and the L5 and M10 windows marked, intensity minutes, the rest-activity rhythm, steps and wear per day, and each night's sleep period",
             methods:
                 "Accelerometers are auto-calibrated against gravity and put on a clock-aligned grid; per 5-s epoch SensorPipe computes ENMO, MAD, the wrist angles, the intensity class from ENMO cut-points, ActiGraph counts and steps. Wear is judged per 15-min block from the axes' standard deviation and range over 60 min. The sleep period time window of each noon-to-noon window comes from the z-angle (HDCZA), and sleep within it is sustained inactivity (no z-angle change over 5° for over 5 min). On days worn at least 16 h, MVPA bouts follow GGIR's 80 % rule, and the rest-activity rhythm (IS, IV, L5, M10, RA, cosinor, sleep regularity) is computed over those days from hourly and 1-min bins of ENMO.",
             citations: [

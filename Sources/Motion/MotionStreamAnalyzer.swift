@@ -252,7 +252,7 @@ public struct MotionStreamAnalyzer: Sendable {
                 r.onsetEpoch == nil
                 ? nil
                 : zip(r.boutEpochs, r.boutEpochs.dropFirst()).filter { Double($1.lowerBound - $0.upperBound) * e >= minimumWake }.count
-            let night = MotionNight(
+            var night = MotionNight(
                 night: Self.dayLabel(d, origin: timeOrigin), timeBasis: Self.basis(timeOrigin), windowStartSeconds: start,
                 validSeconds: r.validSeconds, nonWearSeconds: r.nonWearSeconds, thresholdDegrees: r.threshold,
                 onsetSeconds: r.onsetEpoch.map { start + Double($0) * e }, wakeSeconds: r.wakeEpoch.map { start + Double($0) * e },
@@ -261,10 +261,39 @@ public struct MotionStreamAnalyzer: Sendable {
                     MotionNight.Span(startSeconds: start + Double($0.lowerBound) * e, endSeconds: start + Double($0.upperBound) * e)
                 },
                 awakenings: awakenings, note: r.note)
+            addOutcomes(&night, inactive: r.inactiveRuns, touchingNonWear: r.runTouchesNonWear, epochSeconds: e)
             activity?.add(night: night)
             readyNights.append(night)
         }
         sleep!.finished.removeAll()
+    }
+
+    /// The sleep onset latency against the time in bed, the naps, and the rotation rate's
+    /// default reason (a rotation-rate stream paired by ``MotionFamily`` fills it in).
+    private func addOutcomes(
+        _ night: inout MotionNight, inactive: [Range<Int>], touchingNonWear: [Bool], epochSeconds e: Double
+    ) {
+        guard let onset = night.onsetSeconds, let wake = night.wakeSeconds else { return }
+        let start = night.windowStartSeconds
+        let bouts = inactive.map {
+            MotionNight.Span(startSeconds: start + Double($0.lowerBound) * e, endSeconds: start + Double($0.upperBound) * e)
+        }
+        let (tib, tibReason) = NightOutcomes.timeInBed(options.timeInBed, windowStart: start)
+        night.timeInBed = tib
+        if let tib {
+            (night.sleepOnsetLatencySeconds, night.latencyNote) = NightOutcomes.latency(bouts: bouts, timeInBed: tib)
+        } else {
+            night.latencyNote = tibReason
+        }
+        if options.naps {
+            night.napsDetected = true
+            let worn = zip(bouts, touchingNonWear).filter { !$0.1 }.map(\.0)
+            night.napSpans = NightOutcomes.naps(
+                bouts: worn, spt: MotionNight.Span(startSeconds: onset, endSeconds: wake), options: options)
+        } else {
+            night.napNote = "naps: nap detection off (option naps)"
+        }
+        night.rotationNote = "rotation_rate: no rotation-rate (gyroscope) stream paired with this accelerometer"
     }
 
     /// Noon-to-noon windows whose sleep analysis is final, in time order (each handed out once).

@@ -67,6 +67,71 @@ extension MotionTables {
             meaning:
                 "peak 30-min cadence of a valid day (mean steps of its 30 highest minutes; motion_daily.cadence_peak30_spm), mean over the valid days; empty without a valid day",
             aggregation: .mean, sourceTable: "motion_daily", sourceColumn: "cadence_peak30_spm"),
+        SummaryFigure(
+            family: MotionFamily.name, name: "accel_top60min_mg", unit: "mg",
+            meaning:
+                "ENMO above which a valid day's most active 60 min lie (motion_daily.accel_top60min_mg; Rowlands et al. 2018's M60), mean over the valid days; empty without a valid day",
+            aggregation: .mean, sourceTable: "motion_daily", sourceColumn: "accel_top60min_mg"),
+        SummaryFigure(
+            family: MotionFamily.name, name: "accel_top5min_mg", unit: "mg",
+            meaning:
+                "ENMO above which a valid day's most active 5 min lie (motion_daily.accel_top5min_mg; Rowlands et al. 2018's M5, not GGIR's L5/M5 window mean), mean over the valid days; empty without a valid day",
+            aggregation: .mean, sourceTable: "motion_daily", sourceColumn: "accel_top5min_mg"),
+        SummaryFigure(
+            family: MotionFamily.name, name: "mvpa_bout1_min", unit: "min",
+            meaning:
+                "minutes of MVPA in bouts of ≥ 1 min (GGIR's 80 % rule; motion_daily.mvpa_bout1_min) summed over the valid days; empty without a valid day",
+            aggregation: .sum, sourceTable: "motion_daily", sourceColumn: "mvpa_bout1_min"),
+        SummaryFigure(
+            family: MotionFamily.name, name: "mvpa_bout5_min", unit: "min",
+            meaning:
+                "minutes of MVPA in bouts of ≥ 5 min (GGIR's 80 % rule; motion_daily.mvpa_bout5_min) summed over the valid days; empty without a valid day",
+            aggregation: .sum, sourceTable: "motion_daily", sourceColumn: "mvpa_bout5_min"),
+        SummaryFigure(
+            family: MotionFamily.name, name: "sed_in_bouts30_min", unit: "min",
+            meaning:
+                "sedentary minutes in bouts of ≥ 30 min over a valid clock day, sleep period included (motion_daily.sed_in_bouts30_min), summed over the valid days; empty without a valid day",
+            aggregation: .sum, sourceTable: "motion_daily", sourceColumn: "sed_in_bouts30_min"),
+        SummaryFigure(
+            family: MotionFamily.name, name: "sed_to_active_tp", unit: "1/min",
+            meaning:
+                "sedentary fragmentation of a valid day, 1 / mean sedentary bout length (motion_daily.sed_to_active_tp; Chastin & Granat 2010), mean over the valid days; empty without a valid day",
+            aggregation: .mean, sourceTable: "motion_daily", sourceColumn: "sed_to_active_tp"),
+        SummaryFigure(
+            family: MotionFamily.name, name: "cadence_peak1_spm", unit: "1/min",
+            meaning:
+                "peak 1-min cadence of a valid day (steps in its highest clock minute; motion_daily.cadence_peak1_spm), mean over the valid days; empty without a valid day",
+            aggregation: .mean, sourceTable: "motion_daily", sourceColumn: "cadence_peak1_spm"),
+        SummaryFigure(
+            family: MotionFamily.name, name: "cadence_ge100_min", type: .integer, unit: "min",
+            meaning:
+                "minutes with at least 100 steps on a valid day (motion_daily.cadence_ge100_min) summed over the valid days; empty without a valid day",
+            aggregation: .sum, sourceTable: "motion_daily", sourceColumn: "cadence_ge100_min"),
+        SummaryFigure(
+            family: MotionFamily.name, name: "sleep_efficiency",
+            meaning:
+                "sleep_s / spt_s of a night (motion_nights.sleep_efficiency: the denominator is the HDCZA sleep period window, not a time in bed), mean over the nights with a window; a night counts on the day of the noon opening it",
+            aggregation: .mean, sourceTable: "motion_nights", sourceColumn: "sleep_efficiency"),
+        SummaryFigure(
+            family: MotionFamily.name, name: "awakenings",
+            meaning:
+                "wake intervals of at least awakening_min between a night's sleep bouts (motion_nights.awakenings), mean per night over the nights with a window",
+            aggregation: .mean, sourceTable: "motion_nights", sourceColumn: "awakenings"),
+        SummaryFigure(
+            family: MotionFamily.name, name: "sleep_onset_latency_min", unit: "min",
+            meaning:
+                "sleep onset latency against the diary's time in bed (motion_nights.sleep_onset_latency_s, option time_in_bed), minutes, mean over the nights with one; empty without a time in bed",
+            aggregation: .mean, sourceTable: "motion_nights", sourceColumn: "sleep_onset_latency_s"),
+        SummaryFigure(
+            family: MotionFamily.name, name: "nap_min", unit: "min",
+            meaning:
+                "time in nap bouts outside the sleep period (motion_nights.nap_s; option naps, GGIR's nap window and durations), minutes, summed over the nights analysed for naps",
+            aggregation: .sum, sourceTable: "motion_nights", sourceColumn: "nap_s"),
+        SummaryFigure(
+            family: MotionFamily.name, name: "night_rotation_rate_dps", unit: "deg/s",
+            meaning:
+                "mean angular speed of the paired gyroscope over a night's sleep period window (motion_nights.rotation_rate_dps), mean over the nights with a value; empty without a gyroscope",
+            aggregation: .mean, sourceTable: "motion_nights", sourceColumn: "rotation_rate_dps"),
     ]
 }
 
@@ -105,26 +170,34 @@ extension MotionEpoch: StreamSummaryValue {
 
 extension MotionNight: StreamSummaryValue {
     /// The night's facts for the summary tables, at the noon opening its window: its sustained
-    /// inactivity and sleep period time, when it has a sleep period time window.
+    /// inactivity, sleep period time, sleep efficiency and awakenings when it has a sleep period
+    /// time window; its sleep onset latency, nap time and rotation rate when it has them.
     public func summaryFacts(stream: String) -> [SummaryFact] {
         var out = [SummaryFact]()
-        func add(_ figure: String, _ seconds: Double?) {
-            guard let seconds, seconds.isFinite else { return }
+        func fact(_ figure: String, _ value: Double?) {
+            guard let value, value.isFinite else { return }
             out.append(
                 SummaryFact(
                     family: MotionFamily.name, stream: stream, startSeconds: windowStartSeconds,
-                    endSeconds: windowStartSeconds + 86_400, figure: figure, value: seconds / 3600))
+                    endSeconds: windowStartSeconds + 86_400, figure: figure, value: value))
         }
-        add("sleep_hours", sleepSeconds)
-        add("spt_hours", sptSeconds)
+        fact("sleep_hours", sleepSeconds.map { $0 / 3600 })
+        fact("spt_hours", sptSeconds.map { $0 / 3600 })
+        fact("sleep_efficiency", sleepEfficiency)
+        fact("awakenings", awakenings.map(Double.init))
+        fact("sleep_onset_latency_min", sleepOnsetLatencySeconds.map { $0 / 60 })
+        fact("nap_min", napSeconds.map { $0 / 60 })
+        fact("night_rotation_rate_dps", rotationRateMeanDegreesPerSecond)
         return out
     }
 }
 
 extension MotionDay: StreamSummaryValue {
     /// A valid day's outcome facts, over the day (midnight to midnight on the stream's clock):
-    /// the acceleration above its most active 30 min, its intensity gradient, its MVPA minutes in
-    /// 10-min bouts and its peak 30-min cadence. A day below the wear rule gives none.
+    /// the acceleration above its most active 60, 30 and 5 min, its intensity gradient, its MVPA
+    /// minutes in 1-, 5- and 10-min bouts, its sedentary time in 30-min bouts and fragmentation,
+    /// its peak 1- and 30-min cadence and minutes at ≥ 100 steps/min. A day below the wear rule
+    /// gives none.
     public func summaryFacts(stream: String) -> [SummaryFact] {
         guard let o = outcomes else { return [] }
         var out = [SummaryFact]()
@@ -139,6 +212,14 @@ extension MotionDay: StreamSummaryValue {
         add("ig_gradient", o.intensityGradient)
         add("mvpa_bout10_min", o.mvpaBout10Minutes)
         add("cadence_peak30_spm", o.cadencePeak30)
+        add("accel_top60min_mg", o.accelTop60MilliG)
+        add("accel_top5min_mg", o.accelTop5MilliG)
+        add("mvpa_bout1_min", o.mvpaBout1Minutes)
+        add("mvpa_bout5_min", o.mvpaBout5Minutes)
+        add("sed_in_bouts30_min", o.sedentaryInBouts30Minutes)
+        add("sed_to_active_tp", o.sedentaryToActiveProbability)
+        add("cadence_peak1_spm", o.cadencePeak1)
+        add("cadence_ge100_min", o.cadenceMinutesAtLeast100.map(Double.init))
         return out
     }
 }

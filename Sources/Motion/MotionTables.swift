@@ -264,6 +264,32 @@ public enum MotionTables {
                 .optional($0.value.awakenings)
             },
             .init("note", .text, "why the night has no sleep period time window, or empty") { .optional($0.value.note) },
+            .init("tib_start", .real, unit: "s", "time-in-bed window start from option time_in_bed (a sleep diary), or empty") {
+                .finite($0.value.timeInBed?.startSeconds)
+            },
+            .init("tib_end", .real, unit: "s", "time-in-bed window end, or empty") { .finite($0.value.timeInBed?.endSeconds) },
+            .init(
+                "sleep_onset_latency_s", .real, unit: "s",
+                "start of the first sustained-inactivity bout lying wholly inside the time in bed minus tib_start (GGIR's time-in-bed rule); empty without a time in bed"
+            ) {
+                .finite($0.value.sleepOnsetLatencySeconds)
+            },
+            .init(
+                "nap_bouts", .integer,
+                "sustained-inactivity bouts of the window outside the sleep period window, wholly within 09:00–18:00 of their clock day, 15–240 min long, not next to an epoch judged not worn (GGIR's possible_nap_window/possible_nap_dur; option naps, off by default)"
+            ) {
+                .optional($0.value.napBouts)
+            },
+            .init("nap_s", .real, unit: "s", "time in those nap bouts") { .finite($0.value.napSeconds) },
+            .init(
+                "rotation_rate_dps", .real, unit: "deg/s",
+                "mean angular speed |ω| of the paired gyroscope over the sleep period window, weighted by grid samples (needs rotation epochs over half the window)"
+            ) {
+                .finite($0.value.rotationRateMeanDegreesPerSecond)
+            },
+            .init("null_reason", .text, "why sleep_onset_latency_s, the naps or rotation_rate_dps are empty, one clause each") {
+                .optional($0.value.nullReason)
+            },
         ])
 
     /// One row per analysed accelerometer or rotation-rate stream.
@@ -335,6 +361,10 @@ public enum MotionTables {
             .init("bout_start", .real, unit: "s", "bout start, on the stream's clock") { .real($0.value.span.startSeconds) },
             .init("bout_end", .real, unit: "s", "bout end (exclusive)") { .real($0.value.span.endSeconds) },
             .init("duration_s", .real, unit: "s", "bout_end − bout_start") { .real($0.value.span.endSeconds - $0.value.span.startSeconds) },
+            .init(
+                "kind", .text,
+                "sleep: inside the sleep period time window; nap: a nap bout outside it (option naps; motion_nights.nap_bouts)"
+            ) { .text($0.value.kind) },
         ])
 
     /// Every motion table.
@@ -349,4 +379,6 @@ public struct SleepBout: Sendable, Hashable {
     public var night: String
     /// The bout.
     public var span: MotionNight.Span
+    /// `sleep` for a bout inside the SPT window, `nap` for a nap bout (``MotionOptions/naps``).
+    public var kind = "sleep"
 }

@@ -124,6 +124,14 @@ struct ActivityOutcomeTests {
             #expect(top15 > 130 && top15 < 245, "day \(k): top15 \(top15) mg")
             #expect(top60 < 100.6, "day \(k): top60 \(top60) mg: only 30 min of MVPA")
             #expect((o.intensityGradient ?? 0) < 0)
+            // Cadence: every awake swing of ≥ 0.2 g at 2 Hz is 120 steps/min (light 12:00–14:00 and
+            // 16:00–17:00, MVPA 10:00–10:20 and 18:00–18:10): 210 such minutes, less the two
+            // clock minutes the 40-s pause at 18:04:40 cuts to 80 steps each: 208 minutes ≥ 100.
+            // Tolerances stated before asserting: ±2 steps/min, ±2 min.
+            #expect(abs((o.cadencePeak1 ?? 0) - 120) <= 2, "day \(k): peak 1-min cadence \(o.cadencePeak1 ?? .nan)")
+            #expect(abs((o.cadencePeak30 ?? 0) - 120) <= 2, "day \(k): peak 30-min cadence \(o.cadencePeak30 ?? .nan)")
+            #expect(abs((o.cadenceMinutesAtLeast100 ?? 0) - 208) <= 2, "day \(k): \(o.cadenceMinutesAtLeast100 ?? -1) min ≥ 100")
+            #expect(abs((o.cadenceP95 ?? 0) - 120) <= 2, "day \(k): p95 cadence \(o.cadenceP95 ?? .nan)")
             print(
                 "day \(d.day): top60/30/15/5 \(o.accelTop60MilliG!)/\(o.accelTop30MilliG!)/\(top15)/\(o.accelTop5MilliG!) mg, "
                     + "IG \(o.intensityGradient!) (R² \(o.intensityR2!)), bouts 1/5/10 \(o.mvpaBout1Minutes)/\(o.mvpaBout5Minutes)/\(o.mvpaBout10Minutes) min, "
@@ -172,11 +180,12 @@ struct ActivityOutcomeTests {
             clock days at 10 Hz from 2023-11-15 00:00 UTC: asleep 23:00–07:00 (the night starting on day 2 shifted to
             01:00–09:00), MVPA 10:00–10:20 and 18:00–18:10 with a 40-s pause, light 12:00–14:00 and 16:00–17:00, a
             1-h nap on day 3, off the wrist 10:00–20:00 on day 4. Tolerances stated before the first run: bout minutes
-            ±1 min of the schedule's 30, L5 onset 00:30–03:00, M10 onset 08:00–13:00, SRI ±10 of the schedule's.
+            ±1 min of the schedule's 30, L5 onset 00:30–03:00, M10 onset 08:00–13:00, SRI ±10 of the schedule's;
+            cadence (every awake 2-Hz swing of ≥ 0.2 g is 120 steps/min) ±2 steps/min and ±2 min.
             Regenerate: `swift test -c release --filter ActivityOutcomeTests`.
 
-            | day | valid | `mvpa_bout1/5/10_min` (truth 30/30/30) | `accel_top60/30/15/5min_mg` | `ig_gradient` | `sed_bouts` | `outcomes_note` |
-            |---|---|---|---|---:|---:|---|
+            | day | valid | `mvpa_bout1/5/10_min` (truth 30/30/30) | `accel_top60/30/15/5min_mg` | `ig_gradient` | `sed_bouts` | `cadence_peak1/peak30/p95_spm` (truth 120) | `cadence_ge100_min` (truth 208) | `outcomes_note` |
+            |---|---|---|---|---:|---:|---|---:|---|
 
             """
         for d in r.days {
@@ -185,8 +194,10 @@ struct ActivityOutcomeTests {
             let mx =
                 o.map { "\(f($0.accelTop60MilliG)) / \(f($0.accelTop30MilliG)) / \(f($0.accelTop15MilliG)) / \(f($0.accelTop5MilliG))" }
                 ?? "—"
+            let cadence = o.map { "\(f($0.cadencePeak1)) / \(f($0.cadencePeak30)) / \(f($0.cadenceP95))" } ?? "—"
             text +=
-                "| \(d.day) | \(o == nil ? "no" : "yes") | \(bouts) | \(mx) | \(f(o?.intensityGradient, 3)) | \(o.map { "\($0.sedentaryBouts)" } ?? "—") | \(d.outcomesNote ?? "") |\n"
+                "| \(d.day) | \(o == nil ? "no" : "yes") | \(bouts) | \(mx) | \(f(o?.intensityGradient, 3)) | \(o.map { "\($0.sedentaryBouts)" } ?? "—") | "
+                + "\(cadence) | \(o?.cadenceMinutesAtLeast100.map { "\($0)" } ?? "—") | \(d.outcomesNote ?? "") |\n"
         }
         text += """
 

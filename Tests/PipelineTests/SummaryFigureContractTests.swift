@@ -70,7 +70,8 @@ struct SummaryFigureContractTests {
     }
 
     /// A wrist at 10 Hz from 11:00 UTC over two nights: orientation wandering while awake (a
-    /// 20-min brisk walk at 10:00 each day), lying
+    /// 20-min brisk walk at 10:00 each day, a 1-h nap at 14:00, off the wrist 16:00–18:30 on the
+    /// first day, awake 03:00–03:15 each night), lying
     /// still from 23:00 to 07:00 with a 30° turn every two hours (the shape of MotionTests'
     /// `SimulatedNights`), through every registered family's analyzer and the summary
     /// accumulator, as `RecordingAnalysis` runs them.
@@ -91,14 +92,23 @@ struct SummaryFigureContractTests {
         let info = StreamInfo(
             key: StreamKey(deviceID: "sim", sensor: .accelerometer, channel: "acceleration"),
             columns: ["x", "y", "z"].map { ColumnInfo(name: $0, unit: .standardGravity) }, nominalSampleRate: rate)
+        // The same device's gyroscope (the nights' rotation rate).
+        let gyro = StreamInfo(
+            key: StreamKey(deviceID: "sim", sensor: .rotationRate, channel: "rotation_rate"),
+            columns: ["x", "y", "z"].map { ColumnInfo(name: $0, unit: .radiansPerSecond) }, nominalSampleRate: rate)
         let sink = MemorySink()
         try sink.begin(recording: "sim")
         let out = CountingOutput(sink)
         out.figures.announce(index: 0, info: info)
+        out.figures.announce(index: 1, info: gyro)
         var claimed = [(String, any RecordingAnalyzer)]()
+        // A diary's time in bed and nap detection, so the latency and nap figures fill.
+        let motion: [String: OptionValue] = ["time_in_bed": .choice("22:30-07:30"), "naps": .flag(true)]
         for entry in AnalysisRegistry.families {
-            var a = entry.makeAnalyzer(values: [:])
-            if a.claim(AnnouncedStream(index: 0, info: info, file: "sim")) { claimed.append((entry.name, a)) }
+            var a = entry.makeAnalyzer(values: entry.name == "motion" ? motion : [:])
+            let takesAccelerometer = a.claim(AnnouncedStream(index: 0, info: info, file: "sim"))
+            let takesGyroscope = a.claim(AnnouncedStream(index: 1, info: gyro, file: "sim"))
+            if takesAccelerometer || takesGyroscope { claimed.append((entry.name, a)) }
         }
         let block = 36_000
         var k = 0
@@ -115,8 +125,22 @@ struct SummaryFigureContractTests {
             let b = SampleBlock(
                 stream: 0, segment: 0, firstSample: k, time: .uniform(segmentStart: start, sampleRate: rate), columns: [x, y, z],
                 flags: [UInt8](repeating: 0, count: n), endsSegment: k + n == count)
+            var gx = [Float](), gy = [Float](), gz = [Float]()
+            for i in k..<(k + n) {
+                let w = rotation(i, rate: rate, start: start)
+                gx.append(w.x)
+                gy.append(w.y)
+                gz.append(w.z)
+            }
+            let g = SampleBlock(
+                stream: 1, segment: 0, firstSample: k, time: .uniform(segmentStart: start, sampleRate: rate), columns: [gx, gy, gz],
+                flags: [UInt8](repeating: 0, count: n), endsSegment: k + n == count)
             out.figures.add(b)
-            for i in claimed.indices { try claimed[i].1.consume(b, output: out) }
+            out.figures.add(g)
+            for i in claimed.indices {
+                try claimed[i].1.consume(g, output: out)
+                try claimed[i].1.consume(b, output: out)
+            }
             k += n
         }
         for i in claimed.indices { try claimed[i].1.finish(output: out) }
@@ -129,7 +153,17 @@ struct SummaryFigureContractTests {
         let s = Double(i) / rate
         let clock = (start + s).truncatingRemainder(dividingBy: 86_400)
         let jitter = Float(0.002 * sin(Double(i) * 12.9898).truncatingRemainder(dividingBy: 1))
-        let asleep = clock >= 23 * 3600 || clock < 7 * 3600
+        // Awake 03:00–03:15 (an awakening) and a 1-h nap lying still from 14:00 (nap detection).
+        let awakeAtNight = clock >= 3 * 3600 && clock < 3 * 3600 + 900
+        let nap = clock >= 14 * 3600 && clock < 15 * 3600
+        // Lying still, a 1-s twitch every 4 min (so the stillness is not taken for non-wear).
+        func twitch(_ since: Double) -> SIMD3<Float> {
+            SIMD3<Float>(repeating: since.truncatingRemainder(dividingBy: 240) < 1 ? Float(0.08 * sin(2 * .pi * 2.5 * s)) : 0)
+        }
+        // Off the wrist on a table 16:00–18:30 of the first afternoon (non-wear).
+        if s >= 5 * 3600 && s < 7.5 * 3600 { return SIMD3<Float>(0.01 + jitter / 2, -0.02, 1 + jitter / 2) }
+        if nap { return SIMD3(Float(sin(0.5)), 0, Float(cos(0.5))) + SIMD3<Float>(repeating: jitter) + twitch(clock) }
+        let asleep = (clock >= 23 * 3600 || clock < 7 * 3600) && !awakeAtNight
         if !asleep {
             let theta = 1.0 + 0.5 * sin(2 * .pi * s / 7) + 0.3 * sin(2 * .pi * s / 2.3)
             let phi = 2 * .pi * s / 40
@@ -142,7 +176,14 @@ struct SummaryFigureContractTests {
         }
         let sinceBed = clock >= 23 * 3600 ? clock - 23 * 3600 : clock + 3600
         let theta = (40.0 + 30 * Double(Int(sinceBed / 7200) % 2)) * .pi / 180
-        return SIMD3(Float(sin(theta)), 0, Float(cos(theta))) + SIMD3<Float>(repeating: jitter)
+        return SIMD3(Float(sin(theta)), 0, Float(cos(theta))) + SIMD3<Float>(repeating: jitter) + twitch(sinceBed)
+    }
+
+    /// The gyroscope of ``sample(_:rate:start:)``: 0.02 rad/s about z asleep, 0.5 rad/s awake.
+    static func rotation(_ i: Int, rate: Double, start: Double) -> SIMD3<Float> {
+        let clock = (start + Double(i) / rate).truncatingRemainder(dividingBy: 86_400)
+        let asleep = clock >= 23 * 3600 || clock < 7 * 3600
+        return SIMD3(0, 0, asleep ? 0.02 : 0.5)
     }
 
     /// Whether a value is data: a non-zero number or non-empty text.

@@ -27,6 +27,37 @@ public struct MotionNight: Sendable, Hashable {
     public var awakenings: Int?
     /// Why the night has no SPT window, or `nil`.
     public var note: String?
+    /// The time-in-bed window of the night (``MotionOptions/timeInBed``), in s on the stream's
+    /// clock, or `nil` when none is known.
+    public var timeInBed: Span?
+    /// Sleep onset latency: start of the first sustained-inactivity bout lying wholly inside the
+    /// time in bed, minus the time in bed's start, in s (GGIR's rule for a time-in-bed guider);
+    /// `nil` without a time in bed, an SPT window or such a bout.
+    public var sleepOnsetLatencySeconds: Double?
+    /// Nap bouts: sustained-inactivity bouts of the window outside the SPT window that pass the nap
+    /// rule (``MotionOptions/naps``), in time order; empty when nap detection is off.
+    public var napSpans: [Span] = []
+    /// Whether nap detection ran on the night (``MotionOptions/naps`` on and an SPT window).
+    public var napsDetected = false
+    /// Mean rotation rate over the SPT window, in deg/s: the paired gyroscope's mean angular speed
+    /// |ω| weighted by its grid samples, or `nil` (see ``nullReason``).
+    public var rotationRateMeanDegreesPerSecond: Double?
+    /// Why the sleep onset latency, the naps and the rotation rate are empty, one clause each.
+    public var latencyNote: String?, napNote: String?, rotationNote: String?
+
+    /// The clauses of ``latencyNote``, ``napNote`` and ``rotationNote``, or `nil`.
+    public var nullReason: String? {
+        let parts = [latencyNote, napNote, rotationNote].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
+    }
+
+    /// Nap bouts found (``napSpans``), or `nil` when nap detection did not run.
+    public var napBouts: Int? { napsDetected ? napSpans.count : nil }
+
+    /// Time in nap bouts, in s, or `nil` when nap detection did not run.
+    public var napSeconds: Double? {
+        napsDetected ? napSpans.reduce(0) { $0 + $1.endSeconds - $1.startSeconds } : nil
+    }
 
     /// A stretch of time, in s on the stream's clock.
     public struct Span: Sendable, Hashable {

@@ -53,6 +53,13 @@ struct SleepDetector {
         var bouts: Int?
         /// The sustained-inactivity bouts inside the SPT window, as epoch ranges of the window.
         var boutEpochs: [Range<Int>] = []
+        /// Every sustained-inactivity bout of the window (maximal runs of inactive worn epochs,
+        /// in or out of the SPT window), for the sleep onset latency and the naps.
+        var inactiveRuns: [Range<Int>] = []
+        /// For each of ``inactiveRuns``: whether the epoch just before or just after it is judged
+        /// not worn (the stillness goes on into non-wear: the edge of an off-wrist period that the
+        /// 15-min blocks judged worn, not a nap).
+        var runTouchesNonWear: [Bool] = []
         var note: String?
     }
 
@@ -229,6 +236,11 @@ struct SleepDetector {
             }
         }
         close(previous, n)
+        for run in runs(inactive) where run.value {
+            r.inactiveRuns.append(run.start..<(run.start + run.count))
+            let before = run.start - 1, after = run.start + run.count
+            r.runTouchesNonWear.append((before >= 0 && wear[before] == 2) || (after < n && wear[after] == 2))
+        }
         var sleep = 0, bouts = 0
         var inBout = false
         for i in spt.start..<(spt.start + spt.count) {

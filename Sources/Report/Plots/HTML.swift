@@ -56,7 +56,7 @@ enum HTML {
         .q-0{fill:#ffffff}.q-1{fill:#d4d4d4}.q-2{fill:url(#hatch)}
         .ov{stroke:#111;fill:none;stroke-width:2.4}
         .b0{fill:#d9d9d9;stroke:#555;stroke-width:.5}.b1{fill:#9a9a9a;stroke:#333;stroke-width:.5}.b2{fill:#555;stroke:#111;stroke-width:.5}.b3{fill:url(#hatchdark);stroke:#111;stroke-width:.5}
-        .act{fill:#1f4e99}.nw{fill:url(#hatch)}.spt{fill:#9fb6db;stroke:#1f4e99;stroke-width:1}.bout{fill:#1f4e99}
+        .act{fill:#1f4e99}.nw{fill:url(#hatch)}.spt{fill:#9fb6db;stroke:#1f4e99;stroke-width:1}.bout{fill:#1f4e99}.band0{fill:#2e8b57;fill-opacity:.22}.band1{fill:#d9822b;fill-opacity:.22}
         details.methods{font-size:.86em;margin:.6em 0 1em}details.methods ol{margin:.3em 0;padding-left:1.6em}
         table.heat td{min-width:2.2em;text-align:center}table.heat td.l{text-align:left}.heat0{background:#fff}.heat1{background:#e3e3e3}.heat2{background:#bdbdbd}.heat3{background:#8a8a8a;color:#fff}.heat4{background:#444;color:#fff}
         tr.failed td{background:#fff3e0}.scroll{overflow-x:auto}

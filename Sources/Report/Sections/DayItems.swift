@@ -97,6 +97,27 @@ enum ActogramItem {
                 if let v = r.double(column) { peak[day][col] = max(peak[day][col], v) }
             }
             p.add("<g class=\"actogram\" data-vmax=\"\(vmax)\" data-lane-height=\"\(laneHeight)\" data-day0=\"\(day0)\">")
+            var marked = [String]()
+            for (b, band) in d.bands.enumerated() {
+                let candidates = try c.select(band.rows, notNull: [band.onset])
+                guard
+                    let onset = candidates.first(where: { r in d.plotBy.map { (r.text($0) ?? "") == key } ?? true })?.double(band.onset),
+                    onset.isFinite, band.hours > 0
+                else { continue }
+                // Hours after midnight on the stream's clock, drawn on the lanes' clock (shifted), wrapping midnight.
+                let from = ((onset * 3600 + shift).truncatingRemainder(dividingBy: 86_400) + 86_400).truncatingRemainder(dividingBy: 86_400)
+                let to = from + band.hours * 3600
+                let pieces: [(Double, Double)] = to <= 86_400 ? [(from, to)] : [(from, 86_400), (0, to - 86_400)]
+                let top = p.top + laneGap, height = Double(days) * (laneHeight + laneGap) - laneGap
+                for (a, z) in pieces {
+                    let x0 = p.left + a / 86_400 * p.plotWidth, x1 = p.left + z / 86_400 * p.plotWidth
+                    p.add(
+                        "<rect class=\"band\(b % 2)\" data-band=\"\(HTML.escape(band.label))\" x=\"\(HTML.n(x0))\" y=\"\(HTML.n(top))\" width=\"\(HTML.n(x1 - x0))\" height=\"\(HTML.n(height))\"/>"
+                    )
+                }
+                p.legend.append(("band\(b % 2)", "\(band.label) from \(HTML.number(onset, 2)) h", "rect"))
+                marked.append("\(band.label) from \(HTML.number(onset, 2)) h for \(HTML.number(band.hours, 0)) h")
+            }
             for day in 0..<days {
                 let y1 = p.top + laneGap + Double(day) * (laneHeight + laneGap) + laneHeight
                 let date = TimeScale.calendar(Double(day + day0) * 86_400, seconds: false).0
@@ -127,14 +148,17 @@ enum ActogramItem {
                 }
             }
             p.add("</g>")
-            p.legend = [("act", "\(column) (bar height, largest \(HTML.number(vmax, 1)))", "rect")]
+            p.legend.insert(("act", "\(column) (bar height, largest \(HTML.number(vmax, 1)))", "rect"), at: 0)
             if nonWearEpochs > 0 { p.legend.append(("nw", "not worn", "rect")) }
             let unit = FamilySection.unit(d.rows.table, column)
             s += p.render(
                 description:
                     "Actogram of \(key): \(days) day(s) from \(TimeScale.calendar(Double(day0) * 86_400, seconds: false).0), one lane per day from midnight to midnight (\(c.time.title)); "
                     + "bar height: the largest \(column) of the epochs in each pixel column (about \(Int(86_400 / Double(columns))) s), full height = \(HTML.number(vmax, 1)) \(unit); "
-                    + "\(mine.count) epochs, \(nonWearEpochs) marked not worn (hatched).", valueTicks: [])
+                    + "\(mine.count) epochs, \(nonWearEpochs) marked not worn (hatched)"
+                    + (marked.isEmpty
+                        ? "." : "; shaded on every lane: " + marked.joined(separator: ", ") + " (clock hours of the stream)."),
+                valueTicks: [])
         }
         return s
     }

@@ -94,6 +94,7 @@ public enum ReportItem: Sendable, Hashable {
             return s.rows.columnReferences + Self.refs(s.rows.table, [s.day, s.plotBy] + s.bars.map(\.column))
         case .actogram(let s):
             return s.rows.columnReferences + Self.refs(s.rows.table, [s.start, s.end, s.plotBy, s.nonWear?.column] + s.values)
+                + s.bands.flatMap { Self.refs($0.rows.table, [$0.onset, s.plotBy] + $0.rows.filters.map(\.column), optional: true) }
         case .intervals(let s): return s.columnReferences
         case .featureSeries(let s):
             return s.rows.columnReferences + Self.refs(s.rows.table, [s.stream, s.start, s.end, s.name, s.value, s.unit])
@@ -428,11 +429,14 @@ public struct ReportActogram: Sendable, Hashable {
     public var nonWear: ReportFilter?
     /// One actogram per value of this column.
     public var plotBy: String?
+    /// Clock windows marked on every lane (e.g. the L5 and M10 windows of the rest-activity
+    /// rhythm), from rows of another table with the same `plotBy` value.
+    public var bands: [ReportClockBand]
 
     /// Declares an actogram.
     public init(
         id: String, title: String, rows: ReportRows, start: String = "epoch_start", end: String = "epoch_end", values: [String],
-        nonWear: ReportFilter? = nil, plotBy: String? = "stream"
+        nonWear: ReportFilter? = nil, plotBy: String? = "stream", bands: [ReportClockBand] = []
     ) {
         self.id = id
         self.title = title
@@ -442,6 +446,34 @@ public struct ReportActogram: Sendable, Hashable {
         self.values = values
         self.nonWear = nonWear
         self.plotBy = plotBy
+        self.bands = bands
+    }
+}
+
+/// A window of clock time marked on every lane of an actogram (``ReportActogram/bands``): it
+/// starts at the hour a row's `onset` column holds (hours after midnight on the stream's clock)
+/// and lasts `hours`, wrapping midnight.
+public struct ReportClockBand: Sendable, Hashable {
+    /// The rows holding the onset (the first row with a value per `plotBy` key is used).
+    public var rows: ReportRows
+    /// Column of the onset, in hours after midnight.
+    public var onset: String
+    /// Length of the window, h.
+    public var hours: Double
+    /// Legend label.
+    public var label: String
+
+    /// Declares a band.
+    /// - Parameters:
+    ///   - rows: rows holding the onset (filter them to one row per stream).
+    ///   - onset: the onset column (h after midnight).
+    ///   - hours: the window's length, h.
+    ///   - label: the legend label.
+    public init(rows: ReportRows, onset: String, hours: Double, label: String) {
+        self.rows = rows
+        self.onset = onset
+        self.hours = hours
+        self.label = label
     }
 }
 
