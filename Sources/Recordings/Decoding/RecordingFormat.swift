@@ -19,6 +19,9 @@ public enum RecordingFormat: String, Sendable, Hashable, CaseIterable, Codable, 
     /// ActiGraph `.gt3x` accelerometer file: a ZIP archive with `info.txt` and `log.bin`
     /// (``GT3XDecoder``).
     case gt3x = "actigraph-gt3x"
+    /// European Data Format: EDF, EDF+ (continuous and discontinuous), BDF and BDF+
+    /// (``EDFDecoder``).
+    case edf = "edf"
 
     public var description: String { rawValue }
 
@@ -33,6 +36,7 @@ public enum RecordingFormat: String, Sendable, Hashable, CaseIterable, Codable, 
             throw RecordingError(.empty, file: path, "the file is empty")
         }
         if head.starts(with: Array("MATLAB 5.0 MAT-file".utf8)) { return .matlab }
+        if EDFHeader.looksLikeEDF(head) { return .edf }
         if path.lowercased().hasSuffix(".gt3x") || zipHeadNamesLogBin(head) { return .gt3x }
         // Bytes, not Characters: "\r\n" is one Character in Swift and would hide "\n" matches.
         let text = String(decoding: head.filter { $0 != 0x0d }, as: UTF8.self)
@@ -68,7 +72,7 @@ public enum RecordingFormat: String, Sendable, Hashable, CaseIterable, Codable, 
         throw RecordingError(
             .unknownFormat, file: path, line: 1,
             "content matches no known format (SensorKit NDJSON, MyDataHelps JSON, "
-                + "Apple Health ECG CSV, WFDB .hea, MATLAB v5, CSV, BUT PPG, ActiGraph .gt3x)")
+                + "Apple Health ECG CSV, WFDB .hea, MATLAB v5, CSV, BUT PPG, ActiGraph .gt3x, EDF/BDF)")
     }
 
     /// Whether `head` starts a ZIP archive (`PK\3\4`) one of whose first local file headers
