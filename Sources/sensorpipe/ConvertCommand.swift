@@ -138,11 +138,15 @@ enum ConvertCommand {
                 try writer.write(overrides.apply(event))
             }
             var annotations: [(time: Double, duration: Double?, text: String)] = []
+            var subsecond: Double?
             if let edf = opened.decoder as? EDFDecoder {
                 annotations = edf.annotations.map { (edf.header.startSeconds + $0.onsetSeconds, $0.durationSeconds, $0.text) }
+                subsecond = edf.firstRecordOnsetSeconds.map { $0 - $0.rounded(.down) }
             }
             if o.results {
-                switch Result(catching: { try RecordingAnalysis.results(of: RecordingInput(path: input), analysis: AnalysisConfiguration(decode: o.decode)) }) {
+                switch Result(catching: {
+                    try RecordingAnalysis.results(of: RecordingInput(path: input), analysis: AnalysisConfiguration(decode: o.decode))
+                }) {
                 case .success(let results): annotations += ResultAnnotations.make(results)
                 case .failure(let error):
                     unlink(partial)
@@ -150,7 +154,7 @@ enum ConvertCommand {
                     return 1
                 }
             }
-            try writer.finish(annotations: annotations)
+            try writer.finish(annotations: annotations, subsecondStart: subsecond)
             guard rename(partial, output) == 0 else {
                 CLI.error("\(output): cannot rename from \(partial): \(String(cString: strerror(errno)))")
                 return 1

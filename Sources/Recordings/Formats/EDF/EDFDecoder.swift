@@ -416,7 +416,8 @@ public final class EDFDecoder: RecordingDecoder {
         var timeKeeping: Double?
         var firstAnnotationSignal = true
         for (i, s) in h.signals.enumerated() where s.isAnnotations {
-            let bytes = UnsafeRawBufferPointer(rebasing: raw[signalOffsets[i]..<(signalOffsets[i] + s.samplesPerRecord * h.variant.bytesPerSample)])
+            let bytes = UnsafeRawBufferPointer(
+                rebasing: raw[signalOffsets[i]..<(signalOffsets[i] + s.samplesPerRecord * h.variant.bytesPerSample)])
             do {
                 let parsed = try EDFTALParser.parse(bytes, record: k, firstSignal: firstAnnotationSignal)
                 if firstAnnotationSignal { timeKeeping = parsed.timeKeeping }

@@ -295,7 +295,8 @@ public struct EDFHeader: Sendable {
         else {
             throw RecordingError(
                 .outOfRange, file: file, byteOffset: 168,
-                "start date \(d.map(String.init).joined(separator: ".")) or time \(t.map(String.init).joined(separator: ".")) is not a valid date and time")
+                "start date \(d.map(String.init).joined(separator: ".")) or time \(t.map(String.init).joined(separator: ".")) is not a valid date and time"
+            )
         }
         let year = d[2] >= 85 ? 1900 + d[2] : 2000 + d[2]
         let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)

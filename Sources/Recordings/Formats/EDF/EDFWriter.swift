@@ -247,10 +247,16 @@ public final class EDFWriter {
 
     /// Writes the file: header, then every record with samples, with `annotations` (absolute
     /// times, seconds on the streams' clock) in the annotation signal.
-    /// - Parameter annotations: (time, duration, text) to write as TALs.
+    /// - Parameters:
+    ///   - annotations: (time, duration, text) to write as TALs.
+    ///   - subsecondStart: the start's fraction of a second as the source states it (an EDF+ input's
+    ///     first record onset), used when the earliest sample's time agrees with it within 1 µs: a Unix
+    ///     time in a `Double` carries only ~0.2 µs.
     /// - Throws: ``RecordingError`` when no record duration fits every rate, or on write errors.
     /// - Complexity: O(samples + annotations).
-    public func finish(annotations: [(time: Double, duration: Double?, text: String)] = []) throws(RecordingError) {
+    public func finish(
+        annotations: [(time: Double, duration: Double?, text: String)] = [], subsecondStart: Double? = nil
+    ) throws(RecordingError) {
         defer { closeSpools() }
         let used = signals.indices.filter { signals[$0].count > 0 }
         guard !used.isEmpty || !annotations.isEmpty else {
@@ -340,7 +346,8 @@ public final class EDFWriter {
         // Annotation TALs per record: time-keeping + annotations (each in the record holding its onset).
         // Onsets in EDFlib's resolution, 100 ns (a Unix time in a Double carries ~0.2 µs).
         func tenth(_ v: Double) -> Double { (v * 1e7).rounded() / 1e7 }
-        let fraction = tenth(t0 - t0.rounded(.down))
+        var fraction = tenth(t0 - t0.rounded(.down))
+        if let given = subsecondStart, abs(given - fraction) < 1e-6 { fraction = given }
         var talsOf: [Int: [UInt8]] = [:]
         var sorted = annotations.sorted { $0.time < $1.time }
         // Records left without samples of a signal that has a run are noted.
