@@ -31,5 +31,5 @@ with open(path, "wb") as out:
     out.write(bytes(record) * (n % 1000))
 PY
 ls -l "$dir/big.edf"
-/usr/bin/time -v .build/release/sensorpipe inspect "$dir/big.edf" 2>"$dir/time.txt" | tail -12
+/usr/bin/time -v "${SENSORPIPE:-.build/release/sensorpipe}" inspect "$dir/big.edf" 2>"$dir/time.txt" | tail -12
 grep -E "Maximum resident|Elapsed" "$dir/time.txt"
