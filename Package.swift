@@ -62,7 +62,8 @@ let package = Package(
             exclude: ["README.md"]),
 
         // MARK: - Command-line tool
-        .executableTarget(name: "sensorpipe", dependencies: ["Pipeline", "Recordings", "Cardio", "DSP", "Features", "Report"]),
+        .executableTarget(
+            name: "sensorpipe", dependencies: ["Pipeline", "Recordings", "Cardio", "DSP", "Features", "Report", "Rhythm"]),
 
         // MARK: - Examples (runnable with `swift run -c release <name>`; not products)
         .executableTarget(name: "heart-rate-report", dependencies: ["SensorPipe"], path: "Examples/HeartRateReport"),
@@ -118,6 +119,8 @@ if Context.environment["SENSORPIPE_FUZZ"] != nil {
                 name: name, dependencies: ["FuzzSupport", "Recordings", "Pipeline"],
                 path: "Fuzz/\(name)"))
     }
+    package.targets.append(
+        .executableTarget(name: "FuzzEDF", dependencies: ["FuzzSupport", "Recordings"], path: "Fuzz/FuzzEDF"))
     package.targets.append(
         .executableTarget(
             name: "FuzzReportDatabase", dependencies: ["FuzzSupport", "Report"], path: "Fuzz/FuzzReportDatabase"))

@@ -73,6 +73,8 @@ for f in files("wfdb/**/*.hea", "bad/wfdb/*.hea"):
     seed("FuzzWFDB", os.path.relpath(f, FIX), text.encode() + b"\0" + dat)
 for f in files("wfdb/**/*.atr", "wfdb/**/*.qrs"):
     seed("FuzzWFDB", os.path.relpath(f, FIX), b"\0" + read(f))
+for f in files("edf/*.edf", "edf/*.bdf", "bad/edf/*"):
+    seed("FuzzEDF", os.path.relpath(f, FIX), read(f))
 # The opener sees everything.
 for f in files("**/*"):
     seed("FuzzOpener", os.path.relpath(f, FIX), read(f))

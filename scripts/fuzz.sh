@@ -17,7 +17,7 @@
 # with a regression test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-targets=(FuzzSensorKit FuzzMyDataHelps FuzzAppleHealth FuzzWFDB FuzzMATLAB FuzzCSV FuzzBUTPPG FuzzGT3X FuzzOpener FuzzManifest FuzzMerge FuzzReportDatabase FuzzHealthExport)
+targets=(FuzzSensorKit FuzzMyDataHelps FuzzAppleHealth FuzzWFDB FuzzMATLAB FuzzCSV FuzzBUTPPG FuzzGT3X FuzzOpener FuzzManifest FuzzMerge FuzzReportDatabase FuzzHealthExport FuzzEDF)
 if [ "${1:-}" = "list" ]; then printf '%s\n' "${targets[@]}"; exit 0; fi
 [ $# -ge 2 ] || { echo "usage: scripts/fuzz.sh TARGET|all SECONDS [-- libFuzzer flags]" >&2; exit 64; }
 which=$1; seconds=$2; shift 2

@@ -30,6 +30,7 @@ enum InspectCommand {
                 .flag("--json", help: "one JSON object per recording, one per line", \.json),
                 SharedOptions.preset(\.decode),
                 SharedOptions.noVerifyIntegrity(\.decode),
+                SharedOptions.edfSignal(\.decode),
             ] + SharedOptions.csv(\.decode) + [
                 .value(
                     "--issues", rule: .integer("N", in: 0...Int.max), help: "show at most N recoverable issues per file (default 5)",

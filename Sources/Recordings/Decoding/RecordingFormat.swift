@@ -22,6 +22,9 @@ public enum RecordingFormat: String, Sendable, Hashable, CaseIterable, Codable, 
     /// Apple Health "Export All Health Data": `export.xml` (plain or compressed) or the export's
     /// `.zip` (``AppleHealthExportDecoder``).
     case appleHealthExport = "apple-health-export"
+    /// European Data Format: EDF, EDF+ (continuous and discontinuous), BDF and BDF+
+    /// (``EDFDecoder``).
+    case edf = "edf"
 
     public var description: String { rawValue }
 
@@ -36,6 +39,7 @@ public enum RecordingFormat: String, Sendable, Hashable, CaseIterable, Codable, 
             throw RecordingError(.empty, file: path, "the file is empty")
         }
         if head.starts(with: Array("MATLAB 5.0 MAT-file".utf8)) { return .matlab }
+        if EDFHeader.looksLikeEDF(head) { return .edf }
         if path.lowercased().hasSuffix(".gt3x") || zipHeadNamesLogBin(head) { return .gt3x }
         if head.starts(with: [0x50, 0x4B, 0x03, 0x04]), let zip = try? ZipArchive(path: path),
             zip.entries.contains(where: { $0.name == "export.xml" || $0.name.hasSuffix("/export.xml") })
@@ -81,7 +85,7 @@ public enum RecordingFormat: String, Sendable, Hashable, CaseIterable, Codable, 
         throw RecordingError(
             .unknownFormat, file: path, line: 1,
             "content matches no known format (SensorKit NDJSON, MyDataHelps JSON, "
-                + "Apple Health ECG CSV, Apple Health export.xml/zip, WFDB .hea, MATLAB v5, CSV, BUT PPG, ActiGraph .gt3x)")
+                + "Apple Health ECG CSV, Apple Health export.xml/zip, WFDB .hea, MATLAB v5, CSV, BUT PPG, ActiGraph .gt3x, EDF/BDF)")
     }
 
     /// Whether `head` starts a ZIP archive (`PK\3\4`) one of whose first local file headers

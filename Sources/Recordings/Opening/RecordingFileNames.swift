@@ -11,7 +11,7 @@ public enum RecordingFileNames {
     public static let sensorKitExtensions = [".ndjson", ".jsonl", ".json"]
     /// Extensions of recording files: SensorKit, CSV (Apple Health ECG, BUT PPG, mapped CSV),
     /// WFDB headers (a record is opened by its `.hea`), MATLAB, ActiGraph.
-    public static let recordingExtensions = sensorKitExtensions + [".csv", ".hea", ".mat", ".gt3x"]
+    public static let recordingExtensions = sensorKitExtensions + [".csv", ".hea", ".mat", ".gt3x", ".edf", ".bdf"]
     /// Sensor names a SensorKit file name may carry as one whole word (between `_`, `-`, `.` or
     /// the name's ends; matched case-insensitively): Apple's sensor names and their short forms.
     public static let sensorKitSensorTokens = [

@@ -18,6 +18,9 @@ public struct DecodeOptions: Sendable {
     /// specification lines than signals, a GT3X ZIP entry whose CRC-32 or size differs from the
     /// ZIP directory. `false` delivers the data and reports each failure as an issue.
     public var verifiesIntegrity: Bool = true
+    /// EDF/BDF signals whose sensor is given instead of found by ``EDFSignalRules``: label →
+    /// kind, or `nil` for "not delivered" (`--edf-signal LABEL=KIND`).
+    public var edfSignalSensors: [String: SensorKind?] = [:]
 
     /// Creates options; every field defaults to automatic behaviour.
     public init(
@@ -120,6 +123,17 @@ public enum RecordingOpener {
             return Opened(
                 decoder: try GT3XDecoder(
                     path: path, blockCapacity: capacity,
+                    verifiesIntegrity: options.verifiesIntegrity),
+                format: format, preset: nil, presetDetected: false)
+        case .edf:
+            let overrides = options.edfSignalSensors
+            return Opened(
+                decoder: try EDFDecoder(
+                    path: path, blockCapacity: capacity,
+                    sensor: { signal in
+                        if let given = overrides[signal.label] { return given }
+                        return EDFSignalRules.classify(signal)
+                    },
                     verifiesIntegrity: options.verifiesIntegrity),
                 format: format, preset: nil, presetDetected: false)
         case .csv:

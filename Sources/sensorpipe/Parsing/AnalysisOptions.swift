@@ -161,6 +161,26 @@ enum SharedOptions {
             path.appending(path: \.verifiesIntegrity), to: false)
     }
 
+    /// `--edf-signal LABEL=KIND` (repeatable): the sensor of an EDF/BDF signal, replacing the label rules
+    /// (``EDFSignalRules``).
+    static func edfSignal<O>(_ path: WritableKeyPath<O, DecodeOptions>) -> CommandOption<O> {
+        CommandOption<O>(
+            spec: OptionSpec(
+                flags: ["--edf-signal"], value: .text("LABEL=KIND"),
+                help:
+                    "EDF/BDF signal LABEL is KIND (ecg, ppg, accelerometer or none), instead of what its label and transducer "
+                    + "say (docs/SCHEMA.md, \"EDF and BDF\"); repeatable",
+                repeatable: true)
+        ) { o, text throws(UsageError) in
+            guard let text, let eq = text.lastIndex(of: "="), eq != text.startIndex,
+                let kind = EDFSignalRules.overrideKind(String(text[text.index(after: eq)...]))
+            else {
+                throw UsageError("--edf-signal needs LABEL=KIND with KIND ecg, ppg, accelerometer or none (got '\(text ?? "")')")
+            }
+            o[keyPath: path].edfSignalSensors[String(text[..<eq])] = kind
+        }
+    }
+
     /// `--config FILE`: the whole configuration from a file, applied before the other options.
     static func configFile<O>(_ path: WritableKeyPath<O, AnalysisConfiguration>) -> CommandOption<O> {
         var option = CommandOption<O>(
@@ -184,6 +204,9 @@ enum SharedOptions {
     /// `--preset`, `--no-verify-integrity` and `--config` of a command that analyses.
     static func analysis<O>(_ path: WritableKeyPath<O, AnalysisConfiguration>) -> [CommandOption<O>] {
         [preset(path.appending(path: \.decode))] + csv(path.appending(path: \.decode))
-            + [noVerifyIntegrity(path.appending(path: \.decode)), configFile(path)]
+            + [
+                noVerifyIntegrity(path.appending(path: \.decode)), edfSignal(path.appending(path: \.decode)),
+                configFile(path),
+            ]
     }
 }
