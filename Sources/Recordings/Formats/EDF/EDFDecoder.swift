@@ -235,6 +235,8 @@ public final class EDFDecoder: RecordingDecoder {
                 accelerometerGroups[key]![axis] = i
             case .rotationRate:
                 skip("rotation rate is not read from EDF files")
+            case .heartbeat, .healthRecord:
+                skip("beat lists and device records are not read from EDF files")
             }
         }
         for key in groupOrder {
