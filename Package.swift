@@ -69,7 +69,8 @@ let package = Package(
 
         // MARK: - Benchmarks
         .executableTarget(
-            name: "sensorpipe-bench", dependencies: ["DSP", "Recordings", "Cardio", "Motion", "Features", "Pipeline", "CFFTW", "CZlib"],
+            name: "sensorpipe-bench",
+            dependencies: ["DSP", "Recordings", "Cardio", "Motion", "Features", "Pipeline", "Rhythm", "CFFTW", "CZlib"],
             path: "Benchmarks/sensorpipe-bench"),
 
         // MARK: - Test support and tests

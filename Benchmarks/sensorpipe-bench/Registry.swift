@@ -14,6 +14,7 @@ func allBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
     all += ecgBenchmarks(scale)
     all += sqiBenchmarks(scale)
     all += chainBenchmarks(scale)
+    all += rhythmBenchmarks(scale)
     all += motionBenchmarks(scale)
     all += featureBenchmarks(scale)
     all += ppgBenchmarks(scale)
