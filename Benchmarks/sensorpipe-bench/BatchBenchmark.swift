@@ -2,7 +2,7 @@ import CZlib
 import Foundation
 
 /// The whole-pipeline benchmark (`sensorpipe-bench --batch`): `sensorpipe run` over the demo
-/// recordings of `Datasets/` repeated (as symbolic links, each a separate recording) until the
+/// recordings of `Datasets/` repeated (as distinct copies, each a separate recording) until the
 /// input reaches a target size, with `--jobs 1` and `--jobs 2`, each as its own process.
 ///
 /// Reported per run: wall seconds, MB/s of input, hours of signal per second (from the run's
@@ -46,20 +46,24 @@ struct BatchBenchmark {
         }
     }
 
-    /// Links the demo files into `dir/copy-NNNN/` until `targetBytes`; returns the byte total and
-    /// the number of recordings.
+    /// Copies the demo files into `dir/copy-NNNN/` until `targetBytes`; returns the byte total and
+    /// the number of recordings. Each copy is its own file with its own content — the demo file's
+    /// bytes followed by a small stored gzip member holding `c + 1` blank lines (which the NDJSON
+    /// decoder skips) — because the batch analyses a file reached twice (a link) or a byte-identical
+    /// copy once (`RecordingDiscovery.unique`).
     func makeInput(in dir: URL) throws -> (bytes: Int, recordings: Int, copies: Int) {
         let files = demoFiles()
         let perCopy = files.reduce(0) { $0 + $1.size }
         guard perCopy > 0 else { throw BenchError("no demo recordings under \(datasets.path)") }
         let copies = (targetBytes + perCopy - 1) / perCopy
+        let contents = files.map { FileManager.default.contents(atPath: $0.path) ?? Data() }
         for c in 0..<copies {
             let sub = dir.appendingPathComponent(String(format: "copy-%04d", c))
             try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
-            for f in files {
-                try FileManager.default.createSymbolicLink(
-                    atPath: sub.appendingPathComponent((f.path as NSString).lastPathComponent).path,
-                    withDestinationPath: f.path)
+            let tail = storedGzipMember([UInt8](repeating: 0x0A, count: c + 1))
+            for (f, data) in zip(files, contents) {
+                let path = sub.appendingPathComponent((f.path as NSString).lastPathComponent)
+                try (data + tail).write(to: path)
             }
         }
         return (copies * perCopy, copies * files.count, copies)
@@ -154,6 +158,18 @@ func inflateGzip(_ data: Data, scratch out: inout [UInt8]) -> Int {
         inflateEnd(&z)
     }
     return produced
+}
+
+/// One gzip member (RFC 1952) holding `payload` in a stored deflate block (RFC 1951 §3.2.4);
+/// `payload` at most 65,535 bytes.
+func storedGzipMember(_ payload: [UInt8]) -> Data {
+    precondition(payload.count <= 0xFFFF)
+    var out: [UInt8] = [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 0xFF]
+    let n = UInt16(payload.count)
+    out += [1, UInt8(n & 0xFF), UInt8(n >> 8), UInt8(~n & 0xFF), UInt8(~n >> 8)] + payload
+    let crc = payload.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, uInt($0.count))) }
+    for v in [crc, UInt32(payload.count)] { out += (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
+    return Data(out)
 }
 
 struct BenchError: Error, CustomStringConvertible {
@@ -253,7 +269,7 @@ func runBatchBenchmark(quick: Bool, json: Bool, check: String?, targetMegabytes:
         } else {
             print(
                 String(
-                    format: "batch: %d recordings, %.1f MB of input (%.1f h of signal), Datasets/ linked %@",
+                    format: "batch: %d recordings, %.1f MB of input (%.1f h of signal), Datasets/ copied %@",
                     made.recordings, Double(made.bytes) / 1e6, one.signalHours, quick ? "(quick)" : ""))
             for r in [one, two] {
                 print(

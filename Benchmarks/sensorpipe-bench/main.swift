@@ -32,7 +32,7 @@ let usage = """
                         only the guarded cases (with their references) are measured
       --measure         plan FFTs with FFTW_MEASURE instead of FFTW_ESTIMATE
       --batch           the whole-pipeline benchmark: `sensorpipe run` (the executable beside this
-                        one) over Datasets/ linked until 1 GB (32 MB with --quick, or --megabytes),
+                        one) over Datasets/ copied until 1 GB (32 MB with --quick, or --megabytes),
                         --jobs 1 and 2: MB/s, hours of signal/s, scaling, peak RSS, zlib reference
       --long-ecg DAYS   memory of one long recording: a DAYS-long two-lead 360 Hz ECG through
                         `sensorpipe run --jobs 1` (one record) and `--jobs 2` (two records): peak RSS,

@@ -74,6 +74,17 @@ struct BatchRunnerTests {
         }
     }
 
+    @Test("the README's main job: every recording under Datasets/ is analysed, none fails")
+    func datasetsMainJob() throws {
+        let f = BatchFixture()
+        let root = Fixtures.repositoryRoot.appendingPathComponent("Datasets").path
+        let inputs = try RecordingDiscovery.expand([root])
+        let result = try f.run(inputs, into: "datasets.sqlite", jobs: 2)
+        let errors = SQLiteDump.rows(result.path, "SELECT path, error FROM recordings WHERE status = 'failed'")
+        #expect(result.summary.failed == 0, "\(errors)")
+        #expect(result.summary.ok == inputs.count)
+    }
+
     @Test("a batch with a tenth of its files corrupt completes; the good files' results equal a clean run")
     func corruptTenth() throws {
         let f = BatchFixture()

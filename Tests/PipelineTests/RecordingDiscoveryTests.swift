@@ -29,6 +29,27 @@ struct RecordingDiscoveryTests {
         #expect(expanded == [dir.url.path + "/a.csv", dir.url.path + "/b.csv"], "\(text.debugDescription)")
     }
 
+    @Test("a folder scan skips BIDMC reference companions beside their recording, but not without it")
+    func bidmcCompanions() throws {
+        let dir = TemporaryDirectory()
+        for name in ["bidmc_01_Signals.csv.xz", "bidmc_01_Breaths.csv", "bidmc_01_Numerics.csv", "bidmc_02_Breaths.csv"] {
+            _ = dir.write(name, "x\n")
+        }
+        let found = try RecordingDiscovery.expand([dir.url.path]).map { ($0 as NSString).lastPathComponent }
+        #expect(found == ["bidmc_01_Signals.csv.xz", "bidmc_02_Breaths.csv"])
+        // Named directly, a companion is still opened (and fails with the CSV layout error).
+        let named = dir.url.appendingPathComponent("bidmc_01_Breaths.csv").path
+        #expect(try RecordingDiscovery.expand([named]) == [named])
+    }
+
+    @Test("the main job's input, Datasets/, holds only recordings a batch can open (the README's first command)")
+    func datasetsFolder() throws {
+        let root = Fixtures.repositoryRoot.appendingPathComponent("Datasets").path
+        let found = try RecordingDiscovery.expand([root]).map { ($0 as NSString).lastPathComponent }
+        #expect(!found.contains { $0.lowercased().contains("_breaths.") || $0.lowercased().contains("_numerics.") })
+        #expect(found.contains("bidmc_01_excerpt_Signals.csv.xz"))
+    }
+
     @Test("a line that is not UTF-8 is a path of those bytes (file names may hold any byte but / and NUL)")
     func invalidUTF8() throws {
         let dir = TemporaryDirectory()

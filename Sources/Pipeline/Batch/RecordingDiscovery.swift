@@ -79,7 +79,8 @@ public enum RecordingDiscovery {
     /// - a folder: every recording file under it (recursively; by ``looksLikeRecording(_:)``),
     ///   sorted by path; symbolic links to folders and files are followed, each folder is
     ///   walked once (a link back to an enclosing folder is not followed again), hidden names
-    ///   (starting with `.`) are skipped;
+    ///   (starting with `.`) are skipped, and so are a recording's companion files beside it
+    ///   (``RecordingFileNames/isCompanion(_:siblings:)``);
     /// - a manifest (a file named `*.manifest`, `*.list` or `*.txt`): one path per line, blank
     ///   lines and lines starting with `#` ignored, relative paths taken from the manifest's
     ///   folder; listed folders are expanded as above;
@@ -235,7 +236,7 @@ public enum RecordingDiscovery {
             // fails as a recording, with its error, rather than vanishing).
             if let entry = FilePathBytes.status(path), entry.st_mode & S_IFMT == S_IFDIR {
                 walk(path, visited: &visited, into: &found)
-            } else if looksLikeRecording(name) {
+            } else if looksLikeRecording(name) && !RecordingFileNames.isCompanion(name, siblings: names) {
                 found.append(path)
             }
         }

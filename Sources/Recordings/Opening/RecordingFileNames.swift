@@ -25,6 +25,25 @@ public enum RecordingFileNames {
         hasExtension(name, recordingExtensions)
     }
 
+    /// Companion files of a recording that are not recordings themselves: BIDMC's reference
+    /// breath annotations and numerics (`NAME_Breaths.csv`, `NAME_Numerics.csv`) beside the
+    /// recording `NAME_Signals.csv` (Pimentel et al. 2016, PhysioNet BIDMC layout). A folder scan
+    /// skips them when the recording is in the same folder; named directly they are opened (and
+    /// fail with the CSV layout error).
+    /// - Parameters:
+    ///   - name: a file name (no folder).
+    ///   - siblings: the names in the same folder.
+    /// - Returns: whether `name` is such a companion.
+    /// - Complexity: O(siblings).
+    public static func isCompanion(_ name: String, siblings: [String]) -> Bool {
+        let plain = withoutCompression(name.lowercased())
+        for suffix in ["_breaths.csv", "_numerics.csv"] where plain.hasSuffix(suffix) {
+            let signals = plain.dropLast(suffix.count) + "_signals.csv"
+            return siblings.contains { withoutCompression($0.lowercased()) == signals }
+        }
+        return false
+    }
+
     /// Whether a file name has one of `extensions` (given in lower case), optionally followed by
     /// a compression suffix, compared case-insensitively.
     /// - Parameters:
