@@ -12,6 +12,7 @@ func allBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
     all += decodeBenchmarks(scale)
     all += hrvBenchmarks(scale)
     all += ecgBenchmarks(scale)
+    all += wavesBenchmarks(scale)
     all += sqiBenchmarks(scale)
     all += chainBenchmarks(scale)
     all += rhythmBenchmarks(scale)

@@ -169,19 +169,7 @@ struct QTDBWavesValidationTests {
         if !FileManager.default.fileExists(atPath: hea.path) {
             try? FileManager.default.copyItem(at: src.appendingPathComponent("\(name).hea"), to: hea)
         }
-        if !FileManager.default.fileExists(atPath: dat.path) {
-            let partial = dir.appendingPathComponent("\(name).dat.\(UUID().uuidString).partial")
-            _ = FileManager.default.createFile(atPath: partial.path, contents: nil)
-            let out = try FileHandle(forWritingTo: partial)
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            p.arguments = ["xz", "-dc", src.appendingPathComponent("\(name).dat.xz").path]
-            p.standardOutput = out
-            try p.run()
-            p.waitUntilExit()
-            try out.close()
-            if (try? FileManager.default.moveItem(at: partial, to: dat)) == nil { try? FileManager.default.removeItem(at: partial) }
-        }
+        try XZ.unpack(src.appendingPathComponent("\(name).dat.xz"), to: dat)
         return hea
     }
 
@@ -213,7 +201,7 @@ struct QTDBWavesValidationTests {
         return s
     }
 
-    @Test("per boundary mean ± SD and Se on the 15 MIT-BIH records of QTDB (MLII, V lead, combined; q1c and q2c)")
+    @Test("per boundary mean ± SD and Se on the 15 MIT-BIH records of QTDB (lead 0, lead 1, combined; q1c and q2c)")
     func boundaries() throws {
         var perLead: [String: [(String, WavesScoring.Score)]] = [:]
         var pooled: [String: WavesScoring.Score] = [:]
@@ -221,19 +209,19 @@ struct QTDBWavesValidationTests {
             let hea = try Self.unpacked(name)
             let rows = try Self.waves(hea)
             let src = try #require(Fixtures.sharedDatasets).appendingPathComponent("qtdb-mitdb")
+            let signals = try String(contentsOf: hea, encoding: .utf8).split(whereSeparator: \.isNewline)
+                .filter { !$0.hasPrefix("#") }.dropFirst().compactMap { $0.split(separator: " ").last.map(String.init) }
             for annotator in ["q1c", "q2c"] {
                 let path = src.appendingPathComponent("\(name).\(annotator)").path
                 guard FileManager.default.fileExists(atPath: path) else { continue }
                 let marks = try WavesScoring.marks(path: path, rate: 250)
                 for (stream, r) in rows {
-                    let which =
-                        stream.hasSuffix("combined")
-                        ? "combined"
-                        : (stream.hasSuffix("MLII") ? "MLII" : "V lead")
-                    let key = "\(annotator) \(which) [\(stream.split(separator: "/").last ?? "")]"
+                    // Lead 0 / lead 1: the record's signal order (its header); the lead's name per record.
+                    let channel = String(stream.split(separator: "/").last ?? "")
+                    let which = stream.hasSuffix("combined") ? "combined" : "lead \(signals.firstIndex(of: channel) ?? -1)"
                     let sc = WavesScoring.score(rows: r, marks: marks)
-                    perLead[key, default: []].append((name, sc))
-                    pooled["\(annotator) \(stream.hasSuffix("combined") ? "combined" : which)", default: WavesScoring.Score()].add(sc)
+                    perLead["\(annotator) \(which)", default: []].append(("\(name) (\(channel))", sc))
+                    pooled["\(annotator) \(which)", default: WavesScoring.Score()].add(sc)
                 }
             }
         }
@@ -243,7 +231,13 @@ struct QTDBWavesValidationTests {
         if let out = ProcessInfo.processInfo.environment["SENSORPIPE_WAVES_TABLE"] {
             try text.write(toFile: out, atomically: true, encoding: .utf8)
         }
+        // Guards at today's figures (issue 30 targets are stricter; docs/VALIDATION.md states the misses).
         let q1 = try #require(pooled["q1c combined"])
-        #expect(q1.se(.qrsOnset) > 90)
+        #expect(q1.se(.qrsOnset) >= 99)
+        #expect(q1.se(.qrsOffset) >= 99)
+        #expect(q1.se(.tOffset) >= 93)
+        #expect(q1.sd(.pOnset) < 35)
+        #expect(q1.sd(.qrsOffset) < 40)
+        #expect(q1.sd(.tOffset) < 50)
     }
 }

@@ -18,6 +18,9 @@ import numpy as np
 import neurokit2 as nk
 import wfdb
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wfdb_common import marks  # noqa: E402
+
 warnings.filterwarnings("ignore")
 ROOT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "../../../shared/datasets/qtdb-mitdb")
 RECORDS = "sel100 sel102 sel103 sel104 sel114 sel116 sel117 sel123 sel213 sel221 sel223 sel230 sel231 sel232 sel233".split()
@@ -25,31 +28,6 @@ KINDS = ["P on", "P peak", "P off", "QRS on", "QRS off", "T peak", "T off"]
 NK = {"P on": "ECG_P_Onsets", "P peak": "ECG_P_Peaks", "P off": "ECG_P_Offsets", "QRS on": "ECG_R_Onsets",
       "QRS off": "ECG_R_Offsets", "T peak": "ECG_T_Peaks", "T off": "ECG_T_Offsets"}
 FS = 250.0
-
-
-def marks(path):
-    """Annotated boundary times (s) per kind, from ( peak ) triplets."""
-    ann = wfdb.rdann(path[:-4], path[-3:])
-    sym, smp = ann.symbol, ann.sample
-    out = {k: [] for k in KINDS}
-    for i, s in enumerate(sym):
-        if s in "()":
-            continue
-        on = smp[i - 1] / FS if i > 0 and sym[i - 1] == "(" else None
-        off = smp[i + 1] / FS if i + 1 < len(sym) and sym[i + 1] == ")" else None
-        if s == "p":
-            out["P peak"].append(smp[i] / FS)
-            if on is not None: out["P on"].append(on)
-            if off is not None: out["P off"].append(off)
-        elif s == "t":
-            out["T peak"].append(smp[i] / FS)
-            if off is not None: out["T off"].append(off)
-        elif s == "u":
-            continue
-        else:
-            if on is not None: out["QRS on"].append(on)
-            if off is not None: out["QRS off"].append(off)
-    return out
 
 
 def score(detected, annotated, acc):

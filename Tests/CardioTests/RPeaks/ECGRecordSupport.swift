@@ -26,9 +26,7 @@ struct ECGRecord {
         return u
     }()
 
-    static var xzAvailable: Bool {
-        ["/usr/bin/xz", "/bin/xz", "/usr/local/bin/xz"].contains { FileManager.default.isExecutableFile(atPath: $0) }
-    }
+    static var xzAvailable: Bool { XZ.isAvailable }
 
     /// Reads `set/name` (e.g. `mitdb`, `100`) from `../shared/datasets`, signal `channel` (default 0;
     /// the decoder gives one stream per signal).
@@ -41,25 +39,7 @@ struct ECGRecord {
         if !FileManager.default.fileExists(atPath: hea.path) {
             try FileManager.default.copyItem(at: src.appendingPathComponent("\(name).hea"), to: hea)
         }
-        let dat = dir.appendingPathComponent("\(name).dat")
-        if !FileManager.default.fileExists(atPath: dat.path) {
-            // A unique partial file: suites running in parallel may unpack the same record.
-            let partial = dir.appendingPathComponent("\(name).dat.\(UUID().uuidString).partial")
-            _ = FileManager.default.createFile(atPath: partial.path, contents: nil)
-            let out = try FileHandle(forWritingTo: partial)
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            p.arguments = ["xz", "-dc", src.appendingPathComponent("\(name).dat.xz").path]
-            p.standardOutput = out
-            try p.run()
-            p.waitUntilExit()
-            try out.close()
-            guard p.terminationStatus == 0 else { throw Failure(description: "xz failed on \(set)/\(name)") }
-            if (try? FileManager.default.moveItem(at: partial, to: dat)) == nil {
-                try? FileManager.default.removeItem(at: partial)
-                guard FileManager.default.fileExists(atPath: dat.path) else { throw Failure(description: "cannot place \(dat.path)") }
-            }
-        }
+        try XZ.unpack(src.appendingPathComponent("\(name).dat.xz"), to: dir.appendingPathComponent("\(name).dat"))
         let decoder = try WFDBDecoder(path: hea.path, sensor: { _ in .electrocardiogram })
         var samples = [Float](), flags = [UInt8](), sizes = [Int]()
         var rate = 0.0

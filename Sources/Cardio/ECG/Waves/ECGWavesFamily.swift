@@ -9,8 +9,10 @@ import Signals
 /// (Martínez et al. 2004) on −1.0…+1.2 s of its lead, so rows depend on the samples and the beat
 /// times only, never on block sizes. Combined rows (stream `device/electrocardiogram/combined`):
 /// the first lead's beat and each other lead's beat within 150 ms of it; earliest P and QRS
-/// onset, latest P, QRS and T offset among the leads where the wave is present; peaks from the
-/// first lead where present.
+/// onset and latest P and QRS offset among the leads where the wave is present (the global
+/// boundaries: a lead's QRS offset fails early, on a truncated wide QRS), the median T offset
+/// (a lead's T offset fails late, on a U wave or a slow return, and the latest would keep
+/// every such failure); peaks from the first lead where present.
 public enum ECGWavesFamily: AnalysisFamily {
     public static let name = "waves"
     public static let summary = "ECG wave delineation (P, QRS, T per beat) and PR/QRS/QT/QTc per window"
@@ -191,12 +193,19 @@ public enum ECGWavesFamily: AnalysisFamily {
             c.qrsOffset = qrs.compactMap(\.qrsOffset).max()
             c.pOnset = p.compactMap(\.pOnset).min()
             c.pOffset = p.compactMap(\.pOffset).max()
-            c.tOffset = t.compactMap(\.tOffset).max()
+            c.tOffset = median(t.compactMap(\.tOffset))
             c.pPeak = p.first?.pPeak
             c.pShape = p.first?.pShape
             c.tPeak = t.first?.tPeak
             c.tShape = t.first?.tShape
             return c
+        }
+
+        /// The median of `x` (the mean of the middle two for an even count), `nil` when empty.
+        static func median(_ x: [Double]) -> Double? {
+            guard !x.isEmpty else { return nil }
+            let s = x.sorted(), n = s.count
+            return n % 2 == 1 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2])
         }
     }
 }

@@ -35,14 +35,24 @@ struct QuadraticSplineWavelet {
             let d = 1 << (k - 1)
             var wk = [Float](repeating: 0, count: n)
             s.withUnsafeBufferPointer { sp in
-                for i in 0..<n {
-                    let a = sp[i], b = sp[max(i - d, 0)]
-                    wk[i] = 2 * (a - b)
+                // The first samples see the window's first value in place of the ones before it
+                // (clamped indices); the rest run without the clamps.
+                let head = min(3 * d, n)
+                wk.withUnsafeMutableBufferPointer { wp in
+                    for i in 0..<min(d, n) { wp[i] = 2 * (sp[i] - sp[0]) }
+                    if d < n { for i in d..<n { wp[i] = 2 * (sp[i] - sp[i - d]) } }
                 }
                 if k < Self.scales {
-                    for i in 0..<n {
-                        let s0 = sp[i], s1 = sp[max(i - d, 0)], s2 = sp[max(i - 2 * d, 0)], s3 = sp[max(i - 3 * d, 0)]
-                        next[i] = (s0 + 3 * s1 + 3 * s2 + s3) * 0.125
+                    next.withUnsafeMutableBufferPointer { np in
+                        for i in 0..<head {
+                            let s0 = sp[i], s1 = sp[max(i - d, 0)], s2 = sp[max(i - 2 * d, 0)], s3 = sp[max(i - 3 * d, 0)]
+                            np[i] = (s0 + 3 * s1 + 3 * s2 + s3) * 0.125
+                        }
+                        if head < n {
+                            for i in head..<n {
+                                np[i] = (sp[i] + 3 * sp[i - d] + 3 * sp[i - 2 * d] + sp[i - 3 * d]) * 0.125
+                            }
+                        }
                     }
                 }
             }

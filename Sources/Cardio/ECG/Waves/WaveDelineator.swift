@@ -5,7 +5,9 @@
 /// - **QRS** at scale 2^2: the largest modulus maximum within ±100 ms of the detection time, and
 ///   the R wave's pair (it and its larger opposite-sign neighbour within 80 ms), then at most one
 ///   Q maximum before (> γ_pre = 0.06 of the largest) and one S maximum after (> γ_post = 0.09),
-///   each of alternating sign within 60 ms of the pair. The onset is the
+///   each of alternating sign within 60 ms of the pair; then, for a wide QRS (bundle-branch
+///   block, paced, ventricular), every further maximum above 0.25 of the largest, each within
+///   80 ms of the last one kept, up to 180 ms after the largest. The onset is the
 ///   first sample before the first maximum where |W| drops below ξ_on (0.05 of that maximum
 ///   when it is a rising slope, 0.07 when falling) or has a local minimum; the offset likewise
 ///   after the last maximum (ξ_off 0.125 rising, 0.71 falling).
@@ -15,11 +17,16 @@
 ///   beat − 100 ms). The largest maximum and its larger opposite-sign neighbour give the peak
 ///   (their zero crossing) and the shape (upright, inverted; a third alternating maximum of at
 ///   least 25 % of the largest makes it biphasic; one maximum alone: rising/falling only, no
-///   peak). Offset after the last maximum: |W| below ξ_Toff = 0.4 of it, or a local minimum.
+///   peak). A single maximum at 2^5 is paired with its opposite-sign neighbour when that is at
+///   least 10 % as large and within 160 ms (an asymmetric T whose slow return falls below ε_T).
+///   Offset after the last maximum: |W| below ξ_Toff = 0.4 of it, or a local minimum.
 /// - **P** at scale 2^4 likewise in [max(QRS onset − 280 ms, R − 0.4 RR), QRS onset − 30 ms],
-///   ε_P = 0.02 · RMS, onset ξ_Pon = 0.5, offset ξ_Poff = 0.9.
+///   ε_P = 0.02 · RMS, onset ξ_Pon = 0.5, offset ξ_Poff = 0.9; a biphasic P's three maxima span
+///   at most 100 ms (a wider third maximum is a U or T wave's slope before the P).
 ///
-/// No parameter depends on the record; the thresholds are Martínez 2004's.
+/// No parameter depends on the record; the thresholds are Martínez 2004's. The wide-QRS, lone
+/// T slope and P span rules are this implementation's, chosen on physiology after the QT
+/// Database errors were read per record (`scripts/ecg/qtdb-waves-errors.py`; in-sample).
 ///
 /// - Complexity: O(window length) per beat (about 550 samples at 250 Hz).
 struct WaveDelineator {
@@ -90,6 +97,17 @@ struct WaveDelineator {
                 let sw = maxima[l + 1]
                 if (w2[sw] > 0) != (w2[last] > 0), sw - last <= samples(0.06), abs(w2[sw]) > 0.09 * big { last = sw }
             }
+            // A wide QRS (bundle-branch block, paced or ventricular beats): further maxima above
+            // γ_post, each within 60 ms of the previous, up to 180 ms after the largest, belong
+            // to it (its later slopes; a pacing spike is the largest maximum then).
+            if var l = maxima.firstIndex(of: last) {
+                while l + 1 < maxima.count {
+                    l += 1
+                    let nx = maxima[l]
+                    guard nx - last <= samples(0.08), nx - im <= samples(0.18) else { break }
+                    if abs(w2[nx]) > 0.25 * big { last = nx }
+                }
+            }
         }
         let onThreshold = (w2[first] > 0 ? 0.05 : 0.07) * abs(w2[first])
         let offThreshold = (w2[last] > 0 ? 0.125 : 0.71) * abs(w2[last])
@@ -120,8 +138,21 @@ struct WaveDelineator {
                 let lo = widx(tLo, k), hi = widx(tHi, k)
                 let found = significant(w, from: lo, to: hi, threshold: 0.25 * level)
                 if found.count >= 2 || (k == 5 && !found.isEmpty) {
+                    // One significant slope at 2^5: its opposite slope, when at least 10 % as
+                    // steep and within 160 ms, completes the wave (an asymmetric T whose
+                    // slow return falls below ε_T; without it the offset is taken on the
+                    // rising slope, ~100 ms early).
+                    var slopes = found
+                    if found.count == 1, let f = found.first {
+                        let all = moduloMaxima(w, from: lo, to: min(widx(tLimit, k), hi + samples(0.1)))
+                        if let j = all.firstIndex(of: f) {
+                            let near = [j - 1, j + 1].filter { $0 >= 0 && $0 < all.count }.map { all[$0] }
+                                .filter { (w[$0] > 0) != (w[f] > 0) && abs(w[$0]) >= 0.1 * abs(w[f]) && abs($0 - f) <= samples(0.16) }
+                            if let b = near.max(by: { abs(w[$0]) < abs(w[$1]) }) { slopes = [f, b].sorted() }
+                        }
+                    }
                     wave = shape(
-                        w, found, delay: QuadraticSplineWavelet.delay(k), offsetLimit: widx(tLimit, k), onsetLimit: lo,
+                        w, slopes, delay: QuadraticSplineWavelet.delay(k), offsetLimit: widx(tLimit, k), onsetLimit: lo,
                         onRatio: 0.25, offRatio: 0.4)
                     break
                 }
@@ -145,7 +176,7 @@ struct WaveDelineator {
             if !found.isEmpty,
                 let p = shape(
                     w4, found, delay: QuadraticSplineWavelet.delay(4), offsetLimit: widx(Int(qrsOn.rounded(.down)), 4),
-                    onsetLimit: lo - samples(0.12), onRatio: 0.5, offRatio: 0.9)
+                    onsetLimit: lo - samples(0.12), onRatio: 0.5, offRatio: 0.9, maxSpan: samples(0.1))
             {
                 m.p = .present
                 m.pOnset = p.onset
@@ -170,8 +201,10 @@ struct WaveDelineator {
     ///   - delay: the scale's group delay (``QuadraticSplineWavelet/delay(_:)``).
     ///   - offsetLimit: last index the offset search may reach; `onsetLimit` first for the onset.
     ///   - onRatio: ξ_on as a share of the first maximum; `offRatio` ξ_off of the last.
+    ///   - maxSpan: the most samples a biphasic wave's three maxima may span.
     static func shape(
-        _ w: [Float], _ found: [Int], delay: Double, offsetLimit: Int, onsetLimit: Int, onRatio: Float, offRatio: Float
+        _ w: [Float], _ found: [Int], delay: Double, offsetLimit: Int, onsetLimit: Int, onRatio: Float, offRatio: Float,
+        maxSpan: Int = .max
     ) -> Wave? {
         guard var a = found.max(by: { abs(w[$0]) < abs(w[$1]) }) else { return nil }
         let ia = found.firstIndex(of: a)!
@@ -188,11 +221,16 @@ struct WaveDelineator {
         let top = abs(w[a])
         var biphasic = false
         if partner != nil {
-            // A third alternating maximum of at least 25 % of the largest: biphasic.
-            if lastI + 1 < found.count, (w[found[lastI + 1]] > 0) != (w[found[lastI]] > 0), abs(w[found[lastI + 1]]) >= 0.25 * top {
+            // A third alternating maximum of at least 25 % of the largest, the three spanning at
+            // most `maxSpan` samples: biphasic.
+            if lastI + 1 < found.count, (w[found[lastI + 1]] > 0) != (w[found[lastI]] > 0), abs(w[found[lastI + 1]]) >= 0.25 * top,
+                found[lastI + 1] - found[firstI] <= maxSpan
+            {
                 lastI += 1
                 biphasic = true
-            } else if firstI > 0, (w[found[firstI - 1]] > 0) != (w[found[firstI]] > 0), abs(w[found[firstI - 1]]) >= 0.25 * top {
+            } else if firstI > 0, (w[found[firstI - 1]] > 0) != (w[found[firstI]] > 0), abs(w[found[firstI - 1]]) >= 0.25 * top,
+                found[lastI] - found[firstI - 1] <= maxSpan
+            {
                 firstI -= 1
                 biphasic = true
             }

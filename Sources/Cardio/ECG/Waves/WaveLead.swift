@@ -160,24 +160,39 @@ struct WaveLead {
         if rate <= WaveDelineator.rate { half = 0 }
         let width = Float(2 * half + 1)
         let origin = time - WaveDelineator.before
-        func raw(_ i: Int) -> Float {
-            let k = i - base
-            guard k - half >= 0, k + half < samples.count else { return .nan }
-            if half == 0 { return samples[k] }
-            var s: Float = 0
-            for j in k - half...k + half { s += samples[j] }
-            return s / width
-        }
         let exact = rate == WaveDelineator.rate
-        for j in 0..<n {
-            let u = (origin + Double(j) / WaveDelineator.rate - segmentStart) * rate
-            if exact {
-                x[j] = raw(Int(u.rounded()))
-            } else {
-                let i0 = Int(u.rounded(.down))
-                let f = Float(u - Double(i0))
-                let a = raw(i0), b = raw(i0 + 1)
-                x[j] = a + (b - a) * f
+        // The raw indices the window reads (one more at each end for the interpolation), and
+        // their moving averages computed once (each output sample reads two).
+        let first = Int(((origin - segmentStart) * rate).rounded(.down)) - 1
+        let last = Int(((origin + Double(n - 1) / WaveDelineator.rate - segmentStart) * rate).rounded(.up)) + 1
+        var averaged = [Float](repeating: .nan, count: max(last - first + 1, 0))
+        samples.withUnsafeBufferPointer { sp in
+            averaged.withUnsafeMutableBufferPointer { ap in
+                for i in first...last {
+                    let k = i - base
+                    guard k - half >= 0, k + half < sp.count else { continue }
+                    if half == 0 {
+                        ap[i - first] = sp[k]
+                    } else {
+                        var s: Float = 0
+                        for j in k - half...k + half { s += sp[j] }
+                        ap[i - first] = s / width
+                    }
+                }
+            }
+        }
+        averaged.withUnsafeBufferPointer { ap in
+            func raw(_ i: Int) -> Float { i >= first && i <= last ? ap[i - first] : .nan }
+            for j in 0..<n {
+                let u = (origin + Double(j) / WaveDelineator.rate - segmentStart) * rate
+                if exact {
+                    x[j] = raw(Int(u.rounded()))
+                } else {
+                    let i0 = Int(u.rounded(.down))
+                    let f = Float(u - Double(i0))
+                    let a = raw(i0), b = raw(i0 + 1)
+                    x[j] = a + (b - a) * f
+                }
             }
         }
         var lo = WaveDelineator.beatIndex, hi = WaveDelineator.beatIndex
