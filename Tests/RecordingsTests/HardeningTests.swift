@@ -36,7 +36,7 @@ struct HardeningTests {
         _ = dir.write("z.dat", bytes)
         // (checksum, initial value, reads by default); the first sample is 0.
         for (checksum, initial, reads) in [(0, 0, true), (0, 7, true), (4951, 0, false), (4950, 0, true), (4950, 7, false)] {
-            let name = "z\(checksum)-\(initial)"
+            let name = "z\(checksum)_\(initial)"
             let path = dir.write("\(name).hea", "\(name) 1 100 100\nz.dat 16 200/mV 16 0 \(initial) \(checksum) 0 II\n")
             if reads {
                 let c = try CollectedDecode.decode(try RecordingOpener.open(path: path).decoder)
