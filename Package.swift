@@ -71,7 +71,7 @@ let package = Package(
         // MARK: - Benchmarks
         .executableTarget(
             name: "sensorpipe-bench",
-            dependencies: ["DSP", "Recordings", "Cardio", "Motion", "Features", "Respiration", "Pipeline", "CFFTW", "CZlib"],
+            dependencies: ["DSP", "Recordings", "Cardio", "Motion", "Features", "Respiration", "Pipeline", "Rhythm", "CFFTW", "CZlib"],
             path: "Benchmarks/sensorpipe-bench"),
 
         // MARK: - Test support and tests

@@ -29,22 +29,7 @@ func chainBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
             name: "ecg/analyze-chain/day512/wfdb16", samples: count, bytes: count * 2, reference: reference,
             info: [memcpyDayName]
         ) {
-            let signal = ecgDay(count: count)
-            let dir = benchmarkScratch.appendingPathComponent("chain-\(count)")
-            try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            var adu = [Int16](repeating: 0, count: count)
-            var checksum = 0
-            for i in 0..<count {
-                let v = Int16(clamping: Int((Double(signal[i]) * 200).rounded()))
-                adu[i] = v
-                checksum = (checksum + Int(v)) & 0xFFFF
-            }
-            let dat = dir.appendingPathComponent("day.dat")
-            adu.withUnsafeBytes { try! Data($0).write(to: dat) }
-            let signed = checksum >= 32768 ? checksum - 65536 : checksum
-            let header = "day 1 512 \(count)\nday.dat 16 200/mV 16 0 \(adu[0]) \(signed) 0 ECG\n"
-            let hea = dir.appendingPathComponent("day.hea")
-            try! Data(header.utf8).write(to: hea)
+            let hea = chainRecord(count: count)
             return {
                 let sink = DiscardingSink()
                 // The ECG family alone: the other families (features claims every stream) have
@@ -59,6 +44,29 @@ func chainBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
         twoLeadChain(count: count, fused: true),
         twoLeadChain(count: count, fused: false),
     ]
+}
+
+/// The single-lead day of ``chainBenchmarks(_:)`` as a WFDB record (format 16, 200 adu/mV) in the
+/// scratch folder, written on first use; returns its header.
+func chainRecord(count: Int) -> URL {
+    let dir = benchmarkScratch.appendingPathComponent("chain-\(count)")
+    let hea = dir.appendingPathComponent("day.hea")
+    if FileManager.default.fileExists(atPath: hea.path) { return hea }
+    let signal = ecgDay(count: count)
+    try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    var adu = [Int16](repeating: 0, count: count)
+    var checksum = 0
+    for i in 0..<count {
+        let v = Int16(clamping: Int((Double(signal[i]) * 200).rounded()))
+        adu[i] = v
+        checksum = (checksum + Int(v)) & 0xFFFF
+    }
+    let dat = dir.appendingPathComponent("day.dat")
+    adu.withUnsafeBytes { try! Data($0).write(to: dat) }
+    let signed = checksum >= 32768 ? checksum - 65536 : checksum
+    let header = "day 1 512 \(count)\nday.dat 16 200/mV 16 0 \(adu[0]) \(signed) 0 ECG\n"
+    try! Data(header.utf8).write(to: hea)
+    return hea
 }
 
 /// The ECG family on a two-lead day (lead 1: lead 0 inverted, scaled by 0.6, delayed by 8 ms,

@@ -16,6 +16,7 @@ func allBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
     all += wavesBenchmarks(scale)
     all += sqiBenchmarks(scale)
     all += chainBenchmarks(scale)
+    all += rhythmBenchmarks(scale)
     all += motionBenchmarks(scale)
     all += featureBenchmarks(scale)
     all += ppgBenchmarks(scale)

@@ -12,7 +12,8 @@ import Signals
 /// (``RRIrregularity``) and a label from a multinomial logistic model fitted offline
 /// (``RhythmModel``; `ecg` model for leads, the timing-only `rr` model for fused and PPG).
 /// A PPG window is never `af` when its pulses are mostly in unacceptable quality windows
-/// (it is `noisy`).
+/// (it is `noisy`); nor is a window of the fused series when at least half of its leads' beats
+/// lie in unacceptable `ecg_quality` windows (timing alone cannot tell noise from AF).
 public enum RhythmFamily: AnalysisFamily {
     public static let name = "rhythm"
     public static let summary = "rhythm labels (sinus, af, other, noisy, insufficient) per stream window, AF episodes and burden"
@@ -48,6 +49,10 @@ public enum RhythmFamily: AnalysisFamily {
         var indices: [Int: String] = [:]
         /// The fused series' name of each ECG lead.
         var fusedNames: [String: String] = [:]
+        /// ECG leads per fused series name (a fused series exists only with two or more).
+        var fusedLeads: [String: Int] = [:]
+        /// Lead beat quality (time, unacceptable) that arrived before its fused series' first beat.
+        var pendingLeadQuality: [String: [(Double, Bool)]] = [:]
         public private(set) var issues: [String] = []
 
         init(options: RhythmOptions) { self.options = options }
@@ -58,6 +63,7 @@ public enum RhythmFamily: AnalysisFamily {
                 source = .ecg
                 var key = stream.info.key
                 key.channel = RhythmFamily.fusedChannel
+                if fusedNames[stream.name] == nil { fusedLeads[key.description, default: 0] += 1 }
                 fusedNames[stream.name] = key.description
             } else if stream.info.role == .optical {
                 source = .ppg
@@ -96,6 +102,14 @@ public enum RhythmFamily: AnalysisFamily {
                 guard streams.contains(event.stream) else { return }
                 beat = RhythmBeat(
                     time: event.time, beatClass: event.values[0].label, qrsWidth: event.values[1].number, quality: event.values[2].label)
+                // The fused series' quality gate reads its leads' beat quality.
+                if let fused = fusedNames[event.stream], let q = beat.quality, fusedLeads[fused, default: 0] > 1 {
+                    if streams.contains(fused) {
+                        streams.update(fused) { $0.appendLeadQuality(time: beat.time, unacceptable: q == "unacceptable") }
+                    } else {
+                        pendingLeadQuality[fused, default: []].append((beat.time, q == "unacceptable"))
+                    }
+                }
             case "ecg_nn":
                 // Only the fused series: a lead's own beats come as ecg_beats.
                 if let s = streams[event.stream] {
@@ -111,6 +125,9 @@ public enum RhythmFamily: AnalysisFamily {
                         fused.samplePeriod = l.samplePeriod
                     }
                     if let s = fused.start, fused.lastSample - s > options.singleWindowMaxSeconds { fused.isLong = true }
+                    for (t, u) in pendingLeadQuality.removeValue(forKey: event.stream) ?? [] {
+                        fused.appendLeadQuality(time: t, unacceptable: u)
+                    }
                     streams.add(fused, for: event.stream)
                 }
                 beat = RhythmBeat(time: event.time, beatClass: nil, qrsWidth: .nan, quality: nil)

@@ -37,6 +37,9 @@ struct RhythmStream: Sendable {
     /// written — cost follows the data, never the time span (docs/HARDENING.md, "Gaps").
     var gaps: [(from: Double, to: Double)] = []
     var episode: RhythmEpisodeRow?
+    /// The fused series: its leads' beats as (time, in an unacceptable quality window), in
+    /// arrival order (each lead's in time order), kept until their window is written.
+    var leadQuality: [(time: Double, unacceptable: Bool)] = []
     var episodeRate = 0.0
 
     init(name: String, source: RhythmSource, options: RhythmOptions, keepsSamples: Bool) {
@@ -80,6 +83,11 @@ struct RhythmStream: Sendable {
         guard beat.time >= lastBeat else { return }
         lastBeat = beat.time
         beats.append(beat)
+    }
+
+    /// Takes one lead beat's quality (the fused series' gate).
+    mutating func appendLeadQuality(time: Double, unacceptable: Bool) {
+        leadQuality.append((time, unacceptable))
     }
 
     /// Emits every final window (all of them when `final`) and the episodes they close.
@@ -147,6 +155,16 @@ struct RhythmStream: Sendable {
             row.unacceptableShare = Double(labelled.filter { $0.quality == "unacceptable" }.count) / Double(labelled.count)
             row.goodShare = Double(labelled.filter { $0.quality == "good" || $0.quality == "excellent" }.count) / Double(labelled.count)
         }
+        if source == .fused {
+            // The leads' beats in the window (every lead), their unacceptable share.
+            var n = 0, bad = 0
+            for q in leadQuality where q.time >= a && q.time < b {
+                n += 1
+                if q.unacceptable { bad += 1 }
+            }
+            if n > 0 { row.unacceptableShare = Double(bad) / Double(n) }
+            leadQuality.removeAll { $0.time < b }
+        }
         if let ring { row.atrial = AtrialActivity(samples: ring, beats: times, previousBeat: previousBeat) }
         if Double(rr.count) < options.minimumIntervals {
             row.nullReason =
@@ -160,6 +178,9 @@ struct RhythmStream: Sendable {
             // PPG quality gate: a window is af only when at least half its pulses lie in good
             // quality windows (clean pulses, still wrist); otherwise it is noisy.
             if source == .ppg && row.label == .af && (row.goodShare ?? 0) < 0.5 { row.label = .noisy }
+            // Fused series (timing only): a window is af only when fewer than half its leads'
+            // beats lie in unacceptable ECG quality windows; otherwise it is noisy.
+            if source == .fused && row.label == .af && (row.unacceptableShare ?? 0) >= 0.5 { row.label = .noisy }
         }
         try output.emit(RhythmTables.windows, row)
         if n > 0 { previousBeat = beats[n - 1].time }

@@ -139,7 +139,10 @@ public enum RhythmTables {
             .init("qrs_width_s", .real, unit: "s", "mean QRS width of the beats (ecg_beats.qrs_width_s); NULL for fused and PPG") {
                 .finite($0.qrsWidthSeconds)
             },
-            .init("unacceptable_share", .real, "share of beats in unacceptable quality windows (ecg_quality / ppg_quality)") {
+            .init(
+                "unacceptable_share", .real,
+                "share of beats in unacceptable quality windows (ecg_quality / ppg_quality; fused series: of its leads' beats in the window)"
+            ) {
                 .finite($0.unacceptableShare)
             },
             .init("good_share", .real, "share of beats in good (ppg_quality: clean and still wrist) or excellent (ecg_quality) windows") {

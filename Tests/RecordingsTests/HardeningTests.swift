@@ -27,6 +27,29 @@ struct HardeningTests {
         }
     }
 
+    @Test("a WFDB checksum field of 0 (a writer that computed none, as CinC 2017) reads by default, with issues")
+    func wfdbZeroChecksum() throws {
+        let dir = TemporaryDirectory()
+        // 100 samples 0…99 in format 16: they sum to 4950, the header says 0.
+        var bytes = [UInt8]()
+        for v in 0..<100 { bytes += [UInt8(v), 0] }
+        _ = dir.write("z.dat", bytes)
+        // (checksum, initial value, reads by default); the first sample is 0.
+        for (checksum, initial, reads) in [(0, 0, true), (0, 7, true), (4951, 0, false), (4950, 0, true), (4950, 7, false)] {
+            let name = "z\(checksum)_\(initial)"
+            let path = dir.write("\(name).hea", "\(name) 1 100 100\nz.dat 16 200/mV 16 0 \(initial) \(checksum) 0 II\n")
+            if reads {
+                let c = try CollectedDecode.decode(try RecordingOpener.open(path: path).decoder)
+                #expect(c.accounts.first?.samplesRead == 100)
+                #expect(c.issues.contains { $0.description.contains("checksum of 0") } == (checksum == 0), "\(c.issues)")
+                #expect(c.issues.contains { $0.description.contains("initial value") } == (initial != 0), "\(c.issues)")
+            } else {
+                // A real mismatch still fails by default.
+                #expect(throws: RecordingError.self) { _ = try CollectedDecode.decode(try RecordingOpener.open(path: path).decoder) }
+            }
+        }
+    }
+
     @Test("verifiesIntegrity = false turns a GT3X CRC-32 mismatch into an issue")
     func gt3xOptOut() throws {
         for name in ["crc-mismatch.gt3x", "info-crc-mismatch.gt3x"] {

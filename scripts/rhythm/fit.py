@@ -166,6 +166,11 @@ def main():
         t = f1_table(truth, pred)
         lines.append(f"{var}: 5-fold CV (fold = record number mod 5, {len(rows)} records), C={c}: " +
                      ", ".join(f"F1 {k} {v:.3f}" for k, v in t.items()))
+        # The cross-validated confusion matrix (each record predicted by the fold model that did
+        # not see it; fewer than min_intervals intervals scores as ~).
+        lines.append(f"{var}: CV confusion (rows reference, columns label): " + "   ".join(
+            f"{r}: " + " ".join(f"{p} {sum(1 for x, y in zip(truth, pred) if x == r and y == p)}" for p in CLASSES)
+            for r in CLASSES))
         train = labelled(dev, a.min_intervals)
         models[var] = (Model(inputs, c).fit(design(train, inputs), [r["truth"] for r in train]), len(train), c)
     if a.compare_trees:

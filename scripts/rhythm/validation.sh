@@ -2,12 +2,13 @@
 # Rhythm family (issue 29): fit the model and regenerate the "Rhythm" tables of docs/VALIDATION.md.
 #
 #   scripts/rhythm/validation.sh fit        # CinC 2017 rows -> scripts/rhythm/fit.py -> RhythmModelParameters.swift
-#   scripts/rhythm/validation.sh            # CinC, MIT-BIH, NSTDB, Apple Watch rows -> tables on stdout
+#   scripts/rhythm/validation.sh            # CinC, MIT-BIH, NSTDB, SPC, Apple Watch rows -> tables on stdout,
+#                                           # then BIDMC PPG vs ECG (scripts/rhythm/bidmc-kappa.py)
 #
 # Release build of sensorpipe; databases in $RHYTHM_OUT (default /tmp/sensorpipe-rhythm).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-BIN=.build/release/sensorpipe
+BIN=${SENSORPIPE_BIN:-.build/release/sensorpipe}
 D=${SENSORPIPE_DATASETS:-../shared/datasets}
 OUT=${RHYTHM_OUT:-/tmp/sensorpipe-rhythm}
 mkdir -p "$OUT"
@@ -31,7 +32,8 @@ with open(sys.argv[2], "w", newline="") as f:
         w.writerow([r[names.index("stream")].split("/")[0]] + ["" if v is None else v for v in r])
 PY
 }
-run cinc "$D/cinc2017/records" --no-verify-integrity --include '*.hea'
+# The CinC headers' checksum field is 0: read by default, with a warning per record.
+run cinc "$D/cinc2017/records" --include '*.hea'
 if [[ "${1:-}" == fit ]]; then
     cinc_features
     python3 scripts/rhythm/fit.py "$OUT/cinc-features.csv" "$D/cinc2017/records/REFERENCE-v3.csv" "${@:2}" | tee "$OUT/cv.txt"
@@ -45,3 +47,4 @@ run nstdb "$OUT/nstdb" --include "*.hea"
 run watch "$D/apple-watch-ecg" --exclude '*.md'
 run spc "$D/spc2015" --exclude '*_BPMtrace.mat' --exclude '*.md'
 python3 scripts/rhythm/validate.py --out-dir "$OUT" --datasets "$D"
+python3 scripts/rhythm/bidmc-kappa.py --sensorpipe "$BIN" --data "$D/bidmc/records" --out "$OUT/bidmc"

@@ -506,7 +506,18 @@ public final class WFDBDecoder: RecordingDecoder {
                 signalStats[k].firstValue = v
                 guard spec.hasInitialValue, spec.format != 8, let v else { continue }
                 signalStats[k].firstValueMatches = v == spec.initialValue
-                if v != spec.initialValue {
+                if v != spec.initialValue && spec.checksum == 0 {
+                    // A checksum field of 0 marks a header whose writer computed no verification
+                    // values (the CinC 2017 headers: 389 of 5,686 also give a wrong initial
+                    // value): a warning, as the zero checksum itself (``finish()``).
+                    pending.append(
+                        .issue(
+                            RecordingError(
+                                .inconsistent, file: g.path, byteOffset: g.dataStart,
+                                "signal \(k) (\(spec.description)): first sample is \(v) adu but the header "
+                                    + "(line \(spec.line)) gives the initial value \(spec.initialValue); the header's "
+                                    + "checksum field is 0 (no verification values written): not taken as corruption")))
+                } else if v != spec.initialValue {
                     integrityProblem(
                         RecordingError(
                             .inconsistent, file: g.path, byteOffset: g.dataStart,
@@ -546,7 +557,18 @@ public final class WFDBDecoder: RecordingDecoder {
                     let computed = signalStats[k].checksum
                     let ok = Int16(truncatingIfNeeded: expected) == Int16(truncatingIfNeeded: computed)
                     signalStats[k].checksumMatches = ok
-                    if !ok {
+                    if !ok && expected == 0 {
+                        // A checksum field of 0 over samples that do not sum to 0 is what a writer
+                        // that computed no checksum leaves (the CinC 2017 headers): a warning, not
+                        // corruption; a real mismatch (any other value) stays an integrity problem.
+                        pending.append(
+                            .issue(
+                                RecordingError(
+                                    .inconsistent, file: g.path, byteOffset: g.dataStart + g.decoder.byteCount(frames: n),
+                                    "signal \(k) (\(spec.description)): the header (line \(spec.line)) gives a checksum of 0 "
+                                        + "but the \(n) samples sum to \(computed): taken as no checksum written, not as "
+                                        + "corruption (samples not verified)")))
+                    } else if !ok {
                         integrityProblem(
                             RecordingError(
                                 .inconsistent, file: g.path, byteOffset: g.dataStart + g.decoder.byteCount(frames: n),
