@@ -89,9 +89,19 @@ public enum RhythmFamily: AnalysisFamily {
 
         public mutating func consume(_ block: SampleBlock, output: any ResultOutput) throws {
             guard let name = indices[block.stream] else { return }
-            try streams.update(name) { s in
+            let last = try streams.update(name) { s in
                 s.consume(block)
                 try s.emitFinal(model: Self.model(for: s.source), output: output, final: false)
+                return s.lastSample
+            }
+            // The fused series spans its leads: its last sample follows theirs (not only the leads'
+            // state when its first beat came), so its windows and long/single-window choice do not
+            // depend on how the samples were cut into blocks.
+            if let fused = fusedNames[name], let last, streams.contains(fused) {
+                try streams.update(fused) { f in
+                    f.extend(toLastSample: last)
+                    try f.emitFinal(model: Self.model(for: f.source), output: output, final: false)
+                }
             }
         }
 

@@ -85,6 +85,12 @@ struct RhythmStream: Sendable {
         beats.append(beat)
     }
 
+    /// Moves a series without samples of its own (the fused one) to a lead's last sample time (s).
+    mutating func extend(toLastSample time: Double) {
+        lastSample = max(lastSample, time)
+        if let s = start, lastSample - s > options.singleWindowMaxSeconds { isLong = true }
+    }
+
     /// Takes one lead beat's quality (the fused series' gate).
     mutating func appendLeadQuality(time: Double, unacceptable: Bool) {
         leadQuality.append((time, unacceptable))

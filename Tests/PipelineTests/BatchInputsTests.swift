@@ -112,7 +112,8 @@ struct BatchInputsTests {
     func narrowTerminal() throws {
         let binary = try #require(SensorPipeProcess.binary)
         let dir = TemporaryDirectory()
-        for i in 0..<3 { _ = dir.write("r\(i).csv", Self.csv) }
+        // Each its own content (byte-identical inputs are analysed once).
+        for i in 0..<3 { _ = dir.write("r\(i).csv", Self.csv + "0.0\(i + 2),\(i)\n") }
         // The files have no known CSV layout: each fails (a FAILED line), so the run exits 1.
         let text = try Self.underTerminal(
             "'\(binary.path)' run '\(dir.url.path)' --jobs 1 --out '\(dir.url.path)/o.sqlite'", status: 1)

@@ -46,6 +46,8 @@ func legacyBatchJSON(_ s: BatchSummary) -> String {
         "elapsed_s": s.elapsedSeconds,
         "mb_per_s": s.elapsedSeconds > 0 ? Double(s.bytesAnalysed) / 1e6 / s.elapsedSeconds : 0,
         "failures": s.failures.map { ["path": $0.path, "error": $0.error] },
+        // Added after 0.3.0 (issue 33, same-content inputs): the one new key.
+        "duplicates": s.duplicates.map { ["path": $0.path, "duplicate_of": $0.duplicateOf] },
     ]
     let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
     return String(decoding: data, as: UTF8.self)
@@ -267,7 +269,7 @@ struct CodableConfigurationTests {
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(RecordingAnalysis.Summary.self, from: newer) }
     }
 
-    @Test("run --json (JSONEncoder) is byte-identical to 0.3.0's JSONSerialization text")
+    @Test("run --json (JSONEncoder) is byte-identical to 0.3.0's JSONSerialization text (plus the later duplicates key)")
     func batchJSONUnchanged() {
         var s = BatchSummary()
         #expect(s.json == legacyBatchJSON(s))
@@ -284,6 +286,7 @@ struct CodableConfigurationTests {
         s.unanalysedStreams = 3
         s.elapsedSeconds = 12.345678901234
         s.failures = [("/data/p01/a.ndjson.gz", "/data/p01/a.ndjson.gz:3:7: syntax: \"bad\" é"), ("b", "x")]
+        s.duplicates = [("/data/p02/copy.ndjson.gz", "/data/p01/a.ndjson.gz")]
         #expect(s.json == legacyBatchJSON(s), "\(s.json)\n\(legacyBatchJSON(s))")
     }
 }

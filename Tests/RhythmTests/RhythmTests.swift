@@ -176,6 +176,35 @@ struct RhythmTests {
         }
     }
 
+    /// A 200-s two-lead record: the QT Database excerpt `Datasets/qtdb/sel100x` (40 s, format 212)
+    /// repeated five times, with a header of its own.
+    func twoLeadRecord(in dir: TemporaryDirectory) throws -> String {
+        let source = Fixtures.repositoryRoot.appendingPathComponent("Datasets/qtdb")
+        let dat = try Data(contentsOf: source.appendingPathComponent("sel100x.dat"))
+        _ = dir.write("long.dat", [UInt8](repeatElement(dat, count: 5).joined()))
+        let header = try String(contentsOf: source.appendingPathComponent("sel100x.hea"), encoding: .utf8)
+            .replacingOccurrences(of: "sel100x 2 250 10000", with: "long 2 250 50000")
+            .replacingOccurrences(of: "sel100x.dat", with: "long.dat")
+        return dir.write("long.hea", header)
+    }
+
+    @Test("the fused series of a two-lead record gets the same 30-s windows whatever the block size")
+    func fusedChunkedEqualsWhole() throws {
+        let dir = TemporaryDirectory()
+        let path = try twoLeadRecord(in: dir)
+        func fused(_ capacity: Int) throws -> [RhythmWindowRow] {
+            var decode = DecodeOptions(blockCapacity: capacity)
+            decode.verifiesIntegrity = false // the checksums are the 40-s excerpt's
+            let results = try RecordingAnalysis.results(of: RecordingInput(path: path), analysis: AnalysisConfiguration(decode: decode))
+            return results.rows.rows(RhythmTables.windows).filter { $0.source == .fused }
+        }
+        let whole = try fused(1 << 20)
+        #expect(whole.count == 7, "\(whole.map(\.startSeconds))")
+        for capacity in [97, 4096] {
+            #expect("\(try fused(capacity))" == "\(whole)", "block capacity \(capacity)")
+        }
+    }
+
     /// The held-out strips whose reference label the shipped model does not give (measured once,
     /// listed in docs/VALIDATION.md): A00404 (AF) comes out `other`, A00029 (other) `sinus`,
     /// A00034 (noisy) `other`. They stay known issues, so the test notices when they change.

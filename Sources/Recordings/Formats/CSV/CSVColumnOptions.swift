@@ -75,19 +75,19 @@ public struct CSVColumnOptions: Sendable, Hashable {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters() }
         if let first = parts.first, first.hasPrefix("rate=") {
             guard let rate = Double(first.dropFirst(5)), rate > 0, rate.isFinite, parts.count <= 2 else {
-                return .failure(CSVOptionError("'\(text)': expected rate=HZ[,start=UNIX] with HZ > 0"))
+                return .failure(CSVOptionError(.time, "'\(text)': expected rate=HZ[,start=UNIX] with HZ > 0"))
             }
             var start: Double?
             if parts.count == 2 {
                 guard parts[1].hasPrefix("start="), let s = Double(parts[1].dropFirst(6)), s.isFinite else {
-                    return .failure(CSVOptionError("'\(text)': expected start=UNIX after the rate"))
+                    return .failure(CSVOptionError(.time, "'\(text)': expected start=UNIX after the rate"))
                 }
                 start = s
             }
             return .success(.sampleRate(rate, startUnix: start))
         }
         guard (1...3).contains(parts.count), let ref = reference(parts[0]) else {
-            return .failure(CSVOptionError("'\(text)': expected COLUMN[,UNIT[,ORIGIN]] or rate=HZ[,start=UNIX]"))
+            return .failure(CSVOptionError(.time, "'\(text)': expected COLUMN[,UNIT[,ORIGIN]] or rate=HZ[,start=UNIX]"))
         }
         var unit = CSVMapping.TimeUnit.seconds
         if parts.count >= 2 {
@@ -96,7 +96,7 @@ public struct CSVColumnOptions: Sendable, Hashable {
             case "ms": unit = .milliseconds
             case "us", "µs": unit = .microseconds
             case "ns": unit = .nanoseconds
-            default: return .failure(CSVOptionError("'\(text)': time unit '\(parts[1])' is not s, ms, us or ns"))
+            default: return .failure(CSVOptionError(.time, "'\(text)': time unit '\(parts[1])' is not s, ms, us or ns"))
             }
         }
         var origin = CSVMapping.TimeOrigin.unixEpoch
@@ -114,7 +114,7 @@ public struct CSVColumnOptions: Sendable, Hashable {
                     origin = .firstSampleAt(unixSeconds: s)
                 } else {
                     return .failure(
-                        CSVOptionError("'\(text)': origin '\(o)' is not unix, start, first, local, offset=SECONDS or first=UNIX"))
+                        CSVOptionError(.time, "'\(text)': origin '\(o)' is not unix, start, first, local, offset=SECONDS or first=UNIX"))
                 }
             }
         }
@@ -125,7 +125,7 @@ public struct CSVColumnOptions: Sendable, Hashable {
     /// - Returns: the column, or the reason it cannot be read.
     public static func parseColumn(_ text: String) -> Result<Column, CSVOptionError> {
         guard let eq = text.firstIndex(of: "="), let dot = text[..<eq].firstIndex(of: ".") else {
-            return .failure(CSVOptionError("'\(text)': expected SENSOR.NAME=COLUMN[,UNIT] (e.g. acc.x=accX,g)"))
+            return .failure(CSVOptionError(.column, "'\(text)': expected SENSOR.NAME=COLUMN[,UNIT] (e.g. acc.x=accX,g)"))
         }
         let sensorText = String(text[..<dot]).trimmingCharacters()
         let name = String(text[text.index(after: dot)..<eq]).trimmingCharacters()
@@ -137,9 +137,10 @@ public struct CSVColumnOptions: Sendable, Hashable {
         case "electrocardiogram", "ecg": sensor = .electrocardiogram
         case "photoplethysmogram", "ppg": sensor = .photoplethysmogram
         default:
-            return .failure(CSVOptionError("'\(text)': sensor '\(sensorText)' is not accelerometer (acc), rotationRate (gyro), ecg or ppg"))
+            return .failure(
+                CSVOptionError(.column, "'\(text)': sensor '\(sensorText)' is not accelerometer (acc), rotationRate (gyro), ecg or ppg"))
         }
-        guard !name.isEmpty else { return .failure(CSVOptionError("'\(text)': the column needs a NAME after '\(sensorText).'")) }
+        guard !name.isEmpty else { return .failure(CSVOptionError(.column, "'\(text)': the column needs a NAME after '\(sensorText).'")) }
         var unit: CSVMapping.ValueUnit
         switch sensor {
         case .accelerometer: unit = .standardGravity
@@ -152,9 +153,9 @@ public struct CSVColumnOptions: Sendable, Hashable {
             rest = String(rest[..<comma])
         } else if let comma = rest.lastIndex(of: ",") {
             let u = String(rest[rest.index(after: comma)...]).trimmingCharacters()
-            return .failure(CSVOptionError("'\(text)': unit '\(u)' is not one of \(unitNames.joined(separator: ", "))"))
+            return .failure(CSVOptionError(.column, "'\(text)': unit '\(u)' is not one of \(unitNames.joined(separator: ", "))"))
         }
-        guard let ref = reference(rest) else { return .failure(CSVOptionError("'\(text)': no COLUMN after '='")) }
+        guard let ref = reference(rest) else { return .failure(CSVOptionError(.column, "'\(text)': no COLUMN after '='")) }
         return .success(Column(sensor: sensor, name: name, source: ref, unit: unit))
     }
 
@@ -206,6 +207,23 @@ public struct CSVColumnOptions: Sendable, Hashable {
 
 /// Why a `--csv-time` or `--csv-column` value cannot be read.
 public struct CSVOptionError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Which option is wrong; new codes may be added.
+    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+        /// A `--csv-time` value.
+        public static let time = Code(rawValue: "csv-time")
+        /// A `--csv-column` value.
+        public static let column = Code(rawValue: "csv-column")
+    }
+
+    /// Which option is wrong.
+    public var code: Code
+    /// The value and what was expected.
     public var description: String
-    init(_ description: String) { self.description = description }
+    init(_ code: Code, _ description: String) {
+        self.code = code
+        self.description = description
+    }
 }
