@@ -398,7 +398,7 @@ public final class EDFWriter {
         if !(473_385_600...3_629_059_199).contains(whole) { whole = 473_385_600 }
         let startDays = Int((whole / 86400).rounded(.down))
         let secondOfDay = Int(whole) - startDays * 86400
-        let (year, month, day) = Self.civil(days: startDays)
+        let (year, month, day) = CivilDate.components(daysSince1970: startDays)
         let months = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"]
         func two(_ v: Int) -> String { v < 10 ? "0\(v)" : String(v) }
         let startdate = whole == t0.rounded(.down) ? "\(two(day))-\(months[month - 1])-\(year)" : "X"
@@ -488,18 +488,5 @@ public final class EDFWriter {
             recordsWritten += 1
         }
         try out.finish()
-    }
-
-    /// Civil date of days since 1970-01-01 (Hinnant 2013).
-    static func civil(days: Int) -> (Int, Int, Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
 }
