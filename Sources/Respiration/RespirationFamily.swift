@@ -25,11 +25,16 @@ import Signals
 public enum RespirationFamily: AnalysisFamily {
     public static let name = "respiration"
     public static let summary = "breathing rate per window from the ECG beats' and PPG pulses' respiratory modulations, fused"
-    /// The `method` column's value (ECG, PPG and fused rows).
-    public static let method = "spectral_peak+smart_fusion"
+    /// The `method` column's value of ECG, PPG and fused rows whose rate is the fused spectrum's
+    /// peak.
+    public static let spectralMethod = "spectral_fusion"
+    /// The `method` column's value of ECG, PPG and fused rows whose rate is smart fusion's.
+    public static let smartMethod = "smart_fusion"
+    /// The `method` column's value of ECG, PPG and fused rows without a rate (both tried).
+    public static let method = "spectral_fusion+smart_fusion"
     /// The `method` column's value of accelerometer rows.
     public static let accelerometerMethod = "principal_axis+spectral_peak"
-    public static var tables: [ResultTable] { [RespirationTables.respiration.table] }
+    public static var tables: [ResultTable] { [RespirationTables.respiration.table, RespirationTables.signal.table] }
     public static var summaryFigures: [SummaryFigure] { RespirationTables.summaryFigures }
     public static var defaultOptions: RespirationOptions { RespirationOptions() }
     public static var options: [AnalysisOption<RespirationOptions>] {
@@ -51,6 +56,21 @@ public enum RespirationFamily: AnalysisFamily {
                 "count_agreement_bpm", unit: "1/min",
                 "a modulation's rate is used only when the breaths counted in the time domain agree with it within this",
                 range: 0.5...20, get: { $0.countAgreementBreathsPerMinute }, set: { $0.countAgreementBreathsPerMinute = $1 }),
+            .number(
+                "min_concentration_ecg", unit: nil,
+                "an ECG lead's rate is the peak of its modulations' fused spectrum when the peak's concentration reaches this (else smart fusion)",
+                range: 0...1, get: { $0.minimumConcentrationECG }, set: { $0.minimumConcentrationECG = $1 }),
+            .number(
+                "min_concentration_ppg", unit: nil,
+                "an optical stream's rate is the peak of its modulations' fused spectrum when the peak's concentration reaches this (else smart fusion)",
+                range: 0...1, get: { $0.minimumConcentrationPPG }, set: { $0.minimumConcentrationPPG = $1 }),
+            .number(
+                "min_concentration_fused", unit: nil,
+                "the fused rate is the peak of every modulation's fused spectrum when the peak's concentration reaches this (else smart fusion)",
+                range: 0...1, get: { $0.minimumConcentrationFused }, set: { $0.minimumConcentrationFused = $1 }),
+            .number(
+                "fusion_lag_s", unit: "s", "fused rows are written once the recording is this far past the window's look-ahead",
+                range: 64...86400, get: { $0.fusionLagSeconds }, set: { $0.fusionLagSeconds = $1 }),
             .flag(
                 "accelerometer",
                 "still accelerometers give rows of source accelerometer (principal axis at rest; not validated, never fused)",
@@ -71,7 +91,27 @@ public enum RespirationFamily: AnalysisFamily {
     /// when their standard deviation is below the agreement limit; with three or more that do
     /// not agree, the rate furthest from their median is left out until they agree or two
     /// remain. Otherwise no rate, with the reason.
-    static func fused(_ rows: [RespirationWindow], options: RespirationOptions) -> RespirationWindow {
+    static func fused(
+        _ rows: [RespirationWindow], previous: [RespirationWindow] = [], next: [RespirationWindow] = [], options: RespirationOptions
+    ) -> RespirationWindow {
+        var out = smartFused(rows, options: options)
+        func merged(_ r: [RespirationWindow]) -> RespirationWindow {
+            var w = out
+            w.spectra = r.flatMap(\.spectra)
+            return w
+        }
+        out.spectra = rows.flatMap(\.spectra)
+        RespirationStream.spectralFusion(
+            &out, window: [merged(previous), out, merged(next)].filter { !$0.spectra.isEmpty },
+            threshold: options.minimumConcentrationFused, seconds: options.windowSeconds,
+            key: { $0.modulation == .frequency ? "frequency" : $0.source.rawValue + "_" + $0.modulation.rawValue },
+            usedKey: { $0.source.rawValue })
+        out.spectra = []
+        return out
+    }
+
+    /// Smart fusion of one window's source rows (the fallback of ``fused(_:previous:next:options:)``).
+    static func smartFused(_ rows: [RespirationWindow], options: RespirationOptions) -> RespirationWindow {
         let first = rows[0]
         var out = RespirationWindow(
             source: .fused, startSeconds: first.startSeconds, endSeconds: first.endSeconds, breathsPerMinute: nil, quality: nil,
@@ -132,11 +172,24 @@ public enum RespirationFamily: AnalysisFamily {
     ]
 
     /// The respiration analysis of one recording: one ``RespirationStream`` per ECG lead and
-    /// optical stream that publishes beats.
+    /// optical stream that publishes beats, and the fused rows, each written once the recording
+    /// is ``RespirationOptions/fusionLagSeconds`` past its window's look-ahead (so what is held
+    /// for fusion is bounded by that lag, not by the recording's length).
     public struct Analyzer: RecordingAnalyzer {
         let options: RespirationOptions
         var streams = AnalyzerTable<String, RespirationStream>()
         public private(set) var issues: [String] = []
+        /// Source rows by window index, waiting for their fused row (and the last fused window's,
+        /// its successor's neighbour).
+        var pendingFused: [Int: [(stream: String, row: RespirationWindow)]] = [:]
+        /// The latest beat time seen on any stream, s.
+        var latest = -Double.infinity
+        /// The last window whose fused row was written.
+        var fusedThrough = Int.min
+        /// Source rows that came after their window's fused row was written (not fused).
+        var lateRows = 0
+        /// The most windows held for fusion at once (bounded by the lag; tests).
+        private(set) var maxHeldWindows = 0
 
         init(options: RespirationOptions) { self.options = options }
 
@@ -182,10 +235,46 @@ public enum RespirationFamily: AnalysisFamily {
                 values = [v[2].number, (v[0].number + v[1].number) / 2]
             }
             let stream = event.stream
+            var emitted = [RespirationWindow]()
             try streams.update(key) { s in
                 try s.append(time: event.time, usable: usable, values: values) { row in
                     try output.emit(RespirationTables.respiration, Streamed(stream: stream, value: row))
+                    emitted.append(row)
                 }
+            }
+            for row in emitted { hold(row, stream: stream) }
+            if event.time.isFinite { latest = max(latest, event.time) }
+            try writeFused(output: output, final: false)
+        }
+
+        /// Holds a source row for its window's fused row (or counts it late).
+        mutating func hold(_ row: RespirationWindow, stream: String) {
+            let k = Int((row.startSeconds / options.windowSeconds).rounded())
+            guard k > fusedThrough else {
+                lateRows += 1
+                return
+            }
+            var held = row
+            for i in held.spectra.indices { held.spectra[i].signal = [] }
+            pendingFused[k, default: []].append((stream, held))
+            maxHeldWindows = max(maxHeldWindows, pendingFused.count)
+        }
+
+        /// Writes the fused rows of the windows the recording is far enough past (all of them
+        /// when `final`), in window order, and lets go of what no later fused row needs.
+        mutating func writeFused(output: any ResultOutput, final: Bool) throws {
+            let w = options.windowSeconds
+            for k in pendingFused.keys.sorted() where k > fusedThrough {
+                guard final || latest >= Double(k + 3) * w + RespirationStream.margin + options.fusionLagSeconds else { break }
+                func rows(_ i: Int) -> [(stream: String, row: RespirationWindow)] {
+                    (pendingFused[i] ?? []).sorted { $0.stream < $1.stream }
+                }
+                let now = rows(k)
+                let row = RespirationFamily.fused(
+                    now.map(\.row), previous: rows(k - 1).map(\.row), next: rows(k + 1).map(\.row), options: options)
+                try output.emit(RespirationTables.respiration, Streamed(stream: now[0].stream, value: row))
+                fusedThrough = k
+                for old in pendingFused.keys where old < k { pendingFused[old] = nil }
             }
         }
 
@@ -195,18 +284,23 @@ public enum RespirationFamily: AnalysisFamily {
                 let name = a.stream
                 try a.flush { row in try output.emit(RespirationTables.respiration, Streamed(stream: name, value: row)) }
             }
-            var byWindow: [Int: [(stream: String, row: RespirationWindow)]] = [:]
             for key in streams.order.sorted() {
                 guard var s = streams.remove(key) else { continue }
                 let stream = s.stream
-                try s.flush { row in try output.emit(RespirationTables.respiration, Streamed(stream: stream, value: row)) }
-                for (k, row) in s.rows { byWindow[k, default: []].append((stream, row)) }
+                var emitted = [RespirationWindow]()
+                try s.flush { row in
+                    try output.emit(RespirationTables.respiration, Streamed(stream: stream, value: row))
+                    emitted.append(row)
+                }
+                for row in emitted { hold(row, stream: stream) }
+                for sample in s.strip() { try output.emit(RespirationTables.signal, Streamed(stream: stream, value: sample)) }
             }
-            for k in byWindow.keys.sorted() {
-                let rows = byWindow[k]!.sorted { $0.stream < $1.stream }
-                try output.emit(
-                    RespirationTables.respiration,
-                    Streamed(stream: rows[0].stream, value: RespirationFamily.fused(rows.map(\.row), options: options)))
+            try writeFused(output: output, final: true)
+            pendingFused = [:]
+            if lateRows > 0 {
+                issues.append(
+                    "respiration: \(lateRows) source rows came more than \(options.fusionLagSeconds) s behind the other streams and were not fused"
+                )
             }
         }
     }

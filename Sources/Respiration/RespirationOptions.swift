@@ -24,6 +24,24 @@ public struct RespirationOptions: Sendable, Hashable {
     /// Karlen et al. 2013).
     public var agreementBreathsPerMinute = 4.0
 
+    /// A stream's (source row's) rate is the peak of its modulations' fused spectrum (the mean
+    /// of their normalised spectra over the window and its two neighbours; spectral fusion) when
+    /// the peak's concentration reaches this; ECG (default 0.22) and PPG (default 0.28): the
+    /// largest value of the index over 1,440 simulated windows of beats without breathing
+    /// (independent noise; motion), rounded up, `scripts/respiration/spectral-threshold.py`.
+    /// Below it, smart fusion of the modulation rates that pass the quality indices decides.
+    public var minimumConcentrationECG = 0.22
+    /// See ``minimumConcentrationECG``.
+    public var minimumConcentrationPPG = 0.28
+    /// The same for the fused rows (every ECG and PPG modulation of the window; default 0.23,
+    /// from the same simulation).
+    public var minimumConcentrationFused = 0.23
+    /// Fused rows are written once the recording has reached this far past the window's
+    /// look-ahead, s (default 600): streams whose beats arrive further behind the others than
+    /// this are not fused into earlier windows (counted in the analyzer's issues). Bounds what
+    /// is held for fusion to about this span.
+    public var fusionLagSeconds = 600.0
+
     /// The defaults.
     public init() {}
 }

@@ -35,8 +35,11 @@ struct RespirationStream {
     var window: Int?
     /// The previous beat's time and whether it was usable (for the interval).
     var previous: (time: Double, usable: Bool)?
-    /// Each computed window's row (for the fused rows).
-    var rows: [Int: RespirationWindow] = [:]
+    /// The last computed windows (index and row), at most three: the newest, the one waiting
+    /// for it (the look-ahead of spectral fusion) and that one's predecessor.
+    var recent: [(index: Int, row: RespirationWindow)] = []
+    /// The window computed but not emitted yet (it waits for its successor), or `nil`.
+    var waiting: Int?
 
     init(source: RespirationSource, stream: String, options: RespirationOptions) {
         self.source = source
@@ -92,8 +95,105 @@ struct RespirationStream {
             try compute(k, emit: emit)
             k += 1
         }
+        try release(before: Int.max, emit: emit)
+        recent.removeAll()
         beats.removeAll(keepingCapacity: true)
         window = nil
+    }
+
+    /// Emits the waiting window when it precedes window `k` (its look-ahead has been computed, or
+    /// will not be), its rate decided by spectral fusion over its neighbours in ``recent``.
+    private mutating func release(before k: Int, emit: (RespirationWindow) throws -> Void) throws {
+        guard let w = waiting, w < k, let i = recent.firstIndex(where: { $0.index == w }) else { return }
+        waiting = nil
+        var row = recent[i].row
+        let neighbours = recent.filter { abs($0.index - w) <= 1 }.map(\.row)
+        let threshold = source == .ecg ? options.minimumConcentrationECG : options.minimumConcentrationPPG
+        Self.spectralFusion(
+            &row, window: neighbours, threshold: threshold, seconds: options.windowSeconds, key: { $0.modulation.rawValue },
+            usedKey: { $0.modulation.rawValue })
+        recent[i].row = row
+        keepIfBest(row)
+        try emit(row)
+    }
+
+    /// The stream's best-rated window so far (highest quality among rows with a rate) and the
+    /// modulation whose own peak is nearest the row's rate: the report's respiratory strip.
+    var best: (quality: Double, row: RespirationWindow, signal: ModulationSpectrum)?
+
+    private mutating func keepIfBest(_ row: RespirationWindow) {
+        guard let rate = row.breathsPerMinute, let q = row.quality, q > best?.quality ?? -1,
+            let m = row.spectra.filter({ !$0.signal.isEmpty }).min(by: {
+                abs($0.breathsPerMinute - rate) < abs($1.breathsPerMinute - rate)
+            })
+        else { return }
+        var kept = row
+        kept.spectra = []
+        best = (q, kept, m)
+    }
+
+    /// The samples of the best-rated window's strip (``best``), with its counted breaths marked
+    /// at each cycle's maximum (cycles between upward zero crossings; Schäfer & Kratky 2008).
+    func strip() -> [RespirationSignalSample] {
+        guard let (q, row, m) = best, let rate = row.breathsPerMinute else { return [] }
+        let x = m.signal, gridHz = options.gridHz
+        let scale = x.map { abs($0) }.max() ?? 0
+        guard scale > 0 else { return [] }
+        var peaks = Set<Int>(), last: Int?
+        for i in 1..<x.count where x[i - 1] < 0 && x[i] >= 0 {
+            if let a = last, let top = (a..<i).max(by: { x[$0] < x[$1] }) { peaks.insert(top) }
+            last = i
+        }
+        let method = row.spectral ? RespirationFamily.spectralMethod : RespirationFamily.smartMethod
+        let note =
+            "\(m.modulation.rawValue) \(Int(row.startSeconds))–\(Int(row.endSeconds)) s: "
+            + "\(Double(Int(rate * 10)) / 10) breaths/min, \(method), quality \(Double(Int(q * 100)) / 100)"
+        return x.indices.map { i in
+            RespirationSignalSample(
+                source: source, modulation: m.modulation, windowStart: row.startSeconds,
+                time: row.startSeconds + Double(i) / gridHz, value: x[i] / scale, breath: peaks.contains(i), note: note)
+        }
+    }
+
+    /// Spectral fusion of a row's window: when the row's own window has spectra of two or more
+    /// modulations (keys), the mean of every normalised spectrum of `window` (the row's and its
+    /// neighbours'; a key's spectra of one window averaged first) is peak-picked
+    /// (``RespiratorySpectrum/fusedPeak(_:seconds:)``); `quality` becomes the peak's
+    /// concentration, and when it reaches `threshold` the rate is the peak (the used columns each
+    /// modulation's own peak in the row's window) whatever smart fusion gave.
+    static func spectralFusion(
+        _ row: inout RespirationWindow, window: [RespirationWindow], threshold: Double, seconds: Double,
+        key: (ModulationSpectrum) -> String, usedKey: (ModulationSpectrum) -> String
+    ) {
+        let own = Dictionary(grouping: row.spectra, by: key)
+        row.quality = nil
+        guard own.count >= 2 else { return }
+        var spectra = [[Double]]()
+        for w in window {
+            for (_, group) in Dictionary(grouping: w.spectra, by: key).sorted(by: { $0.key < $1.key }) {
+                guard let n = group.first?.spectrum.count else { continue }
+                var mean = [Double](repeating: 0, count: n)
+                for g in group { for b in 0..<n { mean[b] += g.spectrum[b] / Double(group.count) } }
+                spectra.append(mean)
+            }
+        }
+        guard let peak = RespiratorySpectrum.fusedPeak(spectra, seconds: seconds) else { return }
+        row.quality = peak.concentration
+        guard peak.concentration >= threshold else {
+            if let why = row.nullReason {
+                row.nullReason =
+                    "fused spectrum's peak concentration \(Double(Int(peak.concentration * 100)) / 100) below \(threshold), and smart fusion: "
+                    + why
+            }
+            return
+        }
+        row.breathsPerMinute = peak.breathsPerMinute
+        row.spectral = true
+        row.nullReason = nil
+        row.used = [:]
+        for (k, group) in Dictionary(grouping: row.spectra, by: usedKey) {
+            row.used[k] = group.map(\.breathsPerMinute).reduce(0, +) / Double(group.count)
+        }
     }
 
     private mutating func drop(before t: Double) {
@@ -110,6 +210,7 @@ struct RespirationStream {
         let start = Double(k) * w, end = start + w
         guard beats.contains(where: { $0.time >= start && $0.time < end }) else { return }
         var rates = [ModulationRate]()
+        var spectra = [ModulationSpectrum]()
         var enough = 0
         var failed = (purity: 0, autocorrelation: 0, count: 0)
         for (i, m) in modulations.enumerated() {
@@ -125,6 +226,9 @@ struct RespirationStream {
                 let e = RespiratorySpectrum.estimate(
                     times: times, values: values, start: start, seconds: w, margin: Self.margin, gridHz: options.gridHz)
             else { continue }
+            spectra.append(
+                ModulationSpectrum(
+                    source: source, modulation: m, breathsPerMinute: e.breathsPerMinute, spectrum: e.spectrum, signal: e.signal))
             // Quality per modulation: a respiratory peak (purity), an oscillation that repeats at
             // its period (autocorrelation) and as many breaths counted as the peak says.
             guard e.purity >= options.minimumPurity else {
@@ -146,6 +250,7 @@ struct RespirationStream {
         var row = RespirationWindow(
             source: source, startSeconds: start, endSeconds: end, breathsPerMinute: nil, quality: nil, used: [:], nullReason: nil)
         row.passing = rates
+        row.spectra = spectra
         Self.fuse(
             rates, into: &row, agreement: options.agreementBreathsPerMinute, enoughBeats: enough > 0,
             failing:
@@ -153,8 +258,10 @@ struct RespirationStream {
                 + "\(failed.autocorrelation) below autocorrelation \(options.minimumAutocorrelation), \(failed.count) with a "
                 + "breath count more than \(options.countAgreementBreathsPerMinute) breaths/min from the peak)",
             key: { $0.modulation.rawValue })
-        rows[k] = row
-        try emit(row)
+        recent.append((k, row))
+        if recent.count > 3 { recent.removeFirst(recent.count - 3) }
+        try release(before: k, emit: emit)
+        waiting = k
     }
 
     /// Smart fusion (Karlen et al. 2013): the mean of the rates when two or more pass and their

@@ -19,22 +19,32 @@ public enum RespirationTables {
             .init("window_end", .real, unit: "s", "window end (exclusive)") { .real($0.value.endSeconds) },
             .init(
                 "breaths_per_min", .real, unit: "1/min",
-                "breathing rate: the mean of the used modulation rates when two or more pass quality (spectral purity, autocorrelation at the rate's period, breath count agreeing with the spectral peak) and their standard deviation is below the agreement limit (Karlen et al. 2013 smart fusion); fused: the same rule over every ECG and PPG modulation that passed quality in the window (one modulation of one source counted once; with three or more that disagree, the one furthest from their median left out until they agree or two remain); empty otherwise"
+                "breathing rate: the peak of the modulations' fused spectrum (mean of their normalised periodograms over the window and its two neighbours) when its concentration (quality) reaches the source's threshold (method spectral_fusion); else the mean of the used modulation rates when two or more pass quality (spectral purity, autocorrelation at the rate's period, breath count agreeing with the spectral peak) and their standard deviation is below the agreement limit (Karlen et al. 2013 smart fusion); fused: the same rule over every ECG and PPG modulation that passed quality in the window (one modulation of one source counted once; with three or more that disagree, the one furthest from their median left out until they agree or two remain); empty otherwise"
             ) { .finite($0.value.breathsPerMinute) },
             .init(
                 "quality", .real,
-                "mean spectral purity (share of the 0.05–1 Hz power within ±2/window of the peak) of the modulations that pass quality, 0–1 (also when they disagree); fused: mean over the modulations fused; empty when none"
+                "peak concentration of the fused spectrum: the share of the mean normalised 0.05–1 Hz periodogram of the row's modulations (window and its two neighbours) within ±1/(2·window) Hz of its peak, 0–1 (about 0.2 or less for beats without breathing); empty when the window has fewer than two modulations; accelerometer rows: spectral purity"
             ) { .finite($0.value.quality) },
-            .init("rate_amplitude", .real, unit: "1/min", "rate of the amplitude modulation (ECG R above baseline; PPG RIAV) when used") {
+            .init(
+                "rate_amplitude", .real, unit: "1/min",
+                "rate of the amplitude modulation (ECG R above baseline; PPG RIAV) when used (spectral_fusion rows: its own periodogram peak in the window)"
+            ) {
                 .finite($0.value.used[RespirationModulation.amplitude.rawValue])
             },
             .init(
-                "rate_frequency", .real, unit: "1/min", "rate of the frequency modulation (ECG RSA from RR intervals; PPG RIFV) when used"
+                "rate_frequency", .real, unit: "1/min",
+                "rate of the frequency modulation (ECG RSA from RR intervals; PPG RIFV) when used (spectral_fusion rows: its own periodogram peak in the window)"
             ) { .finite($0.value.used[RespirationModulation.frequency.rawValue]) },
-            .init("rate_intensity", .real, unit: "1/min", "rate of the PPG intensity modulation (RIIV: mean of peak and foot) when used") {
+            .init(
+                "rate_intensity", .real, unit: "1/min",
+                "rate of the PPG intensity modulation (RIIV: mean of peak and foot) when used (spectral_fusion rows: its own periodogram peak in the window)"
+            ) {
                 .finite($0.value.used[RespirationModulation.intensity.rawValue])
             },
-            .init("rate_qrs_area", .real, unit: "1/min", "rate of the ECG QRS-area modulation when used") {
+            .init(
+                "rate_qrs_area", .real, unit: "1/min",
+                "rate of the ECG QRS-area modulation when used (spectral_fusion rows: its own periodogram peak in the window)"
+            ) {
                 .finite($0.value.used[RespirationModulation.qrsArea.rawValue])
             },
             .init(
@@ -43,14 +53,46 @@ public enum RespirationTables {
             ) {
                 .finite($0.value.used[RespirationSource.ecg.rawValue])
             },
-            .init("rate_ppg", .real, unit: "1/min", "fused rows: the mean of the PPG modulation rates the fusion kept") {
+            .init(
+                "rate_ppg", .real, unit: "1/min",
+                "fused rows: the mean of the PPG modulation rates the fusion kept (spectral_fusion rows: of the PPG modulations' own peaks)"
+            ) {
                 .finite($0.value.used[RespirationSource.ppg.rawValue])
             },
             .init(
                 "method", .text,
-                "spectral_peak+smart_fusion: periodogram peak 0.1–0.7 Hz of each modulation resampled to the grid and band-passed, gated by respiratory quality indices (Birrenkott et al. 2016; Schäfer & Kratky 2008), fused as Karlen et al. 2013; principal_axis+spectral_peak (accelerometer rows): the same peak and indices on a still accelerometer's principal axis (Bates et al. 2010)"
-            ) { .text($0.value.source == .accelerometer ? RespirationFamily.accelerometerMethod : RespirationFamily.method) },
+                "spectral_fusion: the peak (0.1–0.7 Hz) of the mean of the modulations' normalised periodograms over the window and its two neighbours (Nemati et al. 2010; Welch 1967), its concentration reaching the source's threshold; smart_fusion: the mean of the modulation rates that pass the respiratory quality indices (Birrenkott et al. 2016; Schäfer & Kratky 2008) and agree (Karlen et al. 2013), the fallback; spectral_fusion+smart_fusion: no rate (both tried); principal_axis+spectral_peak (accelerometer rows): the same peak and indices on a still accelerometer's principal axis (Bates et al. 2010)"
+            ) {
+                let v = $0.value
+                return .text(
+                    v.source == .accelerometer
+                        ? RespirationFamily.accelerometerMethod
+                        : v.breathsPerMinute == nil
+                            ? RespirationFamily.method : v.spectral ? RespirationFamily.spectralMethod : RespirationFamily.smartMethod)
+            },
             .init("null_reason", .text, "why breaths_per_min is empty, else empty") { .optional($0.value.nullReason) },
+        ])
+
+    /// The respiratory signal of each stream's best-rated window (the report's strip).
+    public static let signal = TableSchema<Streamed<RespirationSignalSample>>(
+        name: "respiration_signal",
+        summary:
+            "per ECG lead and optical stream, the respiratory signal of its window with a rate and the highest quality: the modulation whose own peak is nearest the rate, band-passed and resampled to the grid",
+        columns: [
+            .init("stream", .text, "stream key of the ECG lead or optical stream") { .text($0.stream) },
+            .init("source", .text, "ecg or ppg") { .text($0.value.source.rawValue) },
+            .init("modulation", .text, "amplitude, frequency, intensity or qrs_area") { .text($0.value.modulation.rawValue) },
+            .init("window_start", .real, unit: "s", "start of the window drawn (its respiration row)") { .real($0.value.windowStart) },
+            .init("time", .real, unit: "s", "the sample's time (the grid: window start + i / grid_hz)") { .real($0.value.time) },
+            .init(
+                "value", .real, unit: "1",
+                "the modulation linearly interpolated to the grid, band-passed 0.1–0.7 Hz, detrended, scaled to its largest absolute value in the window"
+            ) { .real($0.value.value) },
+            .init(
+                "breath", .integer,
+                "1 at the maximum of each breath counted (a cycle between upward zero crossings; Schäfer & Kratky 2008), else 0"
+            ) { .integer($0.value.breath ? 1 : 0) },
+            .init("note", .text, "the modulation, window, rate, method and quality of the row drawn") { .text($0.value.note) },
         ])
 
     /// The summary figures of family `respiration`, from the fused rows.

@@ -46,8 +46,44 @@ public struct RespirationWindow: Sendable, Hashable {
     public var used: [String: Double]
     /// Why there is no rate, or `nil`.
     public var nullReason: String?
+    /// Whether the rate is the peak of the fused spectrum (``RespiratorySpectrum/fusedPeak(_:seconds:)``)
+    /// rather than smart fusion's mean of the modulation rates.
+    var spectral = false
     /// The modulation rates that passed quality (source rows; for the fused row).
     var passing: [ModulationRate] = []
+    /// Each modulation's normalised spectrum and own peak in this window (for spectral fusion).
+    var spectra: [ModulationSpectrum] = []
+}
+
+/// One modulation's normalised spectrum over one window (``RespiratorySpectrum/Estimate/spectrum``)
+/// and its own peak.
+struct ModulationSpectrum: Sendable, Hashable {
+    var source: RespirationSource
+    var modulation: RespirationModulation
+    var breathsPerMinute: Double
+    var spectrum: [Double]
+    /// The band-passed, detrended modulation on the grid over the window (for the report's
+    /// strip; emptied once the row is held for fusion).
+    var signal: [Double] = []
+}
+
+/// One sample of the respiratory signal a stream's strip shows (table `respiration_signal`):
+/// the modulation of the stream's best-rated window, band-passed and resampled.
+public struct RespirationSignalSample: Sendable, Hashable {
+    /// ECG or PPG.
+    public var source: RespirationSource
+    /// The modulation drawn.
+    public var modulation: RespirationModulation
+    /// The window's start, s.
+    public var windowStart: Double
+    /// The sample's time, s.
+    public var time: Double
+    /// The band-passed modulation scaled to its largest absolute value in the window (−1…1).
+    public var value: Double
+    /// Whether a counted breath (a cycle between upward zero crossings) peaks at this sample.
+    public var breath: Bool
+    /// What the strip shows: modulation, window, rate, method and quality.
+    public var note: String
 }
 
 extension RespirationWindow: StreamSummaryValue {

@@ -49,6 +49,11 @@ struct RespiratorySpectrum {
         /// 60 / mean interval between upward zero crossings of the band-passed window,
         /// breaths/min, or `nil` with fewer than 3 crossings.
         var countedBreathsPerMinute: Double?
+        /// The periodogram at multiples of ``step`` over ``purityBand``, normalised to sum 1 (for
+        /// spectral fusion, ``fusedPeak(_:seconds:)``).
+        var spectrum: [Double] = []
+        /// The band-passed, detrended window on the grid (before the Hann window).
+        var signal: [Double] = []
     }
 
     /// The zero-phase Butterworth band-pass (second order per edge, forward and backward) to
@@ -160,7 +165,48 @@ struct RespiratorySpectrum {
         return Estimate(
             breathsPerMinute: f * 60, purity: near / total,
             autocorrelation: autocorrelation(detrended, lag: gridHz / f),
-            countedBreathsPerMinute: countedRate(detrended, gridHz: gridHz))
+            countedBreathsPerMinute: countedRate(detrended, gridHz: gridHz), spectrum: power.map { $0 / total },
+            signal: detrended)
+    }
+
+    /// Spectral fusion: the mean of normalised spectra (``Estimate/spectrum``; several
+    /// modulations and adjacent windows), its largest peak in ``band`` refined by a parabola, and
+    /// the peak's concentration — the share of the mean spectrum within ±1 / (2 × window) Hz of
+    /// the peak (about the Hann window's half main lobe: a respiratory rhythm the modulations
+    /// share stands out; independent noise spectra average to the band-pass's smooth shape).
+    ///
+    /// Methods: spectral fusion of respiratory modulations — the mean of their normalised spectra
+    /// before peak picking (S. Nemati, A. Malhotra, G. D. Clifford, "Data fusion for improved
+    /// respiration rate estimation", EURASIP J Adv Signal Process 2010:926305 (2010),
+    /// doi:10.1155/2010/926305; one of the fusion techniques of Charlton et al. 2016) — averaged
+    /// over adjacent windows as Welch's method averages periodograms of successive segments
+    /// (P. D. Welch, IEEE Trans Audio Electroacoust 15(2):70–73 (1967)).
+    /// - Parameters:
+    ///   - spectra: normalised spectra, each over ``purityBand`` at ``step`` (non-empty, equal
+    ///     lengths).
+    ///   - seconds: the window's length, s (sets the concentration's reach).
+    /// - Returns: rate (breaths/min) and concentration (0–1), or `nil` for no spectrum.
+    /// - Complexity: O(spectra × bins).
+    static func fusedPeak(_ spectra: [[Double]], seconds: Double) -> (breathsPerMinute: Double, concentration: Double)? {
+        guard let count = spectra.first?.count, count > 0 else { return nil }
+        var mean = [Double](repeating: 0, count: count)
+        for s in spectra where s.count == count { for i in 0..<count { mean[i] += s[i] } }
+        let total = mean.reduce(0, +)
+        guard total > 0, total.isFinite else { return nil }
+        let firstBin = Int((purityBand.low / step).rounded(.up))
+        let lowBin = Int((band.low / step).rounded(.up)), highBin = Int((band.high / step).rounded(.down))
+        var peak = lowBin
+        for b in lowBin...highBin where mean[b - firstBin] > mean[peak - firstBin] { peak = b }
+        var f = Double(peak) * step
+        if peak > lowBin && peak < highBin {
+            let a = mean[peak - 1 - firstBin], b = mean[peak - firstBin], c = mean[peak + 1 - firstBin]
+            let den = a - 2 * b + c
+            if den < 0 { f += min(max(0.5 * (a - c) / den, -0.5), 0.5) * step }
+        }
+        let reach = Int((1 / (2 * seconds) / step).rounded())
+        var near = 0.0
+        for b in max(firstBin, peak - reach)...min(firstBin + count - 1, peak + reach) { near += mean[b - firstBin] }
+        return (f * 60, near / total)
     }
 
     /// |Σ x_i e^{−iωi}|² at ω = 2π·b·step/gridHz for the bins from `firstBin` on (Goertzel).

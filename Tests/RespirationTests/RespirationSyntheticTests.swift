@@ -136,7 +136,7 @@ func describe(_ rows: [Streamed<RespirationWindow>]) -> [String] {
         // breath-count quality indices are what keep it out (without them about a third of
         // these windows had a rate).
         for w in rows { #expect(w.value.breathsPerMinute == nil, "noise \(w.value.source) \(w.value.startSeconds)") }
-        #expect(rows.contains { $0.value.nullReason?.hasPrefix("fewer than 2 modulations pass quality") == true })
+        #expect(rows.contains { $0.value.nullReason?.contains("fewer than 2 modulations pass quality") == true })
     }
 
     /// Motion without breathing: the wearer's movements shift the pulse amplitude and baseline
@@ -217,5 +217,49 @@ func describe(_ rows: [Streamed<RespirationWindow>]) -> [String] {
         let rows = try runRespiration(e.ecg, options: o).filter { $0.value.source == .ecg }
         #expect(rows.map(\.value.startSeconds) == [0, 60, 120, 180, 240])
         for w in rows { #expect(w.value.endSeconds - w.value.startSeconds == 60) }
+    }
+}
+
+/// Spectral fusion (the mean of the modulations' normalised spectra over adjacent windows) and
+/// what the analyzer holds for the fused rows.
+@Suite struct RespirationSpectralFusionTests {
+    /// Breathing at 15/min as weak as the beat-to-beat noise (10 % modulation, ±10 % noise per
+    /// beat): the single modulations' quality indices mostly fail, their fused spectrum shows
+    /// the shared peak.
+    @Test func weakBreathingInNoiseIsFoundBySpectralFusion() throws {
+        let e = SyntheticBeats(seconds: 640, breathsPerMinute: 15, noise: 0.1).events()
+        let fused = try runRespiration(e.ecg + e.ppg).filter { $0.value.source == .fused }
+        #expect(fused.count >= 19)
+        let rated = fused.filter { $0.value.breathsPerMinute != nil }
+        #expect(Double(rated.count) >= 0.8 * Double(fused.count), "\(rated.count) of \(fused.count)")
+        for w in rated {
+            #expect(abs(w.value.breathsPerMinute! - 15) < 1, "\(w.value.startSeconds): \(w.value.breathsPerMinute!)")
+        }
+        #expect(rated.contains { $0.value.spectral })
+    }
+
+    /// Fused rows written while the recording is read (a short lag) equal those written at its
+    /// end, and what is held for them does not grow with the recording: the same at 1 h and 3 h.
+    @Test func fusedRowsAreStreamedWithBoundedMemory() throws {
+        func run(seconds: Double, lag: Double) throws -> (rows: [String], held: Int) {
+            var o = RespirationOptions()
+            o.fusionLagSeconds = lag
+            let e = SyntheticBeats(seconds: seconds, noise: 0.05).events()
+            var a = RespirationFamily.makeAnalyzer(options: o)
+            let out = RespirationRowCollector()
+            let declared = DerivedSeries(source: "x", name: "y", summary: "", attributes: [])
+            for ev in (e.ecg + e.ppg).sorted(by: { $0.time < $1.time }) { try a.consume(derived: ev, series: declared, output: out) }
+            try a.finish(output: out)
+            return (describe(out.rows), a.maxHeldWindows)
+        }
+        let short = try run(seconds: 640, lag: 64)
+        let atEnd = try run(seconds: 640, lag: 86400)
+        #expect(short.rows == atEnd.rows)
+        #expect(atEnd.held >= 20) // everything held until the end
+        let hour = try run(seconds: 3600, lag: 600)
+        let threeHours = try run(seconds: 3 * 3600, lag: 600)
+        #expect(hour.held == threeHours.held, "\(hour.held) vs \(threeHours.held)")
+        #expect(threeHours.held <= Int(600 / 32) + 5)
+        #expect(threeHours.rows.filter { $0.contains(" fused ") }.count >= 330)
     }
 }

@@ -33,6 +33,7 @@ enum FamilySection {
             case .intervals(let d): items += try IntervalsItem.html(d, c)
             case .featureSeries(let d): items += try FeatureSeriesItem.html(d, c)
             case .values(let d): items += try valueTable(d, c)
+            case .waveform(let d): items += try WaveformItem.html(d, c)
             case .rowCounts(let tables):
                 items += "<ul>"
                 for t in tables { items += "<li><code>\(HTML.escape(t.name))</code>: \(try c.count(ReportRows(t))) rows</li>" }

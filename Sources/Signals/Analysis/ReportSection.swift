@@ -78,6 +78,9 @@ public enum ReportItem: Sendable, Hashable {
     case values(ReportValueTable)
     /// The number of rows of each table.
     case rowCounts([ResultTable])
+    /// A short waveform stored in a table (x in seconds, y values), one plot per value of a
+    /// column, with optional markers (a derived signal, a median beat).
+    case waveform(ReportWaveform)
 
     /// `columns` of `table`, as references.
     static func refs(_ table: ResultTable, _ columns: [String?], optional: Bool = false) -> [(
@@ -102,6 +105,7 @@ public enum ReportItem: Sendable, Hashable {
             return s.rows.columnReferences + Self.refs(s.rows.table, [s.rowLabel])
                 + Self.refs(s.rows.table, s.columns, optional: s.optional)
         case .rowCounts: return []
+        case .waveform(let s): return s.columnReferences
         }
     }
 }
@@ -591,5 +595,84 @@ public struct ReportValueTable: Sendable, Hashable {
         self.columns = columns
         self.headings = headings
         self.optional = optional
+    }
+}
+
+/// A short waveform a family stores as rows (one row per sample: x in seconds, one or more y
+/// columns), drawn as a line per y column, one plot per value of ``plotBy``, with markers at
+/// the x of other rows (breaths on a respiratory signal, fiducial points on a median beat).
+public struct ReportWaveform: Sendable, Hashable {
+    /// Plot identifier (`-0`, `-1`, … appended per plot).
+    public var id: String
+    /// Plot title (the ``plotBy`` value and the ``note`` are appended).
+    public var title: String
+    /// The samples.
+    public var rows: ReportRows
+    /// The x column, s (on the stream's time scale, or relative, e.g. to the R peak).
+    public var x: String
+    /// The y columns, each its own line (the axis unit is the first column's).
+    public var values: [String]
+    /// One plot per value of this column, or one plot for every row.
+    public var plotBy: String?
+    /// A text column whose first value in a plot's rows is appended to its title (what the
+    /// waveform is, its rate), or `nil`.
+    public var note: String?
+    /// Markers, or `nil`.
+    public var markers: ReportWaveformMarkers?
+    /// Said when the recording has no such rows.
+    public var whenEmpty: String
+
+    /// Declares a waveform.
+    /// - Parameters:
+    ///   - id: plot identifier.
+    ///   - title: plot title.
+    ///   - rows: the samples.
+    ///   - x: x column (s).
+    ///   - values: y columns.
+    ///   - plotBy: one plot per value of this column, or `nil`.
+    ///   - note: text column appended to each plot's title, or `nil`.
+    ///   - markers: markers, or `nil`.
+    ///   - whenEmpty: the note when there are no rows.
+    public init(
+        id: String, title: String, rows: ReportRows, x: String, values: [String], plotBy: String? = nil, note: String? = nil,
+        markers: ReportWaveformMarkers? = nil, whenEmpty: String = "no rows in this recording"
+    ) {
+        self.id = id
+        self.title = title
+        self.rows = rows
+        self.x = x
+        self.values = values
+        self.plotBy = plotBy
+        self.note = note
+        self.markers = markers
+        self.whenEmpty = whenEmpty
+    }
+
+    var columnReferences: [(table: ResultTable, column: String, optional: Bool)] {
+        var out = rows.columnReferences + ReportItem.refs(rows.table, [x, plotBy, note] + values)
+        if let m = markers { out += m.rows.columnReferences + ReportItem.refs(m.rows.table, [m.x, plotBy]) }
+        return out
+    }
+}
+
+/// Markers on a waveform (``ReportWaveform/markers``): each row's x, drawn on the waveform's
+/// first line at that x (the rows share the waveform's ``ReportWaveform/plotBy`` column).
+public struct ReportWaveformMarkers: Sendable, Hashable {
+    /// What a marker is (`breath`, `R peak`).
+    public var name: String
+    /// The marked rows.
+    public var rows: ReportRows
+    /// Their x column, s.
+    public var x: String
+
+    /// Declares markers.
+    /// - Parameters:
+    ///   - name: what a marker is.
+    ///   - rows: the marked rows (filtered, e.g. `breath` = 1).
+    ///   - x: their x column (s).
+    public init(name: String, rows: ReportRows, x: String) {
+        self.name = name
+        self.rows = rows
+        self.x = x
     }
 }
