@@ -10,6 +10,12 @@ final class ReportDatabase {
     private let handle: OpaquePointer
     /// Columns per table, read once.
     private var columnCache: [String: Set<String>] = [:]
+    /// The database's tables, read once when it is opened.
+    private(set) var tables: Set<String> = []
+    /// The declared result tables holding at least one row, read once when the database is
+    /// opened (one statement), or `nil` when that could not be read: queries of a table known to
+    /// be empty are not run (most families have no rows in a small database).
+    private var filled: Set<String>?
 
     /// Opens `path` read-only (``SQLiteReadOnly/uri(_:)``: immutable when no writer has it open,
     /// so a database in a folder the user cannot write is read).
@@ -46,7 +52,24 @@ final class ReportDatabase {
             throw ReportError(
                 code: .databaseUnreadable, message: "\(path): not a sensorpipe results database (no recordings table)")
         }
+        tables = names
+        filled = try? filledTables(among: AnalysisRegistry.resultTables.map(\.name).filter(names.contains))
     }
+
+    /// Which of `names` hold a row: one statement (`SELECT EXISTS(SELECT 1 FROM …)` per table).
+    private func filledTables(among names: [String]) throws(ReportError) -> Set<String> {
+        guard !names.isEmpty else { return [] }
+        let sql = names.map { "SELECT ? AS name, EXISTS (SELECT 1 FROM \(ReportContext.quote($0))) AS filled" }
+            .joined(separator: " UNION ALL ")
+        var out = Set<String>()
+        try each(sql, names.map { .text($0) }) { r in
+            if r.int("filled") == 1, let name = r.text("name") { out.insert(name) }
+        }
+        return out
+    }
+
+    /// Whether `table` exists and may hold rows (false when it is known to be empty).
+    func mayHaveRows(_ table: String) -> Bool { tables.contains(table) && (filled?.contains(table) ?? true) }
 
     deinit { sqlite3_close_v2(handle) }
 

@@ -16,10 +16,10 @@ enum FamilySection {
     /// - Parameters:
     ///   - family: the family's name (`data-family`).
     ///   - section: its declaration.
-    ///   - c: the recording (with the strips already read back).
+    ///   - c: the recording (with the strips already read back and its families with results).
     static func html(family: String, _ section: ReportSection, _ c: ReportContext) throws(ReportError) -> String {
         var s = "<section class=\"family\" data-family=\"\(HTML.escape(family))\"><h2>\(HTML.escape(section.title))</h2>"
-        guard try hasResults(section, c) else {
+        guard c.familiesWithResults.contains(family) else {
             s += "<p class=\"placeholder\" data-placeholder=\"\(HTML.escape(family))\">No results from this family in this recording. "
             return s + "When there are, this section shows \(HTML.escape(section.shows)).</p></section>"
         }
