@@ -78,7 +78,8 @@ public final class SQLiteResultSink: ResultSink {
             try db.execute("CREATE TABLE IF NOT EXISTS table_signatures (name TEXT PRIMARY KEY, signature TEXT NOT NULL)")
             // The tables already there (one statement; absent ones need no column check); the
             // signatures are recorded after the schema changes, by one prepared statement.
-            let present = Set(try db.prepare("SELECT name FROM main.sqlite_master WHERE type IN ('table', 'view')").query([]) { $0.text(0) ?? "" })
+            let present = Set(
+                try db.prepare("SELECT name FROM main.sqlite_master WHERE type IN ('table', 'view')").query([]) { $0.text(0) ?? "" })
             var signatures = [(name: String, signature: String)]()
             for t in BatchTables.all {
                 let signature = try Self.ensure(
