@@ -12,7 +12,12 @@ enum WaveformItem {
             return "<p class=\"note\" data-empty=\"\(HTML.escape(d.id))\">\(HTML.escape(d.title)): \(HTML.escape(d.whenEmpty)).</p>"
         }
         var s = ""
-        for (k, key) in FamilySection.distinct(rows, d.plotBy).enumerated() {
+        var keys = [String](), seen = Set<String>()
+        for r in rows {
+            let v = d.plotBy.flatMap { r.text($0) } ?? ""
+            if seen.insert(v).inserted { keys.append(v) }
+        }
+        for (k, key) in keys.enumerated() {
             let mine = d.plotBy.map { by in rows.filter { ($0.text(by) ?? "") == key } } ?? rows
             let xs = mine.compactMap { $0.double(d.x) }
             let all = d.values.flatMap { v in mine.compactMap { $0.double(v) } }
