@@ -30,7 +30,9 @@ enum WaveformItem {
                 id: "\(d.id)-\(k)", title: title, t0: t0, t1: t1, v0: lo - pad, v1: hi + pad, time: c.time,
                 yLabel: unit.isEmpty || unit == "1" ? d.values[0] : "\(d.values[0]) (\(unit))")
             p.height = 200
-            let step = FamilySection.step(xs, fallback: 1)
+            var step = Double.infinity
+            for (a, b) in zip(xs, xs.dropFirst()) where b - a > 0 { step = min(step, b - a) }
+            if !step.isFinite { step = 1 }
             var first = [(t: Double, v: Double)]()
             for (j, v) in d.values.enumerated() {
                 let points = mine.compactMap { r in r.double(d.x).map { (t: $0, v: r.double(v)) } }
