@@ -1,4 +1,5 @@
-/// Delineates one beat from a window of its lead resampled to 250 Hz: QRS onset and offset, P
+/// Delineates one beat from the wavelet scales of a window of its lead on the 250 Hz grid
+/// (−1.0…+1.2 s around it; the scales computed once per lead by ``WaveGrid``): QRS onset and offset, P
 /// and T waves (peak, onset/offset, shape, absence), after the wavelet delineator of Martínez
 /// et al. 2004 (quadratic-spline wavelet, algorithme à trous, ``QuadraticSplineWavelet``):
 ///
@@ -28,7 +29,8 @@
 /// T slope and P span rules are this implementation's, chosen on physiology after the QT
 /// Database errors were read per record (`scripts/ecg/qtdb-waves-errors.py`; in-sample).
 ///
-/// - Complexity: O(window length) per beat (about 550 samples at 250 Hz).
+/// - Complexity: O(window length) per beat (550 positions at 250 Hz); the scales are computed
+///   once per lead (``WaveGrid``), not per beat.
 struct WaveDelineator {
     /// The delineator's sample rate, Hz.
     static let rate = 250.0
@@ -48,7 +50,8 @@ struct WaveDelineator {
         var pShape: WaveShape?, tShape: WaveShape?
     }
 
-    /// Delineates the beat at ``beatIndex`` of `x`.
+    /// Delineates the beat at ``beatIndex`` of a window `x` transformed on its own (its first
+    /// and last values standing for the samples beyond it).
     /// - Parameters:
     ///   - x: ``length`` samples at 250 Hz (values outside `valid` are padding).
     ///   - valid: the positions that hold real, finite samples.
@@ -56,16 +59,28 @@ struct WaveDelineator {
     ///   - next: the next beat's position in the window, if within it.
     /// - Returns: the boundaries and statuses.
     static func delineate(_ x: [Float], valid: Range<Int>, rr: Double?, next: Double?) -> Marks {
+        delineate(QuadraticSplineWavelet.transform(x), valid: valid, rr: rr, next: next)
+    }
+
+    /// Delineates the beat at ``beatIndex`` of a window of ``length`` positions at 250 Hz, from
+    /// its wavelet scales (``QuadraticSplineWavelet``: W at index `n` describes the lead at
+    /// `n − delay(k)`).
+    /// - Parameters:
+    ///   - scales: W_{2^2}, W_{2^4}, W_{2^5} over the window.
+    ///   - valid: the positions that hold real, finite samples.
+    ///   - rr: the RR interval before the beat, s (`nil`: unknown, 0.9 s assumed for the windows).
+    ///   - next: the next beat's position in the window, if within it.
+    /// - Returns: the boundaries and statuses.
+    static func delineate(_ scales: QuadraticSplineWavelet.Scales, valid: Range<Int>, rr: Double?, next: Double?) -> Marks {
         var m = Marks()
         let r = beatIndex
         let fs = rate
         func samples(_ s: Double) -> Int { Int((s * fs).rounded()) }
         // The QRS needs ±300 ms of real samples; the waves their windows (checked below).
         guard valid.lowerBound <= r - samples(0.3), valid.upperBound >= r + samples(0.3) else { return m }
-        let wt = QuadraticSplineWavelet(x)
 
         // MARK: QRS (scale 2^2)
-        let w2 = wt.w[1]
+        let w2 = scales.w2
         let d2 = QuadraticSplineWavelet.delay(2)
         func widx(_ pos: Int, _ k: Int) -> Int { pos + Int(QuadraticSplineWavelet.delay(k).rounded(.down)) }
         let mainLo = widx(r - samples(0.1), 2), mainHi = widx(r + samples(0.1), 2)
@@ -120,7 +135,7 @@ struct WaveDelineator {
         m.qrsOnset = qrsOn
         m.qrsOffset = qrsOff
 
-        let w4 = wt.w[3], w5 = wt.w[4]
+        let w4 = scales.w4, w5 = scales.w5
         let beatLo = r - samples(0.35), beatHi = r + samples(0.65)
         let rms4 = rms(w4, widx(beatLo, 4), widx(beatHi, 4)), rms5 = rms(w5, widx(beatLo, 5), widx(beatHi, 5))
         let rrs = min(max(rr ?? 0.9, 0.25), 2.5)
