@@ -36,6 +36,13 @@ struct QuadraticSplineWavelet {
         }
     }
 
+    /// A window of the output scales, read in place (valid while the arrays it views are).
+    struct ScaleView {
+        var w2: UnsafeBufferPointer<Float>
+        var w4: UnsafeBufferPointer<Float>
+        var w5: UnsafeBufferPointer<Float>
+    }
+
     /// Per scale k (index k − 1): the last 3·2^(k−1) values of the approximation s_{k−1} that
     /// scale 2^k filters (s_0 = x).
     private var history: [[Float]] = (1...scales).map { [Float](repeating: 0, count: 3 << ($0 - 1)) }

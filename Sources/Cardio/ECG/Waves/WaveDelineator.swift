@@ -72,6 +72,18 @@ struct WaveDelineator {
     ///   - next: the next beat's position in the window, if within it.
     /// - Returns: the boundaries and statuses.
     static func delineate(_ scales: QuadraticSplineWavelet.Scales, valid: Range<Int>, rr: Double?, next: Double?) -> Marks {
+        scales.w2.withUnsafeBufferPointer { w2 in
+            scales.w4.withUnsafeBufferPointer { w4 in
+                scales.w5.withUnsafeBufferPointer { w5 in
+                    delineate(QuadraticSplineWavelet.ScaleView(w2: w2, w4: w4, w5: w5), valid: valid, rr: rr, next: next)
+                }
+            }
+        }
+    }
+
+    /// ``delineate(_:valid:rr:next:)`` on a view of the scales (the window of a lead's shared
+    /// scales, read in place).
+    static func delineate(_ scales: QuadraticSplineWavelet.ScaleView, valid: Range<Int>, rr: Double?, next: Double?) -> Marks {
         var m = Marks()
         let r = beatIndex
         let fs = rate
@@ -218,7 +230,7 @@ struct WaveDelineator {
     ///   - onRatio: ξ_on as a share of the first maximum; `offRatio` ξ_off of the last.
     ///   - maxSpan: the most samples a biphasic wave's three maxima may span.
     static func shape(
-        _ w: [Float], _ found: [Int], delay: Double, offsetLimit: Int, onsetLimit: Int, onRatio: Float, offRatio: Float,
+        _ w: UnsafeBufferPointer<Float>, _ found: [Int], delay: Double, offsetLimit: Int, onsetLimit: Int, onRatio: Float, offRatio: Float,
         maxSpan: Int = .max
     ) -> Wave? {
         guard var a = found.max(by: { abs(w[$0]) < abs(w[$1]) }) else { return nil }
@@ -289,7 +301,7 @@ struct WaveDelineator {
 
     /// From `start`, steps until |w| drops below `threshold` or has a local minimum; `nil` when
     /// `limit` is passed first.
-    static func walk(_ w: [Float], from start: Int, step: Int, threshold: Float, limit: Int) -> Int? {
+    static func walk(_ w: UnsafeBufferPointer<Float>, from start: Int, step: Int, threshold: Float, limit: Int) -> Int? {
         var i = start + step
         while step < 0 ? i >= limit : i <= limit {
             guard i > 0 && i < w.count - 1 else { return nil }
@@ -302,7 +314,7 @@ struct WaveDelineator {
     }
 
     /// Indices of local maxima of |w| in `from...to` (clamped).
-    static func moduloMaxima(_ w: [Float], from: Int, to: Int) -> [Int] {
+    static func moduloMaxima(_ w: UnsafeBufferPointer<Float>, from: Int, to: Int) -> [Int] {
         var out = [Int]()
         let lo = max(from, 1), hi = min(to, w.count - 2)
         guard lo <= hi else { return out }
@@ -314,12 +326,12 @@ struct WaveDelineator {
     }
 
     /// Modulus maxima in `from...to` above `threshold`.
-    static func significant(_ w: [Float], from: Int, to: Int, threshold: Float) -> [Int] {
+    static func significant(_ w: UnsafeBufferPointer<Float>, from: Int, to: Int, threshold: Float) -> [Int] {
         moduloMaxima(w, from: from, to: to).filter { abs(w[$0]) > threshold }
     }
 
     /// Root mean square of `w[from..<to]` (clamped).
-    static func rms(_ w: [Float], _ from: Int, _ to: Int) -> Float {
+    static func rms(_ w: UnsafeBufferPointer<Float>, _ from: Int, _ to: Int) -> Float {
         let lo = max(from, 0), hi = min(to, w.count)
         guard hi > lo else { return 0 }
         var s: Double = 0

@@ -51,6 +51,7 @@ struct WaveGrid {
         raw.append(contentsOf: values)
         received += values.count
         var fresh: [Float] = []
+        fresh.reserveCapacity(Int(Double(values.count) * WaveDelineator.rate / sampleRate) + 2)
         let step = sampleRate / WaveDelineator.rate
         let width = Float(2 * half + 1)
         raw.withUnsafeBufferPointer { rp in
@@ -141,6 +142,51 @@ struct WaveGrid {
         scales.w4.removeFirst(n)
         scales.w5.removeFirst(n)
         base += n
+    }
+
+    /// Runs `body` on the window of grid indices `from ..< from + count` and the contiguous
+    /// stretch of valid positions around `centre`: in place when the window lies in the ring and
+    /// no stretch starts inside it (the usual case), otherwise on a copy made by
+    /// ``window(from:centre:into:scales:)`` into the scratch buffers.
+    /// - Parameters:
+    ///   - from: the window's first grid index.
+    ///   - centre: the position in the window the stretch must hold.
+    ///   - window: scratch of the window's length for the grid (used for a copy).
+    ///   - scratch: scratch scales of the window's length (used for a copy).
+    ///   - body: reads the scales and the valid stretch.
+    func withWindow<R>(
+        from: Int, centre: Int, window: inout [Float], scratch: inout QuadraticSplineWavelet.Scales,
+        _ body: (QuadraticSplineWavelet.ScaleView, Range<Int>) -> R
+    ) -> R {
+        let n = window.count
+        if from >= base && from + n <= produced {
+            let o = from - base
+            let valid: Range<Int> = x.withUnsafeBufferPointer { xp in
+                guard centre >= 0, centre < n, xp[o + centre].isFinite else { return centre..<centre }
+                var a = centre, b = centre
+                while a > 0 && xp[o + a - 1].isFinite { a -= 1 }
+                while b < n - 1 && xp[o + b + 1].isFinite { b += 1 }
+                return a..<(b + 1)
+            }
+            if valid.isEmpty || valid.lowerBound == 0 {
+                return scales.w2.withUnsafeBufferPointer { a in
+                    scales.w4.withUnsafeBufferPointer { b in
+                        scales.w5.withUnsafeBufferPointer { c in
+                            body(
+                                QuadraticSplineWavelet.ScaleView(
+                                    w2: UnsafeBufferPointer(rebasing: a[o..<(o + n)]), w4: UnsafeBufferPointer(rebasing: b[o..<(o + n)]),
+                                    w5: UnsafeBufferPointer(rebasing: c[o..<(o + n)])), valid)
+                        }
+                    }
+                }
+            }
+        }
+        let valid = self.window(from: from, centre: centre, into: &window, scales: &scratch)
+        return scratch.w2.withUnsafeBufferPointer { a in
+            scratch.w4.withUnsafeBufferPointer { b in
+                scratch.w5.withUnsafeBufferPointer { c in body(QuadraticSplineWavelet.ScaleView(w2: a, w4: b, w5: c), valid) }
+            }
+        }
     }
 
     /// Copies grid indices `from ..< from + window.count` into `window` (NaN where not valid,

@@ -136,10 +136,12 @@ struct WaveLead {
         // Past an ended segment's last sample the grid is not valid (and the transform holds
         // the last valid value, as a window cut at the end would).
         if segmentEnded { grid!.extend(to: from + WaveDelineator.length) }
-        let valid = grid!.window(from: from, centre: WaveDelineator.beatIndex, into: &window, scales: &scales)
         // Window positions: the beat is at `beatIndex + rest`.
         let nextPosition = next.map { Double(WaveDelineator.beatIndex) + ($0 - b.time) * WaveDelineator.rate + rest }
-        let m = WaveDelineator.delineate(scales, valid: valid, rr: out.rrBefore, next: nextPosition)
+        let rr = out.rrBefore
+        let m = grid!.withWindow(from: from, centre: WaveDelineator.beatIndex, window: &window, scratch: &scales) { view, valid in
+            WaveDelineator.delineate(view, valid: valid, rr: rr, next: nextPosition)
+        }
         let origin = rest == 0 ? b.time - WaveDelineator.before : b.time - WaveDelineator.before - rest / WaveDelineator.rate
         func t(_ p: Double?) -> Double? { p.map { origin + $0 / WaveDelineator.rate } }
         out.qrsStatus = m.qrs
