@@ -59,22 +59,14 @@ func generatedHealthExport(records: Int) -> [UInt8] {
 func healthExportBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
     let records = scale == .full ? 1 << 19 : 1 << 15 // ≈ 160 MB / 10 MB
     let file = SharedBenchmarkFile("export.xml") { generatedHealthExport(records: records) }
-    func sizes() -> (samples: Int, bytes: Int) {
-        (records, (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0)
-    }
-    var reference = fileCRC32ReferenceCase(name: "ref/read+crc32/health-export", samples: records, file: file)
-    reference.sizesAfterSetUp = sizes
-    var decode = BenchmarkCase(name: "decode/apple-health-export", samples: records, reference: "ref/read+crc32/health-export") {
-        let path = file.path // written in set-up, not in the first timed run
-        return {
-            let d = try! AppleHealthExportDecoder(path: path)
-            var n = 0
-            while let e = try! d.next() {
-                if case .block(let b) = e { n += b.count }
-            }
-            blackHole(n)
+    return fileDecoderCases(
+        name: "decode/apple-health-export", reference: "ref/read+crc32/health-export", samples: records, file: file
+    ) { path in
+        let d = try! AppleHealthExportDecoder(path: path)
+        var n = 0
+        while let e = try! d.next() {
+            if case .block(let b) = e { n += b.count }
         }
+        return n
     }
-    decode.sizesAfterSetUp = sizes
-    return [reference, decode]
 }

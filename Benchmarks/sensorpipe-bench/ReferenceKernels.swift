@@ -129,6 +129,31 @@ func fileCRC32ReferenceCase(
     }
 }
 
+/// A file decoder's row and its reference (``fileCRC32ReferenceCase``) over the same generated file,
+/// both sized after set-up from the file (MB/s).
+/// - Parameters:
+///   - name: the decoder's row.
+///   - reference: the reference row's name.
+///   - samples: what one run decodes (the figure's unit).
+///   - file: the generated file.
+///   - run: decodes the file at a path once and returns what it counted (kept from the optimiser).
+/// - Returns: the reference, then the decoder's row.
+func fileDecoderCases(
+    name: String, reference: String, samples: Int, file: SharedBenchmarkFile, run: @escaping (String) -> Int
+) -> [BenchmarkCase] {
+    func sizes() -> (samples: Int, bytes: Int) {
+        (samples, (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0)
+    }
+    var ref = fileCRC32ReferenceCase(name: reference, samples: samples, file: file)
+    ref.sizesAfterSetUp = sizes
+    var decode = BenchmarkCase(name: name, samples: samples, reference: reference) {
+        let path = file.path // written in set-up, not in the first timed run
+        return { blackHole(run(path)) }
+    }
+    decode.sizesAfterSetUp = sizes
+    return [ref, decode]
+}
+
 /// `memcpy` of `bytes` bytes: information beside streaming stages (one pass over the input, the
 /// floor of any of them), never a guarded reference (see the note at the top of this file).
 func memcpyReferenceCase(bytes: Int, name: String) -> BenchmarkCase {

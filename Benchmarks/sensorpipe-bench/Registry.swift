@@ -9,6 +9,7 @@ func allBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
     all += resampleBenchmarks(scale)
     all += healthCSVMATLABBenchmarks(scale)
     all += healthExportBenchmarks(scale)
+    all += edfBenchmarks(scale)
     all += wfdbBenchmarks(scale)
     all += decodeBenchmarks(scale)
     all += hrvBenchmarks(scale)

@@ -53,7 +53,7 @@ do {
             analyzers[block.stream]?.consume(block) // blocks of other sensors are skipped here
         case .issue(let issue):
             print("  warning: \(issue)")
-        case .device, .deletion:
+        case .device, .deletion, .annotation:
             break
         }
     }

@@ -23,6 +23,7 @@ enum RecordingReport {
             .compactMap { $0.text("path") }
         var strips = [SignalReadback.Strip]()
         for family in AnalysisRegistry.families where try FamilySection.hasResults(family.reportSection, c) {
+            c.familiesWithResults.insert(family.name)
             for case .strips(let d) in family.reportSection.items { strips += try StripsItem.requests(d, family: family.name, c) }
         }
         if recording.text("status") == "ok" {

@@ -31,7 +31,7 @@ public enum Report {
     @discardableResult
     public static func write(database: String, to directory: String, recording: String? = nil) throws(ReportError) -> Output {
         let db = try ReportDatabase(path: database)
-        let tables = try db.tableNames()
+        let tables = db.tables
         var recordings = try db.query("SELECT * FROM recordings WHERE status IN ('ok', 'failed') ORDER BY id")
         if let recording {
             let absolute = URL(fileURLWithPath: recording).standardizedFileURL.path

@@ -19,6 +19,8 @@ struct ReportContext {
     let tables: Set<String>
     /// What was read back from the files (filled after the sections asked for strips).
     var readback = SignalReadback()
+    /// The families with results in this recording (``FamilySection/hasResults(_:_:)``, asked once).
+    var familiesWithResults = Set<String>()
 
     /// The columns `table` has in this database (a database written by an older version may
     /// lack a declared column); empty when the table is absent.
@@ -52,6 +54,7 @@ struct ReportContext {
         labelRank: (column: String, labels: [String])? = nil, within: [(column: String, lo: Double, hi: Double)] = [],
         limit: Int? = nil, columns selected: String = "*", _ body: (ReportDatabase.Row) -> Void
     ) throws(ReportError) {
+        guard db.mayHaveRows(r.table.name) else { return }
         let have = try columns(r.table.name)
         let filters = r.filters + extra
         var named: [String] = filters.map(\.column)
@@ -96,7 +99,10 @@ struct ReportContext {
     func exists(_ r: ReportRows) throws(ReportError) -> Bool { try !select(r, limit: 1).isEmpty }
 
     /// An SQL identifier, quoted.
-    static func quote(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+    static func quote(_ name: String) -> String {
+        guard name.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + name + "\"" }
+        return "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
 
     /// The stream's row in `streams`.
     func stream(_ key: String) -> ReportDatabase.Row? { streams.first { $0.text("stream") == key } }

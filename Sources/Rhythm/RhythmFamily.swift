@@ -11,6 +11,9 @@ import Signals
 /// pulses (`ppg_pulses`: timing and quality). Every window gets the RR irregularity measures
 /// (``RRIrregularity``) and a label from a multinomial logistic model fitted offline
 /// (``RhythmModel``; `ecg` model for leads, the timing-only `rr` model for fused and PPG).
+/// A device's own beat list (`device_beats`, Apple Health's `InstantaneousBeatsPerMinute`) is a
+/// stream of its own (`source` `device`, `rr` model): a window per run of listed beats, intervals
+/// never across a gap in the list (``RhythmStream``).
 /// A PPG window is never `af` when its pulses are mostly in unacceptable quality windows
 /// (it is `noisy`); nor is a window of the fused series when at least half of its leads' beats
 /// lie in unacceptable `ecg_quality` windows (timing alone cannot tell noise from AF).
@@ -84,6 +87,7 @@ public enum RhythmFamily: AnalysisFamily {
                 DerivedSubscription(series: "ecg_beats", attributes: ["class", "qrs_width_s", "quality"]),
                 DerivedSubscription(series: "ecg_nn", attributes: ["nn_ms"]),
                 DerivedSubscription(series: "ppg_pulses", attributes: ["quality"]),
+                DerivedSubscription(series: "device_beats", attributes: ["segment"]),
             ]
         }
 
@@ -144,6 +148,16 @@ public enum RhythmFamily: AnalysisFamily {
             case "ppg_pulses":
                 guard streams.contains(event.stream) else { return }
                 beat = RhythmBeat(time: event.time, beatClass: nil, qrsWidth: .nan, quality: event.values[0].label)
+            case "device_beats":
+                // A device's own beat list: a stream of its own, windows per run of beats.
+                let segment = event.values[0].number
+                guard segment.isFinite, abs(segment) < 1e15 else { return }
+                if !streams.contains(event.stream) {
+                    streams.add(RhythmStream(name: event.stream, source: .device, options: options, keepsSamples: false), for: event.stream)
+                }
+                let device = RhythmBeat(time: event.time, beatClass: nil, qrsWidth: .nan, quality: nil, segment: Int(segment))
+                try streams.update(event.stream) { try $0.appendDevice(device, model: Self.model(for: .device), output: output) }
+                return
             default:
                 return
             }

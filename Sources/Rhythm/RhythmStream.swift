@@ -8,6 +8,9 @@ struct RhythmBeat: Sendable {
     var qrsWidth: Double
     /// Quality label of the beat's window, or `nil`.
     var quality: String?
+    /// Segment of a device's beat list (``RhythmSource/device``): beats of different segments
+    /// are not neighbours (a gap in the list lies between them).
+    var segment = 0
 }
 
 /// The rhythm analysis of one stream: its beats (and, for an ECG lead, its recent samples) until
@@ -18,6 +21,14 @@ struct RhythmBeat: Sendable {
 /// then been published, as beats of a stream come in time order), or at the end of the
 /// recording. Until the stream is longer than ``RhythmOptions/singleWindowMaxSeconds`` nothing
 /// is final: a shorter stream is one window from its first to its last sample.
+///
+/// A device's beat list (``RhythmSource/device``) has no samples of its own, only its beats
+/// (``appendDevice(_:model:output:)``): a run of beats whose neighbours are at most
+/// ``RhythmOptions/windowSeconds`` apart (one Apple Health list: about a minute, with gaps of a
+/// few seconds) is one window from its first beat to its last (inclusive) when it spans at most
+/// ``RhythmOptions/singleWindowMaxSeconds``, else ``RhythmOptions/windowSeconds`` windows from
+/// its first beat; the hours between lists get no windows. Intervals are formed only between
+/// consecutive beats of one segment (``RhythmBeat/segment``), never across a gap in the list.
 struct RhythmStream: Sendable {
     let name: String
     let source: RhythmSource
@@ -96,8 +107,42 @@ struct RhythmStream: Sendable {
         leadQuality.append((time, unacceptable))
     }
 
+    /// Takes a beat of a device's list (in time order): a beat more than
+    /// ``RhythmOptions/windowSeconds`` after the previous one ends the previous run, whose
+    /// windows are then written.
+    mutating func appendDevice(_ beat: RhythmBeat, model: RhythmModel, output: any ResultOutput) throws {
+        guard beat.time >= lastBeat else { return }
+        if lastBeat.isFinite && beat.time - lastBeat > options.windowSeconds { try emitDeviceRun(model: model, output: output) }
+        if start == nil { start = beat.time }
+        lastBeat = beat.time
+        beats.append(beat)
+    }
+
+    /// Writes the windows of the run of device beats held (see the type's description).
+    private mutating func emitDeviceRun(model: RhythmModel, output: any ResultOutput) throws {
+        guard let first = beats.first?.time, let last = beats.last?.time else { return }
+        let end = last.nextUp // the last beat is inside its window
+        if last - first <= options.singleWindowMaxSeconds {
+            try emit(window: first, end, model: model, output: output)
+        } else {
+            var k = 0.0
+            while first + k * options.windowSeconds < end {
+                let a = first + k * options.windowSeconds
+                try emit(window: a, min(a + options.windowSeconds, end), model: model, output: output)
+                k += 1
+            }
+        }
+    }
+
     /// Emits every final window (all of them when `final`) and the episodes they close.
     mutating func emitFinal(model: RhythmModel, output: any ResultOutput, final: Bool) throws {
+        if source == .device {
+            // Runs are written as they end (``appendDevice(_:model:output:)``); the last one here.
+            guard final else { return }
+            try emitDeviceRun(model: model, output: output)
+            try closeEpisode(output: output)
+            return
+        }
         guard let s = start else { return }
         let end = lastSample + samplePeriod
         if !isLong {
@@ -138,7 +183,14 @@ struct RhythmStream: Sendable {
         while n < beats.count && beats[n].time < b { n += 1 }
         let inWindow = Array(beats[k..<n])
         let times = inWindow.map(\.time)
-        let rr = RRIrregularity.intervals(times)
+        var rr = RRIrregularity.intervals(times)
+        if source == .device {
+            // A device's list: neighbours only within a segment (no interval across a gap).
+            rr = []
+            for i in inWindow.indices.dropFirst() where inWindow[i].segment == inWindow[i - 1].segment {
+                rr += RRIrregularity.intervals([inWindow[i - 1].time, inWindow[i].time])
+            }
+        }
         var row = RhythmWindowRow(
             stream: name, source: source, startSeconds: a, endSeconds: b, label: .insufficient, afProbability: nil,
             beats: inWindow.count)
@@ -175,6 +227,7 @@ struct RhythmStream: Sendable {
         if Double(rr.count) < options.minimumIntervals {
             row.nullReason =
                 "fewer than \(Int(options.minimumIntervals.rounded(.up))) RR intervals of 0.25–2.5 s in the window (\(rr.count))"
+                + (source == .device ? "; intervals only between neighbouring listed beats, none across a gap in the device's list" : "")
         } else {
             let p = model.probabilities(row)
             let best = p.indices.max { p[$0] < p[$1] }!

@@ -24,6 +24,10 @@ public enum RhythmSource: String, Sendable, Hashable, CaseIterable {
     case fused
     /// A PPG optical stream's pulses (`ppg_pulses`): pulse timing only.
     case ppg
+    /// A device's own beat list (`device_beats`: Apple Health `InstantaneousBeatsPerMinute`):
+    /// beat timing only, no interval across a gap in the list; windows per run of beats
+    /// (``RhythmStream``).
+    case device
 }
 
 /// One rhythm window of one stream (a row of `rhythm`).
@@ -92,9 +96,12 @@ public enum RhythmTables {
         summary:
             "rhythm label per stream window: a stream of at most single_window_max_s is one window, longer ones window_s windows from the stream start (docs/RHYTHM.md)",
         columns: [
-            .init("stream", .text, "stream key (an ECG lead, the fused ECG series, or a PPG optical stream)") { .text($0.stream) },
+            .init("stream", .text, "stream key (an ECG lead, the fused ECG series, a PPG optical stream, or a device's beat list)") {
+                .text($0.stream)
+            },
             .init(
-                "source", .text, "ecg (a lead: beat timing and atrial activity), fused (fused beats: timing only), ppg (pulse timing only)"
+                "source", .text,
+                "ecg (a lead: beat timing and atrial activity), fused (fused beats: timing only), ppg (pulse timing only), device (the device's own beat list: timing only, windows per run of listed beats)"
             ) {
                 .text($0.source.rawValue)
             },
@@ -178,7 +185,7 @@ public enum RhythmTables {
         summary: "atrial-fibrillation episodes: consecutive af windows of a stream merged, kept when at least episode_min_s long",
         columns: [
             .init("stream", .text, "stream key") { .text($0.stream) },
-            .init("source", .text, "ecg, fused or ppg (as rhythm.source)") { .text($0.source.rawValue) },
+            .init("source", .text, "ecg, fused, ppg or device (as rhythm.source)") { .text($0.source.rawValue) },
             .init("onset", .real, unit: "s", "start of the episode's first af window") { .real($0.onsetSeconds) },
             .init("offset", .real, unit: "s", "end of its last af window") { .real($0.offsetSeconds) },
             .init("duration_s", .real, unit: "s", "offset − onset") { .real($0.durationSeconds) },

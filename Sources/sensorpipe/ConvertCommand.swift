@@ -88,16 +88,20 @@ enum ConvertCommand {
         do {
             let opened = try RecordingOpener.open(path: input, options: options)
             let writer = try SensorKitWriter(path: partial, compress: output.hasSuffix(".gz"))
-            var issues = 0
+            var issues = 0, annotations = 0
             var overrides = o.overrides
             while let event = try opened.decoder.next() {
                 if case .issue(let e) = event {
                     issues += 1
                     CLI.error("warning: \(e)")
                 }
+                if case .annotation = event { annotations += 1 }
                 try writer.write(overrides.apply(event))
             }
             try writer.finish()
+            if annotations > 0 {
+                CLI.error("warning: \(annotations) annotation(s) of \(input) not written: SensorKit NDJSON has no annotation line")
+            }
             guard rename(partial, output) == 0 else {
                 CLI.error("\(output): cannot rename from \(partial): \(String(cString: strerror(errno)))")
                 return 1
@@ -131,17 +135,18 @@ enum ConvertCommand {
             let opened = try RecordingOpener.open(path: input, options: o.decode)
             var overrides = o.overrides
             var issues = 0
+            var annotations: [(time: Double, duration: Double?, text: String)] = []
             while let event = try opened.decoder.next() {
                 if case .issue(let e) = event {
                     issues += 1
                     CLI.error("warning: \(e)")
                 }
-                try writer.write(overrides.apply(event))
+                let applied = overrides.apply(event)
+                if case .annotation(let a) = applied { annotations.append((a.onsetSeconds, a.durationSeconds, a.text)) }
+                try writer.write(applied)
             }
-            var annotations: [(time: Double, duration: Double?, text: String)] = []
             var subsecond: Double?
             if let edf = opened.decoder as? EDFDecoder {
-                annotations = edf.annotations.map { (edf.header.startSeconds + $0.onsetSeconds, $0.durationSeconds, $0.text) }
                 subsecond = edf.firstRecordOnsetSeconds.map { $0 - $0.rounded(.down) }
             }
             if o.results {

@@ -58,6 +58,9 @@ struct ConvertOverrides {
         case .deletion(var record):
             if let deviceID { record.deviceID = deviceID }
             return .deletion(record)
+        case .annotation(var a):
+            if let deviceID { a.deviceID = deviceID }
+            return .annotation(a)
         case .issue:
             return event
         }

@@ -82,6 +82,8 @@ enum InspectCommand {
         var deletions: [DeletionRecord] = []
         var issueCount = 0
         var issues: [String] = []
+        /// Annotations the file carries (EDF+), `nil` when none.
+        var annotations: Int?
     }
 
     static func run(_ o: Options) -> Int32 {
@@ -124,6 +126,8 @@ enum InspectCommand {
                     if report.issues.count < maxIssues { report.issues.append(e.description) }
                 case .deletion(let r):
                     report.deletions.append(r)
+                case .annotation:
+                    report.annotations = (report.annotations ?? 0) + 1
                 case .device, .stream, .block:
                     break
                 }
@@ -188,6 +192,9 @@ enum InspectCommand {
         }
         for d in r.deletions {
             print("  deleted \(d.deviceID)/\(d.sensor) \(CLI.time(d.startUnix)) – \(CLI.time(d.endUnix)) (\(d.reason.rawValue))")
+        }
+        if let n = r.annotations {
+            print("  \(n) annotation(s) (EDF+ TALs; analyze and run store them in the annotations table)")
         }
         if r.issueCount > 0 {
             print("  \(r.issueCount) issue(s)" + (r.issues.count < r.issueCount ? ", first \(r.issues.count):" : ":"))

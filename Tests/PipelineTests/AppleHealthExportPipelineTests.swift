@@ -38,9 +38,98 @@ import _TestSupport
         let whole = try run(blockCapacity: 1 << 20).0
         for capacity in [1, 5] {
             let parts = try run(blockCapacity: capacity).0
-            for table in ["beats", "heart_rate", "hrv"] {
+            for table in ["beats", "heart_rate", "hrv", "rhythm"] {
                 #expect(parts.committed[table] == whole.committed[table], "\(table) @\(capacity)")
             }
+        }
+    }
+}
+
+/// The rhythm family on a device's own beat list (`device_beats`): one window per list, intervals
+/// only between neighbouring listed beats (never across the list's gaps). Expected values come
+/// from the export's text (the listed times), not from SensorPipe.
+@Suite struct AppleHealthDeviceRhythmTests {
+    /// Unix times of the listed beats: `HH:MM:SS,cc` on 2020-04-11 at UTC+2 (the record's date).
+    static func listedTimes(_ xml: String) -> [Double] {
+        let day = 1_586_563_200.0 - 7200 // 2020-04-11T00:00:00+02:00
+        var out = [Double]()
+        for line in xml.split(separator: "\n") where line.contains("<InstantaneousBeatsPerMinute") {
+            guard let r = line.range(of: "time=\"") else { continue }
+            let t = line[r.upperBound...].prefix { $0 != "\"" }.replacingOccurrences(of: ",", with: ".")
+            let p = t.split(separator: ":").compactMap { Double($0) }
+            if p.count == 3 { out.append(day + p[0] * 3600 + p[1] * 60 + p[2]) }
+        }
+        return out
+    }
+
+    /// The excerpt with its beat list replaced by beats at `times` (seconds after 23:47:49).
+    static func export(beatsAt times: [Double], in dir: TemporaryDirectory) throws -> String {
+        let xml = try String(contentsOfFile: AppleHealthExportPipelineTests.excerpt, encoding: .utf8)
+        let a = try #require(xml.range(of: "<HeartRateVariabilityMetadataList>"))
+        let b = try #require(xml.range(of: "</HeartRateVariabilityMetadataList>"))
+        let list = times.map { t -> String in
+            let s = 49 + t
+            let whole = Int(s.rounded(.down)), cs = Int(((s - Double(whole)) * 100).rounded())
+            let (m, sec) = (47 + whole / 60, whole % 60)
+            return "   <InstantaneousBeatsPerMinute bpm=\"70\" time=\"23:\(m):" + String(format: "%02d,%02d", sec, cs) + "\" />\n"
+        }.joined()
+        return dir.write("export.xml", String(xml[..<a.upperBound]) + "\n" + list + "  " + String(xml[b.lowerBound...]))
+    }
+
+    static func rhythm(_ path: String) throws -> [[String: ResultValue]] {
+        let sink = MemorySink()
+        _ = try RecordingAnalysis.run(path: path, analysis: AnalysisConfiguration(), sink: sink)
+        return sink.named("rhythm").filter { $0["source"] == .text("device") }
+    }
+
+    static func real(_ v: ResultValue?) -> Double? { if case .real(let x)? = v { x } else { nil } }
+
+    @Test("the 46-beat list: one window, its 41 neighbouring intervals (the gaps of 3.9–8.6 s are none)")
+    func excerptList() throws {
+        let xml = try String(contentsOfFile: AppleHealthExportPipelineTests.excerpt, encoding: .utf8)
+        let times = Self.listedTimes(xml)
+        #expect(times.count == 46)
+        let rr = zip(times, times.dropFirst()).map { $1 - $0 }.filter { $0 <= 2.5 }
+        #expect(rr.count == 41) // adjacent_pairs in Datasets/apple-health/sdnn_reference.tsv
+        let rows = try Self.rhythm(AppleHealthExportPipelineTests.excerpt)
+        #expect(rows.count == 1)
+        let w = try #require(rows.first)
+        #expect(w["beats"] == .integer(46))
+        let total: Double = rr.reduce(0, +)
+        let span: Double = times[45] - times[0]
+        let meanRate: Double = 60 / (total / 41)
+        let start: Double = Self.real(w["window_start"]) ?? .nan
+        let end: Double = Self.real(w["window_end"]) ?? .nan
+        let rate: Double = Self.real(w["mean_hr_bpm"]) ?? .nan
+        let coverage: Double = Self.real(w["rr_coverage"]) ?? .nan
+        #expect(abs(start - times[0]) < 1e-6)
+        #expect(abs(end - times[45]) < 1e-6)
+        #expect(abs(rate - meanRate) < 1e-6)
+        #expect(abs(coverage - total / span) < 1e-6)
+        #expect(w["null_reason"] == .null && w["model"] == .text("rr-logistic-v1") && w["label"] != .text("insufficient"))
+        if case .text(let stream)? = w["stream"] { #expect(stream.contains("/heartbeat/beats")) } else { Issue.record("no stream") }
+    }
+
+    @Test("a gap shorter than 2.5 s but longer than twice the intervals is no interval; too few intervals are insufficient")
+    func gapsAndTooFewBeats() throws {
+        let dir = TemporaryDirectory()
+        // 8 beats 0.5 s apart, a 1.6-s gap, 8 more: 14 intervals of 0.5 s, not 15.
+        let run = (0..<8).map { Double($0) * 0.5 }
+        let rows = try Self.rhythm(try Self.export(beatsAt: run + run.map { $0 + 3.5 + 1.6 }, in: dir))
+        #expect(rows.count == 1)
+        #expect(rows.first?["beats"] == .integer(16))
+        let rate: Double = Self.real(rows.first?["mean_hr_bpm"]) ?? .nan
+        let coverage: Double = Self.real(rows.first?["rr_coverage"]) ?? .nan
+        #expect(abs(rate - 120) < 1e-6, "\(rows)")
+        #expect(abs(coverage - 7 / 8.6) < 1e-6)
+        // 5 beats: 3 intervals and a gap: insufficient, with the reason.
+        let few = try Self.rhythm(try Self.export(beatsAt: [0, 0.96, 1.83, 2.62, 7.33], in: dir))
+        #expect(few.count == 1)
+        #expect(few.first?["label"] == .text("insufficient") && few.first?["af_probability"] == .null)
+        if case .text(let why)? = few.first?["null_reason"] {
+            #expect(why.contains("fewer than 6") && why.contains("(3)") && why.contains("gap"))
+        } else {
+            Issue.record("no null_reason: \(few)")
         }
     }
 }

@@ -362,6 +362,7 @@ struct TypedAccessTests {
         case .block(let b): return "block \(b.stream) \(b.count) \(b.count > 0 ? b.time(at: 0) : .nan)"
         case .deletion(let d): return "deletion \(d)"
         case .issue(let e): return "issue \(e)"
+        case .annotation(let a): return "annotation \(a.onsetSeconds) \(a.text)"
         }
     }
 

@@ -20,6 +20,7 @@ struct CollectedDecode {
     var devices: [DeviceInfo] = []
     var streams: [Stream] = []
     var issues: [RecordingError] = []
+    var annotations: [RecordingAnnotation] = []
     var accounts: [StreamQC] = []
     var problems: [String] = []
 
@@ -34,6 +35,7 @@ struct CollectedDecode {
             case .stream(_, let s): c.streams.append(Stream(info: s, columns: Array(repeating: [], count: s.columns.count)))
             case .issue(let e): c.issues.append(e)
             case .deletion: c.problems.append("unexpected deletion record")
+            case .annotation(let a): c.annotations.append(a)
             case .block(let b):
                 guard b.stream < c.streams.count else { c.problems.append("block before its stream"); continue }
                 if c.devices.isEmpty { c.problems.append("block before any device") }

@@ -38,7 +38,7 @@ struct ConvertRoundTripTests {
                 d.times[b.stream] += (0..<b.count).map { b.time(at: $0) }
                 d.flags[b.stream] += b.flags
             case .deletion(let r): d.deletions.append(r)
-            case .device, .issue: break
+            case .device, .issue, .annotation: break
             }
         }
         try writer?.finish()

@@ -6,7 +6,9 @@ import Signals
 /// correction per segment, heart-rate and HRV windows) with `source` `device`. Segments are the
 /// stream's (a new segment where the device's list has a gap, ``StreamAssembler``), so no
 /// interval spans beats the device left out. The device's own `bpm` column is not used: the
-/// intervals come from the beat times.
+/// intervals come from the beat times. Each listed beat is also published as it is read
+/// (``DeviceBeatEvents``, `device_beats`), with its segment, for families that need the device's
+/// own beat times (rhythm).
 struct DeviceBeatChannel {
     /// The stream key, as the tables write it.
     let name: String
@@ -18,14 +20,21 @@ struct DeviceBeatChannel {
         series = BeatSeries(options: options)
     }
 
-    /// Appends the block's beats (masked samples are not beats).
+    /// Appends the block's beats (masked samples are not beats) and publishes each
+    /// (``DeviceBeatEvents``) when someone subscribes.
     /// - Complexity: O(block length).
-    mutating func consume(_ block: SampleBlock) {
+    mutating func consume(_ block: SampleBlock, output: any ResultOutput) throws {
         guard block.count > 0 else { return }
         series.cover(from: block.time(at: 0), to: block.time(at: block.count - 1))
+        let publishes = output.isSubscribed(to: DeviceBeatEvents.id)
         for i in 0..<block.count where !SampleFlags(rawValue: block.flags[i]).isMasked {
             series.append(segment: block.segment, sampleIndex: index, timeSeconds: block.time(at: i))
             index += 1
+            if publishes {
+                try output.publish(
+                    DerivedEvent(
+                        series: DeviceBeatEvents.id, stream: name, time: block.time(at: i), values: [.number(Double(block.segment))]))
+            }
         }
     }
 

@@ -21,6 +21,7 @@ public enum PPGFamily: AnalysisFamily {
         [BeatSeriesEvents.nn(source: "ppg")] + HeartRateMethod.allCases.map { BeatSeriesEvents.heartRate(source: "ppg", method: $0) }
             + [PPGPulseEvents.series]
             + [BeatSeriesEvents.nn(source: "device"), BeatSeriesEvents.heartRate(source: "device", method: .beats)]
+            + [DeviceBeatEvents.series]
     }
     public static var defaultOptions: PPGOptions { PPGOptions() }
     public static var options: [AnalysisOption<PPGOptions>] {
@@ -82,7 +83,7 @@ public enum PPGFamily: AnalysisFamily {
 
         public mutating func consume(_ block: SampleBlock, output: any ResultOutput) throws {
             if deviceBeats[block.stream] != nil {
-                deviceBeats[block.stream]!.consume(block)
+                try deviceBeats[block.stream]!.consume(block, output: output)
                 return
             }
             guard let d = deviceOf[block.stream] else { return }

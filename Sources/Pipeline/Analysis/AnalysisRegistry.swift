@@ -79,9 +79,10 @@ public enum AnalysisRegistry {
         AnalysisFamilyEntry(RespirationFamily.self),
     ]
 
-    /// Every result table a recording writes: the families' (``tables``) and the summary tables
-    /// (``SummaryTables``), which SQLite creates up front and `run --format csv` writes as long tables.
-    public static var resultTables: [ResultTable] { tables + SummaryTables.all }
+    /// Every result table a recording writes: the families' (``tables``), the summary tables
+    /// (``SummaryTables``) and the input's annotations (``AnnotationTables``), which SQLite creates
+    /// up front and `run --format csv` writes as long tables.
+    public static var resultTables: [ResultTable] { tables + SummaryTables.all + [AnnotationTables.annotations.table] }
 
     /// Every result table of every family, once each (families that share a stage, such as the
     /// beat-series tables, share its declaration).

@@ -62,7 +62,8 @@ public enum RecordingAnalysis {
         /// The recording's files.
         public var files: [String] = []
         /// Rows the analysis families wrote, per result table, in first-write order (tables a
-        /// family declared but left empty are omitted; the summary tables are not included).
+        /// family declared but left empty are omitted; the summary tables are not included), and
+        /// the input's own annotations (`annotations`, ``AnnotationTables``) when it has any.
         public var analysisRows: [(table: String, rows: Int)] = []
         /// The recording's `recording_summary` rows (one per family and device).
         public var recordingSummaries: [RecordingSummaryRow] = []
@@ -337,6 +338,9 @@ public enum RecordingAnalysis {
                 for f in used.sorted() { try router.call(f, output: output) { try $0.consume(deletion: d, output: output) } }
             case .issue(let e):
                 summary.analysisIssues.append(AnalysisIssue(message: e.description))
+            case .annotation(let a):
+                // The input's own annotations: stored as they come (the decoder bounds them).
+                try output.emit(AnnotationTables.annotations, a)
             }
         }
         // Subscribers finish after their publishers: the publishers' last rows carry events.

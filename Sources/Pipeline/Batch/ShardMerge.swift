@@ -82,12 +82,11 @@ public enum ShardMerge {
     }
 
     /// The tables a merge knows: bookkeeping first (runs before recordings), then result tables.
-    static var declaredTables: [ResultTable] {
+    static let declaredTables: [ResultTable] =
         BatchTables.all.map(\.table)
-            + AnalysisRegistry.resultTables.map { t in
-                ResultTable(name: t.name, summary: t.summary, columns: SQLiteResultSink.resultPrefix + t.columns)
-            }
-    }
+        + AnalysisRegistry.resultTables.map { t in
+            ResultTable(name: t.name, summary: t.summary, columns: SQLiteResultSink.resultPrefix + t.columns)
+        }
 
     /// Refuses a database whose schema is not SensorPipe's declarations: every object of
     /// `sqlite_master` must be a declared table, the `table_signatures` table or an index this
@@ -196,7 +195,10 @@ public enum ShardMerge {
                 """)
             let total = try db.prepare("SELECT COUNT(*) FROM \(alias).recordings").query([]) { $0.int(0) }.first ?? 0
             let fresh = try db.prepare("SELECT COUNT(*) FROM temp.merge_new").query([]) { $0.int(0) }.first ?? 0
-            for table in declaredTables {
+            // Tables without a row in the shard copy nothing: found in one statement (all copied
+            // when that fails).
+            let filled = try? filledTables(db, alias: alias)
+            for table in declaredTables where filled?.contains(table.name) ?? true {
                 let filter: String
                 var shift = ["recording_id": recOffset]
                 switch table.name {
@@ -220,6 +222,17 @@ public enum ShardMerge {
             try? db.execute("ROLLBACK")
             throw error
         }
+    }
+
+    /// The declared tables of the attached shard `alias` holding at least one row.
+    static func filledTables(_ db: SQLiteConnection, alias: String) throws -> Set<String> {
+        let names = Set(
+            try db.prepare("SELECT name FROM \(alias).sqlite_master WHERE type = 'table'").query([]) { $0.text(0) ?? "" })
+        let present = declaredTables.map(\.name).filter(names.contains)
+        guard !present.isEmpty else { return [] }
+        let sql = present.map { "SELECT EXISTS (SELECT 1 FROM \(alias).\(SQLiteConnection.quote($0)))" }.joined(separator: " UNION ALL ")
+        let flags = try db.prepare(sql).query([]) { $0.int(0) }
+        return Set(zip(present, flags).filter { $0.1 == 1 }.map(\.0))
     }
 
     /// `INSERT INTO main.table (cols) SELECT cols (shifted) FROM alias.table WHERE filter`, the

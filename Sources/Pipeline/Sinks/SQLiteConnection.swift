@@ -156,7 +156,9 @@ final class SQLiteConnection {
 
     /// Quotes an SQL identifier.
     static func quote(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        // Most names hold no quote: no Foundation search (a merge quotes every declared column).
+        guard name.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + name + "\"" }
+        return "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }
 

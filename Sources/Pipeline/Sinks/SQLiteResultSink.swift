@@ -76,9 +76,24 @@ public final class SQLiteResultSink: ResultSink {
                 for n in names { try db.execute("DROP TABLE \(SQLiteConnection.quote(n))") }
             }
             try db.execute("CREATE TABLE IF NOT EXISTS table_signatures (name TEXT PRIMARY KEY, signature TEXT NOT NULL)")
-            for t in BatchTables.all { try Self.ensure(t.table, create: t.createStatement, in: db, prefix: []) }
+            // The tables already there (one statement; absent ones need no column check); the
+            // signatures are recorded after the schema changes, by one prepared statement.
+            let present = Set(
+                try db.prepare("SELECT name FROM main.sqlite_master WHERE type IN ('table', 'view')").query([]) { $0.text(0) ?? "" })
+            var signatures = [(name: String, signature: String)]()
+            for t in BatchTables.all {
+                let signature = try Self.ensure(
+                    t.table, create: t.createStatement, in: db, prefix: [], exists: present.contains(t.table.name), signs: false)
+                signatures.append((t.table.name, signature))
+            }
             try db.execute("CREATE INDEX IF NOT EXISTS recordings_lookup ON recordings (path, content_hash, config_hash, status)")
-            for t in tables { try Self.ensure(t, create: Self.createStatement(t), in: db, prefix: Self.resultPrefix) }
+            for t in tables {
+                let signature = try Self.ensure(
+                    t, create: Self.createStatement(t), in: db, prefix: Self.resultPrefix, exists: present.contains(t.name), signs: false)
+                signatures.append((t.name, signature))
+            }
+            let sign = try db.prepare(Self.signatureStatement)
+            for s in signatures { try sign.run([.text(s.name), .text(s.signature)]) }
             try db.execute("PRAGMA user_version = \(Self.schemaVersion)")
             try db.execute("COMMIT")
         } catch {
@@ -96,10 +111,20 @@ public final class SQLiteResultSink: ResultSink {
     /// Creates `table` when missing; otherwise compares its columns with the declaration
     /// (`prefix` + the table's columns), adds declared columns missing at the end, and refuses
     /// any other difference. Records the signature in `table_signatures`.
-    static func ensure(_ table: ResultTable, create: String, in db: SQLiteConnection, prefix: [ResultColumn]) throws {
+    /// - Parameters:
+    ///   - exists: `false` when the table is known to be absent (its columns are not read).
+    ///   - signs: records the signature here (else the caller records the one returned).
+    /// - Returns: the table's signature.
+    @discardableResult
+    static func ensure(
+        _ table: ResultTable, create: String, in db: SQLiteConnection, prefix: [ResultColumn], exists: Bool = true,
+        signs: Bool = true
+    ) throws -> String {
         let expected = prefix + table.columns
-        let existing = try db.prepare("PRAGMA main.table_info(\(SQLiteConnection.quote(table.name)))")
-            .query([]) { (name: $0.text(1) ?? "", type: ($0.text(2) ?? "").uppercased()) }
+        let existing =
+            exists
+            ? try db.prepare("PRAGMA main.table_info(\(SQLiteConnection.quote(table.name)))")
+                .query([]) { (name: $0.text(1) ?? "", type: ($0.text(2) ?? "").uppercased()) } : []
         if existing.isEmpty {
             try db.execute(create)
         } else {
@@ -124,9 +149,13 @@ public final class SQLiteResultSink: ResultSink {
                         + "\(SQLiteConnection.quote(column.name)) \(column.type.rawValue)")
             }
         }
-        try db.prepare("INSERT OR REPLACE INTO table_signatures (name, signature) VALUES (?, ?)")
-            .run([.text(table.name), .text(describe(expected))])
+        let signature = describe(expected)
+        if signs { try db.prepare(signatureStatement).run([.text(table.name), .text(signature)]) }
+        return signature
     }
+
+    /// Records a table's signature in `table_signatures`.
+    static let signatureStatement = "INSERT OR REPLACE INTO table_signatures (name, signature) VALUES (?, ?)"
 
     static func describe(_ columns: [ResultColumn]) -> String {
         columns.map { "\($0.name) \($0.type.rawValue)" }.joined(separator: ", ")

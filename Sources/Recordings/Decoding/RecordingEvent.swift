@@ -12,4 +12,7 @@ public enum RecordingEvent: Sendable {
     case deletion(DeletionRecord)
     /// A recoverable problem (a bad line that was skipped and counted, an unknown field, …).
     case issue(RecordingError)
+    /// A note the recording carries at a time (EDF+ annotations), in file order; it belongs to no
+    /// stream and may come before or after the blocks around its onset.
+    case annotation(RecordingAnnotation)
 }

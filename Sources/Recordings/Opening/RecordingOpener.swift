@@ -134,7 +134,7 @@ public enum RecordingOpener {
                         if let given = overrides[signal.label] { return given }
                         return EDFSignalRules.classify(signal)
                     },
-                    verifiesIntegrity: options.verifiesIntegrity),
+                    verifiesIntegrity: options.verifiesIntegrity, keepsAnnotations: false),
                 format: format, preset: nil, presetDetected: false)
         case .csv:
             var given = options.csvMapping

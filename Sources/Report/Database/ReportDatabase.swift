@@ -10,6 +10,12 @@ final class ReportDatabase {
     private let handle: OpaquePointer
     /// Columns per table, read once.
     private var columnCache: [String: Set<String>] = [:]
+    /// The database's tables, read once when it is opened.
+    private(set) var tables: Set<String> = []
+    /// The declared result tables holding at least one row, read once when the database is
+    /// opened (one statement), or `nil` when that could not be read: queries of a table known to
+    /// be empty are not run (most families have no rows in a small database).
+    private var filled: Set<String>?
 
     /// Opens `path` read-only (``SQLiteReadOnly/uri(_:)``: immutable when no writer has it open,
     /// so a database in a folder the user cannot write is read).
@@ -46,9 +52,34 @@ final class ReportDatabase {
             throw ReportError(
                 code: .databaseUnreadable, message: "\(path): not a sensorpipe results database (no recordings table)")
         }
+        tables = names
+        filled = try? filledTables(among: AnalysisRegistry.resultTables.map(\.name).filter(names.contains))
     }
 
-    deinit { sqlite3_close_v2(handle) }
+    /// Which of `names` hold a row: one statement (`SELECT EXISTS(SELECT 1 FROM …)` per table).
+    private func filledTables(among names: [String]) throws(ReportError) -> Set<String> {
+        guard !names.isEmpty else { return [] }
+        let sql = names.map { "SELECT ? AS name, EXISTS (SELECT 1 FROM \(ReportContext.quote($0))) AS filled" }
+            .joined(separator: " UNION ALL ")
+        var out = Set<String>()
+        try each(sql, names.map { .text($0) }) { r in
+            if r.int("filled") == 1, let name = r.text("name") { out.insert(name) }
+        }
+        return out
+    }
+
+    /// Whether `table` exists and may hold rows (false when it is known to be empty).
+    func mayHaveRows(_ table: String) -> Bool { tables.contains(table) && (filled?.contains(table) ?? true) }
+
+    deinit {
+        for s in statements.values { sqlite3_finalize(s.stmt) }
+        sqlite3_close_v2(handle)
+    }
+
+    /// Prepared statements by SQL text with their column names, reused (reset and re-bound) when
+    /// the same query runs again (a series' two passes, every recording's queries): a page's
+    /// queries are prepared once per report.
+    private var statements: [String: (stmt: OpaquePointer, names: [String])] = [:]
 
     /// One value read from a result row.
     enum Value: Sendable, Hashable {
@@ -97,12 +128,24 @@ final class ReportDatabase {
 
     /// Runs a query and calls `body` for every row (no rows kept).
     func each(_ sql: String, _ parameters: [Value] = [], _ body: (Row) -> Void) throws(ReportError) {
-        var stmt: OpaquePointer?
-        let rc = sqlite3_prepare_v2(handle, sql, -1, &stmt, nil)
-        guard rc == SQLITE_OK, let stmt else {
-            throw ReportError(code: .query, message: "\(path): \(String(cString: sqlite3_errmsg(handle))) in \(sql.prefix(80))")
+        // A cached statement is taken out while it runs (a query nested in `body` prepares its own).
+        let stmt: OpaquePointer, names: [String]
+        if let cached = statements.removeValue(forKey: sql) {
+            (stmt, names) = cached
+        } else {
+            var prepared: OpaquePointer?
+            let rc = sqlite3_prepare_v2(handle, sql, -1, &prepared, nil)
+            guard rc == SQLITE_OK, let prepared else {
+                throw ReportError(code: .query, message: "\(path): \(String(cString: sqlite3_errmsg(handle))) in \(sql.prefix(80))")
+            }
+            stmt = prepared
+            names = (0..<sqlite3_column_count(prepared)).map { String(cString: sqlite3_column_name(prepared, $0)) }
         }
-        defer { sqlite3_finalize(stmt) }
+        defer {
+            sqlite3_reset(stmt)
+            sqlite3_clear_bindings(stmt)
+            if statements[sql] == nil { statements[sql] = (stmt, names) } else { sqlite3_finalize(stmt) }
+        }
         let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
         for (k, v) in parameters.enumerated() {
             let i = Int32(k + 1)
@@ -113,8 +156,7 @@ final class ReportDatabase {
             case .text(let s): sqlite3_bind_text(stmt, i, s, -1, transient)
             }
         }
-        let n = sqlite3_column_count(stmt)
-        let names = (0..<n).map { String(cString: sqlite3_column_name(stmt, $0)) }
+        let n = Int32(names.count)
         while true {
             let step = sqlite3_step(stmt)
             if step == SQLITE_DONE { break }

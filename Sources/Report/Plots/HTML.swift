@@ -1,20 +1,25 @@
 /// HTML and SVG text helpers.
 enum HTML {
-    /// Escapes text for element content and attribute values.
+    /// Escapes text for element content and attribute values: `&`, `<`, `>`, `"` and `'` by
+    /// their UTF-8 bytes (a quote followed by a combining mark is escaped too, as an HTML parser
+    /// sees it); text without them is returned as it is.
+    /// - Complexity: O(UTF-8 length), one pass when nothing needs escaping.
     static func escape(_ s: String) -> String {
-        var out = ""
-        out.reserveCapacity(s.utf8.count)
-        for c in s {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(c)
+        let special: (UInt8) -> Bool = { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }
+        guard s.utf8.contains(where: special) else { return s }
+        var out = [UInt8]()
+        out.reserveCapacity(s.utf8.count + 32)
+        for b in s.utf8 {
+            switch b {
+            case 0x26: out += "&amp;".utf8
+            case 0x3C: out += "&lt;".utf8
+            case 0x3E: out += "&gt;".utf8
+            case 0x22: out += "&quot;".utf8
+            case 0x27: out += "&#39;".utf8
+            default: out.append(b)
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// A coordinate with one decimal (0.1 px), without a trailing `.0`.

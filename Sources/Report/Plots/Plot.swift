@@ -93,8 +93,34 @@ struct Plot {
 
     /// The `<figure>`: the SVG and a caption with the text alternative.
     func render(description: String, valueTicks: [Double]? = nil, valueLabel: ((Double) -> String)? = nil) -> String {
+        // Legend: top right beside the title when both fit on the line, else in rows under the
+        // time axis (never over the title or the plot), the drawing grown downwards for them (the
+        // mapping is unchanged).
+        let widths = legend.map { Self.legendItemWidth($0.label) }
+        let besideTitle = left + Self.titleWidth(title) + 16 + widths.reduce(0, +) <= width - right
+        var items = [(x: Double, y: Double)]()
+        var rows = 0
+        if besideTitle {
+            var lx = width - right
+            for w in widths.reversed() {
+                lx -= w
+                items.insert((lx, 5), at: 0)
+            }
+        } else if !legend.isEmpty {
+            var lx = left
+            rows = 1
+            for w in widths {
+                if lx + w > width - right && lx > left {
+                    lx = left
+                    rows += 1
+                }
+                items.append((lx, height + 2 + Double(rows - 1) * 18))
+                lx += w
+            }
+        }
+        let drawnHeight = rows > 0 ? height + Double(rows) * 18 + 4 : height
         var s = "<figure id=\"\(id)\" class=\"plot-figure\">"
-        s += "<svg class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(HTML.n(width)) \(HTML.n(height))\" "
+        s += "<svg class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(HTML.n(width)) \(HTML.n(drawnHeight))\" "
         s += "role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\" data-plot=\"\(id)\" "
         s += "data-t0=\"\(t0)\" data-t1=\"\(t1)\" data-v0=\"\(v0)\" data-v1=\"\(v1)\" "
         s += "data-left=\"\(left)\" data-right=\"\(width - right)\" data-top=\"\(top)\" data-bottom=\"\(top + plotHeight)\">"
@@ -125,30 +151,6 @@ struct Plot {
         s += body.joined()
         s +=
             "<rect class=\"axis\" x=\"\(HTML.n(left))\" y=\"\(HTML.n(top))\" width=\"\(HTML.n(plotWidth))\" height=\"\(HTML.n(plotHeight))\"/>"
-        // Legend: top right beside the title when both fit on the line, else in rows under the
-        // time axis (never over the title or the plot).
-        let widths = legend.map { Self.legendItemWidth($0.label) }
-        let besideTitle = left + Self.titleWidth(title) + 16 + widths.reduce(0, +) <= width - right
-        var items = [(x: Double, y: Double)]()
-        var rows = 0
-        if besideTitle {
-            var lx = width - right
-            for w in widths.reversed() {
-                lx -= w
-                items.insert((lx, 5), at: 0)
-            }
-        } else if !legend.isEmpty {
-            var lx = left
-            rows = 1
-            for w in widths {
-                if lx + w > width - right && lx > left {
-                    lx = left
-                    rows += 1
-                }
-                items.append((lx, height + 2 + Double(rows - 1) * 18))
-                lx += w
-            }
-        }
         for (item, at) in zip(legend, items) {
             s += "<g class=\"legend\">"
             if item.marker == "rect" {
@@ -159,12 +161,6 @@ struct Plot {
                     "<line class=\"\(item.cssClass)\" x1=\"\(HTML.n(at.x))\" x2=\"\(HTML.n(at.x + 22))\" y1=\"\(HTML.n(at.y + 7))\" y2=\"\(HTML.n(at.y + 7))\"/>"
             }
             s += "<text x=\"\(HTML.n(at.x + 26))\" y=\"\(HTML.n(at.y + 11))\">\(HTML.escape(item.label))</text></g>"
-        }
-        if rows > 0 {
-            // Grow the drawing downwards for the legend rows (the mapping above is unchanged).
-            s = s.replacingOccurrences(
-                of: "viewBox=\"0 0 \(HTML.n(width)) \(HTML.n(height))\"",
-                with: "viewBox=\"0 0 \(HTML.n(width)) \(HTML.n(height + Double(rows) * 18 + 4))\"")
         }
         s += "</svg><figcaption>\(HTML.escape(description))</figcaption></figure>\n"
         return s

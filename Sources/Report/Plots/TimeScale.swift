@@ -101,10 +101,10 @@ struct TimeScale: Sendable {
             days -= 1
         }
         let date = CivilDate.isoDate(daysSince1970: days)
-        let time =
-            seconds
-            ? String(format: "%02d:%02d:%02d", rest / 3600, (rest % 3600) / 60, rest % 60)
-            : String(format: "%02d:%02d", rest / 3600, (rest % 3600) / 60)
+        let time = two(rest / 3600) + ":" + two((rest % 3600) / 60) + (seconds ? ":" + two(rest % 60) : "")
         return (date, time)
     }
+
+    /// `%02d` of 0…99 without a format string (pages call it for every tick and time described).
+    static func two(_ n: Int) -> String { n < 10 ? "0" + String(n) : String(n) }
 }

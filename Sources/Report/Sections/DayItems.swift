@@ -1,19 +1,22 @@
 import Foundation
 import Pipeline
 
-/// Draws declared per-day bars (``ReportDailyBars``): one chart per stream, a stacked bar per day.
+/// Draws declared per-day bars (``ReportDailyBars``): one chart per stream, a stacked bar per day,
+/// at most ``ActogramItem/maximumDays`` bars per chart (the first days; the title says how many
+/// there are): the rows stream from SQLite and only the days drawn are kept.
 enum DailyBarsItem {
     static func html(_ d: ReportDailyBars, _ c: ReportContext) throws(ReportError) -> String {
-        let rows = try c.select(d.rows, orderBy: [ReportOrder(d.day)])
-        guard !rows.isEmpty else { return "" }
+        let charts = try FamilySection.firstRows(d.rows, by: d.plotBy, order: [ReportOrder(d.day)], limit: ActogramItem.maximumDays, c)
+        guard !charts.isEmpty else { return "" }
         var s = ""
-        for (k, key) in FamilySection.distinct(rows, d.plotBy).sorted().enumerated() {
-            let mine = d.plotBy.map { p in rows.filter { ($0.text(p) ?? "") == key } } ?? rows
+        for (k, key) in charts.keys.sorted().enumerated() {
+            let mine = charts[key]!.rows
+            let clipped = FamilySection.clipped(charts[key]!, "days")
             let days = mine.map { $0.text(d.day) ?? "?" }
             let totals = mine.map { r in d.bars.compactMap { r.double($0.column) }.reduce(0, +) * d.scale }
             let top = max(totals.max() ?? 0, 1e-9) * 1.12
             var p = c.plot(
-                id: "\(d.id)-\(k)", title: d.title + (d.plotBy == nil ? "" : ": \(key)"), yLabel: d.unit, v0: 0,
+                id: "\(d.id)-\(k)", title: d.title + (d.plotBy == nil ? "" : ": \(key)") + clipped, yLabel: d.unit, v0: 0,
                 v1: totals.allSatisfy { $0 == 0 } ? 1 : top, height: 200)
             p.t0 = -0.5
             p.t1 = Double(mine.count) - 0.5
@@ -51,27 +54,86 @@ enum DailyBarsItem {
 /// Draws a declared actogram (``ReportActogram``): per stream, one lane per local calendar day,
 /// 24 h across; per pixel column a bar of the largest value of the epochs there (scaled to the
 /// stream's largest value) and the column hatched where an epoch is marked non-wear.
+///
+/// Memory follows the lanes' pixel columns, never the epochs (issue 33, class 8): the epochs stream
+/// from SQLite twice, none kept; the first pass gathers each actogram's span, epoch count and the
+/// largest value per value column, the second keeps per pixel column (of the days drawn) the
+/// largest value and whether an epoch there is marked non-wear.
 enum ActogramItem {
     static let laneHeight = 30.0, laneGap = 6.0
     /// Most lanes (days) an actogram draws: two years.
     static let maximumDays = 731
 
+    /// One actogram's figures from the first pass.
+    struct Figures {
+        var epochs = 0
+        /// Earliest and latest epoch start read (s).
+        var first = Double.infinity, last = -Double.infinity
+        /// The largest value per value column, `nil` where the column holds none.
+        var largest: [Double?]
+    }
+
+    /// One actogram's pixel columns reached by an epoch (day × columns + column), from the second pass.
+    struct Cells {
+        var peak = [Int: Double]()
+        var nonWear = Set<Int>()
+        var nonWearEpochs = 0
+    }
+
     static func html(_ d: ReportActogram, _ c: ReportContext) throws(ReportError) -> String {
-        let rows = try c.select(d.rows, orderBy: [ReportOrder(d.start)])
-        guard !rows.isEmpty else { return "" }
         let shift = c.time.origin == "unix" ? Double(c.time.utcOffsetSeconds ?? 0) : 0
-        var s = ""
-        for (k, key) in FamilySection.distinct(rows, d.plotBy).sorted().enumerated() {
-            let mine = d.plotBy.map { p in rows.filter { ($0.text(p) ?? "") == key } } ?? rows
-            guard let column = d.values.first(where: { v in mine.contains { $0.double(v) != nil } }) else { continue }
-            let first: Double = ((mine.first?.double(d.start) ?? 0) + shift) / 86_400
-            let last: Double = ((mine.last?.double(d.start) ?? 0) + shift) / 86_400
+        var figures = [String: Figures]()
+        try c.each(d.rows) { r in
+            let key = d.plotBy.map { r.text($0) ?? "" } ?? ""
+            var f = figures[key] ?? Figures(largest: d.values.map { _ in nil })
+            f.epochs += 1
+            if let a = r.double(d.start) {
+                f.first = min(f.first, a)
+                f.last = max(f.last, a)
+            }
+            for (k, v) in d.values.enumerated() {
+                if let x = r.double(v) { f.largest[k] = max(f.largest[k] ?? x, x) }
+            }
+            figures[key] = f
+        }
+        guard !figures.isEmpty else { return "" }
+        let columns = Int(c.plot(id: "", title: "", yLabel: "", v0: 0, v1: 1).plotWidth)
+        // Per actogram: the value column drawn, the first day and the number of days drawn.
+        var drawn = [String: (column: Int, day0: Int, spanDays: Int, days: Int)]()
+        for (key, f) in figures {
+            guard let column = f.largest.firstIndex(where: { $0 != nil }) else { continue }
+            let first = ((f.first.isFinite ? f.first : 0) + shift) / 86_400
+            let last = ((f.last.isFinite ? f.last : 0) + shift) / 86_400
             let day0 = Int(first.rounded(.down))
             // One lane per day, at most maximumDays of them (the page stays bounded whatever the span).
             let spanDays = Int(last.rounded(.down)) - day0 + 1
-            let days = min(spanDays, Self.maximumDays)
-            let clipped = spanDays > days ? " (first \(days) of \(spanDays) days)" : ""
-            let vmax = mine.compactMap { $0.double(column) }.max() ?? 0
+            drawn[key] = (column, day0, spanDays, min(spanDays, Self.maximumDays))
+        }
+        var cells = [String: Cells]()
+        if !drawn.isEmpty {
+            try c.each(d.rows) { r in
+                let key = d.plotBy.map { r.text($0) ?? "" } ?? ""
+                guard let g = drawn[key], let a = r.double(d.start) else { return }
+                let local = a + shift
+                let day = Int((local / 86_400).rounded(.down)) - g.day0
+                let col = min(columns - 1, Int((local - Double(day + g.day0) * 86_400) / 86_400 * Double(columns)))
+                guard day >= 0, day < g.days, col >= 0 else { return }
+                let cell = day * columns + col
+                if let f = d.nonWear, let v = r.text(f.column), f.values.contains(v) {
+                    cells[key, default: Cells()].nonWear.insert(cell)
+                    cells[key, default: Cells()].nonWearEpochs += 1
+                }
+                if let v = r.double(d.values[g.column]) { cells[key, default: Cells()].peak[cell] = max(cells[key]?.peak[cell] ?? -1, v) }
+            }
+        }
+        var bandRows: [[ReportDatabase.Row]]?
+        var s = ""
+        for (k, key) in figures.keys.sorted().enumerated() {
+            guard let g = drawn[key] else { continue }
+            let column = d.values[g.column]
+            let day0 = g.day0, days = g.days
+            let clipped = g.spanDays > days ? " (first \(days) of \(g.spanDays) days)" : ""
+            let vmax = figures[key]!.largest[g.column] ?? 0
             var p = c.plot(
                 id: "\(d.id)-\(k)", title: "\(d.title): \(key.isEmpty ? column : key) (\(column))\(clipped)", yLabel: "day",
                 v0: 0, v1: 1,
@@ -80,26 +142,19 @@ enum ActogramItem {
             p.t1 = 86_400
             p.xTicks = stride(from: 0, through: 24, by: 3).map { (Double($0) * 3600, String(format: "%02d:00", $0)) }
             p.xTitle = "time of day (" + c.time.title + ")"
-            let columns = Int(p.plotWidth)
-            var peak = [[Double]](repeating: [Double](repeating: -1, count: columns), count: days)
-            var nonWear = [[Bool]](repeating: [Bool](repeating: false, count: columns), count: days)
-            var nonWearEpochs = 0
-            for r in mine {
-                guard let a = r.double(d.start) else { continue }
-                let local = a + shift
-                let day = Int((local / 86_400).rounded(.down)) - day0
-                let col = min(columns - 1, Int((local - Double(day + day0) * 86_400) / 86_400 * Double(columns)))
-                guard day >= 0, day < days, col >= 0 else { continue }
-                if let f = d.nonWear, let v = r.text(f.column), f.values.contains(v) {
-                    nonWear[day][col] = true
-                    nonWearEpochs += 1
-                }
-                if let v = r.double(column) { peak[day][col] = max(peak[day][col], v) }
+            var peak = [[Double]](repeating: [Double](repeating: -1, count: columns), count: max(days, 0))
+            var nonWear = [[Bool]](repeating: [Bool](repeating: false, count: columns), count: max(days, 0))
+            let mine = cells[key] ?? Cells()
+            for (cell, v) in mine.peak { peak[cell / columns][cell % columns] = v }
+            for cell in mine.nonWear { nonWear[cell / columns][cell % columns] = true }
+            let nonWearEpochs = mine.nonWearEpochs
+            if bandRows == nil {
+                bandRows = try d.bands.map { band throws(ReportError) in try c.select(band.rows, notNull: [band.onset]) }
             }
             p.add("<g class=\"actogram\" data-vmax=\"\(vmax)\" data-lane-height=\"\(laneHeight)\" data-day0=\"\(day0)\">")
             var marked = [String]()
             for (b, band) in d.bands.enumerated() {
-                let candidates = try c.select(band.rows, notNull: [band.onset])
+                let candidates = bandRows?[b] ?? []
                 guard
                     let onset = candidates.first(where: { r in d.plotBy.map { (r.text($0) ?? "") == key } ?? true })?.double(band.onset),
                     onset.isFinite, band.hours > 0
@@ -118,7 +173,7 @@ enum ActogramItem {
                 p.legend.append(("band\(b % 2)", "\(band.label) from \(HTML.number(onset, 2)) h", "rect"))
                 marked.append("\(band.label) from \(HTML.number(onset, 2)) h for \(HTML.number(band.hours, 0)) h")
             }
-            for day in 0..<days {
+            for day in 0..<max(days, 0) {
                 let y1 = p.top + laneGap + Double(day) * (laneHeight + laneGap) + laneHeight
                 let date = TimeScale.calendar(Double(day + day0) * 86_400, seconds: false).0
                 p.add(
@@ -155,7 +210,7 @@ enum ActogramItem {
                 description:
                     "Actogram of \(key): \(days) day(s) from \(TimeScale.calendar(Double(day0) * 86_400, seconds: false).0), one lane per day from midnight to midnight (\(c.time.title)); "
                     + "bar height: the largest \(column) of the epochs in each pixel column (about \(Int(86_400 / Double(columns))) s), full height = \(HTML.number(vmax, 1)) \(unit); "
-                    + "\(mine.count) epochs, \(nonWearEpochs) marked not worn (hatched)"
+                    + "\(figures[key]!.epochs) epochs, \(nonWearEpochs) marked not worn (hatched)"
                     + (marked.isEmpty
                         ? "." : "; shaded on every lane: " + marked.joined(separator: ", ") + " (clock hours of the stream)."),
                 valueTicks: [])
@@ -166,21 +221,58 @@ enum ActogramItem {
 
 /// Draws declared intervals (``ReportIntervals``): per stream, one lane per period (night), the
 /// main interval (sleep period) as a bar, inner intervals inside it, and the period's figures in
-/// a table.
+/// a table. At most ``ActogramItem/maximumDays`` periods per stream (the first; the title says how
+/// many there are) and ``maximumInner`` inner intervals per period are drawn: the rows stream from
+/// SQLite and only those drawn are kept (issue 33, class 8).
 enum IntervalsItem {
+    /// Most inner intervals drawn in one period (a night holds at most 288 sleep bouts of 5 min).
+    static let maximumInner = 1_000
+
     static func html(_ d: ReportIntervals, _ c: ReportContext) throws(ReportError) -> String {
-        let rows = try c.select(d.rows, orderBy: [ReportOrder(d.periodStart)])
-        guard !rows.isEmpty else { return "" }
+        let periods = try FamilySection.firstRows(
+            d.rows, by: d.plotBy, order: [ReportOrder(d.periodStart)], limit: ActogramItem.maximumDays, c)
+        guard !periods.isEmpty else { return "" }
         var s = "<h3>\(HTML.escape(d.title))</h3>"
         let have = try c.columns(d.rows.table.name)
         let figures = d.figures.filter { have.contains($0) }
-        for (k, key) in FamilySection.distinct(rows, d.plotBy).sorted().enumerated() {
-            let mine = d.plotBy.map { p in rows.filter { ($0.text(p) ?? "") == key } } ?? rows
-            let inner = try d.inner.map { r throws(ReportError) in try c.select(r, orderBy: [ReportOrder(d.innerStart)]) } ?? []
+        // The inner intervals of each period drawn, read once (in start order): lanes whose period
+        // holds an interval's start are found by bisection over the periods' starts.
+        var inner = [String: [[(Double, Double)]]]()
+        var innerCount = [String: Int]()
+        if let r = d.inner {
+            var lanes = [String: (order: [Int], bases: [Double])]()
+            for (key, g) in periods {
+                let bases = g.rows.map { $0.double(d.periodStart) ?? 0 }
+                let order = bases.indices.sorted { (bases[$0], $0) < (bases[$1], $1) }
+                lanes[key] = (order, order.map { bases[$0] })
+                inner[key] = g.rows.map { _ in [] }
+            }
+            try c.each(r, orderBy: [ReportOrder(d.innerStart)]) { e in
+                let key = d.plotBy.map { e.text($0) } ?? ""
+                guard let key, let l = lanes[key], let a = e.double(d.innerStart), let b = e.double(d.innerEnd) else { return }
+                // Periods with base ≤ a < base + period.
+                var lo = 0, hi = l.bases.count
+                while lo < hi {
+                    let mid = (lo + hi) / 2
+                    if l.bases[mid] + d.periodSeconds > a { hi = mid } else { lo = mid + 1 }
+                }
+                var i = lo
+                while i < l.bases.count && !(l.bases[i] > a) {
+                    let lane = l.order[i]
+                    innerCount[key, default: 0] += 1
+                    if inner[key]![lane].count < Self.maximumInner { inner[key]![lane].append((a, b)) }
+                    i += 1
+                }
+            }
+        }
+        for (k, key) in periods.keys.sorted().enumerated() {
+            let mine = periods[key]!.rows
+            let clipped = FamilySection.clipped(periods[key]!, d.label + "s")
+            let bouts = inner[key] ?? []
             if mine.contains(where: { $0.double(d.start) != nil && $0.double(d.end) != nil }) {
                 let lane = 22.0, gap = 8.0
                 var p = c.plot(
-                    id: "\(d.id)-\(k)", title: "\(d.title): \(key)", yLabel: d.label, v0: 0, v1: 1,
+                    id: "\(d.id)-\(k)", title: "\(d.title): \(key)\(clipped)", yLabel: d.label, v0: 0, v1: 1,
                     height: 26 + 44 + Double(mine.count) * (lane + gap) + gap)
                 p.t0 = 0
                 p.t1 = d.periodSeconds
@@ -204,10 +296,7 @@ enum IntervalsItem {
                             "<rect class=\"spt\" data-interval=\"\(HTML.escape(r.text(d.label) ?? ""))\" data-start=\"\(a)\" data-end=\"\(b)\" x=\"\(HTML.n(p.x(a - base)))\" y=\"\(HTML.n(y))\" width=\"\(HTML.n(max(1, p.x(b - base) - p.x(a - base))))\" height=\"\(HTML.n(lane))\"/>"
                         )
                     }
-                    for e in inner where (d.plotBy.map { e.text($0) == key } ?? true) {
-                        guard let a = e.double(d.innerStart), let b = e.double(d.innerEnd), a >= base, a < base + d.periodSeconds else {
-                            continue
-                        }
+                    for (a, b) in bouts.isEmpty ? [] : bouts[i] {
                         p.add(
                             "<rect class=\"bout\" x=\"\(HTML.n(p.x(a - base)))\" y=\"\(HTML.n(y + lane * 0.3))\" width=\"\(HTML.n(max(1, p.x(b - base) - p.x(a - base))))\" height=\"\(HTML.n(lane * 0.4))\"/>"
                         )
@@ -216,11 +305,15 @@ enum IntervalsItem {
                 p.legend = [("spt", "sleep period (\(d.start) to \(d.end))", "rect")]
                 if d.inner != nil { p.legend.append(("bout", "bouts", "rect")) }
                 s += p.render(
-                    description: "\(d.title) of \(key): one lane per \(d.label), \(mine.count) in all; bars from \(d.start) to \(d.end).",
+                    description:
+                        "\(d.title) of \(key): one lane per \(d.label), \(periods[key]!.count) in all\(clipped); bars from \(d.start) to \(d.end)"
+                        + (bouts.contains { $0.count >= Self.maximumInner }
+                            ? "; at most \(Self.maximumInner) inner intervals drawn per \(d.label) (\(innerCount[key] ?? 0) in all)."
+                            : "."),
                     valueTicks: [])
             }
             s +=
-                "<table class=\"values\" data-values=\"\(HTML.escape(d.rows.table.name))\"><caption>\(HTML.escape(key))</caption><tr><th class=\"l\">\(HTML.escape(d.label))</th>"
+                "<table class=\"values\" data-values=\"\(HTML.escape(d.rows.table.name))\"><caption>\(HTML.escape(key + clipped))</caption><tr><th class=\"l\">\(HTML.escape(d.label))</th>"
             for f in figures {
                 let col = d.rows.table.columns.first { $0.name == f }
                 s +=
@@ -243,57 +336,113 @@ enum IntervalsItem {
 /// Draws a declared feature series (``ReportFeatureSeries``): per stream the chosen feature's
 /// value per window over time; streams whose chosen feature is the same share one plot (a line
 /// each), over the span of their windows.
+///
+/// Memory follows the plot width and the number of (stream, feature) pairs, never the rows (issue
+/// 33, class 8): the rows stream from SQLite twice, none kept, as for ``TimeSeriesItem``. The first
+/// pass gathers each stream's feature names and, per name, its figures (points, values' count, sum
+/// and range, span, smallest step, unit); the second draws each stream's chosen feature as its rows
+/// arrive (``SeriesPath``).
 enum FeatureSeriesItem {
+    /// One stream's feature, from the first pass.
+    struct Figures {
+        var points = 0
+        var values = TimeSeriesItem.Running()
+        /// Earliest window start and latest window end read (s).
+        var start = Double.infinity, end = -Double.infinity
+        /// Smallest positive step between consecutive points, and the last point's time.
+        var step = Double.infinity, lastT: Double?
+        /// The unit of the first row.
+        var unit: String?
+
+        mutating func add(_ r: ReportDatabase.Row, _ d: ReportFeatureSeries) {
+            if points == 0 { unit = r.text(d.unit) }
+            points += 1
+            let p = FeatureSeriesItem.point(r, d)
+            values.add(p.v)
+            if let a = r.double(d.start) { start = min(start, a) }
+            if let b = r.double(d.end) { end = max(end, b) }
+            if let last = lastT, p.t - last > 0 { step = min(step, p.t - last) }
+            lastT = p.t
+        }
+    }
+
+    /// The point of a row: the middle of its window and the value.
+    static func point(_ r: ReportDatabase.Row, _ d: ReportFeatureSeries) -> (t: Double, v: Double?) {
+        let a = r.double(d.start) ?? 0
+        return (a + ((r.double(d.end) ?? a) - a) / 2, r.double(d.value))
+    }
+
     static func html(_ d: ReportFeatureSeries, _ c: ReportContext) throws(ReportError) -> String {
-        let rows = try c.select(d.rows, notNull: [d.value], orderBy: [ReportOrder(d.stream), ReportOrder(d.start)])
-        guard !rows.isEmpty else { return "" }
-        var chosen = [(stream: String, feature: String, count: Int, rows: [ReportDatabase.Row])]()
-        for stream in FamilySection.distinct(rows, d.stream).sorted() {
-            let mine = rows.filter { $0.text(d.stream) == stream }
-            let names = Set(mine.compactMap { $0.text(d.name) }).sorted()
+        let order = [ReportOrder(d.stream), ReportOrder(d.start)]
+        // First pass: every stream's features and their figures.
+        var streams = [String: [String: Figures]]()
+        try c.each(d.rows, notNull: [d.value], orderBy: order) { r in
+            guard let stream = r.text(d.stream), let name = r.text(d.name) else { return }
+            streams[stream, default: [:]][name, default: Figures()].add(r, d)
+        }
+        var chosen = [(stream: String, feature: String, count: Int, figures: Figures)]()
+        for stream in streams.keys.sorted() {
+            let names = streams[stream]!.keys.sorted()
             guard let feature = d.preferred.lazy.compactMap({ suffix in names.first { $0.hasSuffix(suffix) } }).first ?? names.first else {
                 continue
             }
-            chosen.append((stream, feature, names.count, mine.filter { $0.text(d.name) == feature }))
+            chosen.append((stream, feature, names.count, streams[stream]![feature]!))
         }
-        var s = ""
-        let features = FamilySection.distinct(chosen.map { ReportDatabase.Row(columns: ["f": .text($0.feature)]) }, "f")
+        streams = [:]
+        var features = [String]()
+        for f in chosen.map(\.feature) where !features.contains(f) { features.append(f) }
+        // Second pass: every stream's chosen feature drawn as its rows arrive.
+        var plots = [Plot]()
+        var paths = [String: SeriesPath]()
         for (k, feature) in features.enumerated() {
             let group = chosen.filter { $0.feature == feature }
-            let unit = group.first?.rows.first?.text(d.unit) ?? ""
-            var series = [(name: String, points: TimeSeriesItem.Points)]()
+            let unit = group.first?.figures.unit ?? ""
+            var lo = Double.infinity, hi = -Double.infinity, a = Double.infinity, b = -Double.infinity
             for g in group {
-                series.append(
-                    (
-                        g.stream,
-                        g.rows.map { r in
-                            let a = r.double(d.start) ?? 0
-                            return (a + ((r.double(d.end) ?? a) - a) / 2, r.double(d.value))
-                        }
-                    ))
+                if g.figures.values.n > 0 {
+                    lo = min(lo, g.figures.values.lo)
+                    hi = max(hi, g.figures.values.hi)
+                }
+                a = min(a, g.figures.start)
+                b = max(b, g.figures.end)
             }
-            let values = series.flatMap { $0.points.compactMap(\.v) }
-            let starts = group.flatMap { $0.rows.compactMap { $0.double(d.start) } }
-            let ends = group.flatMap { $0.rows.compactMap { $0.double(d.end) } }
-            let (v0, v1) = FamilySection.axis(values, zeroBased: false)
+            let (v0, v1) = FamilySection.axis(lo.isFinite ? [lo, hi] : [], zeroBased: false)
             var p = c.plot(
                 id: "\(d.id)-\(k)",
                 title: "\(d.title): \(feature)" + (group.count == 1 ? " of \(group[0].stream)" : " of \(group.count) streams"),
                 yLabel: feature + (unit == "1" || unit.isEmpty ? "" : " (\(unit))"), v0: v0, v1: v1, height: 200)
-            if let a = starts.min(), let b = ends.max(), b > a {
+            if a.isFinite, b.isFinite, b > a {
                 p.t0 = a
                 p.t1 = b
             }
-            for (j, ser) in series.enumerated() {
-                let gap = FamilySection.step(ser.points.map(\.t), fallback: 10) * 1.5
-                p.addSeries(ser.points, gapSeconds: gap, cssClass: series.count <= 4 ? "s\(j)" : "s0", name: ser.name)
-                if series.count > 4 { p.legend.removeLast() }
+            for g in group {
+                let gap = (g.figures.step.isFinite ? g.figures.step : 10) * 1.5
+                paths[g.stream] = SeriesPath(p, count: g.figures.points, gapSeconds: gap)
             }
-            if series.count > 4 { p.legend.append(("s0", "\(series.count) streams", nil)) }
+            plots.append(p)
+        }
+        guard !paths.isEmpty else { return "" }
+        let drawn = Dictionary(uniqueKeysWithValues: chosen.map { ($0.stream, $0.feature) })
+        try c.each(d.rows, notNull: [d.value], orderBy: order) { r in
+            guard let stream = r.text(d.stream), let feature = drawn[stream], r.text(d.name) == feature else { return }
+            let p = point(r, d)
+            paths[stream]?.add(t: p.t, v: p.v)
+        }
+        var s = ""
+        for (k, feature) in features.enumerated() {
+            let group = chosen.filter { $0.feature == feature }
+            let unit = group.first?.figures.unit ?? ""
+            var p = plots[k]
+            for (j, g) in group.enumerated() {
+                let entries = p.legend.count
+                p.add(paths[g.stream]!, cssClass: group.count <= 4 ? "s\(j)" : "s0", name: g.stream)
+                if group.count > 4 { p.legend.removeSubrange(entries...) }
+            }
+            if group.count > 4 { p.legend.append(("s0", "\(group.count) streams", nil)) }
             s += p.render(
                 description: "The feature \(feature) per window over time, one line per stream (chosen among the features with a value: "
                     + group.map { "\($0.stream): \($0.count)" }.joined(separator: ", ") + "). "
-                    + series.map { FamilySection.stats($0.name, $0.points.compactMap(\.v), unit: unit) }.joined(separator: "; ") + ".")
+                    + group.map { FamilySection.stats($0.stream, $0.figures.values, unit: unit) }.joined(separator: "; ") + ".")
         }
         return s
     }

@@ -16,10 +16,10 @@ enum FamilySection {
     /// - Parameters:
     ///   - family: the family's name (`data-family`).
     ///   - section: its declaration.
-    ///   - c: the recording (with the strips already read back).
+    ///   - c: the recording (with the strips already read back and its families with results).
     static func html(family: String, _ section: ReportSection, _ c: ReportContext) throws(ReportError) -> String {
         var s = "<section class=\"family\" data-family=\"\(HTML.escape(family))\"><h2>\(HTML.escape(section.title))</h2>"
-        guard try hasResults(section, c) else {
+        guard c.familiesWithResults.contains(family) else {
             s += "<p class=\"placeholder\" data-placeholder=\"\(HTML.escape(family))\">No results from this family in this recording. "
             return s + "When there are, this section shows \(HTML.escape(section.shows)).</p></section>"
         }
@@ -56,18 +56,26 @@ enum FamilySection {
         return s + "</section>"
     }
 
-    /// A table of declared columns, one line per row; columns the database lacks are left out
-    /// (an optional table with none of its columns, or no value in them, is not shown).
+    /// Most lines a value table lists (the first ones; the caption says how many there are).
+    static let maximumLines = 1_000
+
+    /// A table of declared columns, one line per row (at most ``maximumLines``, streamed from
+    /// SQLite); columns the database lacks are left out (an optional table with none of its
+    /// columns, or no value in them, is not shown).
     static func valueTable(_ d: ReportValueTable, _ c: ReportContext) throws(ReportError) -> String {
         let have = try c.columns(d.rows.table.name)
         let columns = d.columns.filter { have.contains($0) }
         guard !columns.isEmpty else { return "" }
-        let rows = try c.select(d.rows, orderBy: [ReportOrder(d.rowLabel)])
-        guard !rows.isEmpty else { return "" }
-        if d.optional && !rows.contains(where: { r in columns.contains { r[$0] != .null } }) { return "" }
+        var anyValue = false
+        let kept = try firstRows(d.rows, by: nil, order: [ReportOrder(d.rowLabel)], limit: Self.maximumLines, c) { r in
+            if !anyValue && columns.contains(where: { r[$0] != .null }) { anyValue = true }
+        }
+        guard let lines = kept[""], !lines.rows.isEmpty else { return "" }
+        let rows = lines.rows
+        if d.optional && !anyValue { return "" }
         let declared = d.rows.table.columns
         var s =
-            "<div class=\"scroll\"><table class=\"values\" data-values=\"\(HTML.escape(d.rows.table.name))\"><caption>\(HTML.escape(d.title))</caption><tr>"
+            "<div class=\"scroll\"><table class=\"values\" data-values=\"\(HTML.escape(d.rows.table.name))\"><caption>\(HTML.escape(d.title + clipped(lines, "rows")))</caption><tr>"
         s += "<th class=\"l\">\(HTML.escape(d.rowLabel))</th>"
         for name in columns {
             let column = declared.first { $0.name == name }
@@ -100,22 +108,45 @@ enum FamilySection {
         }
     }
 
-    /// The distinct values of `column` among `rows`, in first-seen order.
-    static func distinct(_ rows: [ReportDatabase.Row], _ column: String?) -> [String] {
-        guard let column else { return [""] }
+    /// The first rows of one group of ``firstRows(_:by:order:limit:_:each:)``, and how many it has.
+    struct FirstRows {
+        var rows = [ReportDatabase.Row]()
+        var count = 0
+    }
+
+    /// The first `limit` rows in `order` per value of `column` (`nil`: one group, `""`; a row
+    /// without a value is in group `""`), streamed from SQLite: memory follows `limit` × groups,
+    /// never the rows (issue 33, class 8). `each` sees every row.
+    static func firstRows(
+        _ r: ReportRows, by column: String?, order: [ReportOrder], limit: Int, _ c: ReportContext,
+        each: (ReportDatabase.Row) -> Void = { _ in }
+    ) throws(ReportError) -> [String: FirstRows] {
+        var groups = [String: FirstRows]()
+        try c.each(r, orderBy: order) { row in
+            each(row)
+            let key = column.map { row.text($0) ?? "" } ?? ""
+            groups[key, default: FirstRows()].count += 1
+            if groups[key]!.rows.count < limit { groups[key]!.rows.append(row) }
+        }
+        return groups
+    }
+
+    /// `" (first N of M <what>)"` when a group of ``firstRows(_:by:order:limit:_:each:)`` was cut, else "".
+    static func clipped(_ g: FirstRows, _ what: String) -> String {
+        g.count > g.rows.count ? " (first \(g.rows.count) of \(g.count) \(what))" : ""
+    }
+
+    /// The distinct values of `column` in a row set, in first-seen order (`""` for none), streamed
+    /// from SQLite: memory follows the distinct values, never the rows.
+    static func distinct(_ r: ReportRows, _ column: String, orderBy: [ReportOrder] = [], _ c: ReportContext) throws(ReportError)
+        -> [String]
+    {
         var seen = Set<String>(), out = [String]()
-        for r in rows {
-            let v = r.text(column) ?? ""
+        try c.each(r, orderBy: orderBy) { row in
+            let v = row.text(column) ?? ""
             if seen.insert(v).inserted { out.append(v) }
         }
         return out
-    }
-
-    /// The smallest positive step between consecutive times, or `fallback`.
-    static func step(_ times: [Double], fallback: Double) -> Double {
-        var best = Double.infinity
-        for (a, b) in zip(times, times.dropFirst()) where b - a > 0 { best = min(best, b - a) }
-        return best.isFinite ? best : fallback
     }
 
     /// A value axis over `values`: from zero, or fitted with a round margin.
@@ -133,16 +164,8 @@ enum FamilySection {
         return (a, max(b, a + step))
     }
 
-    /// `mean`, range and count of a series, for the text alternative.
-    static func stats(_ name: String, _ v: [Double], unit: String) -> String {
-        guard !v.isEmpty else { return "\(name): no value" }
-        let mean = v.reduce(0, +) / Double(v.count)
-        let u = unit.isEmpty || unit == "1" ? "" : " " + unit
-        return
-            "\(name): \(v.count) values, mean \(HTML.number(mean, 2))\(u), range \(HTML.number(v.min(), 2)) to \(HTML.number(v.max(), 2))\(u)"
-    }
-
-    /// ``stats(_:_:unit:)`` from a series' running figures (count, sum in order, range).
+    /// `mean`, range and count of a series for the text alternative, from its running figures
+    /// (count, sum in order, range).
     static func stats(_ name: String, _ v: TimeSeriesItem.Running, unit: String) -> String {
         guard v.n > 0 else { return "\(name): no value" }
         let mean = v.sum / Double(v.n)

@@ -8,7 +8,7 @@ enum StripsItem {
     /// The windows to read back for one declaration.
     static func requests(_ d: ReportStrips, family: String, _ c: ReportContext) throws(ReportError) -> [SignalReadback.Strip] {
         var out = [SignalReadback.Strip]()
-        let streams = FamilySection.distinct(try c.select(d.streams, orderBy: [ReportOrder("stream")]), "stream").prefix(d.maxStreams)
+        let streams = try FamilySection.distinct(d.streams, "stream", orderBy: [ReportOrder("stream")], c).prefix(d.maxStreams)
         for stream in streams {
             guard let row = c.stream(stream), let first = row.double("first_time") else { continue }
             let last = row.double("last_time") ?? first
@@ -67,7 +67,7 @@ enum StripsItem {
             return s
                 + "<p class=\"warn\">\(HTML.escape(d.signal)) strips are not drawn: \(HTML.escape(SignalReadback.message(c.readback.status))).</p>"
         }
-        let streams = FamilySection.distinct(try c.select(d.streams), "stream")
+        let streams = try FamilySection.distinct(d.streams, "stream", c)
         if streams.count > d.maxStreams {
             s += "<p class=\"note\">Strips are drawn for the first \(d.maxStreams) of \(streams.count) streams.</p>"
         }

@@ -107,6 +107,8 @@ struct SignalReadback {
                         units[index] = info.columns.first?.unit.rawValue ?? ""
                     case .deletion(let d):
                         out.deletions.append(d)
+                    case .annotation:
+                        continue
                     case .block(let b):
                         guard let key = keys[b.stream], b.count > 0 else { continue }
                         var lane =

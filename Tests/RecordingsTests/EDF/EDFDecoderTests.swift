@@ -33,10 +33,61 @@ struct EDFDecoderTests {
                 EDFAnnotation(onsetSeconds: 1.75, durationSeconds: 2, text: "Ünïcødé episode", record: 1),
                 EDFAnnotation(onsetSeconds: 5.75, durationSeconds: nil, text: "beat N", record: 2),
             ])
+        // The same annotations as events, on the streams' clock (header start + TAL onset).
+        #expect(
+            c.annotations == [
+                RecordingAnnotation(
+                    deviceID: "discontinuous", onsetSeconds: 1_709_374_830.75, durationSeconds: nil, text: "beat N", source: "edf",
+                    timeOrigin: .deviceLocal),
+                RecordingAnnotation(
+                    deviceID: "discontinuous", onsetSeconds: 1_709_374_831.75, durationSeconds: 2, text: "Ünïcødé episode",
+                    source: "edf", timeOrigin: .deviceLocal),
+                RecordingAnnotation(
+                    deviceID: "discontinuous", onsetSeconds: 1_709_374_835.75, durationSeconds: nil, text: "beat N", source: "edf",
+                    timeOrigin: .deviceLocal),
+            ])
+        // Opened for the pipeline: delivered as events, not held.
+        let streamed = try RecordingOpener.open(path: path, options: DecodeOptions()).decoder
+        #expect(try CollectedDecode.decode(streamed).annotations.count == 3)
+        #expect((streamed as? EDFDecoder)?.annotations.isEmpty == true && (streamed as? EDFDecoder)?.annotationsDelivered == 3)
         // Physical: 0.0001 mV per step = 0.1 µV.
         let physical = try CollectedDecode.decode(try EDFDecoder(path: path))
         #expect(abs(physical.streams[0].columns[0][5] - 0.5) < 1e-5)
         #expect(physical.streams[0].info.columns[0].unit == .microvolts)
+    }
+
+    @Test("annotations are bounded: 2^20 delivered as events, the rest counted and named in an issue")
+    func annotationBound() throws {
+        // One EDF+C record whose annotation signal holds the time-keeping TAL and one TAL with
+        // 2^20 + 5 one-letter annotations (2 bytes each).
+        let extra = 5, n = EDFDecoder.maximumAnnotations + extra
+        var tal = Array("+0\u{14}\u{14}\u{0}+0.5\u{14}".utf8)
+        for _ in 0..<n { tal += [0x61, 0x14] }
+        tal += [0, 0]
+        if tal.count % 2 == 1 { tal.append(0) }
+        func field(_ s: String, _ w: Int) -> String { s.padding(toLength: w, withPad: " ", startingAt: 0) }
+        var header = field("0", 8) + field("X X X X", 80) + field("Startdate 02-MAR-2024 X X X", 80) + "02.03.2410.20.30"
+        header += field("512", 8) + field("EDF+C", 44) + field("1", 8) + field("1", 8) + field("1", 4)
+        header += field("EDF Annotations", 16) + field("", 80) + field("", 8) + field("-1", 8) + field("1", 8)
+        header += field("-32768", 8) + field("32767", 8) + field("", 80) + field(String(tal.count / 2), 8) + field("", 32)
+        let tmp = TemporaryDirectory()
+        let path = tmp.write("many.edf", Array(header.utf8) + tal)
+        let d = try EDFDecoder(path: path, keepsAnnotations: false)
+        var delivered = 0, last: RecordingAnnotation?
+        var issues: [RecordingError] = []
+        while let e = try d.next() {
+            switch e {
+            case .annotation(let a):
+                delivered += 1
+                last = a
+            case .issue(let i): issues.append(i)
+            default: break
+            }
+        }
+        #expect(delivered == EDFDecoder.maximumAnnotations && d.annotationsDelivered == delivered)
+        #expect(d.annotationsNotKept == extra && d.annotations.isEmpty)
+        #expect(last?.text == "a" && last?.onsetSeconds == 1_709_374_830.5)
+        #expect(issues.contains { $0.message.contains("\(n) EDF+ annotations") && $0.message.contains("\(extra) are counted only") })
     }
 
     @Test("label rules: ECG in µV, Pleth as PPG, Acc X/Y/Z as one stream in g; the rest named in issues, not dropped silently")
@@ -52,7 +103,7 @@ struct EDFDecoderTests {
         #expect(skipped.count == 4, "\(c.issues.map(\.message))")
         #expect(skipped.contains { $0.message.contains("Resp chest") && $0.message.contains("respiration") })
         #expect(skipped.contains { $0.message.contains("Temp") && $0.message.contains("temperature") })
-        #expect(c.issues.contains { $0.message.contains("1 EDF+ annotations") && $0.message.contains("Recording starts") })
+        #expect(c.annotations.map(\.text) == ["Recording starts"])
         // Override: every signal delivered; duplicate labels get their index.
         var options = DecodeOptions()
         let notDelivered: SensorKind? = nil

@@ -21,6 +21,7 @@ struct DecodedFile {
     var issues: [RecordingError] = []
     var deletions: [DeletionRecord] = []
     var devices: [DeviceInfo] = []
+    var annotations: [RecordingAnnotation] = []
     /// Problems with the event protocol itself (blocks before announcements, bad block shapes).
     var protocolViolations: [String] = []
 
@@ -77,6 +78,8 @@ func decodeAll(_ path: String, blockCapacity: Int = 65_536, duplicateWindow: Int
             out.deletions.append(r)
         case .issue(let e):
             out.issues.append(e)
+        case .annotation(let a):
+            out.annotations.append(a)
         }
     }
     for (k, s) in lastFirstSample where !s.ended { out.protocolViolations.append("stream \(k) last block not ending its segment") }

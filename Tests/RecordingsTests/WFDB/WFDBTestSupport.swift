@@ -45,7 +45,7 @@ enum WFDBTest {
                     r.flags[b.stream] += b.flags
                     r.blocks[b.stream].append((b.segment, b.firstSample, b.count, b.time(at: 0), b.endsSegment))
                 case .issue(let i): r.issues.append(i)
-                case .deletion: break
+                case .deletion, .annotation: break
                 }
             }
         } catch {

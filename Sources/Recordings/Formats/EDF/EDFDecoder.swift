@@ -19,8 +19,11 @@
 ///   for EDF+C, each record's own time-keeping onset for EDF+D, where a record that does not
 ///   follow its predecessor starts a new segment (``StreamQC/gaps``).
 /// - **Annotations.** Every TAL annotation (not the time-keeping ones) of every `EDF Annotations`
-///   signal is kept in ``annotations`` (at most ``maximumAnnotations``; beyond, counted in
-///   ``annotationsNotKept``). The annotation signals are not data.
+///   signal is delivered as a ``RecordingEvent/annotation(_:)`` as its record is read (onset =
+///   header start + TAL onset, on the streams' clock; source `edf`) and, when `keepsAnnotations`,
+///   also kept in ``annotations``. At most ``maximumAnnotations`` are delivered and kept; the rest
+///   are counted in ``annotationsNotKept`` and named by an issue. The annotation signals are not
+///   data.
 /// - **Checks.** Header fields are range-checked (``EDFHeader``). A file shorter than its declared
 ///   records is delivered to its last whole record and then fails `truncated` (naming the byte
 ///   offset); bytes after the declared records, an EDF+C record whose onset breaks continuity and a
@@ -43,9 +46,13 @@ public final class EDFDecoder: RecordingDecoder {
     public private(set) var streams: [StreamInfo] = []
     /// QC account per announced stream.
     public var accounts: [StreamQC] { assemblers.map(\.qc) }
-    /// Annotations read so far, in file order (final once ``next()`` has returned `nil`).
+    /// Annotations read so far, in file order (final once ``next()`` has returned `nil`); empty
+    /// unless the decoder was opened with `keepsAnnotations` (they are delivered as events
+    /// either way).
     public private(set) var annotations: [EDFAnnotation] = []
-    /// Annotations read beyond ``maximumAnnotations`` (counted, not kept).
+    /// Annotations delivered as events so far (at most ``maximumAnnotations``).
+    public private(set) var annotationsDelivered = 0
+    /// Annotations read beyond ``maximumAnnotations`` (counted, neither delivered nor kept).
     public private(set) var annotationsNotKept = 0
     /// Seconds after the header start of the first record (the EDF+ sub-second start; 0 for EDF).
     public private(set) var firstRecordOnsetSeconds: Double?
@@ -54,7 +61,7 @@ public final class EDFDecoder: RecordingDecoder {
     /// Record onsets (seconds after the header start) where an EDF+D recording resumes after a gap.
     public private(set) var discontinuities = 0
 
-    /// Largest number of annotations kept (2^20).
+    /// Largest number of annotations delivered and kept (2^20).
     public static let maximumAnnotations = 1 << 20
 
     /// One delivered stream: its signals (1, or 3 accelerometer axes) and their scaling.
@@ -81,6 +88,7 @@ public final class EDFDecoder: RecordingDecoder {
     var integrityFailure: RecordingError?
     let classification: [SensorKind?]
     let digital: Bool
+    let keepsAnnotations: Bool
 
     /// Opens a file and reads its header.
     /// - Parameters:
@@ -91,16 +99,20 @@ public final class EDFDecoder: RecordingDecoder {
     ///   - digital: deliver the digital values (integers, exact in `Float` up to 2^24, so every
     ///     EDF and BDF value) in ``PhysicalUnit/adcUnits`` instead of physical values (default
     ///     `false`), as pyedflib's `readSignal(digital=True)`.
+    ///   - keepsAnnotations: also keep the annotations in ``annotations`` (default `true`); the
+    ///     pipeline passes `false` and takes them from the events, so they are not held for the
+    ///     whole file.
     /// - Throws: ``RecordingError`` for an unreadable or malformed header (naming the field's byte
     ///   offset).
     /// - Complexity: O(header size).
     public init(
         path: String, blockCapacity: Int = 65_536,
         sensor: (EDFHeader.Signal) -> SensorKind? = EDFSignalRules.classify,
-        verifiesIntegrity: Bool = true, digital: Bool = false
+        verifiesIntegrity: Bool = true, digital: Bool = false, keepsAnnotations: Bool = true
     ) throws(RecordingError) {
         precondition(blockCapacity > 0)
         self.digital = digital
+        self.keepsAnnotations = keepsAnnotations
         self.path = path
         self.blockCapacity = blockCapacity
         self.verifiesIntegrity = verifiesIntegrity
@@ -325,24 +337,13 @@ public final class EDFDecoder: RecordingDecoder {
         pending.withEvents { events in
             for k in assemblers.indices { assemblers[k].finish(into: &events) }
         }
-        if !annotations.isEmpty {
-            var counts: [String: Int] = [:]
-            for a in annotations { counts[a.text, default: 0] += 1 }
-            let top = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(5)
-            pending.append(
-                .issue(
-                    RecordingError(
-                        .unsupported, file: path,
-                        "\(annotations.count + annotationsNotKept) EDF+ annotations (\(counts.count) distinct: "
-                            + top.map { "'\($0.key)' ×\($0.value)" }.joined(separator: ", ") + (counts.count > 5 ? ", …" : "")
-                            + ") are read but not stored as results; `sensorpipe convert --to edf` writes them back")))
-        }
         if annotationsNotKept > 0 {
             pending.append(
                 .issue(
                     RecordingError(
                         .outOfRange, file: path,
-                        "\(annotations.count + annotationsNotKept) annotations; the first \(Self.maximumAnnotations) are kept")))
+                        "\(annotationsDelivered + annotationsNotKept) EDF+ annotations; the first \(Self.maximumAnnotations) are "
+                            + "delivered (stored), \(annotationsNotKept) are counted only")))
         }
     }
 
@@ -424,7 +425,17 @@ public final class EDFDecoder: RecordingDecoder {
                 let parsed = try EDFTALParser.parse(bytes, record: k, firstSignal: firstAnnotationSignal)
                 if firstAnnotationSignal { timeKeeping = parsed.timeKeeping }
                 for a in parsed.annotations {
-                    if annotations.count < Self.maximumAnnotations { annotations.append(a) } else { annotationsNotKept += 1 }
+                    guard annotationsDelivered < Self.maximumAnnotations else {
+                        annotationsNotKept += 1
+                        continue
+                    }
+                    annotationsDelivered += 1
+                    if keepsAnnotations { annotations.append(a) }
+                    pending.append(
+                        .annotation(
+                            RecordingAnnotation(
+                                deviceID: Self.stem(path), onsetSeconds: h.startSeconds + a.onsetSeconds,
+                                durationSeconds: a.durationSeconds, text: a.text, source: "edf", timeOrigin: .deviceLocal)))
                 }
             } catch {
                 pending.append(

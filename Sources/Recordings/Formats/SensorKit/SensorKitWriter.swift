@@ -135,8 +135,8 @@ public final class SensorKitWriter {
             line.raw(",\"reason\":"); line.string(r.reason.rawValue)
             line.raw("}}\n")
             try emit(line.bytes)
-        case .issue:
-            break
+        case .issue, .annotation:
+            break // SensorKit NDJSON has no line for either
         }
     }
 
