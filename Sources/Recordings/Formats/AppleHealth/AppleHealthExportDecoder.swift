@@ -215,7 +215,7 @@ public final class AppleHealthExportDecoder: RecordingDecoder {
                     case .block(var block):
                         block.stream += ecgBase
                         return .block(block)
-                    case .deletion, .issue:
+                    case .deletion, .issue, .annotation:
                         return event
                     }
                 } catch {
