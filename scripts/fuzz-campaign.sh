@@ -13,8 +13,10 @@
 # libFuzzer flags, e.g. -report_slow_units=120: a slow unit is an artifact, and stops the target).
 # Same flags as scripts/fuzz.sh (-rss_limit_mb=512 -malloc_limit_mb=512 -timeout=10), plus
 # -max_len and ASan's malloc_context_size=0 (no allocation stacks recorded: the time goes to
-# inputs). A slice that leaves an artifact, or ends without its final statistics, stops that
-# target and keeps its log as .build/fuzz/FOUND-<target>-<time>.log. The fuzz binaries must exist
+# inputs). Findings go to .build/fuzz-findings/<target> (SwiftPM empties <scratch>/artifacts on
+# every build, which lost a finding once). A slice that leaves an artifact, prints a libFuzzer
+# SUMMARY line, or ends without its final statistics, stops that target and keeps its log as
+# .build/fuzz/FOUND-<target>-<time>.log. The fuzz binaries must exist
 # (scripts/fuzz.sh TARGET 1 builds them).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -30,7 +32,7 @@ for t in "$@"; do
   [ -x "$bin/$t" ] || { echo "fuzz-campaign: $bin/$t missing (build it with scripts/fuzz.sh $t 1)" >&2; exit 64; }
   while [ ! -e /tmp/fuzz-stop ]; do
     left=$((goal - $(total "$t"))); [ "$left" -le 0 ] && break
-    corpus=.build/fuzz/corpus/$t; artifacts=.build/fuzz/artifacts/$t
+    corpus=.build/fuzz/corpus/$t; artifacts=.build/fuzz-findings/$t
     mkdir -p "$corpus" "$artifacts" "$seeds/$t"
     log=.build/fuzz/$t-$(date +%s).log
     before=$(ls "$artifacts" | wc -l); start=$(date -u +%FT%TZ)
@@ -43,7 +45,8 @@ for t in "$@"; do
     rate=$(grep -Eo 'stat::average_exec_per_sec: *[0-9]+' "$log" | grep -Eo '[0-9]+$')
     found=$(($(ls "$artifacts" | wc -l) - before))
     printf '%s\t%s\t%s rc=%s rate=%s new_artifacts=%s\n' "$t" "${execs:-0}" "$start" "$rc" "${rate:-?}" "$found" >>"$ledger"
-    if [ "$found" -ne 0 ] || ! grep -q 'stat::number_of_executed_units' "$log"; then
+    # A crash, timeout or out-of-memory stops the target even if its input file went missing.
+    if [ "$found" -ne 0 ] || grep -q '^SUMMARY: ' "$log" || ! grep -q 'stat::number_of_executed_units' "$log"; then
       cp "$log" ".build/fuzz/FOUND-$t-$(date +%s).log"
       echo "fuzz-campaign: $t stopped, see .build/fuzz/FOUND-$t-*.log" >&2
       break

@@ -12,7 +12,8 @@
 # from the fixtures and the malformed corpus (scripts/fuzz-seeds.py), keeps its growing corpus in
 # .build/fuzz/corpus/<Target>, limits memory (-rss_limit_mb=512, -malloc_limit_mb=512) and time per
 # input (-timeout=10 s), and writes crashes, timeouts and out-of-memory inputs to
-# .build/fuzz/artifacts/<Target>/. Exit status 1 when any run found one; the summary line per
+# .build/fuzz-findings/<Target>/ (outside the scratch path: SwiftPM owns <scratch>/artifacts and
+# empties it on every build). Exit status 1 when any run found one; the summary line per
 # target gives the executions. A crash becomes a corpus file (Tests/RecordingsTests/Fixtures/bad)
 # with a regression test.
 set -euo pipefail
@@ -37,7 +38,7 @@ rm -rf "$seeds"; python3 scripts/fuzz-seeds.py "$seeds" >/dev/null
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=1:quarantine_size_mb=32}
 status=0
 for t in "${run[@]}"; do
-  corpus=$scratch/corpus/$t; artifacts=$scratch/artifacts/$t
+  corpus=$scratch/corpus/$t; artifacts=.build/fuzz-findings/$t
   mkdir -p "$corpus" "$artifacts" "$seeds/$t"
   log=$scratch/$t.log
   before=$(ls "$artifacts" | wc -l)

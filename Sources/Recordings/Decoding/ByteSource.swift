@@ -65,8 +65,23 @@ public final class ByteSource {
         }
     }
 
+    /// A source over bytes already in memory (an entry read from a ZIP archive), plain: no
+    /// compression is recognised, nothing is hashed.
+    /// - Parameters:
+    ///   - bytes: the content.
+    ///   - path: the name errors give.
+    init(bytes: [UInt8], path: String) {
+        self.path = path
+        chunkSize = max(bytes.count, 64)
+        fd = -1
+        fileSize = bytes.count
+        raw = bytes
+        rawEnd = bytes.count
+        rawEOF = true
+    }
+
     deinit {
-        close(fd)
+        if fd >= 0 { close(fd) }
     }
 
     /// The buffer size a reader of this source needs for reads of up to `chunkSize` bytes: the

@@ -35,6 +35,9 @@ public struct RecordingError: Error, Sendable, Hashable, CustomStringConvertible
         public static let inconsistent = Code(rawValue: "inconsistent")
         /// Time going backwards where the format requires order.
         public static let timeOrder = Code(rawValue: "time-order")
+        /// Data read and accounted for that no SensorPipe analysis uses (an Apple Health
+        /// export's record types other than the streamed ones): said once, not an error.
+        public static let notAnalysed = Code(rawValue: "not-analysed")
     }
 
     /// The kind of problem.

@@ -1,7 +1,8 @@
 import Foundation
-import Recordings
 import Testing
 import _TestSupport
+
+@testable import Recordings
 
 /// `export.xml` decoding: record counts against `xml.etree.iterparse` (committed script
 /// `scripts/health/count_records.py`), streams per type and source, units, beat lists, and the
@@ -65,7 +66,13 @@ import _TestSupport
         #expect(workouts.columns[0].count == 2)
         #expect(abs(Double(workouts.columns[0][0]) - 55.46542123357455 * 60) < 1e-3) // min → s
         // Types SensorPipe does not stream are counted and said to be not analysed.
-        #expect(c.issues.contains { $0.message.contains("not analysed") && $0.message.contains("ActiveEnergyBurned 3") })
+        #expect(
+            c.issues.contains {
+                $0.code == .notAnalysed && $0.message.contains("not analysed") && $0.message.contains("ActiveEnergyBurned 3")
+            })
+        // Only that issue says so, and no issue of the excerpt claims an unsupported version.
+        #expect(c.issues.filter { $0.code == .notAnalysed }.count == 1)
+        #expect(!c.issues.contains { $0.code == .unsupportedVersion })
         for qc in c.accounts { #expect(qc.isBalanced) }
     }
 
@@ -145,8 +152,8 @@ import _TestSupport
         try BadInputCorpus.check(folder: "health-export") { try AppleHealthExportDecoder(path: $0) }
     }
 
-    /// A tag over 1 MiB (a huge attribute) is refused before the buffer grows: the tokenizer's
-    /// buffer is allocated once (1 MiB + one read).
+    /// A tag over 1 MiB (a huge attribute) is refused: the tokenizer's buffer grows for a long
+    /// tag up to 1 MiB + one read, never beyond.
     @Test func hugeAttributeIsRefused() throws {
         let bytes =
             Array("<HealthData><Record type=\"".utf8) + Array(repeating: 0x41, count: (1 << 20) + 10) + Array("\"/></HealthData>".utf8)
@@ -159,6 +166,7 @@ import _TestSupport
         }
         #expect(
             caught?.description == "huge.xml: byte 12: out-of-range: tag longer than 1048576 bytes (huge attribute or unterminated tag)")
+        #expect(d.bufferBytes <= (1 << 20) + (1 << 16) + 16)
     }
 
     @Test func badDatesAreRejectedRecordsNotFatal() throws {
@@ -194,6 +202,82 @@ import _TestSupport
             let c = try CollectedDecode.decode(d)
             #expect(c.problems.isEmpty, "\(file): \(c.problems)")
             #expect(Self.counts(d) == counts, "\(file)")
+        }
+    }
+}
+
+/// The export's ZIP with its ECG CSVs, the tokenizer's buffer sized by the input, and the beat
+/// times read from bytes agreeing with the text parser.
+@Suite struct AppleHealthExportZipTests {
+    static let health = Fixtures.repositoryRoot.appendingPathComponent("Tests/RecordingsTests/Fixtures/health")
+
+    /// `export-excerpt.zip` holds the excerpt and two ECG CSVs (`scripts/health/make_excerpt_zip.py`:
+    /// the synthetic fixtures as `electrocardiograms/ecg_<date>.csv`). The ZIP gives the records'
+    /// streams of `export.xml`, then each CSV's ECG stream exactly as the CSV file read on its own
+    /// (the unpacked folder's recording) gives it: key, attributes, times and values.
+    @Test func zipECGsAreReadAsTheFolderReadsThem() throws {
+        let zip = try CollectedDecode.decode(AppleHealthExportDecoder(path: AppleHealthExportTests.excerptZip))
+        #expect(zip.problems.isEmpty, "\(zip.problems)")
+        let xml = try CollectedDecode.decode(AppleHealthExportDecoder(path: AppleHealthExportTests.excerpt))
+        let n = xml.streams.count
+        #expect(zip.streams.count == n + 2)
+        #expect(zip.streams.prefix(n).map(\.info) == xml.streams.map(\.info))
+        #expect(zip.streams.prefix(n).map(\.columns) == xml.streams.map(\.columns))
+        #expect(zip.accounts.count == zip.streams.count)
+        // Entries in name order: ecg_2023-11-20 (decimal comma), ecg_2024-03-05 (quoted English).
+        for (k, file) in ["synthetic-decimal-comma.csv", "synthetic-english-quoted.csv"].enumerated() {
+            let alone = try CollectedDecode.decode(AppleHealthECGDecoder(path: Self.health.appendingPathComponent(file).path))
+            let s = zip.streams[n + k]
+            #expect(s.info == alone.streams[0].info, "\(file)")
+            #expect(s.info.key.sensor == .electrocardiogram)
+            #expect(s.columns == alone.streams[0].columns && s.times == alone.streams[0].times, "\(file)")
+            #expect(zip.accounts[n + k] == alone.accounts[0], "\(file)")
+            #expect(!alone.streams[0].times.isEmpty)
+        }
+        #expect(zip.devices.filter { $0.id == "apple-watch" }.count == 1)
+        for qc in zip.accounts { #expect(qc.isBalanced) }
+    }
+
+    /// A small input gets a small buffer (4 KiB, not 1 MiB + one read); a tag longer than it grows
+    /// the buffer, with the same tokens as a large buffer.
+    @Test func bufferIsSizedByTheInput() throws {
+        let tiny = Array(
+            #"<HealthData><Record type="HKQuantityTypeIdentifierHeartRate" sourceName="w" unit="count/min" value="60" startDate="2024-05-21 09:00:00 +0000" endDate="2024-05-21 09:00:00 +0000"/></HealthData>"#
+                .utf8)
+        let d = AppleHealthExportDecoder(bytes: tiny)
+        _ = try CollectedDecode.decode(d)
+        #expect(d.bufferBytes == 4096)
+        let file = try AppleHealthExportDecoder(path: AppleHealthExportTests.excerpt)
+        #expect(file.bufferBytes == 17_844 + 16) // the file's size
+        // A 100 kB attribute: the buffer doubles until the tag fits; decoded as with a 1 MiB read.
+        let long = "<HealthData><Me note=\"" + String(repeating: "x", count: 100_000) + "\"/>"
+        let body = Array((long + String(decoding: tiny.dropFirst(12), as: UTF8.self)).utf8)
+        let grown = AppleHealthExportDecoder(bytes: body, chunkSize: 512)
+        let g = try CollectedDecode.decode(grown)
+        #expect(grown.bufferBytes >= 100_000 && grown.bufferBytes <= 2 * 100_000 + 4096)
+        let w = try CollectedDecode.decode(AppleHealthExportDecoder(bytes: body, chunkSize: 1 << 20))
+        #expect(g.streams.map(\.columns) == w.streams.map(\.columns) && g.streams.map(\.times) == w.streams.map(\.times))
+        #expect(g.streams.first?.columns[0] == [60])
+    }
+
+    /// Beat times: the byte parser the decoder tries first agrees with the text parser on every
+    /// shape (it declines what it does not read, and the text parser then decides).
+    @Test func beatTimesFromBytesAgreeWithText() {
+        var texts = [
+            "23:47:49,20", "0:00:00.00", "9:05:07.5", "23:59:59.99", "24:00:00", "23:60:00", "12:00:61", "12:00:60.9",
+            "7:5:3", "007:00:00", "11:47:49.20 PM", " 1:02:03", "1:02:03.", "1:02:03.1234567891", "1:02:03.123456789", "+1:02:03",
+            "1:02:3e1", "", "::", "1:02", "1:02:03:04", "1:02:03,5.1", "١:٠٢:٠٣",
+        ]
+        var g = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            let h = Int.random(in: 0...30, using: &g), m = Int.random(in: 0...70, using: &g), s = Int.random(in: 0...70, using: &g)
+            let frac = String(Int.random(in: 0...999_999, using: &g)).prefix(Int.random(in: 0...6, using: &g))
+            let sep = [".", ",", ""].randomElement(using: &g)!
+            texts.append("\(h):\(m < 10 && Bool.random(using: &g) ? "0" : "")\(m):\(s < 10 ? "0" : "")\(s)\(sep.isEmpty ? "" : sep + frac)")
+        }
+        for t in texts {
+            let fast = Array(t.utf8).withUnsafeBufferPointer { AppleHealthExportTypes.timeOfDay(bytes: $0) }
+            if let fast { #expect(fast == AppleHealthExportTypes.timeOfDay(t), "\(t)") }
         }
     }
 }

@@ -5,9 +5,10 @@ import Signals
 ///
 /// Receives the beats through the derived-event contract (``ECGBeatEvents/series``, `ecg_beats`:
 /// time, class, quality) and the raw lead (it claims every ECG stream; a lead the ECG family
-/// does not analyse gets no beats and no rows). Each beat is delineated by ``WaveDelineator``
-/// (Martínez et al. 2004) on −1.0…+1.2 s of its lead, so rows depend on the samples and the beat
-/// times only, never on block sizes. Combined rows (stream `device/electrocardiogram/combined`):
+/// does not analyse gets no beats and no rows). Each lead is resampled to 250 Hz and wavelet
+/// transformed once, as it streams (``WaveGrid``), and each beat is delineated by
+/// ``WaveDelineator`` (Martínez et al. 2004) on the scales within −1.0…+1.2 s of it, so rows
+/// depend on the samples and the beat times only, never on block sizes. Combined rows (stream `device/electrocardiogram/combined`):
 /// the first lead's beat and each other lead's beat within 150 ms of it; earliest P and QRS
 /// onset and latest P and QRS offset among the leads where the wave is present (the global
 /// boundaries: a lead's QRS offset fails early, on a truncated wide QRS), the median T offset

@@ -1,10 +1,15 @@
 /// The dyadic wavelet transform of Martínez et al. 2004 (after Mallat & Zhong 1992; Li, Zheng &
 /// Tai 1995): the derivative of a quadratic spline smoothing function, computed with the
-/// algorithme à trous. Low-pass `h = [1, 3, 3, 1] / 8`, high-pass `g = [2, −2]`, each dilated by
-/// 2^(k−1) zeros at scale 2^k. `W_{2^k}x` is proportional to the derivative of `x` smoothed at
-/// scale 2^k: a wave's peak is a zero crossing between two modulus maxima of opposite sign, its
-/// boundaries where the modulus falls off. Designed for 250 Hz (scales 2^1…2^5 cover about
-/// 62–125 Hz down to 4–8 Hz).
+/// algorithme à trous (undecimated). Low-pass `h = [1, 3, 3, 1] / 8`, high-pass `g = [2, −2]`,
+/// each dilated by 2^(k−1) zeros at scale 2^k. `W_{2^k}x` is proportional to the derivative of
+/// `x` smoothed at scale 2^k: a wave's peak is a zero crossing between two modulus maxima of
+/// opposite sign, its boundaries where the modulus falls off. Designed for 250 Hz (scales
+/// 2^1…2^5 cover about 62–125 Hz down to 4–8 Hz).
+///
+/// Streaming: the filters are causal FIRs, so the transform keeps, per scale, the last
+/// 3·2^(k−1) samples of the approximation it reads and continues over each new block; the
+/// output never depends on how the input is cut into blocks. Only the scales the delineator
+/// reads (2^2, 2^4, 2^5) are written out.
 ///
 /// Citation: Martínez JP, Almeida R, Olmos S, Rocha AP, Laguna P (2004) A wavelet-based ECG
 /// delineator: evaluation on standard databases. IEEE Trans Biomed Eng 51(4):570–581.
@@ -12,52 +17,110 @@ struct QuadraticSplineWavelet {
     /// Scales 2^1 … 2^`scales`.
     static let scales = 5
 
-    /// `w[k − 1][n]`: W_{2^k}x at index `n` (causal filters; the value at `n` describes the
-    /// signal at `n − delay(k)`).
-    var w: [[Float]]
-
     /// The group delay of scale 2^k in samples: 2^k − 1.5 (h delays 1.5·2^(j−1) at each of the
     /// k − 1 smoothing steps, g 0.5·2^(k−1) at the last).
     /// - Parameter k: scale exponent, 1…5.
     static func delay(_ k: Int) -> Double { Double(1 << k) - 1.5 }
 
-    /// Transforms `x`; the first `2^(scales+1)` or so outputs of the coarse scales see the
-    /// window's edge (the caller keeps margins).
-    /// - Parameter x: samples at 250 Hz.
+    /// The output scales: W_{2^2}, W_{2^4} and W_{2^5}, one value per input sample.
+    struct Scales {
+        var w2: [Float] = []
+        var w4: [Float] = []
+        var w5: [Float] = []
+
+        /// `count` zeros per scale.
+        init(count: Int = 0) {
+            w2 = [Float](repeating: 0, count: count)
+            w4 = w2
+            w5 = w2
+        }
+    }
+
+    /// A window of the output scales, read in place (valid while the arrays it views are).
+    struct ScaleView {
+        var w2: UnsafeBufferPointer<Float>
+        var w4: UnsafeBufferPointer<Float>
+        var w5: UnsafeBufferPointer<Float>
+    }
+
+    /// Per scale k (index k − 1): the last 3·2^(k−1) values of the approximation s_{k−1} that
+    /// scale 2^k filters (s_0 = x).
+    private var history: [[Float]] = (1...scales).map { [Float](repeating: 0, count: 3 << ($0 - 1)) }
+    /// Whether ``restart(at:)`` has been called.
+    private(set) var started = false
+
+    /// A transform not yet started.
+    init() {}
+
+    /// Starts (or starts again) as if every earlier sample equalled `value`: the edge the
+    /// whole-window transform has at its first sample, where each filter reads the first value in
+    /// place of the samples before it.
+    /// - Parameter value: the first sample of the new stretch.
+    mutating func restart(at value: Float) {
+        var c = value
+        for k in 0..<Self.scales {
+            for i in history[k].indices { history[k][i] = c }
+            c = (c + 3 * c + 3 * c + c) * 0.125
+        }
+        started = true
+    }
+
+    /// Continues the transform over `x` and appends its scales to `out`.
+    /// - Parameters:
+    ///   - x: samples at 250 Hz, finite.
+    ///   - out: receives `x.count` more values per scale.
     /// - Complexity: O(scales · x.count).
-    init(_ x: [Float]) {
+    mutating func append(_ x: UnsafeBufferPointer<Float>, to out: inout Scales) {
         let n = x.count
-        var s = x
-        var next = [Float](repeating: 0, count: n)
-        w = []
-        w.reserveCapacity(Self.scales)
+        guard n > 0 else { return }
+        // The approximation s_{k−1} that scale 2^k reads: its history, then the n new values.
+        var input = history[0] + x
         for k in 1...Self.scales {
-            let d = 1 << (k - 1)
-            var wk = [Float](repeating: 0, count: n)
-            s.withUnsafeBufferPointer { sp in
-                // The first samples see the window's first value in place of the ones before it
-                // (clamped indices); the rest run without the clamps.
-                let head = min(3 * d, n)
-                wk.withUnsafeMutableBufferPointer { wp in
-                    for i in 0..<min(d, n) { wp[i] = 2 * (sp[i] - sp[0]) }
-                    if d < n { for i in d..<n { wp[i] = 2 * (sp[i] - sp[i - d]) } }
+            let d = 1 << (k - 1), h = 3 * d
+            input.withUnsafeBufferPointer { sp in
+                func detail(_ w: inout [Float]) {
+                    let at = w.count
+                    w.append(contentsOf: repeatElement(0, count: n))
+                    w.withUnsafeMutableBufferPointer { wp in
+                        for i in 0..<n { wp[at + i] = 2 * (sp[h + i] - sp[h + i - d]) }
+                    }
                 }
-                if k < Self.scales {
+                switch k {
+                case 2: detail(&out.w2)
+                case 4: detail(&out.w4)
+                case 5: detail(&out.w5)
+                default: break
+                }
+            }
+            if k < Self.scales {
+                let hn = 6 * d
+                var next = history[k] + repeatElement(0, count: n)
+                input.withUnsafeBufferPointer { sp in
                     next.withUnsafeMutableBufferPointer { np in
-                        for i in 0..<head {
-                            let s0 = sp[i], s1 = sp[max(i - d, 0)], s2 = sp[max(i - 2 * d, 0)], s3 = sp[max(i - 3 * d, 0)]
-                            np[i] = (s0 + 3 * s1 + 3 * s2 + s3) * 0.125
-                        }
-                        if head < n {
-                            for i in head..<n {
-                                np[i] = (sp[i] + 3 * sp[i - d] + 3 * sp[i - 2 * d] + sp[i - 3 * d]) * 0.125
-                            }
+                        for i in 0..<n {
+                            let j = h + i
+                            np[hn + i] = (sp[j] + 3 * sp[j - d] + 3 * sp[j - 2 * d] + sp[j - 3 * d]) * 0.125
                         }
                     }
                 }
+                history[k - 1] = Array(input[n..<(n + h)])
+                input = next
+            } else {
+                history[k - 1] = Array(input[n..<(n + h)])
             }
-            w.append(wk)
-            if k < Self.scales { swap(&s, &next) }
         }
+    }
+
+    /// The scales of a whole window `x`, its first sample standing for every earlier one (the
+    /// first 3·2^(k−1) or so outputs of each scale see that edge: the caller keeps margins).
+    /// - Parameter x: samples at 250 Hz, finite.
+    /// - Complexity: O(scales · x.count).
+    static func transform(_ x: [Float]) -> Scales {
+        var out = Scales()
+        guard let first = x.first else { return out }
+        var t = QuadraticSplineWavelet()
+        t.restart(at: first)
+        x.withUnsafeBufferPointer { t.append($0, to: &out) }
+        return out
     }
 }

@@ -1,4 +1,5 @@
-/// Delineates one beat from a window of its lead resampled to 250 Hz: QRS onset and offset, P
+/// Delineates one beat from the wavelet scales of a window of its lead on the 250 Hz grid
+/// (−1.0…+1.2 s around it; the scales computed once per lead by ``WaveGrid``): QRS onset and offset, P
 /// and T waves (peak, onset/offset, shape, absence), after the wavelet delineator of Martínez
 /// et al. 2004 (quadratic-spline wavelet, algorithme à trous, ``QuadraticSplineWavelet``):
 ///
@@ -28,7 +29,8 @@
 /// T slope and P span rules are this implementation's, chosen on physiology after the QT
 /// Database errors were read per record (`scripts/ecg/qtdb-waves-errors.py`; in-sample).
 ///
-/// - Complexity: O(window length) per beat (about 550 samples at 250 Hz).
+/// - Complexity: O(window length) per beat (550 positions at 250 Hz); the scales are computed
+///   once per lead (``WaveGrid``), not per beat.
 struct WaveDelineator {
     /// The delineator's sample rate, Hz.
     static let rate = 250.0
@@ -48,7 +50,8 @@ struct WaveDelineator {
         var pShape: WaveShape?, tShape: WaveShape?
     }
 
-    /// Delineates the beat at ``beatIndex`` of `x`.
+    /// Delineates the beat at ``beatIndex`` of a window `x` transformed on its own (its first
+    /// and last values standing for the samples beyond it).
     /// - Parameters:
     ///   - x: ``length`` samples at 250 Hz (values outside `valid` are padding).
     ///   - valid: the positions that hold real, finite samples.
@@ -56,16 +59,40 @@ struct WaveDelineator {
     ///   - next: the next beat's position in the window, if within it.
     /// - Returns: the boundaries and statuses.
     static func delineate(_ x: [Float], valid: Range<Int>, rr: Double?, next: Double?) -> Marks {
+        delineate(QuadraticSplineWavelet.transform(x), valid: valid, rr: rr, next: next)
+    }
+
+    /// Delineates the beat at ``beatIndex`` of a window of ``length`` positions at 250 Hz, from
+    /// its wavelet scales (``QuadraticSplineWavelet``: W at index `n` describes the lead at
+    /// `n − delay(k)`).
+    /// - Parameters:
+    ///   - scales: W_{2^2}, W_{2^4}, W_{2^5} over the window.
+    ///   - valid: the positions that hold real, finite samples.
+    ///   - rr: the RR interval before the beat, s (`nil`: unknown, 0.9 s assumed for the windows).
+    ///   - next: the next beat's position in the window, if within it.
+    /// - Returns: the boundaries and statuses.
+    static func delineate(_ scales: QuadraticSplineWavelet.Scales, valid: Range<Int>, rr: Double?, next: Double?) -> Marks {
+        scales.w2.withUnsafeBufferPointer { w2 in
+            scales.w4.withUnsafeBufferPointer { w4 in
+                scales.w5.withUnsafeBufferPointer { w5 in
+                    delineate(QuadraticSplineWavelet.ScaleView(w2: w2, w4: w4, w5: w5), valid: valid, rr: rr, next: next)
+                }
+            }
+        }
+    }
+
+    /// ``delineate(_:valid:rr:next:)`` on a view of the scales (the window of a lead's shared
+    /// scales, read in place).
+    static func delineate(_ scales: QuadraticSplineWavelet.ScaleView, valid: Range<Int>, rr: Double?, next: Double?) -> Marks {
         var m = Marks()
         let r = beatIndex
         let fs = rate
         func samples(_ s: Double) -> Int { Int((s * fs).rounded()) }
         // The QRS needs ±300 ms of real samples; the waves their windows (checked below).
         guard valid.lowerBound <= r - samples(0.3), valid.upperBound >= r + samples(0.3) else { return m }
-        let wt = QuadraticSplineWavelet(x)
 
         // MARK: QRS (scale 2^2)
-        let w2 = wt.w[1]
+        let w2 = scales.w2
         let d2 = QuadraticSplineWavelet.delay(2)
         func widx(_ pos: Int, _ k: Int) -> Int { pos + Int(QuadraticSplineWavelet.delay(k).rounded(.down)) }
         let mainLo = widx(r - samples(0.1), 2), mainHi = widx(r + samples(0.1), 2)
@@ -120,7 +147,7 @@ struct WaveDelineator {
         m.qrsOnset = qrsOn
         m.qrsOffset = qrsOff
 
-        let w4 = wt.w[3], w5 = wt.w[4]
+        let w4 = scales.w4, w5 = scales.w5
         let beatLo = r - samples(0.35), beatHi = r + samples(0.65)
         let rms4 = rms(w4, widx(beatLo, 4), widx(beatHi, 4)), rms5 = rms(w5, widx(beatLo, 5), widx(beatHi, 5))
         let rrs = min(max(rr ?? 0.9, 0.25), 2.5)
@@ -203,7 +230,7 @@ struct WaveDelineator {
     ///   - onRatio: ξ_on as a share of the first maximum; `offRatio` ξ_off of the last.
     ///   - maxSpan: the most samples a biphasic wave's three maxima may span.
     static func shape(
-        _ w: [Float], _ found: [Int], delay: Double, offsetLimit: Int, onsetLimit: Int, onRatio: Float, offRatio: Float,
+        _ w: UnsafeBufferPointer<Float>, _ found: [Int], delay: Double, offsetLimit: Int, onsetLimit: Int, onRatio: Float, offRatio: Float,
         maxSpan: Int = .max
     ) -> Wave? {
         guard var a = found.max(by: { abs(w[$0]) < abs(w[$1]) }) else { return nil }
@@ -274,7 +301,7 @@ struct WaveDelineator {
 
     /// From `start`, steps until |w| drops below `threshold` or has a local minimum; `nil` when
     /// `limit` is passed first.
-    static func walk(_ w: [Float], from start: Int, step: Int, threshold: Float, limit: Int) -> Int? {
+    static func walk(_ w: UnsafeBufferPointer<Float>, from start: Int, step: Int, threshold: Float, limit: Int) -> Int? {
         var i = start + step
         while step < 0 ? i >= limit : i <= limit {
             guard i > 0 && i < w.count - 1 else { return nil }
@@ -287,7 +314,7 @@ struct WaveDelineator {
     }
 
     /// Indices of local maxima of |w| in `from...to` (clamped).
-    static func moduloMaxima(_ w: [Float], from: Int, to: Int) -> [Int] {
+    static func moduloMaxima(_ w: UnsafeBufferPointer<Float>, from: Int, to: Int) -> [Int] {
         var out = [Int]()
         let lo = max(from, 1), hi = min(to, w.count - 2)
         guard lo <= hi else { return out }
@@ -299,12 +326,12 @@ struct WaveDelineator {
     }
 
     /// Modulus maxima in `from...to` above `threshold`.
-    static func significant(_ w: [Float], from: Int, to: Int, threshold: Float) -> [Int] {
+    static func significant(_ w: UnsafeBufferPointer<Float>, from: Int, to: Int, threshold: Float) -> [Int] {
         moduloMaxima(w, from: from, to: to).filter { abs(w[$0]) > threshold }
     }
 
     /// Root mean square of `w[from..<to]` (clamped).
-    static func rms(_ w: [Float], _ from: Int, _ to: Int) -> Float {
+    static func rms(_ w: UnsafeBufferPointer<Float>, _ from: Int, _ to: Int) -> Float {
         let lo = max(from, 0), hi = min(to, w.count)
         guard hi > lo else { return 0 }
         var s: Double = 0

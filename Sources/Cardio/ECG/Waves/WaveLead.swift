@@ -1,17 +1,18 @@
 import Signals
 
-/// The streaming delineation of one ECG lead: holds the lead's recent samples and the beats the
-/// ECG family publishes (`ecg_beats`), and delineates each beat (``WaveDelineator``) once the
-/// samples up to 1.2 s after it and the next beat are known (or its segment has ended). Each beat
-/// depends only on the samples within −1.0…+1.2 s of it and on the neighbouring beats' times, so
+/// The streaming delineation of one ECG lead: resamples and transforms the lead once
+/// (``WaveGrid``: one 250 Hz grid and its wavelet scales per segment, shared by all beats) and
+/// delineates each beat the ECG family publishes (`ecg_beats`) with ``WaveDelineator`` on the
+/// scales within −1.0…+1.2 s of it, once those are known and the next beat is (or its segment has
+/// ended). Each beat depends only on the segment's samples and the neighbouring beats' times, so
 /// the result never depends on how the stream is cut into blocks or when the events arrive.
 ///
-/// Memory: the samples from the oldest waiting beat (−1 s) on, at most ``holdSeconds`` of them.
+/// Memory: the grid and its three scales (4 floats per 4 ms) from the oldest waiting beat (−1 s)
+/// on, at most ``holdSeconds`` of them, whatever the recording's length.
 struct WaveLead {
-    let streamName: String
-    /// Samples older than this behind the newest one are dropped even when a beat could still
-    /// need them (the ECG family publishes a beat at most one quality window, ≤ 600 s, plus the
-    /// detector's latency after it).
+    /// Grid samples older than this behind the newest one are dropped even when a beat could
+    /// still need them (the ECG family publishes a beat at most one quality window, ≤ 600 s, plus
+    /// the detector's latency after it).
     static let holdSeconds = 660.0
 
     struct Beat {
@@ -22,21 +23,23 @@ struct WaveLead {
 
     var segment = -1
     var segmentStart = 0.0
-    var rate = 0.0
-    var uniform = false
-    /// Raw samples (NaN where masked) of the current segment from segment index `base` on.
-    var samples: [Float] = []
-    var base = 0
-    var received = 0
+    /// The current segment on the 250 Hz grid; `nil` when it is not uniform at 100–2000 Hz.
+    var grid: WaveGrid?
     var segmentEnded = false
     /// Beats waiting for delineation, in time order.
     var pending: [Beat] = []
     /// The last delineated beat (its time and class), for the RR interval before the next one.
     var previous: (time: Double, beatClass: String?)?
-    /// Beats seen so far whose time is at or after this belong to the current segment.
     var done: [BeatWaves] = []
+    /// One beat's window of the grid and its scales (reused).
+    private var window = [Float](repeating: .nan, count: WaveDelineator.length)
+    private var scales = QuadraticSplineWavelet.Scales(count: WaveDelineator.length)
 
     init(streamName: String) { self.streamName = streamName }
+    let streamName: String
+
+    /// The end of the current segment's samples so far, s (−∞ without a grid).
+    private var end: Double { grid.map { segmentStart + Double($0.received) / $0.sampleRate } ?? -.infinity }
 
     /// Feeds a block of the lead.
     mutating func consume(_ block: SampleBlock) {
@@ -45,26 +48,20 @@ struct WaveLead {
             segmentEnded = true
             process(final: false)
             segment = block.segment
-            samples.removeAll(keepingCapacity: true)
-            base = 0
-            received = 0
             segmentEnded = false
-            if case .uniform(let start, let r) = block.time {
+            grid = nil
+            if case .uniform(let start, let r) = block.time, r >= 100 && r <= 2000 {
                 segmentStart = start
-                rate = r
-                uniform = r >= 100 && r <= 2000
-            } else {
-                uniform = false
+                grid = WaveGrid(sampleRate: r)
             }
         }
-        if uniform {
+        if grid != nil {
             let mask = SampleFlags.maskingFlags.rawValue
-            samples.reserveCapacity(samples.count + block.count)
-            for i in 0..<block.count {
-                let v = block.columns[0][i]
-                samples.append(block.flags[i] & mask != 0 ? .nan : v)
+            var values = block.columns[0]
+            if block.flags.contains(where: { $0 & mask != 0 }) {
+                for i in 0..<block.count where block.flags[i] & mask != 0 { values[i] = .nan }
             }
-            received += block.count
+            values.withUnsafeBufferPointer { grid!.append(UnsafeBufferPointer(rebasing: $0[0..<block.count])) }
         }
         if block.endsSegment { segmentEnded = true }
         process(final: false)
@@ -83,17 +80,27 @@ struct WaveLead {
         process(final: true)
     }
 
-    /// Delineates the waiting beats whose samples and next beat are known.
+    /// The beat's position on the grid: the nearest grid index and the rest, in grid samples
+    /// (a rest under 0.001 sample is rounding of a time on the grid, taken as 0).
+    private func gridPosition(_ time: Double) -> (index: Int, rest: Double) {
+        let p = (time - segmentStart) * WaveDelineator.rate
+        let i = Int(p.rounded())
+        let rest = p - Double(i)
+        return (i, abs(rest) < 1e-3 ? 0 : rest)
+    }
+
+    /// Delineates the waiting beats whose scales and next beat are known.
     /// - Parameter final: the recording has ended (nothing more will come).
     private mutating func process(final: Bool) {
         while let b = pending.first {
-            let end = rate > 0 ? segmentStart + Double(received) / rate : -Double.infinity
+            let end = end
             var hasNext = pending.count > 1
             if !final {
                 // A beat after the end of an ended segment belongs to the next one: wait for it.
                 if segmentEnded && b.time >= end { return }
                 if !segmentEnded && b.time >= segmentStart {
-                    guard hasNext && end >= b.time + WaveDelineator.after else { return }
+                    guard hasNext, let g = grid, g.produced >= gridPosition(b.time).index - WaveDelineator.beatIndex + WaveDelineator.length
+                    else { return }
                 }
             }
             if hasNext && segmentEnded && pending[1].time >= end { hasNext = false }
@@ -104,36 +111,38 @@ struct WaveLead {
         }
     }
 
-    /// Drops samples no waiting or future beat can need.
+    /// Drops grid samples no waiting or future beat can need.
     private mutating func trim() {
-        guard uniform else { return }
+        guard let produced = grid?.produced else { return }
         // The oldest waiting beat needs its window; later beats come after the last delineated one;
         // before any beat of the segment, everything is kept (up to the hold bound).
-        let end = segmentStart + Double(received) / rate
         var keepFrom = segmentStart
         if let last = pending.first?.time ?? previous?.time, last >= segmentStart {
             keepFrom = last - WaveDelineator.before - 1
         }
-        keepFrom = max(keepFrom, end - Self.holdSeconds)
-        let drop = Int(((keepFrom - segmentStart) * rate).rounded(.down)) - 2 - base
-        if drop > 65_536 || (drop > 0 && drop > samples.count / 2) {
-            let n = min(drop, samples.count)
-            samples.removeFirst(n)
-            base += n
-        }
+        let keep = Int(((keepFrom - segmentStart) * WaveDelineator.rate).rounded(.down)) - 2
+        grid?.drop(before: max(keep, produced - Int(Self.holdSeconds * WaveDelineator.rate)))
     }
 
     /// The beat's boundaries.
-    private func delineate(_ b: Beat, next: Double?) -> BeatWaves {
+    private mutating func delineate(_ b: Beat, next: Double?) -> BeatWaves {
         var out = BeatWaves(beatTime: b.time)
         out.beatClass = b.beatClass
         out.signalQuality = b.quality
         if let p = previous, p.time >= segmentStart, b.time >= segmentStart { out.rrBefore = b.time - p.time }
-        guard uniform, b.time >= segmentStart, rate > 0 else { return out }
-        let (x, valid) = window(at: b.time)
-        let nextPosition = next.map { Double(WaveDelineator.beatIndex) + ($0 - b.time) * WaveDelineator.rate }
-        let m = WaveDelineator.delineate(x, valid: valid, rr: out.rrBefore, next: nextPosition)
-        let origin = b.time - WaveDelineator.before
+        guard grid != nil, b.time >= segmentStart else { return out }
+        let (r, rest) = gridPosition(b.time)
+        let from = r - WaveDelineator.beatIndex
+        // Past an ended segment's last sample the grid is not valid (and the transform holds
+        // the last valid value, as a window cut at the end would).
+        if segmentEnded { grid!.extend(to: from + WaveDelineator.length) }
+        // Window positions: the beat is at `beatIndex + rest`.
+        let nextPosition = next.map { Double(WaveDelineator.beatIndex) + ($0 - b.time) * WaveDelineator.rate + rest }
+        let rr = out.rrBefore
+        let m = grid!.withWindow(from: from, centre: WaveDelineator.beatIndex, window: &window, scratch: &scales) { view, valid in
+            WaveDelineator.delineate(view, valid: valid, rr: rr, next: nextPosition)
+        }
+        let origin = rest == 0 ? b.time - WaveDelineator.before : b.time - WaveDelineator.before - rest / WaveDelineator.rate
         func t(_ p: Double?) -> Double? { p.map { origin + $0 / WaveDelineator.rate } }
         out.qrsStatus = m.qrs
         out.qrsOnset = t(m.qrsOnset)
@@ -148,60 +157,5 @@ struct WaveLead {
         out.tOffset = t(m.tOffset)
         out.tShape = m.tShape
         return out
-    }
-
-    /// The lead around `time` at 250 Hz (a centred moving average of ⌊rate/250⌋ rounded to an odd
-    /// length against aliasing, then linear interpolation) and the contiguous range of
-    /// positions around the beat that hold finite samples.
-    func window(at time: Double) -> ([Float], Range<Int>) {
-        let n = WaveDelineator.length
-        var x = [Float](repeating: .nan, count: n)
-        var half = Int(rate / WaveDelineator.rate) / 2
-        if rate <= WaveDelineator.rate { half = 0 }
-        let width = Float(2 * half + 1)
-        let origin = time - WaveDelineator.before
-        let exact = rate == WaveDelineator.rate
-        // The raw indices the window reads (one more at each end for the interpolation), and
-        // their moving averages computed once (each output sample reads two).
-        let first = Int(((origin - segmentStart) * rate).rounded(.down)) - 1
-        let last = Int(((origin + Double(n - 1) / WaveDelineator.rate - segmentStart) * rate).rounded(.up)) + 1
-        var averaged = [Float](repeating: .nan, count: max(last - first + 1, 0))
-        samples.withUnsafeBufferPointer { sp in
-            averaged.withUnsafeMutableBufferPointer { ap in
-                for i in first...last {
-                    let k = i - base
-                    guard k - half >= 0, k + half < sp.count else { continue }
-                    if half == 0 {
-                        ap[i - first] = sp[k]
-                    } else {
-                        var s: Float = 0
-                        for j in k - half...k + half { s += sp[j] }
-                        ap[i - first] = s / width
-                    }
-                }
-            }
-        }
-        averaged.withUnsafeBufferPointer { ap in
-            func raw(_ i: Int) -> Float { i >= first && i <= last ? ap[i - first] : .nan }
-            for j in 0..<n {
-                let u = (origin + Double(j) / WaveDelineator.rate - segmentStart) * rate
-                if exact {
-                    x[j] = raw(Int(u.rounded()))
-                } else {
-                    let i0 = Int(u.rounded(.down))
-                    let f = Float(u - Double(i0))
-                    let a = raw(i0), b = raw(i0 + 1)
-                    x[j] = a + (b - a) * f
-                }
-            }
-        }
-        var lo = WaveDelineator.beatIndex, hi = WaveDelineator.beatIndex
-        guard x[lo].isFinite else { return (x.map { $0.isFinite ? $0 : 0 }, lo..<lo) }
-        while lo > 0 && x[lo - 1].isFinite { lo -= 1 }
-        while hi < n - 1 && x[hi + 1].isFinite { hi += 1 }
-        // Padding: the nearest valid value (the wavelet sees a flat edge).
-        for j in 0..<lo { x[j] = x[lo] }
-        for j in (hi + 1)..<n { x[j] = x[hi] }
-        return (x, lo..<(hi + 1))
     }
 }

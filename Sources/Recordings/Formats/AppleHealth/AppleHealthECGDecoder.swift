@@ -108,14 +108,24 @@ public final class AppleHealthECGDecoder: RecordingDecoder {
     ///   quoting), `.outOfRange` (rate ≤ 0 or not finite, unknown unit), `.invalidUTF8` (header
     ///   bytes), `.unreadable`.
     /// - Complexity: reads the header and the first data line.
-    public init(
+    public convenience init(
         path: String, blockCapacity: Int = 65_536, deviceID: String = "apple-watch",
+        fieldNames: [String: Field] = [:]
+    ) throws(RecordingError) {
+        try self.init(
+            source: try ByteSource(path: path), path: path, blockCapacity: blockCapacity, deviceID: deviceID, fieldNames: fieldNames)
+    }
+
+    /// Decodes from `source` (an ECG CSV read from an export's ZIP archive), as
+    /// ``init(path:blockCapacity:deviceID:fieldNames:)``; `path` names it in errors.
+    init(
+        source: ByteSource, path: String, blockCapacity: Int = 65_536, deviceID: String = "apple-watch",
         fieldNames: [String: Field] = [:]
     ) throws(RecordingError) {
         precondition(blockCapacity > 0, "block capacity must be positive")
         self.path = path
         runCapacity = min(blockCapacity, 4096)
-        lines = LineReader(source: try ByteSource(path: path))
+        lines = LineReader(source: source)
         var names = [String: Field]()
         for (k, f) in Self.englishFieldNames { names[k.lowercased()] = f }
         for (k, f) in fieldNames { names[AppleHealthECGValues.trim(k).lowercased()] = f }

@@ -14,26 +14,42 @@ enum AppleHealthECGValues {
 
     /// `parseDate` with the UTC offset it read: (Unix seconds, seconds east of UTC).
     static func parseDateAndOffset(_ text: String) -> (unix: Double, utcOffsetSeconds: Int)? {
-        let b = Array(text.utf8.drop { $0 == 0x20 }.reversed().drop { $0 == 0x20 }.reversed())
-        guard b.count == 25 || b.count == 26 else { return nil }
-        func num(_ from: Int, _ n: Int) -> Int? {
-            var v = 0
-            for i in from..<(from + n) {
-                guard b[i] >= 0x30 && b[i] <= 0x39 else { return nil }
-                v = v * 10 + Int(b[i] - 0x30)
-            }
-            return v
+        var text = text
+        return text.withUTF8 { parseDateAndOffset(bytes: $0) }
+    }
+
+    /// ``parseDateAndOffset(_:)`` of UTF-8 bytes (no `String` made: the export decoder's dates).
+    /// - Complexity: O(n).
+    static func parseDateAndOffset(bytes text: UnsafeBufferPointer<UInt8>) -> (unix: Double, utcOffsetSeconds: Int)? {
+        var lower = 0
+        var upper = text.count
+        while lower < upper && text[lower] == 0x20 { lower += 1 }
+        while upper > lower && text[upper - 1] == 0x20 { upper -= 1 }
+        let count = upper - lower
+        guard count == 25 || count == 26 else { return nil }
+        let b = text.baseAddress! + lower
+        /// Two ASCII digits at `i`, or -1.
+        func two(_ i: Int) -> Int {
+            let hi = UInt(b[i]) &- 0x30
+            let lo = UInt(b[i + 1]) &- 0x30
+            return hi < 10 && lo < 10 ? Int(hi * 10 + lo) : -1
         }
         guard b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x20, b[13] == 0x3A, b[16] == 0x3A, b[19] == 0x20,
-            b[20] == 0x2B || b[20] == 0x2D,
-            let y = num(0, 4), let mo = num(5, 2), let d = num(8, 2),
-            let h = num(11, 2), let mi = num(14, 2), let s = num(17, 2), let oh = num(21, 2)
+            b[20] == 0x2B || b[20] == 0x2D
         else { return nil }
-        let om: Int?
-        if b.count == 25 { om = num(23, 2) } else { om = b[23] == 0x3A ? num(24, 2) : nil }
-        guard let om, (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s <= 60,
-            oh <= 18, om < 60
+        let y0 = two(0)
+        let y1 = two(2)
+        let mo = two(5)
+        let d = two(8)
+        let h = two(11)
+        let mi = two(14)
+        let s = two(17)
+        let oh = two(21)
+        let om = count == 25 ? two(23) : (b[23] == 0x3A ? two(24) : -1)
+        guard y0 >= 0, y1 >= 0, d >= 0, om >= 0, (1...12).contains(mo), (1...31).contains(d), h >= 0, h < 24, mi >= 0, mi < 60,
+            s >= 0, s <= 60, oh >= 0, oh <= 18, om < 60
         else { return nil }
+        let y = y0 * 100 + y1
         let offset = (oh * 3600 + om * 60) * (b[20] == 0x2D ? -1 : 1)
         let days = daysFromCivil(year: y, month: mo, day: d)
         return (Double(days * 86_400 + h * 3600 + mi * 60 + s - offset), offset)

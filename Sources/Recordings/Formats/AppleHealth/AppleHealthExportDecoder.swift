@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Decodes Apple Health's "Export All Health Data" `export.xml` (plain, gzip, or inside the
 /// export's `export.zip`) in one streaming pass and constant memory (``HealthXMLTokenizer``: no
 /// document tree; exports reach several GB).
@@ -23,7 +29,13 @@
 ///
 /// Samples keep their own times (irregular streams with explicit times; a new segment where
 /// time goes back or a gap exceeds two recent intervals, ``StreamAssembler``). Every other record
-/// type is counted (``recordCounts``) and listed in one issue at the end, "not analysed".
+/// type is counted (``recordCounts``) and listed in one issue at the end, code `not-analysed`.
+///
+/// **ECGs in the ZIP.** Opened on the export's `export.zip`, the decoder then reads the archive's
+/// `…/electrocardiograms/*.csv` (in name order) with ``AppleHealthECGDecoder``, each as its file
+/// in the unpacked folder is read: the same ECG stream (key `apple-watch/electrocardiogram/ecg`
+/// with the recording's date as session), attributes and samples, after the records' streams.
+/// A CSV that cannot be read is an issue naming `export.zip/<entry>`; the others are still read.
 ///
 /// **Accounting.** Each record of a streamed type (and each beat) is one sample read; one whose
 /// date, value or unit cannot be read is rejected with an issue naming its byte offset.
@@ -35,21 +47,51 @@ public final class AppleHealthExportDecoder: RecordingDecoder {
     /// Always ``RecordingFormat/appleHealthExport``.
     public var format: RecordingFormat { .appleHealthExport }
     public private(set) var streams: [StreamInfo] = []
-    public var accounts: [StreamQC] { assemblers.map(\.qc) }
+    public var accounts: [StreamQC] { assemblers.map(\.qc) + ecgAccounts + (ecg?.accounts ?? []) }
     /// Records per `type` attribute (every `Record`, streamed or not), and `Workout` elements
     /// under the key `Workout`.
-    public private(set) var recordCounts: [String: Int] = [:]
+    public var recordCounts: [String: Int] {
+        Dictionary(uniqueKeysWithValues: types.map { ($0.name, $0.count) })
+    }
     /// Workouts per `workoutActivityType`.
     public private(set) var workoutCounts: [String: Int] = [:]
     /// Beats (`InstantaneousBeatsPerMinute`) seen.
     public private(set) var beatCount = 0
     /// Samples of records rejected before their stream was known.
     public private(set) var rejectedSamplesWithoutStream = 0
+    /// Bytes the XML tokenizer's buffer holds now: the input's size (at least 4 KiB) or one read
+    /// (1 MiB), growing only for a tag that does not fit, never beyond 1 MiB + one read.
+    public var bufferBytes: Int { tokenizer.capacity }
 
     /// Most streams (type × source) and distinct record types accepted.
     static let maximumKeys = 4096
+    /// Largest ECG CSV read from an export's ZIP archive (a 30-s Watch ECG is about 200 KB).
+    static let maximumECGBytes = 64 << 20
 
     private let tokenizer: HealthXMLTokenizer
+    /// Distinct record types (and `Workout`) in order of appearance, with their counts.
+    private var types: [RecordType] = []
+    private var typeIndex: [String: Int] = [:]
+    /// Recent raw `type`, `sourceName` and `device` values (entity references undecoded) and
+    /// what they decoded to, so a repeated value is neither decoded nor hashed again.
+    private var typeCache = RawValueCache<Int>()
+    private var sourceCache = RawValueCache<Int>()
+    private var deviceCache = RawValueCache<String?>()
+    private var unitCache = RawValueCache<String>()
+    /// Distinct `sourceName` values, by id.
+    private var sources: [String] = []
+    private var sourceIndex: [String: Int] = [:]
+    /// Streams by (source id, record type id; -1 for the beat lists).
+    private var streamBySlot: [Slot: Int] = [:]
+    /// An export ZIP's ECG CSVs (`…/electrocardiograms/*.csv`), read after `export.xml`.
+    private var archive: ZipArchive?
+    private var ecgEntries: [ZipArchive.Entry] = []
+    private var ecgNext = 0
+    private var ecg: AppleHealthECGDecoder?
+    /// Index of the current ECG decoder's stream 0 among this decoder's streams.
+    private var ecgBase = 0
+    private var ecgAccounts: [StreamQC] = []
+    private var failed = false
     private var assemblers: [StreamAssembler] = []
     private var streamIndex: [StreamKey: Int] = [:]
     private var announcedDevices: Set<String> = []
@@ -63,6 +105,9 @@ public final class AppleHealthExportDecoder: RecordingDecoder {
     private var recordOffset = 0
     private var recordDayStart = 0.0
     private var recordSource = ""
+    private var recordSourceID = 0
+    /// The beat stream of the current HRV record, once its first beat is read.
+    private var recordBeatStream: Int?
     private var recordModel: String?
     private var isHRVRecord = false
 
@@ -87,11 +132,17 @@ public final class AppleHealthExportDecoder: RecordingDecoder {
                     .missingField, file: path,
                     "the zip archive holds no export.xml (an Apple Health export has apple_health_export/export.xml)")
             }
+            self.archive = archive
+            ecgEntries = archive.entries.filter(Self.isECG).sorted { $0.name < $1.name }
             let reader = try ZipEntryReader(archive: archive, entry: entry)
-            tokenizer = HealthXMLTokenizer(path: path) { buffer throws(RecordingError) in try reader.read(into: buffer) }
+            tokenizer = HealthXMLTokenizer(path: path, sizeHint: entry.uncompressedSize) { buffer throws(RecordingError) in
+                try reader.read(into: buffer)
+            }
         } else {
             let source = try ByteSource(path: path)
-            tokenizer = HealthXMLTokenizer(path: path) { buffer throws(RecordingError) in try source.read(into: buffer) }
+            tokenizer = HealthXMLTokenizer(path: path, sizeHint: source.isCompressed ? nil : source.fileSize) {
+                buffer throws(RecordingError) in try source.read(into: buffer)
+            }
         }
     }
 
@@ -107,7 +158,7 @@ public final class AppleHealthExportDecoder: RecordingDecoder {
         path = name
         self.blockCapacity = blockCapacity
         var position = 0
-        tokenizer = HealthXMLTokenizer(path: name, chunkSize: chunkSize) { buffer in
+        tokenizer = HealthXMLTokenizer(path: name, chunkSize: chunkSize, sizeHint: bytes.count) { buffer in
             let n = min(buffer.count, bytes.count - position)
             if n > 0 {
                 bytes.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + position, byteCount: n) }
@@ -123,13 +174,69 @@ public final class AppleHealthExportDecoder: RecordingDecoder {
                 try step()
             } catch {
                 finished = true
+                failed = true
                 pending.withEvents { events in
                     for k in assemblers.indices { assemblers[k].finish(into: &events) }
                 }
                 pending.deferError(error)
             }
         }
-        return try pending.next()
+        if !pending.isEmpty || failed { return try pending.next() }
+        return nextECGEvent()
+    }
+
+    /// Whether a ZIP entry is one of the export's ECG CSVs (`electrocardiograms/*.csv`, the
+    /// folder the Health app writes them to).
+    static func isECG(_ entry: ZipArchive.Entry) -> Bool {
+        let parts = entry.name.split(separator: "/")
+        return parts.count >= 2 && parts[parts.count - 2] == "electrocardiograms" && parts.last!.lowercased().hasSuffix(".csv")
+            && !parts.last!.hasPrefix(".")
+    }
+
+    /// The next event of the ZIP's ECG CSVs, each read by ``AppleHealthECGDecoder`` as its file
+    /// in the unpacked folder would be (same streams, attributes and samples); stream indexes
+    /// follow `export.xml`'s. A CSV that cannot be read is one issue naming it
+    /// (`export.zip/apple_health_export/electrocardiograms/ecg_….csv`), and the next is read.
+    private func nextECGEvent() -> RecordingEvent? {
+        while true {
+            if let d = ecg {
+                do {
+                    guard let event = try d.next() else {
+                        ecgAccounts += d.accounts
+                        ecg = nil
+                        continue
+                    }
+                    switch event {
+                    case .device(let device):
+                        if announcedDevices.insert(device.id).inserted { return event }
+                    case .stream(let index, let info):
+                        streams.append(info)
+                        return .stream(index: ecgBase + index, info: info)
+                    case .block(var block):
+                        block.stream += ecgBase
+                        return .block(block)
+                    case .deletion, .issue, .annotation:
+                        return event
+                    }
+                } catch {
+                    ecgAccounts += d.accounts
+                    ecg = nil
+                    return .issue(error)
+                }
+                continue
+            }
+            guard let archive, ecgNext < ecgEntries.count else { return nil }
+            let entry = ecgEntries[ecgNext]
+            ecgNext += 1
+            let name = path + "/" + entry.name
+            do {
+                let bytes = try ZipEntryReader(archive: archive, entry: entry).readAll(limit: Self.maximumECGBytes)
+                ecgBase = streams.count
+                ecg = try AppleHealthECGDecoder(source: ByteSource(bytes: bytes, path: name), path: name, blockCapacity: blockCapacity)
+            } catch {
+                return .issue(error)
+            }
+        }
     }
 
     /// Reads tokens until at least one event is queued or the document ends.
@@ -179,7 +286,7 @@ public final class AppleHealthExportDecoder: RecordingDecoder {
             let list = others.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
                 .map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             pending.append(
-                .issue(RecordingError(.unsupportedVersion, file: path, "records not analysed (counted only): \(list)")))
+                .issue(RecordingError(.notAnalysed, file: path, "records not analysed (counted only): \(list)")))
         }
     }
 
@@ -189,6 +296,22 @@ public final class AppleHealthExportDecoder: RecordingDecoder {
                 .outOfRange, file: path, byteOffset: tokenizer.tagOffset, "more than \(Self.maximumKeys) distinct record types")
         }
         table[key, default: 0] += 1
+    }
+
+    /// Counts one record of type `name` (or a `Workout`) and returns the type's id.
+    private func countType(_ name: String) throws(RecordingError) -> Int {
+        if let k = typeIndex[name] {
+            types[k].count += 1
+            return k
+        }
+        guard types.count < Self.maximumKeys else {
+            throw RecordingError(
+                .outOfRange, file: path, byteOffset: tokenizer.tagOffset, "more than \(Self.maximumKeys) distinct record types")
+        }
+        let k = types.count
+        types.append(RecordType(name: name))
+        typeIndex[name] = k
+        return k
     }
 
     private func string(_ name: StaticString) throws(RecordingError) -> String? {
@@ -221,45 +344,118 @@ public final class AppleHealthExportDecoder: RecordingDecoder {
         pending.append(.issue(RecordingError(.syntax, file: path, byteOffset: offset, message)))
     }
 
+    /// A date attribute: parsed from the raw bytes when they are a date (then they hold no
+    /// reference and are ASCII), else decoded first, exactly as a `String`.
     private func date(_ name: StaticString) throws(RecordingError) -> (unix: Double, utcOffsetSeconds: Int)? {
-        guard let text = try string(name) else { return nil }
-        return AppleHealthECGValues.parseDateAndOffset(text)
+        try date(at: tokenizer.attribute(name))
+    }
+
+    private func date(at index: Int?) throws(RecordingError) -> (unix: Double, utcOffsetSeconds: Int)? {
+        guard let i = index else { return nil }
+        if let fast = AppleHealthECGValues.parseDateAndOffset(bytes: tokenizer.rawValue(i)) { return fast }
+        return AppleHealthECGValues.parseDateAndOffset(try tokenizer.value(i))
+    }
+
+    /// A number attribute, `nil` when absent; parsed from the raw bytes when they are a number
+    /// (then they hold no reference: `&` is no number's byte), else decoded first.
+    /// - Returns: the number (or `nil`) and, when it was decoded, the text.
+    private func number(_ i: Int?, _ separators: DecimalNumber.Separators) throws(RecordingError) -> (Double?, String?) {
+        guard let i else { return (nil, "") }
+        if let fast = DecimalNumber.parse(tokenizer.rawValue(i), separators: separators) { return (fast, nil) }
+        let text = try tokenizer.value(i)
+        return (Array(text.utf8).withUnsafeBufferPointer { DecimalNumber.parse($0, separators: separators) }, text)
+    }
+
+    /// The decoded text of attribute `i` for a message (`""` when absent).
+    private func text(_ i: Int?, decoded: String?) -> String {
+        if let decoded { return decoded }
+        guard let i else { return "" }
+        return (try? tokenizer.value(i)) ?? ""
+    }
+
+    /// The id of the current record's `type` (counted), through ``typeCache``.
+    private func recordType(_ i: Int) throws(RecordingError) -> Int {
+        if let k = typeCache.lookup(tokenizer.rawValue(i)) {
+            types[k].count += 1
+            return k
+        }
+        let k = try countType(try tokenizer.value(i))
+        typeCache.insert(tokenizer.rawValue(i), k)
+        return k
+    }
+
+    /// The id of the current tag's `sourceName` ("unknown source" when absent).
+    private func sourceID() throws(RecordingError) -> Int { try sourceID(at: tokenizer.attribute("sourceName")) }
+
+    private func sourceID(at index: Int?) throws(RecordingError) -> Int {
+        guard let i = index else { return sourceID(of: "unknown source") }
+        if let k = sourceCache.lookup(tokenizer.rawValue(i)) { return k }
+        let k = sourceID(of: try tokenizer.value(i))
+        sourceCache.insert(tokenizer.rawValue(i), k)
+        return k
+    }
+
+    private func sourceID(of name: String) -> Int {
+        if let k = sourceIndex[name] { return k }
+        sources.append(name)
+        sourceIndex[name] = sources.count - 1
+        return sources.count - 1
+    }
+
+    /// The decoded `unit` attribute `i`, through ``unitCache``.
+    private func unitText(_ i: Int) throws(RecordingError) -> String {
+        if let unit = unitCache.lookup(tokenizer.rawValue(i)) { return unit }
+        let unit = try tokenizer.value(i)
+        unitCache.insert(tokenizer.rawValue(i), unit)
+        return unit
+    }
+
+    /// The `hardware:` model of the current tag's `device`, if any.
+    private func deviceModel() throws(RecordingError) -> String? { try deviceModel(at: tokenizer.attribute("device")) }
+
+    private func deviceModel(at index: Int?) throws(RecordingError) -> String? {
+        guard let i = index else { return nil }
+        if let model = deviceCache.lookup(tokenizer.rawValue(i)) { return model }
+        let model = Self.hardware(ofDevice: try tokenizer.value(i))
+        deviceCache.insert(tokenizer.rawValue(i), model)
+        return model
     }
 
     private func record(selfClosing: Bool) throws(RecordingError) {
         let offset = tokenizer.tagOffset
-        guard let type = try string("type") else {
+        let a = RecordAttributes(tokenizer)
+        guard let typeAttribute = a.type else {
             rejectRecord(nil, "Record without a type", at: offset)
             return
         }
-        try count(type, in: &recordCounts)
+        let typeID = try recordType(typeAttribute)
         isHRVRecord = false
-        let quantity = AppleHealthExportTypes.quantities[type]
-        let isSleep = type == AppleHealthExportTypes.sleepAnalysis
-        guard quantity != nil || isSleep else { return }
-        let source = try string("sourceName") ?? "unknown source"
-        let model = try string("device").flatMap(Self.hardware(ofDevice:))
-        let channel = quantity?.channel ?? "SleepAnalysis"
-        let stream = try streamFor(
-            source: source, model: model, sensor: .healthRecord, channel: channel,
-            columns: [ColumnInfo(name: "value", unit: quantity?.unit ?? .dimensionless), ColumnInfo(name: "duration_s", unit: .seconds)],
-            attributes: ["health.type": type]
-                + (isSleep
-                    ? [
-                        "value.categories":
-                            "HealthKit raw values: 0 inBed, 1 asleepUnspecified, 2 awake, 3 asleepCore, 4 asleepDeep, 5 asleepREM"
-                    ] : [:]),
-            offset: offset)
-        guard let start = try date("startDate"), let end = try date("endDate") else {
+        let kind = types[typeID].kind
+        guard kind == .quantity || kind == .hrv || kind == .sleep else { return }
+        let quantity = types[typeID].quantity
+        let sourceID = try sourceID(at: a.sourceName)
+        let model = try deviceModel(at: a.device)
+        let stream: Int
+        if types[typeID].lastSource == sourceID {
+            stream = types[typeID].lastStream
+        } else {
+            stream = try streamFor(slot: Slot(source: sourceID, type: typeID), model: model, offset: offset)
+            types[typeID].lastSource = sourceID
+            types[typeID].lastStream = stream
+        }
+        guard let start = try date(at: a.startDate), let end = try date(at: a.endDate) else {
+            let type = types[typeID].name
             rejectRecord(stream, "\(type): missing or malformed startDate/endDate (expected yyyy-MM-dd HH:mm:ss ±hhmm)", at: offset)
             return
         }
-        let valueText = try string("value") ?? ""
+        let valueAttribute = a.value
         let value: Double?
         if let quantity {
-            let unit = try string("unit") ?? ""
-            let number = Array(valueText.utf8).withUnsafeBufferPointer { DecimalNumber.parse($0, separators: .point) }
+            let (number, decoded) = try number(valueAttribute, .point)
+            let unit = try a.unit.map { i throws(RecordingError) in try unitText(i) } ?? ""
             guard let number, let converted = quantity.convert(number, unit) else {
+                let type = types[typeID].name
+                let valueText = text(valueAttribute, decoded: decoded)
                 rejectRecord(
                     stream, "\(type): value '\(valueText)' in unit '\(unit)' not readable (accepted unit differs, or not a number)",
                     at: offset)
@@ -267,22 +463,26 @@ public final class AppleHealthExportDecoder: RecordingDecoder {
             }
             value = converted
         } else {
+            let valueText = try valueAttribute.map { i throws(RecordingError) in try tokenizer.value(i) } ?? ""
             value = AppleHealthExportTypes.sleepCategories[valueText].map(Double.init)
         }
         guard let value, Float(value).isFinite else {
-            rejectRecord(stream, "\(type): value '\(valueText)' not readable", at: offset)
+            let valueText = text(valueAttribute, decoded: nil)
+            rejectRecord(stream, "\(types[typeID].name): value '\(valueText)' not readable", at: offset)
             return
         }
-        append(stream, time: start.unix, values: [Float(value), Float(end.unix - start.unix)])
-        if type == "HKQuantityTypeIdentifierHeartRateVariabilitySDNN" && !selfClosing {
+        append(stream, time: start.unix, Float(value), Float(end.unix - start.unix))
+        if kind == .hrv && !selfClosing {
             inRecord = true
             isHRVRecord = true
             recordStart = start.unix
             recordOffset = start.utcOffsetSeconds
             let local = start.unix + Double(start.utcOffsetSeconds)
             recordDayStart = (local / 86_400).rounded(.down) * 86_400 - Double(start.utcOffsetSeconds)
-            recordSource = source
+            recordSource = sources[sourceID]
+            recordSourceID = sourceID
             recordModel = model
+            recordBeatStream = nil
         } else if !selfClosing {
             inRecord = true
         }
@@ -291,33 +491,48 @@ public final class AppleHealthExportDecoder: RecordingDecoder {
     private func beat() throws(RecordingError) {
         let offset = tokenizer.tagOffset
         beatCount += 1
-        let stream = try streamFor(
-            source: recordSource, model: recordModel, sensor: .heartbeat, channel: "beats",
-            columns: [ColumnInfo(name: "bpm", unit: .perMinute)],
-            attributes: ["health.type": "InstantaneousBeatsPerMinute"], offset: offset)
-        let bpmText = try string("bpm") ?? ""
-        let timeText = try string("time") ?? ""
-        let bpm = Array(bpmText.utf8).withUnsafeBufferPointer { DecimalNumber.parse($0, separators: .either) }
-        guard let bpm, bpm > 0, bpm < 1000, let tod = AppleHealthExportTypes.timeOfDay(timeText) else {
+        let stream: Int
+        if let known = recordBeatStream {
+            stream = known
+        } else {
+            stream = try streamFor(slot: Slot(source: recordSourceID, type: -1), model: recordModel, offset: offset)
+            recordBeatStream = stream
+        }
+        let bpmAttribute = tokenizer.attribute("bpm")
+        let (bpm, bpmDecoded) = try number(bpmAttribute, .either)
+        let timeAttribute = tokenizer.attribute("time")
+        var tod: Double?
+        var timeDecoded: String?
+        if let timeAttribute {
+            if let fast = AppleHealthExportTypes.timeOfDay(bytes: tokenizer.rawValue(timeAttribute)) {
+                tod = fast
+            } else {
+                let text = try tokenizer.value(timeAttribute)
+                tod = AppleHealthExportTypes.timeOfDay(text)
+                timeDecoded = text
+            }
+        } else {
+            tod = AppleHealthExportTypes.timeOfDay("")
+        }
+        guard let bpm, bpm > 0, bpm < 1000, let tod else {
+            let bpmText = text(bpmAttribute, decoded: bpmDecoded)
+            let timeText = text(timeAttribute, decoded: timeDecoded)
             rejectRecord(stream, "InstantaneousBeatsPerMinute: bpm '\(bpmText)' or time '\(timeText)' not readable", at: offset)
             return
         }
         var t = recordDayStart + tod
         if t < recordStart - 43_200 { t += 86_400 } else if t > recordStart + 43_200 { t -= 86_400 }
-        append(stream, time: t, values: [Float(bpm)])
+        append(stream, time: t, Float(bpm))
     }
 
     private func workout() throws(RecordingError) {
         let offset = tokenizer.tagOffset
-        try count("Workout", in: &recordCounts)
+        let typeID = try countType("Workout")
         let activity = try string("workoutActivityType") ?? "unknown"
         try count(activity, in: &workoutCounts)
-        let source = try string("sourceName") ?? "unknown source"
-        let model = try string("device").flatMap(Self.hardware(ofDevice:))
-        let stream = try streamFor(
-            source: source, model: model, sensor: .healthRecord, channel: "Workout",
-            columns: [ColumnInfo(name: "value", unit: .seconds), ColumnInfo(name: "duration_s", unit: .seconds)],
-            attributes: ["health.type": "Workout", "value.meaning": "the workout's duration attribute"], offset: offset)
+        let sourceID = try sourceID()
+        let model = try deviceModel()
+        let stream = try streamFor(slot: Slot(source: sourceID, type: typeID), model: model, offset: offset)
         guard let start = try date("startDate"), let end = try date("endDate") else {
             rejectRecord(stream, "Workout: missing or malformed startDate/endDate", at: offset)
             return
@@ -329,16 +544,54 @@ public final class AppleHealthExportDecoder: RecordingDecoder {
             rejectRecord(stream, "Workout: duration '\(durationText)' \(unit) not readable", at: offset)
             return
         }
-        append(stream, time: start.unix, values: [Float(number * per), Float(end.unix - start.unix)])
+        append(stream, time: start.unix, Float(number * per), Float(end.unix - start.unix))
     }
 
-    private func append(_ stream: Int, time: Double, values: [Float]) {
+    private func append(_ stream: Int, time: Double, _ a: Float, _ b: Float? = nil) {
         assemblers[stream].qc.samplesRead += 1
+        var pair = (a, b ?? 0)
+        let n = b == nil ? 1 : 2
         pending.withEvents { events in
-            values.withUnsafeBufferPointer { v in
+            withUnsafeBytes(of: &pair) { raw in
+                let v = UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: Float.self), count: n)
                 assemblers[stream].append(time: time, values: v, flags: [], into: &events)
             }
         }
+    }
+
+    /// The stream of `slot` (made on its first record, as ``streamFor(source:model:sensor:channel:columns:attributes:offset:)``).
+    private func streamFor(slot: Slot, model: String?, offset: Int) throws(RecordingError) -> Int {
+        if let k = streamBySlot[slot] { return k }
+        let source = sources[slot.source]
+        let k: Int
+        if slot.type < 0 {
+            k = try streamFor(
+                source: source, model: model, sensor: .heartbeat, channel: "beats",
+                columns: [ColumnInfo(name: "bpm", unit: .perMinute)],
+                attributes: ["health.type": "InstantaneousBeatsPerMinute"], offset: offset)
+        } else if types[slot.type].kind == .workout {
+            k = try streamFor(
+                source: source, model: model, sensor: .healthRecord, channel: "Workout",
+                columns: [ColumnInfo(name: "value", unit: .seconds), ColumnInfo(name: "duration_s", unit: .seconds)],
+                attributes: ["health.type": "Workout", "value.meaning": "the workout's duration attribute"], offset: offset)
+        } else {
+            let type = types[slot.type]
+            let isSleep = type.kind == .sleep
+            k = try streamFor(
+                source: source, model: model, sensor: .healthRecord, channel: type.quantity?.channel ?? "SleepAnalysis",
+                columns: [
+                    ColumnInfo(name: "value", unit: type.quantity?.unit ?? .dimensionless), ColumnInfo(name: "duration_s", unit: .seconds),
+                ],
+                attributes: ["health.type": type.name]
+                    + (isSleep
+                        ? [
+                            "value.categories":
+                                "HealthKit raw values: 0 inBed, 1 asleepUnspecified, 2 awake, 3 asleepCore, 4 asleepDeep, 5 asleepREM"
+                        ] : [:]),
+                offset: offset)
+        }
+        streamBySlot[slot] = k
+        return k
     }
 
     private func streamFor(
@@ -368,4 +621,118 @@ public final class AppleHealthExportDecoder: RecordingDecoder {
 
 extension Dictionary where Key == String, Value == String {
     fileprivate static func + (a: Self, b: Self) -> Self { a.merging(b) { x, _ in x } }
+}
+
+/// A stream's key inside the decoder: source id and record type id (-1: the beat lists).
+private struct Slot: Hashable {
+    let source: Int
+    let type: Int
+}
+
+/// The attributes a `Record` is read from, found in one pass over the tag (the first of each
+/// name, as ``HealthXMLTokenizer/attribute(_:)`` finds it).
+private struct RecordAttributes {
+    var type: Int?
+    var sourceName: Int?
+    var device: Int?
+    var unit: Int?
+    var value: Int?
+    var startDate: Int?
+    var endDate: Int?
+
+    init(_ tokenizer: HealthXMLTokenizer) {
+        for i in 0..<tokenizer.attributeCount {
+            let n = tokenizer.attributeNameBytes(i)
+            func named(_ text: StaticString) -> Bool { memcmp(n.baseAddress!, text.utf8Start, n.count) == 0 }
+            switch n.count {
+            case 4:
+                if type == nil && named("type") {
+                    type = i
+                } else if unit == nil && named("unit") {
+                    unit = i
+                }
+            case 5: if value == nil && named("value") { value = i }
+            case 6: if device == nil && named("device") { device = i }
+            case 7: if endDate == nil && named("endDate") { endDate = i }
+            case 9: if startDate == nil && named("startDate") { startDate = i }
+            case 10: if sourceName == nil && named("sourceName") { sourceName = i }
+            default: break
+            }
+        }
+    }
+}
+
+/// One record type (or `Workout`) of an export and what the decoder does with it.
+private struct RecordType {
+    enum Kind { case counted, quantity, sleep, hrv, workout }
+    let name: String
+    var count = 1
+    /// The source of this type's last record and its stream (records of one type and source
+    /// come in runs).
+    var lastSource = -1
+    var lastStream = -1
+    let quantity: AppleHealthExportTypes.Quantity?
+    let kind: Kind
+
+    init(name: String) {
+        self.name = name
+        quantity = AppleHealthExportTypes.quantities[name]
+        if name == "Workout" {
+            kind = .workout
+        } else if name == "HKQuantityTypeIdentifierHeartRateVariabilitySDNN" {
+            kind = .hrv
+        } else if quantity != nil {
+            kind = .quantity
+        } else if name == AppleHealthExportTypes.sleepAnalysis {
+            kind = .sleep
+        } else {
+            kind = .counted
+        }
+    }
+}
+
+/// The last few raw attribute values (bytes as written, at most 256 each) and what they
+/// decoded to: exports repeat a handful of types, sources and devices record after record.
+/// - Complexity: lookup O(entries) `memcmp` of one value, no allocation.
+private struct RawValueCache<Value> {
+    static var entries: Int { 8 }
+    static var longest: Int { 256 }
+    /// `entries` slots of `longest` bytes; `keys` lives as long as the decoder (never freed
+    /// while a cache exists: the decoder owns one of each kind).
+    private let keys = KeyStorage(bytes: Self.entries * Self.longest)
+    private var lengths: [Int] = []
+    private var values: [Value] = []
+    private var next = 0
+
+    func lookup(_ raw: UnsafeBufferPointer<UInt8>) -> Value? {
+        let n = raw.count
+        let base = keys.bytes
+        for k in 0..<lengths.count where lengths[k] == n && memcmp(base + k * Self.longest, raw.baseAddress!, n) == 0 {
+            return values[k]
+        }
+        return nil
+    }
+
+    mutating func insert(_ raw: UnsafeBufferPointer<UInt8>, _ value: Value) {
+        guard raw.count <= Self.longest, raw.count > 0 else { return }
+        let k: Int
+        if lengths.count < Self.entries {
+            k = lengths.count
+            lengths.append(raw.count)
+            values.append(value)
+        } else {
+            k = next
+            lengths[k] = raw.count
+            values[k] = value
+            next = (next + 1) % Self.entries
+        }
+        (keys.bytes + k * Self.longest).update(from: raw.baseAddress!, count: raw.count)
+    }
+}
+
+/// Bytes freed with their owner.
+private final class KeyStorage {
+    let bytes: UnsafeMutablePointer<UInt8>
+    init(bytes count: Int) { bytes = .allocate(capacity: count) }
+    deinit { bytes.deallocate() }
 }

@@ -97,6 +97,41 @@ enum AppleHealthExportTypes {
     }
 }
 
+extension AppleHealthExportTypes {
+    /// ``timeOfDay(_:)`` of the common shape `H:mm:ss`, `HH:mm:ss.S…` or `HH:mm:ss,S…` (ASCII
+    /// digits only: at most 2 for hours and minutes, 2 for whole seconds, 9 for the fraction),
+    /// read straight from the bytes; `nil` for any other text, which the caller then gives to
+    /// ``timeOfDay(_:)`` (AM/PM, spaces, signs, other digit counts), so both agree on every input.
+    /// The seconds are correctly rounded (``DecimalNumber/parse(_:separators:)``), as `Double(_:)`.
+    static func timeOfDay(bytes b: UnsafeBufferPointer<UInt8>) -> Double? {
+        var i = 0
+        func digits(_ most: Int) -> Int? {
+            var v = 0
+            let from = i
+            while i < b.count && i - from < most && b[i] >= 0x30 && b[i] <= 0x39 {
+                v = v * 10 + Int(b[i] - 0x30)
+                i += 1
+            }
+            return i > from ? v : nil
+        }
+        guard let h = digits(2), i < b.count, b[i] == 0x3A else { return nil }
+        i += 1
+        guard let m = digits(2), i < b.count, b[i] == 0x3A else { return nil }
+        i += 1
+        let secondsStart = i
+        guard digits(2) != nil else { return nil }
+        if i < b.count {
+            guard b[i] == 0x2E || b[i] == 0x2C else { return nil }
+            i += 1
+            guard digits(9) != nil else { return nil }
+        }
+        guard i == b.count, h < 24, m < 60,
+            let sec = DecimalNumber.parse(UnsafeBufferPointer(rebasing: b[secondsStart...]), separators: .either), sec < 61
+        else { return nil }
+        return Double(h * 3600 + m * 60) + sec
+    }
+}
+
 extension Substring {
     fileprivate func replacingOccurrences(_ a: Character, _ b: Character) -> String {
         String(map { $0 == a ? b : $0 })

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A streaming XML tokenizer for Apple Health's `export.xml`: start and end tags with their
 /// attributes, nothing else kept, in constant memory.
 ///
@@ -11,9 +17,15 @@
 /// "entity expansion" (billion laughs) input is a located error, not a memory blow-up.
 ///
 /// **Bounds.** One tag (name and attributes) may hold at most ``maximumTagBytes``; elements nest
-/// at most ``maximumDepth`` deep; the buffer is allocated once (``maximumTagBytes`` + the read
-/// chunk), so memory does not depend on the file. Every error names the file and the byte offset
-/// of the token in the (decompressed) content.
+/// at most ``maximumDepth`` deep. The buffer starts at the input's size (when known) or one read
+/// chunk, at least ``minimumCapacity``, and doubles only when a tag does not fit, up to
+/// ``maximumTagBytes`` + the read chunk, so memory depends neither on the file nor, for small
+/// inputs, on the bound. Every error names the file and the byte offset of the token in the
+/// (decompressed) content.
+///
+/// **Speed.** Bytes are scanned in place (`memchr` for `<` and for the closing quote of a value);
+/// names and values are handed out as byte ranges of the buffer (``rawValue(_:)``,
+/// ``attribute(_:)``), so a caller builds a `String` only for a value it keeps.
 ///
 /// Not checked (a tokenizer, not a validating parser): that attribute names are unique within
 /// a tag and that names are valid XML names beyond "no whitespace, `=`, `/`, `>`".
@@ -31,13 +43,18 @@ final class HealthXMLTokenizer {
     static let maximumTagBytes = 1 << 20
     /// Deepest element nesting accepted.
     static let maximumDepth = 64
+    /// Smallest buffer allocated (bytes).
+    static let minimumCapacity = 4096
 
     /// The file, for error messages.
     let path: String
     /// Where bytes come from: fills the buffer, returns the count (0 at the end).
     private let source: (UnsafeMutableRawBufferPointer) throws(RecordingError) -> Int
-    private let buffer: UnsafeMutablePointer<UInt8>
-    private let capacity: Int
+    private var buffer: UnsafeMutablePointer<UInt8>
+    /// Bytes allocated now (grows up to ``maximumCapacity``).
+    private(set) var capacity: Int
+    /// Largest buffer: the longest tag plus one read.
+    private let maximumCapacity: Int
     private let chunk: Int
     private var start = 0
     private var end = 0
@@ -48,10 +65,12 @@ final class HealthXMLTokenizer {
     private(set) var depth = 0
     /// Name of the current tag (offsets into the buffer).
     private var nameRange = 0..<0
-    /// Attributes of the current start tag: name and raw value ranges into the buffer.
+    /// Attributes of the current start tag.
     private(set) var attributeCount = 0
-    private var attributeNames: [Range<Int>] = []
-    private var attributeValues: [Range<Int>] = []
+    /// Four offsets into the buffer per attribute: name start and end, raw value start and end
+    /// (``boundsCapacity`` Ints, doubled when a tag has more attributes).
+    private var bounds: UnsafeMutablePointer<Int>
+    private var boundsCapacity = 64
     /// Content offset of the current tag's `<`.
     private(set) var tagOffset = 0
     /// Names of open elements, for matching end tags (hashes; bounded by ``maximumDepth``).
@@ -61,19 +80,39 @@ final class HealthXMLTokenizer {
     /// - Parameters:
     ///   - path: the file, for error messages.
     ///   - chunkSize: bytes per read (default 1 MiB).
+    ///   - sizeHint: the content's length when known (a small input gets a small buffer); `nil`
+    ///     when unknown (compressed input).
     ///   - source: fills a buffer, returning the bytes written (0 at the end).
     init(
-        path: String, chunkSize: Int = 1 << 20,
+        path: String, chunkSize: Int = 1 << 20, sizeHint: Int? = nil,
         source: @escaping (UnsafeMutableRawBufferPointer) throws(RecordingError) -> Int
     ) {
+        precondition(chunkSize > 0)
         self.path = path
         self.source = source
         chunk = chunkSize
-        capacity = Self.maximumTagBytes + chunkSize + 16
+        maximumCapacity = Self.maximumTagBytes + chunkSize + 16
+        let wanted = min(chunkSize, max(0, sizeHint ?? chunkSize)) + 16
+        capacity = min(maximumCapacity, max(Self.minimumCapacity, wanted))
         buffer = .allocate(capacity: capacity)
+        bounds = .allocate(capacity: 64)
     }
 
-    deinit { buffer.deallocate() }
+    deinit {
+        buffer.deallocate()
+        bounds.deallocate()
+    }
+
+    /// Room for the bounds of `count` attributes.
+    private func reserveBounds(_ count: Int) {
+        guard 4 * count > boundsCapacity else { return }
+        let grown = max(4 * count, 2 * boundsCapacity)
+        let larger = UnsafeMutablePointer<Int>.allocate(capacity: grown)
+        larger.update(from: bounds, count: boundsCapacity)
+        bounds.deallocate()
+        bounds = larger
+        boundsCapacity = grown
+    }
 
     /// Bytes of content consumed so far.
     var offset: Int { base + start }
@@ -82,7 +121,8 @@ final class HealthXMLTokenizer {
         RecordingError(code, file: path, byteOffset: offset, message)
     }
 
-    /// Moves unread bytes to the front and reads more; `false` at the end of the content.
+    /// Moves unread bytes to the front and reads more, doubling the buffer (up to
+    /// ``maximumCapacity``) when unread bytes fill it; `false` at the end of the content.
     private func fill() throws(RecordingError) -> Bool {
         if eof { return false }
         if start > 0 {
@@ -92,8 +132,16 @@ final class HealthXMLTokenizer {
             end = n
             start = 0
         }
+        if end == capacity {
+            guard capacity < maximumCapacity else { return true }
+            let grown = min(maximumCapacity, capacity * 2)
+            let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+            larger.update(from: buffer, count: end)
+            buffer.deallocate()
+            buffer = larger
+            capacity = grown
+        }
         let room = capacity - end
-        guard room > 0 else { return true }
         let got = try source(UnsafeMutableRawBufferPointer(start: buffer + end, count: min(room, chunk)))
         if got == 0 {
             eof = true
@@ -110,10 +158,11 @@ final class HealthXMLTokenizer {
         while true {
             // Character data up to the next '<'.
             while true {
-                var p = start
-                while p < end && buffer[p] != 0x3C { p += 1 }
-                start = p
-                if p < end { break }
+                if start < end, let found = memchr(buffer + start, 0x3C, end - start) {
+                    start = buffer.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                    break
+                }
+                start = end
                 if !(try fill()) {
                     if depth > 0 { throw error(.truncated, at: offset, "the document ends inside an element (\(depth) open)") }
                     return nil
@@ -215,17 +264,121 @@ final class HealthXMLTokenizer {
 
     private static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 }
 
+    /// Index of the first `byte` in `buffer[from..<to]`, or `to`.
+    @inline(__always)
+    private func find(_ byte: UInt8, from: Int, to: Int) -> Int {
+        guard from < to, let found = memchr(buffer + from, Int32(byte), to - from) else { return to }
+        return buffer.distance(to: found.assumingMemoryBound(to: UInt8.self))
+    }
+
     /// Reads one start or end tag at `start` (`buffer[start] == '<'`).
     private func tag() throws(RecordingError) -> Token {
+        if let token = try fastStartTag() { return token }
+        return try slowTag()
+    }
+
+    /// One pass over a start tag as exports write it, all in the buffer: a name, then
+    /// ` name="value"` (or `'value'`) pairs, then `>` or `/>`. `nil` for anything else (an end
+    /// tag, white space around `=`, a quote or `<` in a name, a tag the buffer does not hold yet),
+    /// which ``slowTag()`` then reads, so both give the same tokens and errors on every input.
+    @inline(__always)
+    private func fastStartTag() throws(RecordingError) -> Token? {
+        let b = buffer
+        let e = end
+        let s = start
+        var q = s + 1
+        while q < e {
+            let c = b[q]
+            if Self.isSpace(c) || c == 0x2F || c == 0x3E { break }
+            if c == 0x3D || c == 0x3C || c == 0x22 || c == 0x27 { return nil }
+            q += 1
+        }
+        guard q < e, q > s + 1 else { return nil }
+        let name = (s + 1)..<q
+        var count = 0
+        var close = 0
+        var selfClosing = false
+        while true {
+            let q0 = q
+            while q < e && Self.isSpace(b[q]) { q += 1 }
+            guard q < e else { return nil }
+            var c = b[q]
+            if c == 0x3E {
+                close = q
+                break
+            }
+            if c == 0x2F {
+                guard q + 1 < e, b[q + 1] == 0x3E else { return nil }
+                close = q + 1
+                selfClosing = true
+                break
+            }
+            guard q > q0 else { return nil }
+            let a0 = q
+            while q < e {
+                c = b[q]
+                if c == 0x3D || Self.isSpace(c) { break }
+                if c == 0x3C || c == 0x3E || c == 0x22 || c == 0x27 || c == 0x2F { return nil }
+                q += 1
+            }
+            guard q + 1 < e, c == 0x3D, q > a0 else { return nil }
+            let quote = b[q + 1]
+            guard quote == 0x22 || quote == 0x27 else { return nil }
+            let v0 = q + 2
+            guard v0 < e, let found = memchr(b + v0, Int32(quote), e - v0) else { return nil }
+            q = b.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            if 4 * count + 4 > boundsCapacity { reserveBounds(count + 1) }
+            let r = bounds + 4 * count
+            r[0] = a0
+            r[1] = v0 - 2 // at the '=' sign
+            r[2] = v0
+            r[3] = q
+            count += 1
+            q += 1
+            guard q < e else { return nil }
+            c = b[q]
+            guard Self.isSpace(c) || c == 0x2F || c == 0x3E else { return nil }
+        }
+        guard close - s < Self.maximumTagBytes else { return nil }
+        nameRange = name
+        attributeCount = count
+        start = close + 1
+        return try opened(selfClosing: selfClosing)
+    }
+
+    /// The start tag just read: unless self-closing, its element opens (nesting checked).
+    private func opened(selfClosing: Bool) throws(RecordingError) -> Token {
+        if !selfClosing {
+            if depth >= Self.maximumDepth {
+                throw error(.outOfRange, at: tagOffset, "elements nested deeper than \(Self.maximumDepth)")
+            }
+            depth += 1
+            openNames.append(hash(nameRange))
+        }
+        return .start(selfClosing: selfClosing)
+    }
+
+    /// ``tag()`` for any tag: finds the closing `>` outside quotes (reading more as needed), then
+    /// reads the name and attributes.
+    private func slowTag() throws(RecordingError) -> Token {
         // Find the closing '>' outside quotes, reading more as needed.
         var p = start + 1
         var quote: UInt8 = 0
         while true {
-            while p < end {
-                let c = buffer[p]
+            let b = buffer
+            let e = end
+            while p < e {
                 if quote != 0 {
-                    if c == quote { quote = 0 }
-                } else if c == 0x22 || c == 0x27 {
+                    // Inside a value: jump to its closing quote.
+                    p = find(quote, from: p, to: e)
+                    if p < e {
+                        quote = 0
+                        p += 1
+                    }
+                    continue
+                }
+                let c = b[p]
+                if c == 0x22 || c == 0x27 {
                     quote = c
                 } else if c == 0x3E {
                     break
@@ -234,7 +387,7 @@ final class HealthXMLTokenizer {
                 }
                 p += 1
             }
-            if p < end { break }
+            if p < e { break }
             if p - start >= Self.maximumTagBytes {
                 throw error(
                     .outOfRange, at: tagOffset, "tag longer than \(Self.maximumTagBytes) bytes (huge attribute or unterminated tag)")
@@ -249,13 +402,14 @@ final class HealthXMLTokenizer {
                 .outOfRange, at: tagOffset, "tag longer than \(Self.maximumTagBytes) bytes (huge attribute or unterminated tag)")
         }
         defer { start = close + 1 }
+        let b = buffer
         var q = start + 1
-        if buffer[q] == 0x2F { // end tag
+        if b[q] == 0x2F { // end tag
             q += 1
             let n0 = q
-            while q < close && !Self.isSpace(buffer[q]) { q += 1 }
+            while q < close && !Self.isSpace(b[q]) { q += 1 }
             nameRange = n0..<q
-            while q < close && Self.isSpace(buffer[q]) { q += 1 }
+            while q < close && Self.isSpace(b[q]) { q += 1 }
             guard q == close, !nameRange.isEmpty else { throw error(.syntax, at: tagOffset, "malformed end tag") }
             guard let open = openNames.popLast() else {
                 throw error(.syntax, at: tagOffset, "end tag </\(name)> without a start tag")
@@ -268,53 +422,45 @@ final class HealthXMLTokenizer {
             return .end
         }
         var last = close - 1
-        let selfClosing = buffer[last] == 0x2F
+        let selfClosing = b[last] == 0x2F
         if selfClosing { last -= 1 }
         let n0 = q
-        while q <= last && !Self.isSpace(buffer[q]) && buffer[q] != 0x2F && buffer[q] != 0x3D { q += 1 }
+        while q <= last && !Self.isSpace(b[q]) && b[q] != 0x2F && b[q] != 0x3D { q += 1 }
         nameRange = n0..<q
         if nameRange.isEmpty { throw error(.syntax, at: tagOffset, "tag without a name") }
         attributeCount = 0
         while true {
             let s0 = q
-            while q <= last && Self.isSpace(buffer[q]) { q += 1 }
+            while q <= last && Self.isSpace(b[q]) { q += 1 }
             if q > last { break }
             if q == s0 { throw error(.syntax, at: base + q, "attributes must be separated by white space") }
             let a0 = q
-            while q <= last && !Self.isSpace(buffer[q]) && buffer[q] != 0x3D { q += 1 }
+            while q <= last && !Self.isSpace(b[q]) && b[q] != 0x3D { q += 1 }
             let a1 = q
-            while q <= last && Self.isSpace(buffer[q]) { q += 1 }
-            guard a1 > a0, q <= last, buffer[q] == 0x3D else {
+            while q <= last && Self.isSpace(b[q]) { q += 1 }
+            guard a1 > a0, q <= last, b[q] == 0x3D else {
                 throw error(.syntax, at: base + a0, "attribute without '=value'")
             }
             q += 1
-            while q <= last && Self.isSpace(buffer[q]) { q += 1 }
-            guard q <= last, buffer[q] == 0x22 || buffer[q] == 0x27 else {
+            while q <= last && Self.isSpace(b[q]) { q += 1 }
+            guard q <= last, b[q] == 0x22 || b[q] == 0x27 else {
                 throw error(.syntax, at: base + q, "attribute value not quoted")
             }
-            let quoteChar = buffer[q]
+            let quoteChar = b[q]
             q += 1
             let v0 = q
-            while q <= last && buffer[q] != quoteChar { q += 1 }
+            q = find(quoteChar, from: q, to: last + 1)
             guard q <= last else { throw error(.syntax, at: base + v0, "unterminated attribute value") }
-            if attributeCount == attributeNames.count {
-                attributeNames.append(a0..<a1)
-                attributeValues.append(v0..<q)
-            } else {
-                attributeNames[attributeCount] = a0..<a1
-                attributeValues[attributeCount] = v0..<q
-            }
+            reserveBounds(attributeCount + 1)
+            let r = bounds + 4 * attributeCount
+            r[0] = a0
+            r[1] = a1
+            r[2] = v0
+            r[3] = q
             attributeCount += 1
             q += 1
         }
-        if !selfClosing {
-            if depth >= Self.maximumDepth {
-                throw error(.outOfRange, at: tagOffset, "elements nested deeper than \(Self.maximumDepth)")
-            }
-            depth += 1
-            openNames.append(hash(nameRange))
-        }
-        return .start(selfClosing: selfClosing)
+        return try opened(selfClosing: selfClosing)
     }
 
     /// FNV-1a 64 of a name (end tags are matched by hash and length of the open names).
@@ -334,28 +480,39 @@ final class HealthXMLTokenizer {
     func nameIs(_ text: StaticString) -> Bool { equal(nameRange, text) }
 
     private func equal(_ r: Range<Int>, _ text: StaticString) -> Bool {
-        guard r.count == text.utf8CodeUnitCount else { return false }
-        let p = text.utf8Start
-        for i in 0..<r.count where buffer[r.lowerBound + i] != p[i] { return false }
-        return true
+        equal(r.lowerBound, r.upperBound, text)
     }
 
-    /// Index of the attribute called `text` in the current start tag, if any.
+    @inline(__always)
+    private func equal(_ lower: Int, _ upper: Int, _ text: StaticString) -> Bool {
+        let n = text.utf8CodeUnitCount
+        guard upper - lower == n else { return false }
+        return memcmp(buffer + lower, text.utf8Start, n) == 0
+    }
+
+    /// Index of the first attribute called `text` in the current start tag, if any.
+    /// - Complexity: O(attributes), names compared as bytes.
     func attribute(_ text: StaticString) -> Int? {
-        for i in 0..<attributeCount where equal(attributeNames[i], text) { return i }
+        let r = bounds
+        for i in 0..<attributeCount where equal(r[4 * i], r[4 * i + 1], text) { return i }
         return nil
+    }
+
+    /// Name of attribute `i` as bytes, valid until the next call.
+    func attributeNameBytes(_ i: Int) -> UnsafeBufferPointer<UInt8> {
+        let r = bounds + 4 * i
+        return UnsafeBufferPointer(start: buffer + r[0], count: r[1] - r[0])
     }
 
     /// Name of attribute `i`.
     func attributeName(_ i: Int) -> String {
-        let r = attributeNames[i]
-        return String(decoding: UnsafeBufferPointer(start: buffer + r.lowerBound, count: r.count), as: UTF8.self)
+        String(decoding: attributeNameBytes(i), as: UTF8.self)
     }
 
     /// Raw bytes of attribute `i`'s value (entities not decoded), valid until the next call.
     func rawValue(_ i: Int) -> UnsafeBufferPointer<UInt8> {
-        let r = attributeValues[i]
-        return UnsafeBufferPointer(start: buffer + r.lowerBound, count: r.count)
+        let r = bounds + 4 * i
+        return UnsafeBufferPointer(start: buffer + r[2], count: r[3] - r[2])
     }
 
     /// Attribute `i`'s value with entity and character references decoded.
@@ -363,7 +520,7 @@ final class HealthXMLTokenizer {
     ///   malformed reference, `.invalidUTF8` for bytes that are not UTF-8.
     func value(_ i: Int) throws(RecordingError) -> String {
         let raw = rawValue(i)
-        let at = base + attributeValues[i].lowerBound
+        let at = valueOffset(i)
         guard raw.contains(0x26) else {
             guard let s = String(validating: raw, as: UTF8.self) else {
                 throw error(.invalidUTF8, at: at, "attribute \(attributeName(i)) is not valid UTF-8")
@@ -417,5 +574,5 @@ final class HealthXMLTokenizer {
     }
 
     /// Content offset of attribute `i`'s value, for error messages.
-    func valueOffset(_ i: Int) -> Int { base + attributeValues[i].lowerBound }
+    func valueOffset(_ i: Int) -> Int { base + bounds[4 * i + 2] }
 }

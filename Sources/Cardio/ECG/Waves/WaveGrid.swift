@@ -1,0 +1,226 @@
+/// One segment of an ECG lead on the delineator's 250 Hz grid, streaming: the lead resampled once
+/// (a centred moving average of ⌊rate/250⌋ samples rounded to an odd length against aliasing,
+/// then linear interpolation; a 250 Hz lead is taken as it is) and transformed once
+/// (``QuadraticSplineWavelet``), the grid and its scales kept in a ring that every beat's
+/// delineation reads. Grid sample `j` is the lead at `segmentStart + j / 250` s.
+///
+/// Edges: the transform has none inside a stretch of valid samples. Where a stretch starts (the
+/// segment's first valid sample, or the first after masked samples) it restarts as if the
+/// earlier samples equalled that first value; over masked samples and past the segment's end
+/// (``extend(to:)``) it continues on the last valid value. These are the edges a window cut
+/// around one beat has (its first and last valid values repeated), so a beat's delineation
+/// reads the same scales as on its own window wherever its window holds the stretch's start or end.
+///
+/// Memory: the grid from ``drop(before:)``'s index on (the caller bounds it), plus a few raw samples.
+struct WaveGrid {
+    /// The lead's sample rate, Hz.
+    let sampleRate: Double
+    /// Half the moving average's length, raw samples (0: none).
+    let half: Int
+    /// The lead is at 250 Hz: grid sample `j` is raw sample `j`.
+    let exact: Bool
+
+    /// Raw samples (NaN where masked) from raw index `rawBase` on, and how many arrived.
+    private var raw: [Float] = []
+    private var rawBase = 0
+    private(set) var received = 0
+
+    /// The grid (NaN where not valid) and its scales from grid index `base` on.
+    private(set) var x: [Float] = []
+    private(set) var scales = QuadraticSplineWavelet.Scales()
+    private(set) var base = 0
+    private var wavelet = QuadraticSplineWavelet()
+    /// The last valid grid value, and whether the last grid sample was valid.
+    private var hold: Float = 0
+    private var inStretch = false
+
+    /// The next grid index to be produced.
+    var produced: Int { base + x.count }
+
+    /// An empty segment.
+    /// - Parameter sampleRate: the lead's rate, Hz (100–2000).
+    init(sampleRate: Double) {
+        self.sampleRate = sampleRate
+        exact = sampleRate == WaveDelineator.rate
+        half = sampleRate <= WaveDelineator.rate ? 0 : Int(sampleRate / WaveDelineator.rate) / 2
+    }
+
+    /// Appends raw samples (NaN where masked) and produces every grid sample they complete.
+    /// - Complexity: O(values.count + grid samples produced · scales).
+    mutating func append(_ values: UnsafeBufferPointer<Float>) {
+        raw.append(contentsOf: values)
+        received += values.count
+        var fresh: [Float] = []
+        fresh.reserveCapacity(Int(Double(values.count) * WaveDelineator.rate / sampleRate) + 2)
+        let step = sampleRate / WaveDelineator.rate
+        let width = Float(2 * half + 1)
+        raw.withUnsafeBufferPointer { rp in
+            if exact {
+                let first = produced
+                if received > first {
+                    fresh.reserveCapacity(received - first)
+                    for j in first..<received { fresh.append(rp[j - rawBase]) }
+                }
+                return
+            }
+            func averaged(_ i: Int) -> Float {
+                guard i - half >= 0 else { return .nan }
+                if half == 0 { return rp[i - rawBase] }
+                var s: Float = 0
+                for j in (i - half - rawBase)...(i + half - rawBase) { s += rp[j] }
+                return s / width
+            }
+            var j = produced
+            while true {
+                let u = Double(j) * step
+                let i0 = Int(u.rounded(.down))
+                guard i0 + 1 + half < received else { break }
+                let f = Float(u - Double(i0))
+                let a = averaged(i0), b = averaged(i0 + 1)
+                fresh.append(a + (b - a) * f)
+                j += 1
+            }
+        }
+        push(fresh)
+        // Keep the raw samples the next grid sample reads.
+        let needed = exact ? produced : Int((Double(produced) * step).rounded(.down)) - half - 1
+        let drop = needed - rawBase
+        if drop > 4096 && drop > raw.count / 2 {
+            raw.removeFirst(drop)
+            rawBase += drop
+        }
+    }
+
+    /// Past the segment's end: grid samples up to `end` (exclusive) are not valid (the transform
+    /// continues on the last valid value).
+    /// - Parameter end: grid index.
+    mutating func extend(to end: Int) {
+        guard end > produced else { return }
+        push([Float](repeating: .nan, count: end - produced))
+    }
+
+    /// Transforms new grid samples: stretch by stretch of valid and masked ones.
+    private mutating func push(_ fresh: [Float]) {
+        guard !fresh.isEmpty else { return }
+        x.append(contentsOf: fresh)
+        fresh.withUnsafeBufferPointer { fp in
+            var i = 0
+            while i < fp.count {
+                var e = i + 1
+                let valid = fp[i].isFinite
+                while e < fp.count && fp[e].isFinite == valid { e += 1 }
+                if valid {
+                    if !inStretch { wavelet.restart(at: fp[i]) }
+                    wavelet.append(UnsafeBufferPointer(rebasing: fp[i..<e]), to: &scales)
+                    hold = fp[e - 1]
+                } else if wavelet.started {
+                    let held = [Float](repeating: hold, count: e - i)
+                    held.withUnsafeBufferPointer { wavelet.append($0, to: &scales) }
+                } else {
+                    for k in [0, 1, 2] { appendZeros(k, e - i) }
+                }
+                inStretch = valid
+                i = e
+            }
+        }
+    }
+
+    private mutating func appendZeros(_ k: Int, _ n: Int) {
+        switch k {
+        case 0: scales.w2.append(contentsOf: repeatElement(0, count: n))
+        case 1: scales.w4.append(contentsOf: repeatElement(0, count: n))
+        default: scales.w5.append(contentsOf: repeatElement(0, count: n))
+        }
+    }
+
+    /// Forgets grid samples before grid index `index` (in large steps, so the cost stays linear).
+    mutating func drop(before index: Int) {
+        let n = min(index - base, x.count)
+        guard n > 65_536 || (n > 0 && n > x.count / 2) else { return }
+        x.removeFirst(n)
+        scales.w2.removeFirst(n)
+        scales.w4.removeFirst(n)
+        scales.w5.removeFirst(n)
+        base += n
+    }
+
+    /// Runs `body` on the window of grid indices `from ..< from + count` and the contiguous
+    /// stretch of valid positions around `centre`: in place when the window lies in the ring and
+    /// no stretch starts inside it (the usual case), otherwise on a copy made by
+    /// ``window(from:centre:into:scales:)`` into the scratch buffers.
+    /// - Parameters:
+    ///   - from: the window's first grid index.
+    ///   - centre: the position in the window the stretch must hold.
+    ///   - window: scratch of the window's length for the grid (used for a copy).
+    ///   - scratch: scratch scales of the window's length (used for a copy).
+    ///   - body: reads the scales and the valid stretch.
+    func withWindow<R>(
+        from: Int, centre: Int, window: inout [Float], scratch: inout QuadraticSplineWavelet.Scales,
+        _ body: (QuadraticSplineWavelet.ScaleView, Range<Int>) -> R
+    ) -> R {
+        let n = window.count
+        if from >= base && from + n <= produced {
+            let o = from - base
+            let valid: Range<Int> = x.withUnsafeBufferPointer { xp in
+                guard centre >= 0, centre < n, xp[o + centre].isFinite else { return centre..<centre }
+                var a = centre, b = centre
+                while a > 0 && xp[o + a - 1].isFinite { a -= 1 }
+                while b < n - 1 && xp[o + b + 1].isFinite { b += 1 }
+                return a..<(b + 1)
+            }
+            if valid.isEmpty || valid.lowerBound == 0 {
+                return scales.w2.withUnsafeBufferPointer { a in
+                    scales.w4.withUnsafeBufferPointer { b in
+                        scales.w5.withUnsafeBufferPointer { c in
+                            body(
+                                QuadraticSplineWavelet.ScaleView(
+                                    w2: UnsafeBufferPointer(rebasing: a[o..<(o + n)]), w4: UnsafeBufferPointer(rebasing: b[o..<(o + n)]),
+                                    w5: UnsafeBufferPointer(rebasing: c[o..<(o + n)])), valid)
+                        }
+                    }
+                }
+            }
+        }
+        let valid = self.window(from: from, centre: centre, into: &window, scales: &scratch)
+        return scratch.w2.withUnsafeBufferPointer { a in
+            scratch.w4.withUnsafeBufferPointer { b in
+                scratch.w5.withUnsafeBufferPointer { c in body(QuadraticSplineWavelet.ScaleView(w2: a, w4: b, w5: c), valid) }
+            }
+        }
+    }
+
+    /// Copies grid indices `from ..< from + window.count` into `window` (NaN where not valid,
+    /// before the segment or already dropped, or not produced) and their scales into `scales`,
+    /// and returns the contiguous stretch of valid positions around `centre`. Scales before that
+    /// stretch are zero (the window-edge rule: the lead before the stretch's first value is that
+    /// value, so its derivative is zero).
+    /// - Parameters:
+    ///   - from: the window's first grid index.
+    ///   - centre: the position in the window the stretch must hold.
+    func window(from: Int, centre: Int, into window: inout [Float], scales out: inout QuadraticSplineWavelet.Scales) -> Range<Int> {
+        let n = window.count
+        let lo = max(from, base), hi = min(from + n, produced)
+        window.withUnsafeMutableBufferPointer { wp in
+            for i in 0..<n { wp[i] = .nan }
+            if lo < hi { for g in lo..<hi { wp[g - from] = x[g - base] } }
+        }
+        var a = centre, b = centre
+        guard centre >= 0, centre < n, window[centre].isFinite else { return centre..<centre }
+        while a > 0 && window[a - 1].isFinite { a -= 1 }
+        while b < n - 1 && window[b + 1].isFinite { b += 1 }
+        func copy(_ src: [Float], _ dst: inout [Float]) {
+            dst.withUnsafeMutableBufferPointer { dp in
+                src.withUnsafeBufferPointer { sp in
+                    for i in 0..<n {
+                        let g = from + i
+                        dp[i] = i < a || g < base || g >= hi ? 0 : sp[g - base]
+                    }
+                }
+            }
+        }
+        copy(scales.w2, &out.w2)
+        copy(scales.w4, &out.w4)
+        copy(scales.w5, &out.w5)
+        return a..<(b + 1)
+    }
+}
