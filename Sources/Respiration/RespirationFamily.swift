@@ -14,8 +14,12 @@ import Signals
 /// Windows are aligned to multiples of the window length on each stream's time scale; a
 /// stream's window is computed once a beat 4 s past its end has arrived (or at the end of the
 /// recording), so rows are final as the recording is read. Fused rows (one per window that has
-/// a source row) are written at the end of the recording from the window's source rows
-/// (``fused(_:options:)``; streams of one recording share a time scale).
+/// a source row) are written once the recording is ``RespirationOptions/fusionLagSeconds`` past
+/// the window, from what the window's source rows added up (``FusionWindow``, bounded whatever
+/// the number of streams; ``fused(_:previous:next:options:)``; streams of one recording share a
+/// time scale). The summary figures (`mean_breaths_per_min`, `rate_share`) are the fused rows':
+/// a fused row has a rate wherever a source row of its window has one, unless their rates
+/// disagree (``agreeingSources(_:into:options:)``).
 ///
 /// Sources: W. Karlen, S. Raman, J. M. Ansermino, G. A. Dumont, "Multiparameter respiratory rate
 /// estimation from the photoplethysmogram", IEEE Trans Biomed Eng 60(7):1946–1953 (2013),
@@ -30,6 +34,9 @@ public enum RespirationFamily: AnalysisFamily {
     public static let spectralMethod = "spectral_fusion"
     /// The `method` column's value of ECG, PPG and fused rows whose rate is smart fusion's.
     public static let smartMethod = "smart_fusion"
+    /// The `method` column's value of fused rows whose rate is the mean of the window's agreeing
+    /// source rows' rates (``agreeingSources(_:into:options:)``).
+    public static let sourcesMethod = "agreeing_sources"
     /// The `method` column's value of ECG, PPG and fused rows without a rate (both tried).
     public static let method = "spectral_fusion+smart_fusion"
     /// The `method` column's value of accelerometer rows.
@@ -83,53 +90,81 @@ public enum RespirationFamily: AnalysisFamily {
 
     public static func makeAnalyzer(options: RespirationOptions) -> Analyzer { Analyzer(options: options) }
 
-    /// The fused row of one window from its source rows (every lead and optical stream): smart
-    /// fusion (Karlen et al. 2013) over every modulation that passed quality in any row. One
-    /// modulation counts once (its rates over the streams averaged: two leads' R amplitudes are
-    /// one amplitude modulation, and the beat interval is one whether the ECG or the PPG times
-    /// it — respiratory sinus arrhythmia). With two or more, their mean
-    /// when their standard deviation is below the agreement limit; with three or more that do
-    /// not agree, the rate furthest from their median is left out until they agree or two
-    /// remain. Otherwise no rate, with the reason.
+    /// The fused row of one window from what its source rows added up (``FusionWindow``; every
+    /// lead and optical stream): spectral fusion over the window's and its neighbours' mean
+    /// spectra per modulation, at the threshold of the set of modulations the window's own
+    /// spectra come from (``FusionWindow/threshold(_:)``), else smart fusion
+    /// (``smartFused(_:options:)``).
+    /// - Complexity: O(keys × bins) for the three windows, whatever the number of streams.
     static func fused(
-        _ rows: [RespirationWindow], previous: [RespirationWindow] = [], next: [RespirationWindow] = [], options: RespirationOptions
+        _ now: FusionWindow, previous: FusionWindow? = nil, next: FusionWindow? = nil, options: RespirationOptions
     ) -> RespirationWindow {
-        var out = smartFused(rows, options: options)
-        func merged(_ r: [RespirationWindow]) -> RespirationWindow {
-            var w = out
-            w.spectra = r.flatMap(\.spectra)
-            return w
-        }
-        out.spectra = rows.flatMap(\.spectra)
+        var out = smartFused(now, options: options)
+        let spectra = [previous, now, next].compactMap { $0 }.flatMap(\.meanSpectra)
         RespirationStream.spectralFusion(
-            &out, window: [merged(previous), out, merged(next)].filter { !$0.spectra.isEmpty },
-            threshold: options.minimumConcentrationFused, seconds: options.windowSeconds,
-            key: { $0.modulation == .frequency ? "frequency" : $0.source.rawValue + "_" + $0.modulation.rawValue },
-            usedKey: { $0.source.rawValue })
-        out.spectra = []
+            &out, ownKeys: now.spectra.count, spectra: spectra, threshold: now.threshold(options), seconds: options.windowSeconds,
+            used: {
+                var used = [String: Double]()
+                for (source, p) in now.peaks { used[source.rawValue] = p.sum / Double(p.count) }
+                return used
+            })
+        if out.breathsPerMinute == nil { agreeingSources(now, into: &out, options: options) }
         return out
     }
 
-    /// Smart fusion of one window's source rows (the fallback of ``fused(_:previous:next:options:)``).
-    static func smartFused(_ rows: [RespirationWindow], options: RespirationOptions) -> RespirationWindow {
-        let first = rows[0]
+    /// The last resort of a fused row neither fusion gave a rate: the window's ECG and PPG rows
+    /// that have a rate (each passed its own stream's rule: a spectral concentration at least
+    /// that source's threshold, or smart fusion of its own gated modulations) give theirs — the
+    /// mean when they agree (standard deviation below the agreement limit, Karlen et al. 2013's
+    /// rule applied to the streams' rates), else no rate. So a window one stream rates is not
+    /// left empty because another stream's noise dilutes the fused spectrum, and the fused rows
+    /// (the family's summary figures) have a rate wherever a source row has one, unless the
+    /// sources disagree. Quality: the mean of those rows' qualities.
+    static func agreeingSources(_ window: FusionWindow, into out: inout RespirationWindow, options: RespirationOptions) {
+        let sums = window.rated.values
+        let n = sums.map(\.count).reduce(0, +)
+        guard n > 0 else { return }
+        let mean = sums.map(\.breathsPerMinute).reduce(0, +) / Double(n)
+        let squares = sums.map(\.squares).reduce(0, +)
+        let sd = n > 1 ? (max(0, squares - Double(n) * mean * mean) / Double(n - 1)).squareRoot() : 0
+        guard sd < options.agreementBreathsPerMinute else {
+            out.nullReason =
+                (out.nullReason ?? "")
+                + "; the \(n) source rows with a rate disagree: standard deviation \(Double(Int(sd * 10)) / 10) ≥ \(options.agreementBreathsPerMinute) breaths/min"
+            return
+        }
+        out.breathsPerMinute = mean
+        out.quality = sums.map(\.quality).reduce(0, +) / Double(n)
+        out.fromSources = true
+        out.spectral = false
+        out.nullReason = nil
+        out.used = [:]
+        for (source, e) in window.rated { out.used[source.rawValue] = e.breathsPerMinute / Double(e.count) }
+    }
+
+    /// Smart fusion (Karlen et al. 2013) over every modulation that passed quality in any of the
+    /// window's source rows, the fallback of ``fused(_:previous:next:options:)``. One modulation
+    /// counts once (its rates over the streams averaged: two leads' R amplitudes are one
+    /// amplitude modulation, and the beat interval is one whether the ECG or the PPG times it —
+    /// respiratory sinus arrhythmia). With two or more, their mean when their standard deviation
+    /// is below the agreement limit; with three or more that do not agree, the rate furthest
+    /// from their median is left out until they agree or two remain. Otherwise no rate, with the
+    /// reason.
+    static func smartFused(_ window: FusionWindow, options: RespirationOptions) -> RespirationWindow {
         var out = RespirationWindow(
-            source: .fused, startSeconds: first.startSeconds, endSeconds: first.endSeconds, breathsPerMinute: nil, quality: nil,
+            source: .fused, startSeconds: window.startSeconds, endSeconds: window.endSeconds, breathsPerMinute: nil, quality: nil,
             used: [:], nullReason: nil)
         var rates = [ModulationRate]()
         for source in [RespirationSource.ecg, .ppg] {
             for m in RespirationModulation.allCases {
                 // The beat interval is one modulation whether the ECG or the PPG times it.
                 if m == .frequency && source == .ppg { continue }
-                let same = rows.filter { $0.source == source || (m == .frequency && $0.source == .ppg) }.flatMap(\.passing)
-                    .filter { $0.modulation == m }
-                guard !same.isEmpty else { continue }
+                guard let same = window.rates[FusionWindow.key(source: source, modulation: m)], same.count > 0 else { continue }
                 let n = Double(same.count)
                 rates.append(
                     ModulationRate(
-                        source: same.contains { $0.source == .ecg } ? .ecg : .ppg, modulation: m,
-                        breathsPerMinute: same.map(\.breathsPerMinute).reduce(0, +) / n,
-                        purity: same.map(\.purity).reduce(0, +) / n))
+                        source: m != .frequency || same.fromECG ? source : .ppg, modulation: m,
+                        breathsPerMinute: same.breathsPerMinute / n, purity: same.purity / n))
             }
         }
         guard rates.count >= 2 else {
@@ -179,9 +214,10 @@ public enum RespirationFamily: AnalysisFamily {
         let options: RespirationOptions
         var streams = AnalyzerTable<String, RespirationStream>()
         public private(set) var issues: [String] = []
-        /// Source rows by window index, waiting for their fused row (and the last fused window's,
-        /// its successor's neighbour).
-        var pendingFused: [Int: [(stream: String, row: RespirationWindow)]] = [:]
+        /// What each window's source rows added up (``FusionWindow``), by window index, waiting
+        /// for its fused row (and the last fused window's, its successor's neighbour): bounded
+        /// per window whatever the number of streams.
+        var pendingFused: [Int: FusionWindow] = [:]
         /// The latest beat time seen on any stream, s.
         var latest = -Double.infinity
         /// The last window whose fused row was written.
@@ -190,6 +226,9 @@ public enum RespirationFamily: AnalysisFamily {
         var lateRows = 0
         /// The most windows held for fusion at once (bounded by the lag; tests).
         private(set) var maxHeldWindows = 0
+        /// The most spectrum sums held for fusion at once (bounded by the windows held × 5
+        /// modulation keys, whatever the number of streams; tests).
+        private(set) var maxHeldSpectra = 0
 
         init(options: RespirationOptions) { self.options = options }
 
@@ -254,25 +293,26 @@ public enum RespirationFamily: AnalysisFamily {
                 lateRows += 1
                 return
             }
-            var held = row
-            for i in held.spectra.indices { held.spectra[i].signal = [] }
-            pendingFused[k, default: []].append((stream, held))
+            if pendingFused[k] == nil { pendingFused[k] = FusionWindow(row, stream: stream) }
+            pendingFused[k]!.add(row, stream: stream)
             maxHeldWindows = max(maxHeldWindows, pendingFused.count)
+            maxHeldSpectra = max(maxHeldSpectra, pendingFused.values.map(\.spectra.count).reduce(0, +))
         }
 
         /// Writes the fused rows of the windows the recording is far enough past (all of them
         /// when `final`), in window order, and lets go of what no later fused row needs.
         mutating func writeFused(output: any ResultOutput, final: Bool) throws {
             let w = options.windowSeconds
+            // The earliest held window decides whether anything is due (most events write nothing).
+            let through = fusedThrough
+            guard let first = pendingFused.keys.lazy.filter({ $0 > through }).min(),
+                final || latest >= Double(first + 3) * w + RespirationStream.margin + options.fusionLagSeconds
+            else { return }
             for k in pendingFused.keys.sorted() where k > fusedThrough {
                 guard final || latest >= Double(k + 3) * w + RespirationStream.margin + options.fusionLagSeconds else { break }
-                func rows(_ i: Int) -> [(stream: String, row: RespirationWindow)] {
-                    (pendingFused[i] ?? []).sorted { $0.stream < $1.stream }
-                }
-                let now = rows(k)
-                let row = RespirationFamily.fused(
-                    now.map(\.row), previous: rows(k - 1).map(\.row), next: rows(k + 1).map(\.row), options: options)
-                try output.emit(RespirationTables.respiration, Streamed(stream: now[0].stream, value: row))
+                guard let now = pendingFused[k] else { continue }
+                let row = RespirationFamily.fused(now, previous: pendingFused[k - 1], next: pendingFused[k + 1], options: options)
+                try output.emit(RespirationTables.respiration, Streamed(stream: now.stream, value: row))
                 fusedThrough = k
                 for old in pendingFused.keys where old < k { pendingFused[old] = nil }
             }

@@ -107,11 +107,16 @@ struct RespirationStream {
         guard let w = waiting, w < k, let i = recent.firstIndex(where: { $0.index == w }) else { return }
         waiting = nil
         var row = recent[i].row
-        let neighbours = recent.filter { abs($0.index - w) <= 1 }.map(\.row)
+        // One spectrum per modulation and window (a stream's rows), in modulation order.
+        let spectra = recent.filter { abs($0.index - w) <= 1 }.flatMap {
+            $0.row.spectra.sorted { $0.modulation.rawValue < $1.modulation.rawValue }
+        }
+        .map(\.spectrum)
         let threshold = source == .ecg ? options.minimumConcentrationECG : options.minimumConcentrationPPG
+        let own = row.spectra
         Self.spectralFusion(
-            &row, window: neighbours, threshold: threshold, seconds: options.windowSeconds, key: { $0.modulation.rawValue },
-            usedKey: { $0.modulation.rawValue })
+            &row, ownKeys: Set(own.map(\.modulation)).count, spectra: spectra, threshold: threshold, seconds: options.windowSeconds,
+            used: { Dictionary(own.map { ($0.modulation.rawValue, $0.breathsPerMinute) }, uniquingKeysWith: { a, _ in a }) })
         recent[i].row = row
         keepIfBest(row)
         try emit(row)
@@ -156,28 +161,18 @@ struct RespirationStream {
     }
 
     /// Spectral fusion of a row's window: when the row's own window has spectra of two or more
-    /// modulations (keys), the mean of every normalised spectrum of `window` (the row's and its
-    /// neighbours'; a key's spectra of one window averaged first) is peak-picked
+    /// modulations (`ownKeys`), the mean of `spectra` (each key's mean normalised spectrum in the
+    /// row's window and its neighbours) is peak-picked
     /// (``RespiratorySpectrum/fusedPeak(_:seconds:)``); `quality` becomes the peak's
-    /// concentration, and when it reaches `threshold` the rate is the peak (the used columns each
-    /// modulation's own peak in the row's window) whatever smart fusion gave.
+    /// concentration, and when it reaches `threshold` the rate is the peak (the used columns
+    /// `used()`: each modulation's, or source's, own peak in the row's window) whatever smart
+    /// fusion gave.
     static func spectralFusion(
-        _ row: inout RespirationWindow, window: [RespirationWindow], threshold: Double, seconds: Double,
-        key: (ModulationSpectrum) -> String, usedKey: (ModulationSpectrum) -> String
+        _ row: inout RespirationWindow, ownKeys: Int, spectra: [[Double]], threshold: Double, seconds: Double,
+        used: () -> [String: Double]
     ) {
-        let own = Dictionary(grouping: row.spectra, by: key)
         row.quality = nil
-        guard own.count >= 2 else { return }
-        var spectra = [[Double]]()
-        for w in window {
-            for (_, group) in Dictionary(grouping: w.spectra, by: key).sorted(by: { $0.key < $1.key }) {
-                guard let n = group.first?.spectrum.count else { continue }
-                var mean = [Double](repeating: 0, count: n)
-                for g in group { for b in 0..<n { mean[b] += g.spectrum[b] / Double(group.count) } }
-                spectra.append(mean)
-            }
-        }
-        guard let peak = RespiratorySpectrum.fusedPeak(spectra, seconds: seconds) else { return }
+        guard ownKeys >= 2, let peak = RespiratorySpectrum.fusedPeak(spectra, seconds: seconds) else { return }
         row.quality = peak.concentration
         guard peak.concentration >= threshold else {
             if let why = row.nullReason {
@@ -190,10 +185,7 @@ struct RespirationStream {
         row.breathsPerMinute = peak.breathsPerMinute
         row.spectral = true
         row.nullReason = nil
-        row.used = [:]
-        for (k, group) in Dictionary(grouping: row.spectra, by: usedKey) {
-            row.used[k] = group.map(\.breathsPerMinute).reduce(0, +) / Double(group.count)
-        }
+        row.used = used()
     }
 
     private mutating func drop(before t: Double) {

@@ -19,11 +19,11 @@ public enum RespirationTables {
             .init("window_end", .real, unit: "s", "window end (exclusive)") { .real($0.value.endSeconds) },
             .init(
                 "breaths_per_min", .real, unit: "1/min",
-                "breathing rate: the peak of the modulations' fused spectrum (mean of their normalised periodograms over the window and its two neighbours) when its concentration (quality) reaches the source's threshold (method spectral_fusion); else the mean of the used modulation rates when two or more pass quality (spectral purity, autocorrelation at the rate's period, breath count agreeing with the spectral peak) and their standard deviation is below the agreement limit (Karlen et al. 2013 smart fusion); fused: the same rule over every ECG and PPG modulation that passed quality in the window (one modulation of one source counted once; with three or more that disagree, the one furthest from their median left out until they agree or two remain); empty otherwise"
+                "breathing rate: the peak of the modulations' fused spectrum (mean of their normalised periodograms over the window and its two neighbours) when its concentration (quality) reaches the source's threshold (method spectral_fusion); else the mean of the used modulation rates when two or more pass quality (spectral purity, autocorrelation at the rate's period, breath count agreeing with the spectral peak) and their standard deviation is below the agreement limit (Karlen et al. 2013 smart fusion); fused: the same rule over every ECG and PPG modulation that passed quality in the window (one modulation of one source counted once; with three or more that disagree, the one furthest from their median left out until they agree or two remain; the spectral threshold is the ECG's or the PPG's when the window's spectra are of that source only), and when neither gives a rate the mean of the window's ECG and PPG rows' rates if they agree (standard deviation below the agreement limit; method agreeing_sources); empty otherwise"
             ) { .finite($0.value.breathsPerMinute) },
             .init(
                 "quality", .real,
-                "peak concentration of the fused spectrum: the share of the mean normalised 0.05–1 Hz periodogram of the row's modulations (window and its two neighbours) within ±1/(2·window) Hz of its peak, 0–1 (about 0.2 or less for beats without breathing); empty when the window has fewer than two modulations; accelerometer rows: spectral purity"
+                "peak concentration of the fused spectrum: the share of the mean normalised 0.05–1 Hz periodogram of the row's modulations (window and its two neighbours) within ±1/(2·window) Hz of its peak, 0–1 (about 0.2 or less for beats without breathing); empty when the window has fewer than two modulations; fused rows of method agreeing_sources: the mean quality of the source rows whose rates they average; accelerometer rows: spectral purity"
             ) { .finite($0.value.quality) },
             .init(
                 "rate_amplitude", .real, unit: "1/min",
@@ -49,26 +49,29 @@ public enum RespirationTables {
             },
             .init(
                 "rate_ecg", .real, unit: "1/min",
-                "fused rows: the mean of the ECG modulation rates the fusion kept (the beat-interval modulation, one whether the ECG or the PPG times it, counts here when an ECG lead gives it)"
+                "fused rows: the mean of the ECG modulation rates the fusion kept (the beat-interval modulation, one whether the ECG or the PPG times it, counts here when an ECG lead gives it; spectral_fusion rows: of the ECG modulations' own peaks; agreeing_sources rows: of the ECG leads' rates)"
             ) {
                 .finite($0.value.used[RespirationSource.ecg.rawValue])
             },
             .init(
                 "rate_ppg", .real, unit: "1/min",
-                "fused rows: the mean of the PPG modulation rates the fusion kept (spectral_fusion rows: of the PPG modulations' own peaks)"
+                "fused rows: the mean of the PPG modulation rates the fusion kept (spectral_fusion rows: of the PPG modulations' own peaks; agreeing_sources rows: of the optical streams' rates)"
             ) {
                 .finite($0.value.used[RespirationSource.ppg.rawValue])
             },
             .init(
                 "method", .text,
-                "spectral_fusion: the peak (0.1–0.7 Hz) of the mean of the modulations' normalised periodograms over the window and its two neighbours (Nemati et al. 2010; Welch 1967), its concentration reaching the source's threshold; smart_fusion: the mean of the modulation rates that pass the respiratory quality indices (Birrenkott et al. 2016; Schäfer & Kratky 2008) and agree (Karlen et al. 2013), the fallback; spectral_fusion+smart_fusion: no rate (both tried); principal_axis+spectral_peak (accelerometer rows): the same peak and indices on a still accelerometer's principal axis (Bates et al. 2010)"
+                "spectral_fusion: the peak (0.1–0.7 Hz) of the mean of the modulations' normalised periodograms over the window and its two neighbours (Nemati et al. 2010; Welch 1967), its concentration reaching the source's threshold; smart_fusion: the mean of the modulation rates that pass the respiratory quality indices (Birrenkott et al. 2016; Schäfer & Kratky 2008) and agree (Karlen et al. 2013), the fallback; agreeing_sources (fused rows): the mean of the window's ECG and PPG rows' rates when both fusions fail and those rates agree; spectral_fusion+smart_fusion: no rate (both tried); principal_axis+spectral_peak (accelerometer rows): the same peak and indices on a still accelerometer's principal axis (Bates et al. 2010)"
             ) {
                 let v = $0.value
                 return .text(
                     v.source == .accelerometer
                         ? RespirationFamily.accelerometerMethod
                         : v.breathsPerMinute == nil
-                            ? RespirationFamily.method : v.spectral ? RespirationFamily.spectralMethod : RespirationFamily.smartMethod)
+                            ? RespirationFamily.method
+                            : v.spectral
+                                ? RespirationFamily.spectralMethod
+                                : v.fromSources ? RespirationFamily.sourcesMethod : RespirationFamily.smartMethod)
             },
             .init("null_reason", .text, "why breaths_per_min is empty, else empty") { .optional($0.value.nullReason) },
         ])
@@ -99,11 +102,12 @@ public enum RespirationTables {
     public static let summaryFigures = [
         SummaryFigure(
             family: RespirationFamily.name, name: "mean_breaths_per_min", unit: "1/min",
-            meaning: "mean breathing rate over the fused respiration windows with a rate (a window counts on the day it starts)",
+            meaning:
+                "mean breathing rate over the fused respiration rows with a rate (one fused row per window with an ECG or PPG row; it has a rate wherever one of those rows has, unless their rates disagree; a window counts on the day it starts; accelerometer rows not counted)",
             aggregation: .mean, sourceTable: "respiration", sourceColumn: "breaths_per_min"),
         SummaryFigure(
             family: RespirationFamily.name, name: "rate_share",
-            meaning: "share of the fused respiration windows that have a breathing rate",
+            meaning: "share of the fused respiration rows (one per window with an ECG or PPG row) that have a breathing rate",
             aggregation: .share, sourceTable: "respiration", sourceColumn: "breaths_per_min"),
     ]
 }

@@ -49,6 +49,9 @@ public struct RespirationWindow: Sendable, Hashable {
     /// Whether the rate is the peak of the fused spectrum (``RespiratorySpectrum/fusedPeak(_:seconds:)``)
     /// rather than smart fusion's mean of the modulation rates.
     var spectral = false
+    /// Whether a fused row's rate is the mean of the window's agreeing source rows'
+    /// (``RespirationFamily/agreeingSources(_:into:options:)``).
+    var fromSources = false
     /// The modulation rates that passed quality (source rows; for the fused row).
     var passing: [ModulationRate] = []
     /// Each modulation's normalised spectrum and own peak in this window (for spectral fusion).

@@ -262,4 +262,87 @@ func describe(_ rows: [Streamed<RespirationWindow>]) -> [String] {
         #expect(threeHours.held <= Int(600 / 32) + 5)
         #expect(threeHours.rows.filter { $0.contains(" fused ") }.count >= 330)
     }
+
+    /// A recording with ECG only: its fused rows are the lead's rows (the same spectra), judged at
+    /// the ECG's threshold whatever the fused one (before: at the fused threshold, so a lead's
+    /// window at concentration 0.228 had a rate and its fused row none — the two-lead contract
+    /// fixture).
+    @Test func fusedRowOfOneSourceIsJudgedAtThatSourcesThreshold() throws {
+        var o = RespirationOptions()
+        o.minimumConcentrationFused = 0.99
+        let e = SyntheticBeats(seconds: 640, breathsPerMinute: 15, noise: 0.1).events()
+        let rows = try runRespiration(e.ecg, options: o)
+        let lead = Dictionary(uniqueKeysWithValues: rows.filter { $0.value.source == .ecg }.map { ($0.value.startSeconds, $0.value) })
+        let fused = rows.filter { $0.value.source == .fused }
+        #expect(fused.count == lead.count)
+        #expect(lead.values.contains { $0.spectral })
+        for f in fused {
+            let l = try #require(lead[f.value.startSeconds])
+            guard l.spectral else { continue }
+            #expect(abs((f.value.breathsPerMinute ?? -1) - (l.breathsPerMinute ?? -2)) < 1e-9, "\(f.value.startSeconds)")
+            #expect(abs((f.value.quality ?? -1) - (l.quality ?? -2)) < 1e-12, "\(f.value.startSeconds)")
+        }
+    }
+
+    /// Many optical streams (the same pulses under 40 stream keys): the fused rows are those of
+    /// one stream (the mean of identical spectra; rates within rounding) and what is held for
+    /// fusion does not grow with the streams (one spectrum sum per modulation and window).
+    @Test func fusionStateDoesNotGrowWithStreams() throws {
+        func run(streams: Int) throws -> (rates: [Double?], held: Int, windows: Int) {
+            let e = SyntheticBeats(seconds: 640, noise: 0.05).events()
+            var a = RespirationFamily.makeAnalyzer(options: RespirationOptions())
+            let out = RespirationRowCollector()
+            let declared = DerivedSeries(source: "x", name: "y", summary: "", attributes: [])
+            for ev in e.ppg {
+                for s in 0..<streams {
+                    var x = ev
+                    x.stream = "m/photoplethysmogram/\(s)"
+                    try a.consume(derived: x, series: declared, output: out)
+                }
+            }
+            try a.finish(output: out)
+            let fused = out.rows.filter { $0.value.source == .fused }.sorted { $0.value.startSeconds < $1.value.startSeconds }
+            return (fused.map(\.value.breathsPerMinute), a.maxHeldSpectra, a.maxHeldWindows)
+        }
+        let one = try run(streams: 1), many = try run(streams: 40)
+        #expect(one.held == many.held, "\(one.held) vs \(many.held)")
+        #expect(one.held <= 3 * one.windows)
+        #expect(one.rates.count == many.rates.count)
+        #expect(one.rates.compactMap { $0 }.count >= 15)
+        for (a, b) in zip(one.rates, many.rates) {
+            #expect((a == nil) == (b == nil))
+            if let a, let b { #expect(abs(a - b) < 1e-6) }
+        }
+    }
+
+    /// The fused row's last resort (``RespirationFamily/agreeingSources(_:into:options:)``), on
+    /// rows whose rates are given: agreeing source rates give their mean, disagreeing ones none.
+    @Test func agreeingSourceRowsGiveTheFusedRate() throws {
+        func row(_ source: RespirationSource, _ rate: Double?, quality: Double) -> RespirationWindow {
+            RespirationWindow(
+                source: source, startSeconds: 32, endSeconds: 64, breathsPerMinute: rate, quality: quality, used: [:],
+                nullReason: rate == nil ? "none" : nil)
+        }
+        let o = RespirationOptions()
+        var w = FusionWindow(row(.ecg, 15, quality: 0.3), stream: "b")
+        w.add(row(.ecg, 15, quality: 0.3), stream: "b")
+        w.add(row(.ppg, 16, quality: 0.5), stream: "a")
+        w.add(row(.ppg, nil, quality: 0.1), stream: "c")
+        var out = RespirationFamily.smartFused(w, options: o)
+        #expect(out.breathsPerMinute == nil)
+        RespirationFamily.agreeingSources(w, into: &out, options: o)
+        #expect(out.breathsPerMinute == 15.5)
+        #expect(abs((out.quality ?? 0) - 0.4) < 1e-12)
+        #expect(out.used == ["ecg": 15, "ppg": 16])
+        #expect(out.nullReason == nil)
+        #expect(w.stream == "a")
+        // 15 and 25: standard deviation 7.1 ≥ 4 (the default agreement limit).
+        var d = FusionWindow(row(.ecg, 15, quality: 0.3), stream: "a")
+        d.add(row(.ecg, 15, quality: 0.3), stream: "a")
+        d.add(row(.ppg, 25, quality: 0.3), stream: "b")
+        var none = RespirationFamily.smartFused(d, options: o)
+        RespirationFamily.agreeingSources(d, into: &none, options: o)
+        #expect(none.breathsPerMinute == nil)
+        #expect(none.nullReason?.contains("disagree") == true)
+    }
 }
