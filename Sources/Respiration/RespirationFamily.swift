@@ -212,7 +212,10 @@ public enum RespirationFamily: AnalysisFamily {
     /// for fusion is bounded by that lag, not by the recording's length).
     public struct Analyzer: RecordingAnalyzer {
         let options: RespirationOptions
-        var streams = AnalyzerTable<String, RespirationStream>()
+        /// The streams' analyses, in order of first event, and each one's slot by key (series and
+        /// stream).
+        var streams: [RespirationStream] = []
+        var slots: [String: Int] = [:]
         public private(set) var issues: [String] = []
         /// What each window's source rows added up (``FusionWindow``), by window index, waiting
         /// for its fused row (and the last fused window's, its successor's neighbour): bounded
@@ -229,6 +232,12 @@ public enum RespirationFamily: AnalysisFamily {
         /// The most spectrum sums held for fusion at once (bounded by the windows held × 5
         /// modulation keys, whatever the number of streams; tests).
         private(set) var maxHeldSpectra = 0
+        /// The spectrum sums held now.
+        var heldSpectra = 0
+        /// The earliest held window whose fused row is not written yet, or `nil`.
+        var firstPending: Int?
+        /// The last event's series, stream and stream key (consecutive events mostly share them).
+        var lastKey: (series: String, stream: String, slot: Int)?
 
         init(options: RespirationOptions) { self.options = options }
 
@@ -260,9 +269,20 @@ public enum RespirationFamily: AnalysisFamily {
         public mutating func consume(derived event: DerivedEvent, series: DerivedSeries, output: any ResultOutput) throws {
             let isECG = event.series == "ecg_beats"
             guard isECG || event.series == "ppg_pulses" else { return }
-            let key = event.series + "\u{0}" + event.stream
-            if !streams.contains(key) {
-                streams.add(RespirationStream(source: isECG ? .ecg : .ppg, stream: event.stream, options: options), for: key)
+            // Consecutive events mostly come from one stream: its slot is looked up once.
+            let slot: Int
+            if let last = lastKey, last.series == event.series, last.stream == event.stream {
+                slot = last.slot
+            } else {
+                let key = event.series + "\u{0}" + event.stream
+                if let known = slots[key] {
+                    slot = known
+                } else {
+                    slot = streams.count
+                    slots[key] = slot
+                    streams.append(RespirationStream(source: isECG ? .ecg : .ppg, stream: event.stream, options: options))
+                }
+                lastKey = (event.series, event.stream, slot)
             }
             let v = event.values
             let usable: Bool, values: [Double]
@@ -275,11 +295,9 @@ public enum RespirationFamily: AnalysisFamily {
             }
             let stream = event.stream
             var emitted = [RespirationWindow]()
-            try streams.update(key) { s in
-                try s.append(time: event.time, usable: usable, values: values) { row in
-                    try output.emit(RespirationTables.respiration, Streamed(stream: stream, value: row))
-                    emitted.append(row)
-                }
+            try streams[slot].append(time: event.time, usable: usable, values: values) { row in
+                try output.emit(RespirationTables.respiration, Streamed(stream: stream, value: row))
+                emitted.append(row)
             }
             for row in emitted { hold(row, stream: stream) }
             if event.time.isFinite { latest = max(latest, event.time) }
@@ -294,9 +312,12 @@ public enum RespirationFamily: AnalysisFamily {
                 return
             }
             if pendingFused[k] == nil { pendingFused[k] = FusionWindow(row, stream: stream) }
+            let before = pendingFused[k]!.spectra.count
             pendingFused[k]!.add(row, stream: stream)
+            heldSpectra += pendingFused[k]!.spectra.count - before
+            firstPending = min(firstPending ?? k, k)
             maxHeldWindows = max(maxHeldWindows, pendingFused.count)
-            maxHeldSpectra = max(maxHeldSpectra, pendingFused.values.map(\.spectra.count).reduce(0, +))
+            maxHeldSpectra = max(maxHeldSpectra, heldSpectra)
         }
 
         /// Writes the fused rows of the windows the recording is far enough past (all of them
@@ -304,8 +325,7 @@ public enum RespirationFamily: AnalysisFamily {
         mutating func writeFused(output: any ResultOutput, final: Bool) throws {
             let w = options.windowSeconds
             // The earliest held window decides whether anything is due (most events write nothing).
-            let through = fusedThrough
-            guard let first = pendingFused.keys.lazy.filter({ $0 > through }).min(),
+            guard let first = firstPending,
                 final || latest >= Double(first + 3) * w + RespirationStream.margin + options.fusionLagSeconds
             else { return }
             for k in pendingFused.keys.sorted() where k > fusedThrough {
@@ -314,8 +334,13 @@ public enum RespirationFamily: AnalysisFamily {
                 let row = RespirationFamily.fused(now, previous: pendingFused[k - 1], next: pendingFused[k + 1], options: options)
                 try output.emit(RespirationTables.respiration, Streamed(stream: now.stream, value: row))
                 fusedThrough = k
-                for old in pendingFused.keys where old < k { pendingFused[old] = nil }
+                for old in pendingFused.keys where old < k {
+                    heldSpectra -= pendingFused[old]?.spectra.count ?? 0
+                    pendingFused[old] = nil
+                }
             }
+            let through = fusedThrough
+            firstPending = pendingFused.keys.lazy.filter { $0 > through }.min()
         }
 
         public mutating func finish(output: any ResultOutput) throws {
@@ -324,19 +349,25 @@ public enum RespirationFamily: AnalysisFamily {
                 let name = a.stream
                 try a.flush { row in try output.emit(RespirationTables.respiration, Streamed(stream: name, value: row)) }
             }
-            for key in streams.order.sorted() {
-                guard var s = streams.remove(key) else { continue }
-                let stream = s.stream
+            for (_, slot) in slots.sorted(by: { $0.key < $1.key }) {
+                let stream = streams[slot].stream
                 var emitted = [RespirationWindow]()
-                try s.flush { row in
+                try streams[slot].flush { row in
                     try output.emit(RespirationTables.respiration, Streamed(stream: stream, value: row))
                     emitted.append(row)
                 }
                 for row in emitted { hold(row, stream: stream) }
-                for sample in s.strip() { try output.emit(RespirationTables.signal, Streamed(stream: stream, value: sample)) }
+                for sample in streams[slot].strip() {
+                    try output.emit(RespirationTables.signal, Streamed(stream: stream, value: sample))
+                }
             }
+            streams = []
+            slots = [:]
+            lastKey = nil
             try writeFused(output: output, final: true)
             pendingFused = [:]
+            heldSpectra = 0
+            firstPending = nil
             if lateRows > 0 {
                 issues.append(
                     "respiration: \(lateRows) source rows came more than \(options.fusionLagSeconds) s behind the other streams and were not fused"

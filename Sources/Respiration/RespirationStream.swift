@@ -1,3 +1,5 @@
+import DSP
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -25,6 +27,10 @@ struct RespirationStream {
     let stream: String
     let modulations: [RespirationModulation]
     let options: RespirationOptions
+    /// The band-pass at the grid's rate, designed once per stream (``RespiratorySpectrum/bandPass(gridHz:)``).
+    let filter: ZeroPhaseSOSFilter?
+    /// The Hann window of a window's grid points, computed once per stream.
+    let hann: [Double]
     /// Beats are kept this long before a window's start and after its end, s (interpolation
     /// at the window's edges).
     static let margin = 4.0
@@ -46,6 +52,8 @@ struct RespirationStream {
         self.stream = stream
         self.modulations = source == .ecg ? RespirationModulation.ecgModulations : RespirationModulation.ppgModulations
         self.options = options
+        self.filter = RespiratorySpectrum.bandPass(gridHz: options.gridHz)
+        self.hann = RespiratorySpectrum.hann(Int((options.windowSeconds * options.gridHz).rounded(.down)))
     }
 
     /// Adds a beat; emits the windows it completes.
@@ -216,7 +224,8 @@ struct RespirationStream {
             Self.removeOutliers(&times, &values)
             guard times.count >= 2,
                 let e = RespiratorySpectrum.estimate(
-                    times: times, values: values, start: start, seconds: w, margin: Self.margin, gridHz: options.gridHz)
+                    times: times, values: values, start: start, seconds: w, margin: Self.margin, gridHz: options.gridHz,
+                    filter: filter, hann: hann)
             else { continue }
             spectra.append(
                 ModulationSpectrum(

@@ -64,6 +64,11 @@ struct RespiratorySpectrum {
         return ZeroPhaseSOSFilter(design.sos)
     }
 
+    /// The Hann window of `n` points, 0.5 − 0.5 cos(2πi / (n − 1)) (as ``estimate(times:values:start:seconds:margin:gridHz:filter:hann:)`` applies it).
+    static func hann(_ n: Int) -> [Double] {
+        (0..<n).map { 0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(n - 1)) }
+    }
+
     /// Lowest and highest breathing frequency searched, Hz.
     static let band = (low: 0.1, high: 0.7)
     /// The band over which purity's total power is taken, Hz.
@@ -79,11 +84,14 @@ struct RespiratorySpectrum {
     ///   - start: the window's start, s.
     ///   - seconds: the window's length, s.
     ///   - gridHz: the grid's rate, Hz.
+    ///   - filter: the band-pass at `gridHz` when already designed (``bandPass(gridHz:)``), else designed here.
+    ///   - window: the Hann window of the window's grid points when already computed (``hann(_:)``), else computed here.
     ///   - margin: the context each side of the window, s (filter transients).
     /// - Complexity: O(m log m) with m = gridHz / step (one 1024-point FFT at the defaults), else
     ///   O(grid points × evaluated frequencies).
     static func estimate(
-        times: [Double], values: [Double], start: Double, seconds: Double, margin: Double, gridHz: Double
+        times: [Double], values: [Double], start: Double, seconds: Double, margin: Double, gridHz: Double,
+        filter designed: ZeroPhaseSOSFilter? = nil, hann window: [Double]? = nil
     ) -> Estimate? {
         let n = Int((seconds * gridHz).rounded(.down))
         let pad = Int((margin * gridHz).rounded(.down))
@@ -109,7 +117,7 @@ struct RespiratorySpectrum {
         // margins take the filter's edge transients), then the window itself.
         let m = padded.reduce(0, +) / Double(padded.count)
         for i in padded.indices { padded[i] -= m }
-        guard let filter = bandPass(gridHz: gridHz), padded.count > filter.padLength,
+        guard let filter = designed ?? bandPass(gridHz: gridHz), padded.count > filter.padLength,
             let filtered = try? filter.apply(padded)
         else { return nil }
         var grid = Array(filtered[pad..<(pad + n)])
@@ -127,7 +135,7 @@ struct RespiratorySpectrum {
         let detrended = grid
         var energy = 0.0
         for i in 0..<n {
-            let hann = 0.5 - 0.5 * cos(2 * Double.pi * Double(i) / Double(n - 1))
+            let hann = window?.count == n ? window![i] : 0.5 - 0.5 * cos(2 * Double.pi * Double(i) / Double(n - 1))
             grid[i] *= hann
             energy += grid[i] * grid[i]
         }
