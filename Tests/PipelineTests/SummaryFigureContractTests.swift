@@ -18,7 +18,7 @@ struct SummaryFigureContractTests {
     static let datasets = [
         "ecg/watch-1_mitdb100_1716282000.ndjson.gz", "ecg/watch-1_mitdb105_1716285600.ndjson.gz",
         "ppg/phone-1_butppg_1716296400.ndjson.gz", "accelerometer/oxford_user1_hand_1506421989895.ndjson.gz",
-        "accelerometer/actigraph_example_wrist_100hz.ndjson.gz",
+        "accelerometer/actigraph_example_wrist_100hz.ndjson.gz", "apple-health/export-excerpt.xml",
     ]
 
     /// A named run's tables.
@@ -39,6 +39,7 @@ struct SummaryFigureContractTests {
         out.append(Run(name: "two simulated nights", sink: try simulatedNights()))
         out.append(Run(name: "CinC 2017 AF strip A00004", sink: try cincAF()))
         out.append(Run(name: "BIDMC excerpt (respiration)", sink: try bidmcExcerpt()))
+        out.append(Run(name: "device beat list with a premature beat", sink: try deviceListWithPrematureBeat()))
         return out
     }
 
@@ -61,6 +62,17 @@ struct SummaryFigureContractTests {
 
     /// The demo ECG as a two-lead WFDB record (``RecordingAnalysisTests/twoLeadRecord(in:)``): the
     /// ECG family fuses the leads.
+    /// The Apple Health excerpt with its beat list replaced by 80 beats 0.8 s apart, the 41st
+    /// 0.3 s early (intervals 0.5 s then 1.1 s: a premature beat the correction marks).
+    static func deviceListWithPrematureBeat() throws -> MemorySink {
+        let dir = TemporaryDirectory()
+        let times = (0..<80).map { Double($0) * 0.8 - ($0 == 40 ? 0.3 : 0) }
+        let path = try AppleHealthDeviceRhythmTests.export(beatsAt: times, in: dir)
+        let sink = MemorySink()
+        _ = try RecordingAnalysis.run(path: path, analysis: AnalysisConfiguration(), sink: sink)
+        return sink
+    }
+
     static func twoLeads() throws -> MemorySink {
         let dir = TemporaryDirectory()
         let hea = try RecordingAnalysisTests.twoLeadRecord(in: dir)
