@@ -424,6 +424,8 @@ struct SensorKitRecordParser {
     mutating func parseMotionSample(_ s: inout JSONScanner, rotation: Bool) throws(ScanError) {
         s.skipWhitespace()
         let at = s.i
+        if !rotation, try parseCompactAccelerometerSample(&s) { return }
+        s.i = at
         try s.beginObject("sample")
         var first = true
         var t = 0.0, id: UInt64 = 0
@@ -449,6 +451,37 @@ struct SensorKitRecordParser {
         guard haveVector else { throw Self.missing(rotation ? "rotationRate" : "acceleration", in: what, at: at) }
         guard rotation || haveID else { throw Self.missing("identifier", in: what, at: at) }
         motion.append(StagedMotionSample(time: t, identifier: id, x: v.0, y: v.1, z: v.2))
+    }
+
+    /// The accelerometer sample at the scanner when it is written exactly as SensorKit exporters
+    /// write it, `{"startDate":T,"identifier":N[,"timestamp":T],"acceleration":{"x":X,"y":Y,"z":Z}}`
+    /// with no whitespace: the keys are matched as literals (8-byte compares) instead of being
+    /// scanned and looked up one by one. Returns `false`, the scanner anywhere inside the sample,
+    /// at the first byte that differs; the caller then parses the sample from its start with the
+    /// general rules. Every value is read and checked as the general path reads it, at the same
+    /// offset with the same field name, so a value error throws the same error.
+    /// - Complexity: O(bytes of the sample).
+    @inline(__always)
+    mutating func parseCompactAccelerometerSample(_ s: inout JSONScanner) throws(ScanError) -> Bool {
+        guard s.consume("{\"startDate\":") else { return false }
+        let t = try Self.readTime(&s, "startDate")
+        guard s.consume(",\"identifier\":") else { return false }
+        let id = try s.readUInt64("identifier")
+        if s.consume(",\"timestamp\":") { _ = try s.readDouble("timestamp") }
+        guard s.consume(",\"acceleration\":") else { return false }
+        let at = s.i
+        guard s.consume("{\"x\":") else { return false }
+        let x = try s.readDouble("x")
+        guard s.consume(",\"y\":") else { return false }
+        let y = try s.readDouble("y")
+        guard s.consume(",\"z\":") else { return false }
+        let z = try s.readDouble("z")
+        guard s.consume("}}") else { return false }
+        if InputLimits.exceedsFloat(x) || InputLimits.exceedsFloat(y) || InputLimits.exceedsFloat(z) {
+            throw ScanError(.outOfRange, at: at, "'acceleration' has a component beyond the single-precision range (±3.4e38)")
+        }
+        motion.append(StagedMotionSample(time: t, identifier: id, x: Float(x), y: Float(y), z: Float(z)))
+        return true
     }
 
     @inline(__always)
