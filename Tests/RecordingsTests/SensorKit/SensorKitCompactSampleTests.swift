@@ -58,4 +58,64 @@ struct SensorKitCompactSampleTests {
         #expect(stream.columns[2] == z.map { Float(Double($0)!) })
         #expect(stream.times[0] == Double("1716188400.020128")!)
     }
+
+    /// Optical samples as exporters write them, valid and not.
+    static let optical: [String] = [
+        #"{"emitter":9,"activePhotodiodeIndexes":[0,1],"signalIdentifier":1,"nominalWavelength":525.0,"effectiveWavelength":527.3,"samplingFrequency":64.0,"nanosecondsSinceStart":0,"normalizedReflectance":0.0121823626,"noiseTerms":{"whiteNoise":1.1e-06,"pinkNoise":2e-07,"backgroundNoise":0.0003,"backgroundNoiseOffset":0.0001},"conditions":[]}"#,
+        #"{"emitter":1,"activePhotodiodeIndexes":[0],"signalIdentifier":100001,"samplingFrequency":30.0,"nanosecondsSinceStart":33445000,"normalizedReflectance":-254.418,"noiseTerms":null,"conditions":["signalSaturation"]}"#,
+        #"{"emitter":1,"activePhotodiodeIndexes":[],"signalIdentifier":2,"samplingFrequency":30.0,"nanosecondsSinceStart":66890000,"normalizedReflectance":null,"noiseTerms":{"whiteNoise":null,"pinkNoise":1,"backgroundNoise":2,"backgroundNoiseOffset":3},"conditions":["unreliableNoise","signalSaturation"]}"#,
+        #"{"emitter":1,"activePhotodiodeIndexes":[64],"signalIdentifier":2,"samplingFrequency":30.0,"nanosecondsSinceStart":0,"normalizedReflectance":1,"noiseTerms":null,"conditions":[]}"#,
+        #"{"emitter":1,"activePhotodiodeIndexes":[0],"signalIdentifier":2,"samplingFrequency":0,"nanosecondsSinceStart":0,"normalizedReflectance":1,"noiseTerms":null,"conditions":[]}"#,
+        #"{"emitter":1,"activePhotodiodeIndexes":[0],"signalIdentifier":2,"samplingFrequency":30.0,"nanosecondsSinceStart":0,"normalizedReflectance":NaN,"noiseTerms":null,"conditions":[]}"#,
+        #"{"emitter":1,"activePhotodiodeIndexes":[0],"signalIdentifier":2,"samplingFrequency":30.0,"nanosecondsSinceStart":0,"normalizedReflectance":1,"noiseTerms":null}"#,
+        #"{"emitter":1,"activePhotodiodeIndexes":[0],"signalIdentifier":2,"samplingFrequency":30.0,"nanosecondsSinceStart":0,"normalizedReflectance":1,"noiseTerms":null,"conditions":["other"]}"#,
+        #"{"emitter":1,"activePhotodiodeIndexes":[0],"samplingFrequency":30.0,"nanosecondsSinceStart":0,"normalizedReflectance":1,"noiseTerms":null,"conditions":[]}"#,
+        #"{"emitter":1,"activePhotodiodeIndexes":[0],"signalIdentifier":2,"samplingFrequency":30.0,"nanosecondsSinceStart":0,"normalizedReflectance":1,"noiseTerms":{"pinkNoise":1},"conditions":[],"extra":0}"#,
+    ]
+
+    /// PPG accelerometer samples, valid and not.
+    static let ppgAccelerometer: [String] = [
+        #"{"nanosecondsSinceStart":0,"samplingFrequency":64.0,"x":0.0184031698,"y":-0.983850167,"z":0.00893477388}"#,
+        #"{"nanosecondsSinceStart":15625000,"samplingFrequency":64.0,"x":1e39,"y":0,"z":0}"#,
+        #"{"nanosecondsSinceStart":31250000,"samplingFrequency":64.0,"x":0.1,"y":0.2}"#,
+        #"{"samplingFrequency":64.0,"nanosecondsSinceStart":46875000,"x":0.1,"y":0.2,"z":0.3}"#,
+    ]
+
+    @Test("PPG optical and accelerometer samples: the same values, accounts and errors with and without spaces")
+    func compactPPGEqualsGeneral() throws {
+        // One line per optical sample and per accelerometer sample (each with the valid first
+        // sample of the other kind), a second apart.
+        var lines: [String] = []
+        for (k, o) in Self.optical.enumerated() {
+            lines.append(Self.ppgLine(second: k, optical: o, accelerometer: Self.ppgAccelerometer[0]))
+        }
+        for (k, a) in Self.ppgAccelerometer.enumerated() {
+            lines.append(Self.ppgLine(second: 100 + k, optical: Self.optical[0], accelerometer: a))
+        }
+        let folder = TemporaryDirectory()
+        func write(_ name: String, _ lines: [String]) throws -> DecodedFile {
+            try decodeAll(folder.write(name, lines.joined(separator: "\n") + "\n"))
+        }
+        let compact = try write("compact.ndjson", lines)
+        let spaced = try write(
+            "spaced.ndjson", lines.map { $0.replacingOccurrences(of: ":", with: ": ").replacingOccurrences(of: ",", with: ", ") })
+        #expect(!compact.streams.isEmpty)
+        #expect(differences(compact, spaced).isEmpty, "\(differences(compact, spaced))")
+        #expect(compact.accounts.map(\.samplesRead) == spaced.accounts.map(\.samplesRead))
+        #expect(compact.accounts.map(\.rejected) == spaced.accounts.map(\.rejected))
+        #expect(compact.issues.map(\.code) == spaced.issues.map(\.code))
+        #expect(compact.issues.map(\.message) == spaced.issues.map(\.message))
+        #expect(compact.issues.map(\.line) == spaced.issues.map(\.line))
+        // Rejected: optical samples 4, 5, 6, 9 (photodiode 64, rate 0, NaN, no signalIdentifier)
+        // and accelerometer samples 2, 3 (beyond Float, no z); lines are numbered from 1.
+        let rejected = Set(compact.issues.compactMap(\.line))
+        #expect(rejected == [4, 5, 6, 9, Self.optical.count + 2, Self.optical.count + 3], "\(compact.issues)")
+    }
+
+    static func ppgLine(second: Int, optical: String, accelerometer: String) -> String {
+        let t = 1_716_195_600 + second
+        return #"{"type":"photoplethysmogram","deviceId":"w","sample":[{"startDate":"# + "\(t)"
+            + #","nanosecondsSinceStart":0,"usage":["backgroundSystem"],"temperature":31.0,"opticalSamples":["# + optical
+            + #"],"accelerometerSamples":["# + accelerometer + "]}]}"
+    }
 }
