@@ -27,9 +27,26 @@ struct SensorKitCompactSampleTests {
         #"{"startDate":1686663240.12,"identifier":12,"acceleration":{"x":0.123456789012345678901,"y":0.000000001234,"z":-7}}"#,
     ]
 
+    /// The header and device lines of a file of `sensor` from `device` (lines 1 and 2).
+    static func header(sensor: String, device: String) -> String {
+        #"{"type":"header","schema":"sensorkit-ndjson","version":1,"sensor":""# + sensor + #"","deviceId":""# + device
+            + #"","exporter":"tests"}"# + "\n" + #"{"type":"device","deviceId":""# + device
+            + #"","name":"Device","model":"Watch","systemName":"watchOS","systemVersion":"10.4","productType":"Watch6,1"}"# + "\n"
+    }
+
+    /// The same samples, accounts and errors line by line (their columns differ with the spaces).
+    static func expectSame(_ compact: DecodedFile, _ spaced: DecodedFile) {
+        #expect(differences(compact, spaced).isEmpty, "\(differences(compact, spaced))")
+        #expect(compact.accounts.map(\.samplesRead) == spaced.accounts.map(\.samplesRead))
+        #expect(compact.accounts.map(\.rejected) == spaced.accounts.map(\.rejected))
+        #expect(compact.issues.map(\.code) == spaced.issues.map(\.code))
+        #expect(compact.issues.map(\.message) == spaced.issues.map(\.message))
+        #expect(compact.issues.map(\.line) == spaced.issues.map(\.line))
+    }
+
     static func decode(_ lines: [String], in folder: TemporaryDirectory, name: String) throws -> DecodedFile {
         let text = lines.map { #"{"type":"accelerometer","deviceId":"d","sample":["# + $0 + "]}\n" }.joined()
-        return try decodeAll(folder.write(name, text))
+        return try decodeAll(folder.write(name, header(sensor: "accelerometer", device: "d") + text))
     }
 
     @Test("every sample: the same values, accounts and errors with and without spaces")
@@ -39,16 +56,11 @@ struct SensorKitCompactSampleTests {
         let spaced = try Self.decode(
             Self.samples.map { $0.replacingOccurrences(of: ":", with: ": ").replacingOccurrences(of: ",", with: ", ") }, in: folder,
             name: "spaced.ndjson")
-        #expect(differences(compact, spaced).isEmpty, "\(differences(compact, spaced))")
-        #expect(compact.accounts.map(\.samplesRead) == spaced.accounts.map(\.samplesRead))
-        #expect(compact.accounts.map(\.rejected) == spaced.accounts.map(\.rejected))
-        // The same errors, line by line (their columns differ with the spaces).
-        #expect(compact.issues.map(\.code) == spaced.issues.map(\.code))
-        #expect(compact.issues.map(\.message) == spaced.issues.map(\.message))
-        #expect(compact.issues.map(\.line) == spaced.issues.map(\.line))
-        // Valid lines 1–6 and 13 (order and extra keys do not matter); the others are rejected.
+        Self.expectSame(compact, spaced)
+        // Valid samples 1–6 and 13 (order and extra keys do not matter); the others are rejected
+        // (sample k on line k + 2, after the header and device lines).
         let valid = [0, 1, 2, 3, 4, 5, 12]
-        #expect(compact.issues.compactMap(\.line).sorted() == Array(1...Self.samples.count).filter { !valid.contains($0 - 1) })
+        #expect(compact.issues.compactMap(\.line).sorted() == Array(0..<Self.samples.count).filter { !valid.contains($0) }.map { $0 + 3 })
         let stream = try #require(compact.streams.first)
         #expect(stream.times.count == valid.count)
         // The values against Double(String), rounded to Float, in file order.
@@ -94,22 +106,19 @@ struct SensorKitCompactSampleTests {
         }
         let folder = TemporaryDirectory()
         func write(_ name: String, _ lines: [String]) throws -> DecodedFile {
-            try decodeAll(folder.write(name, lines.joined(separator: "\n") + "\n"))
+            try decodeAll(folder.write(name, Self.header(sensor: "photoplethysmogram", device: "w") + lines.joined(separator: "\n") + "\n"))
         }
         let compact = try write("compact.ndjson", lines)
         let spaced = try write(
             "spaced.ndjson", lines.map { $0.replacingOccurrences(of: ":", with: ": ").replacingOccurrences(of: ",", with: ", ") })
         #expect(!compact.streams.isEmpty)
-        #expect(differences(compact, spaced).isEmpty, "\(differences(compact, spaced))")
-        #expect(compact.accounts.map(\.samplesRead) == spaced.accounts.map(\.samplesRead))
-        #expect(compact.accounts.map(\.rejected) == spaced.accounts.map(\.rejected))
-        #expect(compact.issues.map(\.code) == spaced.issues.map(\.code))
-        #expect(compact.issues.map(\.message) == spaced.issues.map(\.message))
-        #expect(compact.issues.map(\.line) == spaced.issues.map(\.line))
-        // Rejected: optical samples 4, 5, 6, 9 (photodiode 64, rate 0, NaN, no signalIdentifier)
-        // and accelerometer samples 2, 3 (beyond Float, no z); lines are numbered from 1.
+        Self.expectSame(compact, spaced)
+        // Rejected: optical samples 4, 5, 6, 8, 9 (photodiode 64, rate 0, NaN, unknown condition, no
+        // signalIdentifier) and accelerometer samples 2, 3 (beyond Float, no z), counted from 1;
+        // line = 2 + sample.
         let rejected = Set(compact.issues.compactMap(\.line))
-        #expect(rejected == [4, 5, 6, 9, Self.optical.count + 2, Self.optical.count + 3], "\(compact.issues)")
+        let expected = [4, 5, 6, 8, 9, Self.optical.count + 2, Self.optical.count + 3].map { $0 + 2 }
+        #expect(rejected == Set(expected), "\(compact.issues)")
     }
 
     static func ppgLine(second: Int, optical: String, accelerometer: String) -> String {

@@ -709,17 +709,7 @@ struct SensorKitRecordParser {
             } else if s.keyIs("emitter") {
                 o.emitter = try s.readInt64("emitter"); seen |= 1
             } else if s.keyIs("activePhotodiodeIndexes") {
-                try s.beginArray("activePhotodiodeIndexes")
-                var firstElement = true
-                while try s.nextElement(&firstElement) {
-                    s.skipWhitespace()
-                    let iAt = s.i
-                    let k = try s.readInt64("activePhotodiodeIndexes")
-                    guard k >= 0 && k < 64 else {
-                        throw ScanError(.outOfRange, at: iAt, "photodiode index \(k) outside 0…63")
-                    }
-                    o.photodiodes |= 1 << UInt64(k)
-                }
+                o.photodiodes = try Self.readPhotodiodes(&s)
                 seen |= 2
             } else if s.keyIs("signalIdentifier") {
                 o.signalIdentifier = try s.readInt64("signalIdentifier"); seen |= 4
@@ -748,14 +738,7 @@ struct SensorKitRecordParser {
                     }
                 }
             } else if s.keyIs("conditions") {
-                try s.beginArray("conditions")
-                var firstElement = true
-                while try s.nextElement(&firstElement) {
-                    switch try SensorKitEnum.condition.read(&s) {
-                    case 0: o.flags |= SampleFlags.saturated.rawValue
-                    default: o.flags |= SampleFlags.unreliableNoise.rawValue
-                    }
-                }
+                o.flags |= try Self.readConditions(&s)
             } else {
                 try skipUnknown(&s, in: "optical sample")
             }
@@ -770,6 +753,40 @@ struct SensorKitRecordParser {
             throw Self.missing(m.1, in: what, at: at)
         }
         optical.append(o)
+    }
+
+    /// Reads an optical sample's `activePhotodiodeIndexes` array as a bit set (each index 0…63).
+    @inline(__always)
+    static func readPhotodiodes(_ s: inout JSONScanner) throws(ScanError) -> UInt64 {
+        try s.beginArray("activePhotodiodeIndexes")
+        var photodiodes: UInt64 = 0
+        var firstElement = true
+        while try s.nextElement(&firstElement) {
+            s.skipWhitespace()
+            let iAt = s.i
+            let k = try s.readInt64("activePhotodiodeIndexes")
+            guard k >= 0 && k < 64 else {
+                throw ScanError(.outOfRange, at: iAt, "photodiode index \(k) outside 0…63")
+            }
+            photodiodes |= 1 << UInt64(k)
+        }
+        return photodiodes
+    }
+
+    /// Reads an optical sample's `conditions` array as sample flags (`signalSaturation`:
+    /// saturated; `unreliableNoise`: unreliable noise).
+    @inline(__always)
+    static func readConditions(_ s: inout JSONScanner) throws(ScanError) -> UInt8 {
+        try s.beginArray("conditions")
+        var flags: UInt8 = 0
+        var firstElement = true
+        while try s.nextElement(&firstElement) {
+            switch try SensorKitEnum.condition.read(&s) {
+            case 0: flags |= SampleFlags.saturated.rawValue
+            default: flags |= SampleFlags.unreliableNoise.rawValue
+            }
+        }
+        return flags
     }
 
     /// The optical sample at the scanner when it is written exactly as SensorKit exporters write
@@ -788,17 +805,7 @@ struct SensorKitRecordParser {
         guard s.consume("{\"emitter\":") else { return false }
         o.emitter = try s.readInt64("emitter")
         guard s.consume(",\"activePhotodiodeIndexes\":") else { return false }
-        try s.beginArray("activePhotodiodeIndexes")
-        var firstElement = true
-        while try s.nextElement(&firstElement) {
-            s.skipWhitespace()
-            let iAt = s.i
-            let k = try s.readInt64("activePhotodiodeIndexes")
-            guard k >= 0 && k < 64 else {
-                throw ScanError(.outOfRange, at: iAt, "photodiode index \(k) outside 0…63")
-            }
-            o.photodiodes |= 1 << UInt64(k)
-        }
+        o.photodiodes = try Self.readPhotodiodes(&s)
         guard s.consume(",\"signalIdentifier\":") else { return false }
         o.signalIdentifier = try s.readInt64("signalIdentifier")
         if s.consume(",\"nominalWavelength\":") { o.nominalWavelength = try s.readDouble("nominalWavelength") }
@@ -827,14 +834,7 @@ struct SensorKitRecordParser {
             guard s.consume("}") else { return false }
         }
         guard s.consume(",\"conditions\":") else { return false }
-        try s.beginArray("conditions")
-        firstElement = true
-        while try s.nextElement(&firstElement) {
-            switch try SensorKitEnum.condition.read(&s) {
-            case 0: o.flags |= SampleFlags.saturated.rawValue
-            default: o.flags |= SampleFlags.unreliableNoise.rawValue
-            }
-        }
+        o.flags |= try Self.readConditions(&s)
         guard s.consume("}") else { return false }
         optical.append(o)
         return true
