@@ -34,6 +34,30 @@ import _TestSupport
         #expect(beatStream.analysisDescription.contains("ppg"))
     }
 
+    /// The summary row of the device's beat lists carries what the tables hold (it said beats 0
+    /// and no heart rate under `ppg` while the tables held 46 device beats and 24 rates).
+    @Test func deviceBeatListsFillTheirSummaryRow() throws {
+        let (sink, summary) = try run(blockCapacity: 65_536)
+        let text = try String(contentsOfFile: Self.excerpt, encoding: .utf8)
+        let listed = text.components(separatedBy: "<InstantaneousBeatsPerMinute ").count - 1
+        let row = try #require(summary.recordingSummaries.first { $0.family == "device" })
+        #expect(row.streams == 1 && row.figures.analysedSeconds > 0)
+        let beatRows = sink.named("beats").filter { $0["source"] == .text("device") }
+        let beats = try #require(row.figures.value("beats", .sum))
+        #expect(Int(beats) == beatRows.count && Int(beats) >= listed, "\(beats) beats, \(beatRows.count) rows, \(listed) listed")
+        let rates = sink.named("heart_rate").compactMap { r -> Double? in
+            guard r["source"] == .text("device"), case .real(let bpm)? = r["bpm"] else { return nil }
+            #expect(r["recommended"] == .integer(1), "the device's beat list is its source's one series")
+            return bpm
+        }
+        #expect(!rates.isEmpty && row.figures.value("hr_windows", .sum) == Double(rates.count))
+        let mean = try #require(row.figures.value("hr_mean_bpm", .mean))
+        #expect(abs(mean - rates.reduce(0, +) / Double(rates.count)) < 1e-9)
+        #expect(row.figures.value("hr_max_bpm", .max) == rates.max() && row.figures.value("hr_min_bpm", .min) == rates.min())
+        // Nothing is summarised under `ppg`: the export has no optical signal.
+        #expect(!summary.recordingSummaries.contains { $0.family == "ppg" })
+    }
+
     @Test func blockSizeDoesNotChangeRows() throws {
         let whole = try run(blockCapacity: 1 << 20).0
         for capacity in [1, 5] {

@@ -48,6 +48,8 @@ struct RecordingDiscoveryTests {
         let found = try RecordingDiscovery.expand([root]).map { ($0 as NSString).lastPathComponent }
         #expect(!found.contains { $0.lowercased().contains("_breaths.") || $0.lowercased().contains("_numerics.") })
         #expect(found.contains("bidmc_01_excerpt_Signals.csv.xz"))
+        // The Apple Health excerpt is read once, as the Health app's export.zip.
+        #expect(found.filter { $0 == "export.zip" }.count == 1 && !found.contains("export-excerpt.xml"))
     }
 
     @Test("a line that is not UTF-8 is a path of those bytes (file names may hold any byte but / and NUL)")

@@ -398,7 +398,7 @@ public struct HeartRateWindow: Sendable, Hashable {
     public var confidence: Double?
     /// Whether the row belongs to its source's one recommended series (the `recommended` column
     /// of `heart_rate`; docs/HRV.md): ECG `beats` of a single lead, the `fused` series when a
-    /// device's leads are fused, PPG `spectral_offline`. Set by the family; default `false`.
+    /// device's leads are fused, PPG `spectral_offline`, the `device` beat list's `beats`. Set by the family; default `false`.
     public var isRecommended = false
 }
 

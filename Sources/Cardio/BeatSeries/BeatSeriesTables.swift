@@ -141,7 +141,7 @@ public enum BeatSeriesTables {
             },
             .init(
                 "recommended", .integer,
-                "1 for the source's one recommended series (docs/HRV.md): ECG method beats of a lead when its device's leads are not fused, the fused series when they are, PPG spectral_offline; 0 for every other row (per-lead rates beside a fused series, PPG spectral_online and the pulse-count beats method); the summaries use only rows with 1"
+                "1 for the source's one recommended series (docs/HRV.md): ECG method beats of a lead when its device's leads are not fused, the fused series when they are, PPG spectral_offline, the device's own beat list (source device, method beats); 0 for every other row (per-lead rates beside a fused series, PPG spectral_online and the pulse-count beats method); the summaries use only rows with 1"
             ) {
                 .integer($0.value.isRecommended ? 1 : 0)
             },

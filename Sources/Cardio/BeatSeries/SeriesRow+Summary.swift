@@ -2,9 +2,10 @@ import Signals
 
 extension BeatSeriesTables {
     /// The summary figures of a beat series (``SummaryFigure``), declared for one source
-    /// (`ecg`, `fused`, `ppg`): the heart-rate figures come from the source's recommended series
-    /// only (`heart_rate.recommended` = 1: ECG and fused `beats`, PPG `spectral_offline`; never
-    /// an average over methods), the beat figures from every beat row of the source.
+    /// (`ecg`, `fused`, `ppg`, `device`): the heart-rate figures come from the source's
+    /// recommended series only (`heart_rate.recommended` = 1: ECG, fused and device `beats`, PPG
+    /// `spectral_offline`; never an average over methods), the beat figures from every beat row
+    /// of the source.
     /// - Parameter source: the beat source whose summary rows the figures fill.
     public static func summaryFigures(for source: BeatSource) -> [SummaryFigure] {
         let f = source.rawValue
@@ -12,7 +13,7 @@ extension BeatSeriesTables {
             SummaryFigure(
                 family: f, name: "hr_windows", type: .integer,
                 meaning:
-                    "heart_rate windows with a rate among the recommended rows (recommended = 1: ECG and fused method beats, PPG spectral_offline)",
+                    "heart_rate windows with a rate among the recommended rows (recommended = 1: ECG, fused and device method beats, PPG spectral_offline)",
                 aggregation: .sum, sourceTable: "heart_rate", sourceColumn: "bpm"),
             SummaryFigure(
                 family: f, name: "hr_mean_bpm", unit: "bpm",
@@ -39,7 +40,7 @@ extension BeatSeriesTables {
 
 extension SeriesRow: SummaryContributing {
     /// The facts a beat-series row gives the summary tables, under its source's name (`ecg`,
-    /// `fused`, `ppg`): a beat (`beats`, `corrected_share`), or a recommended heart-rate window
+    /// `fused`, `ppg`, `device`): a beat (`beats`, `corrected_share`), or a recommended heart-rate window
     /// with a rate (`hr_windows`, `hr_mean_bpm`, `hr_min_bpm`, `hr_max_bpm`). HRV rows and the
     /// other methods' heart-rate rows give none.
     public var summaryFacts: [SummaryFact] {

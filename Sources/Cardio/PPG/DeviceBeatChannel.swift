@@ -46,7 +46,12 @@ struct DeviceBeatChannel {
                 try output.emit(
                     BeatSeriesTables.beats, SeriesRow(stream: name, source: .device, value: LabelledBeat(beat: b, qualityLabel: nil)))
             },
-            heartRate: { try output.emit(BeatSeriesTables.heartRate, SeriesRow(stream: name, source: .device, value: $0)) },
+            heartRate: { w in
+                // The device's beats are its source's one series: recommended.
+                var w = w
+                w.isRecommended = true
+                try output.emit(BeatSeriesTables.heartRate, SeriesRow(stream: name, source: .device, value: w))
+            },
             hrv: { try output.emit(BeatSeriesTables.hrv, SeriesRow(stream: name, source: .device, value: $0)) })
     }
 }

@@ -15,8 +15,16 @@ public enum PPGFamily: AnalysisFamily {
     public static let summary = "PPG pulses, pulse-rate variability, PPG quality and accelerometer-assisted heart rate"
     public static var tables: [ResultTable] { BeatSeriesTables.all + [PPGTables.quality.table] }
     /// Quality figures and the beat-series figures of source `ppg` (heart rate from the
-    /// recommended `spectral_offline` rows).
-    public static var summaryFigures: [SummaryFigure] { PPGTables.summaryFigures + BeatSeriesTables.summaryFigures(for: .ppg) }
+    /// recommended `spectral_offline` rows), and those of source `device` (the beat lists the
+    /// device detected itself, ``SensorKind/heartbeat``).
+    public static var summaryFigures: [SummaryFigure] {
+        PPGTables.summaryFigures + BeatSeriesTables.summaryFigures(for: .ppg) + BeatSeriesTables.summaryFigures(for: .device)
+    }
+    /// A device beat list (``SensorKind/heartbeat``) is summarised as source `device`, the rest
+    /// as `ppg`.
+    public static func summaryName(for sensor: SensorKind) -> String {
+        sensor == .heartbeat ? BeatSource.device.rawValue : name
+    }
     public static var publishes: [DerivedSeries] {
         [BeatSeriesEvents.nn(source: "ppg")] + HeartRateMethod.allCases.map { BeatSeriesEvents.heartRate(source: "ppg", method: $0) }
             + [PPGPulseEvents.series]

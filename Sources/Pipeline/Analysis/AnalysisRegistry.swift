@@ -41,6 +41,8 @@ public struct AnalysisFamilyEntry: Sendable {
     public let reportSection: ReportSection
     /// The derived series it publishes (``AnalysisFamily/publishes``).
     public let publishes: [DerivedSeries]
+    /// The summary row a claimed stream of a sensor counts under (``AnalysisFamily/summaryName(for:)``).
+    public let summaryName: @Sendable (SensorKind) -> String
     let make: @Sendable ([String: OptionValue]) -> any RecordingAnalyzer
 
     /// Registers a family.
@@ -51,6 +53,7 @@ public struct AnalysisFamilyEntry: Sendable {
         summaryFigures = F.summaryFigures
         reportSection = F.reportSection
         publishes = F.publishes
+        summaryName = { F.summaryName(for: $0) }
         let defaults = F.defaultOptions
         options = F.options.map { o in
             OptionDescriptor(

@@ -183,7 +183,10 @@ public enum RecordingAnalysis {
             summary.analysisRows = counting.order.compactMap { t in
                 counting.rows[t].flatMap { $0 > 0 ? (t, $0) : nil }
             }
-            summary.recordingSummaries = try counting.emitSummary(analyses: summary.streamSummaries.map(\.analyses))
+            summary.recordingSummaries = try counting.emitSummary(
+                analyses: summary.streamSummaries.map { s in
+                    s.analyses.map { n in families.first { $0.name == n }?.summaryName(s.key.sensor) ?? n }
+                })
             summary.rowsByTable = counting.rows
             summary.tables = counting.order
             try beforeCommit(summary)

@@ -101,6 +101,12 @@ public protocol AnalysisFamily: SendableMetatype {
     /// The figures the family's rows contribute to `recording_summary` and `daily_summary`
     /// (``SummaryFigure``), declared next to its tables; default none.
     static var summaryFigures: [SummaryFigure] { get }
+    /// The name of the summary row (`recording_summary.family`) a claimed stream of sensor
+    /// `sensor` is counted under: its decoded and analysed hours, and a row even when it gave no
+    /// figure. Default: the family's ``name``; a family that analyses a source with figures of
+    /// its own (the PPG family's `device` beat lists) names that source, so the stream's time is
+    /// not shown under a family whose figures it can never fill.
+    static func summaryName(for sensor: SensorKind) -> String
     /// Every derived series the family publishes (``DerivedSeries``: ids unique across
     /// families), through its rows (``DerivedSeriesContributing``) or
     /// ``ResultOutput/publish(_:)``. Default: none.
@@ -120,6 +126,8 @@ public protocol AnalysisFamily: SendableMetatype {
 extension AnalysisFamily {
     /// No summary figures.
     public static var summaryFigures: [SummaryFigure] { [] }
+    /// Every claimed stream is summarised under the family's name.
+    public static func summaryName(for sensor: SensorKind) -> String { name }
     /// The row count of each of the family's tables.
     public static var reportSection: ReportSection { .rowCounts(family: name, tables: tables) }
     /// No derived series unless the family declares some.

@@ -9,7 +9,7 @@ import _TestSupport
 /// malformed-file corpus (each a located error in bounded memory).
 @Suite struct AppleHealthExportTests {
     static let excerpt = Fixtures.repositoryRoot.appendingPathComponent("Datasets/apple-health/export-excerpt.xml").path
-    static let excerptZip = Fixtures.repositoryRoot.appendingPathComponent("Datasets/apple-health/export-excerpt.zip").path
+    static let excerptZip = Fixtures.repositoryRoot.appendingPathComponent("Datasets/apple-health/export.zip").path
 
     /// `type<TAB>count` lines of a counts file (comments skipped).
     static func referenceCounts(_ path: String) throws -> [String: Int] {
@@ -211,7 +211,7 @@ import _TestSupport
 @Suite struct AppleHealthExportZipTests {
     static let health = Fixtures.repositoryRoot.appendingPathComponent("Tests/RecordingsTests/Fixtures/health")
 
-    /// `export-excerpt.zip` holds the excerpt and two ECG CSVs (`scripts/health/make_excerpt_zip.py`:
+    /// `export.zip` holds the excerpt and two ECG CSVs (`scripts/health/make_excerpt_zip.py`:
     /// the synthetic fixtures as `electrocardiograms/ecg_<date>.csv`). The ZIP gives the records'
     /// streams of `export.xml`, then each CSV's ECG stream exactly as the CSV file read on its own
     /// (the unpacked folder's recording) gives it: key, attributes, times and values.
