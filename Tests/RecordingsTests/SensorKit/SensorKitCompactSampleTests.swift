@@ -57,10 +57,12 @@ struct SensorKitCompactSampleTests {
             Self.samples.map { $0.replacingOccurrences(of: ":", with: ": ").replacingOccurrences(of: ",", with: ", ") }, in: folder,
             name: "spaced.ndjson")
         Self.expectSame(compact, spaced)
-        // Valid samples 1–6 and 13 (order and extra keys do not matter); the others are rejected
-        // (sample k on line k + 2, after the header and device lines).
+        // Valid samples 1–6 and 13 (order and extra keys do not matter); the others are rejected,
+        // and the unknown key of sample 4 is reported once on its line (sample k, counted from 1,
+        // on line k + 2, after the header and device lines).
         let valid = [0, 1, 2, 3, 4, 5, 12]
-        #expect(compact.issues.compactMap(\.line).sorted() == Array(0..<Self.samples.count).filter { !valid.contains($0) }.map { $0 + 3 })
+        let rejected = Array(0..<Self.samples.count).filter { !valid.contains($0) }.map { $0 + 3 }
+        #expect(compact.issues.compactMap(\.line).sorted() == ([4 + 2] + rejected).sorted())
         let stream = try #require(compact.streams.first)
         #expect(stream.times.count == valid.count)
         // The values against Double(String), rounded to Float, in file order.
@@ -115,9 +117,9 @@ struct SensorKitCompactSampleTests {
         Self.expectSame(compact, spaced)
         // Rejected: optical samples 4, 5, 6, 8, 9 (photodiode 64, rate 0, NaN, unknown condition, no
         // signalIdentifier) and accelerometer samples 2, 3 (beyond Float, no z), counted from 1;
-        // line = 2 + sample.
+        // reported, not rejected: the unknown key of optical sample 10; line = 2 + sample.
         let rejected = Set(compact.issues.compactMap(\.line))
-        let expected = [4, 5, 6, 8, 9, Self.optical.count + 2, Self.optical.count + 3].map { $0 + 2 }
+        let expected = [4, 5, 6, 8, 9, 10, Self.optical.count + 2, Self.optical.count + 3].map { $0 + 2 }
         #expect(rejected == Set(expected), "\(compact.issues)")
     }
 
