@@ -19,8 +19,9 @@ import Signals
 ///
 /// Windows of `--ppg-heart-rate-window-s` every `--ppg-heart-rate-step-s` (8 s / 2 s: window k
 /// covers `[t0 + 2k, t0 + 2k + 8)`, t0 the first optical sample; at 125 Hz, samples
-/// `[250k, 250k + 1000)`, the SPC 2015 convention); only complete windows are written. Window
-/// times are on the 40-ms grid.
+/// `[250k, 250k + 1000)`, the SPC 2015 convention); only complete windows are written, and
+/// none without an optical sample (a gap's windows: ``stepOverGap(before:output:)``,
+/// ``emptyWindows``). Window times are on the 40-ms grid.
 struct PPGDeviceAnalysis {
     enum Rank: Int, Comparable {
         case green = 0, unknown, infrared, red
@@ -89,6 +90,10 @@ struct PPGDeviceAnalysis {
     var estimatorOffset = 0
     /// Gaps stepped over (no windows computed inside them).
     var gapsSteppedOver = 0
+    /// Window-cutter indices of computed windows holding no optical data (inside a gap shorter
+    /// than ``gapGridPoints``), ascending, until their offline rows are decided: the tracker
+    /// steps through them (its random walk spans the gap's time) but they store no row.
+    var emptyWindows: [Int] = []
     private(set) var issues: [AnalysisIssue] = []
     /// Pulses, quality and beat series: one per optical stream (its first column).
     var pulseChannels: [PPGPulseChannel] = []
@@ -204,7 +209,7 @@ struct PPGDeviceAnalysis {
         let close = reached - 1 + windowLength
         for i in optical.indices { optical[i].grid.padMasked(to: close) }
         for i in axes.indices { axes[i].grid.padMasked(to: close) }
-        try advance(force: false, output: output)
+        try advance(force: false, gapEnd: time, output: output)
         guard windows.start(of: nextWindow) >= reached else { return }
         heartRate!.finish(into: &offlineRows)
         try flushRows(name: name, t0: t0, output: output)
@@ -267,7 +272,9 @@ struct PPGDeviceAnalysis {
 
     /// Computes every window whose data are complete (or, with `force`, every complete window of
     /// the optical channels).
-    private mutating func advance(force: Bool, output: any ResultOutput) throws {
+    /// `gapEnd`: at a gap step (``stepOverGap(before:output:)``), the time of the first sample
+    /// after the gap; a pulse channel whose segment has ended then knows its pulses up to it.
+    private mutating func advance(force: Bool, gapEnd: Double? = nil, output: any ResultOutput) throws {
         guard heartRate != nil, let t0 = origin, let name = primaryName else { return }
         // The channels' ends, once per call (computing windows feeds no grid): scanning every
         // channel for every window, and copying each (a struct of arrays) to do it, was most of
@@ -286,7 +293,7 @@ struct PPGDeviceAnalysis {
                     forcedWindows += 1
                 }
             }
-            if !force && !pulsesFinal(throughGrid: end, t0: t0) { break }
+            if !force && !pulsesFinal(throughGrid: end, t0: t0, gapEnd: gapEnd) { break }
             computeWindow(start: start, t0: t0)
             windows.releaseNext()
             let keep = windows.start(of: nextWindow)
@@ -326,7 +333,20 @@ struct PPGDeviceAnalysis {
         }
         var online: PPGSpectralHeartRate.Estimate?
         heartRate!.process(ppg: ppg, acceleration: acc, online: &online, offline: &offlineRows)
-        if let online { onlineRows.append(online) }
+        // A window without optical data (in a gap shorter than `gapGridPoints`) steps the
+        // tracker — its random walk spans the gap's time, so the windows after it are the same —
+        // but stores no row: the gap shows in the streams' segments and coverage, not as rows
+        // without a rate.
+        var holdsData = false
+        for i in optical.indices where optical[i].grid.holdsData(start: start, count: windowLength) {
+            holdsData = true
+            break
+        }
+        if !holdsData {
+            emptyWindows.append(nextWindow)
+        } else if let online {
+            onlineRows.append(online)
+        }
         // The quality's acceleration RMS is the same for every pulse channel: computed once.
         let accRMS = acc.count >= 3 ? Self.accelerationRMS(acc, count: windowLength) : nil
         for k in pulseChannels.indices {
@@ -355,9 +375,18 @@ struct PPGDeviceAnalysis {
     }
 
     /// Whether every pulse channel with data through grid index `end` knows its pulses there.
-    private func pulsesFinal(throughGrid end: Int, t0: Double) -> Bool {
+    /// At a gap step (`gapEnd`: the first sample after the gap) a channel whose segment has ended
+    /// knows them through `gapEnd`: the gap step already takes every channel to have no sample
+    /// before it (each grid ends before the gap). Without this, a device's other optical
+    /// channels, whose next segment arrives in later blocks, held the last windows before the
+    /// gap, the gap was never stepped over and every 2-s window of the gap was computed and
+    /// stored (22,740 rows per method for 1 h of PPG in 2-min sessions over 12.6 h).
+    private func pulsesFinal(throughGrid end: Int, t0: Double, gapEnd: Double? = nil) -> Bool {
         let t = t0 + Double(end) / PPGGridChannel.gridRate
-        for c in pulseChannels where optical[c.optical].grid.next >= end && c.finalTime < t { return false }
+        for c in pulseChannels where optical[c.optical].grid.next >= end && c.finalTime < t {
+            if let gapEnd, c.segmentEnded, t <= gapEnd { continue }
+            return false
+        }
         return true
     }
 
@@ -423,9 +452,17 @@ struct PPGDeviceAnalysis {
     }
 
     private mutating func flushRows(name: String, t0: Double, output: any ResultOutput) throws {
+        // Offline rows are decided in window order, up to ``PPGSpectralHeartRate/Parameters/lagWindows``
+        // windows late: empty windows are matched in one forward pass and dropped once decided.
+        var empty = 0
         for (rows, method) in [(onlineRows, HeartRateMethod.spectralOnline), (offlineRows, .spectralOffline)] {
             for e in rows {
-                let s = Double(windows.start(of: e.window + estimatorOffset)) / PPGGridChannel.gridRate
+                let window = e.window + estimatorOffset
+                if method == .spectralOffline {
+                    while empty < emptyWindows.count && emptyWindows[empty] < window { empty += 1 }
+                    if empty < emptyWindows.count && emptyWindows[empty] == window { continue }
+                }
+                let s = Double(windows.start(of: window)) / PPGGridChannel.gridRate
                 var w = HeartRateWindow(
                     startSeconds: t0 + s, endSeconds: t0 + s + Double(windowLength) / PPGGridChannel.gridRate,
                     heartRateBPM: e.bpm, intervalCount: 0)
@@ -434,6 +471,12 @@ struct PPGDeviceAnalysis {
                 w.isRecommended = method == .spectralOffline
                 try output.emit(BeatSeriesTables.heartRate, SeriesRow(stream: name, source: .ppg, value: w))
             }
+        }
+        if let last = offlineRows.last {
+            let decided = last.window + estimatorOffset
+            var drop = 0
+            while drop < emptyWindows.count && emptyWindows[drop] <= decided { drop += 1 }
+            emptyWindows.removeFirst(drop)
         }
         onlineRows.removeAll(keepingCapacity: true)
         offlineRows.removeAll(keepingCapacity: true)

@@ -30,6 +30,11 @@ struct PPGGridChannel {
     var raw: [Float] = []
     /// Whether ``raw`` is kept.
     var keepsRaw = false
+    /// The grid points that hold data, as ascending runs of grid indices: points between two
+    /// samples of one segment (masked or not), not the masked padding of a gap or before a
+    /// segment's first sample. One run per segment (trimmed with the values), so a window
+    /// without data is recognised in O(runs after it) (``holdsData(start:count:)``).
+    private(set) var dataRuns: [Range<Int>] = []
     /// Grid index of `values[0]`.
     var base = 0
     /// The walk over the grid (shared ``GridWalk``: grid point `n` at `origin + n · (1 / gridRate)`);
@@ -122,19 +127,21 @@ struct PPGGridChannel {
                                 let r = hv[i - first]
                                 if !started {
                                     // Grid points before the segment's first valid sample are masked.
-                                    walk.advance(before: t) { k, _ in push(k, 0, raw: 0, masked: true) }
+                                    walk.advance(before: t) { k, _ in push(k, 0, raw: 0, masked: true, data: false) }
                                     started = true
                                 } else {
                                     walk.advance(through: t) { k, g, _ in
                                         if g < prevTime {
-                                            push(k, 0, raw: 0, masked: true)
+                                            push(k, 0, raw: 0, masked: true, data: false)
                                         } else {
                                             let span = t - prevTime
                                             let f = span > 0 ? (g - prevTime) / span : 1
                                             let v = Float(prevValue + f * (y - prevValue)), rv = Float(prevRaw + f * (r - prevRaw))
                                             // A value beyond Float's range (an input near 3.4e38 and
                                             // the filter's overshoot) is masked, not carried as inf.
-                                            push(k, v, raw: rv, masked: prevMasked || isMasked || !v.isFinite || !rv.isFinite)
+                                            push(
+                                                k, v, raw: rv, masked: prevMasked || isMasked || !v.isFinite || !rv.isFinite,
+                                                data: true)
                                         }
                                     }
                                 }
@@ -161,7 +168,7 @@ struct PPGGridChannel {
     mutating func padMasked(to index: Int) {
         guard var walk else { return }
         while walk.next < index {
-            push(walk.next, 0, raw: 0, masked: true)
+            push(walk.next, 0, raw: 0, masked: true, data: false)
             walk.next += 1
         }
         self.walk = walk
@@ -196,17 +203,38 @@ struct PPGGridChannel {
         values.removeAll(keepingCapacity: true)
         masked.removeAll(keepingCapacity: true)
         raw.removeAll(keepingCapacity: true)
+        dataRuns.removeAll(keepingCapacity: true)
         base = index
         walk?.next = index
     }
 
-    /// Stores grid point `k` (the walk's next point) unless it lies before ``base``.
-    private mutating func push(_ k: Int, _ v: Float, raw r: Float, masked m: Bool) {
+    /// Stores grid point `k` (the walk's next point) unless it lies before ``base``; `data`:
+    /// whether it lies between two samples of a segment (``dataRuns``).
+    private mutating func push(_ k: Int, _ v: Float, raw r: Float, masked m: Bool, data: Bool) {
         if k >= base {
             values.append(v)
             masked.append(m)
             if keepsRaw { raw.append(r) }
+            if data {
+                if let last = dataRuns.last, last.upperBound == k {
+                    dataRuns[dataRuns.count - 1] = last.lowerBound..<k + 1
+                } else {
+                    dataRuns.append(k..<k + 1)
+                }
+            }
         }
+    }
+
+    /// Whether any grid point of `[start, start + count)` holds data (``dataRuns``): a window
+    /// without one lies in a gap or before the channel's first sample.
+    /// - Complexity: O(runs ending after `start`).
+    func holdsData(start: Int, count: Int) -> Bool {
+        let end = start + count
+        for r in dataRuns.reversed() {
+            if r.upperBound <= start { return false }
+            if r.lowerBound < end { return true }
+        }
+        return false
     }
 
     /// Allows dropping grid values before grid index `index`. They are dropped once they are
@@ -222,6 +250,11 @@ struct PPGGridChannel {
         masked.removeFirst(drop)
         if keepsRaw { raw.removeFirst(drop) }
         base += drop
+        if let stale = dataRuns.firstIndex(where: { $0.upperBound > base }) {
+            dataRuns.removeFirst(stale)
+        } else {
+            dataRuns.removeAll(keepingCapacity: true)
+        }
     }
 
     /// Whether the held input is constant over the unmasked grid points of `[start, start + count)`

@@ -17,6 +17,9 @@ struct PPGPulseChannel {
     var explicitTimes = false
     /// Time up to which every pulse of the channel is known.
     var finalTime = -Double.infinity
+    /// Whether the channel's last block ended its segment (``SampleBlock/endsSegment``): every
+    /// pulse of the channel is then known until its next segment's first sample.
+    var segmentEnded = false
     /// Pulse times that a pending window may still need.
     var pulseTimes: [Double] = []
     var series: BeatSeries
@@ -47,6 +50,7 @@ struct PPGPulseChannel {
     mutating func consume(_ block: SampleBlock, column: Int, rate sampleRate: Double) {
         if block.segment != segment {
             close()
+            segmentEnded = false
             // Every pulse before the new segment's first sample is known now (the gap has none).
             if block.count > 0 { finalTime = max(finalTime, block.time(at: 0)) }
             segment = block.segment
@@ -69,6 +73,7 @@ struct PPGPulseChannel {
         series.cover(from: block.time(at: 0), to: block.time(at: block.count - 1))
         guard detector != nil else {
             finalTime = block.time(at: block.count - 1)
+            segmentEnded = block.endsSegment
             return
         }
         block.columns[column].withUnsafeBufferPointer { v in
@@ -87,6 +92,7 @@ struct PPGPulseChannel {
         if block.endsSegment {
             close()
             finalTime = max(finalTime, block.time(at: block.count - 1))
+            segmentEnded = true
         }
     }
 

@@ -424,6 +424,8 @@ struct SensorKitRecordParser {
     mutating func parseMotionSample(_ s: inout JSONScanner, rotation: Bool) throws(ScanError) {
         s.skipWhitespace()
         let at = s.i
+        if !rotation, try parseCompactAccelerometerSample(&s) { return }
+        s.i = at
         try s.beginObject("sample")
         var first = true
         var t = 0.0, id: UInt64 = 0
@@ -449,6 +451,37 @@ struct SensorKitRecordParser {
         guard haveVector else { throw Self.missing(rotation ? "rotationRate" : "acceleration", in: what, at: at) }
         guard rotation || haveID else { throw Self.missing("identifier", in: what, at: at) }
         motion.append(StagedMotionSample(time: t, identifier: id, x: v.0, y: v.1, z: v.2))
+    }
+
+    /// The accelerometer sample at the scanner when it is written exactly as SensorKit exporters
+    /// write it, `{"startDate":T,"identifier":N[,"timestamp":T],"acceleration":{"x":X,"y":Y,"z":Z}}`
+    /// with no whitespace: the keys are matched as literals (8-byte compares) instead of being
+    /// scanned and looked up one by one. Returns `false`, the scanner anywhere inside the sample,
+    /// at the first byte that differs; the caller then parses the sample from its start with the
+    /// general rules. Every value is read and checked as the general path reads it, at the same
+    /// offset with the same field name, so a value error throws the same error.
+    /// - Complexity: O(bytes of the sample).
+    @inline(__always)
+    mutating func parseCompactAccelerometerSample(_ s: inout JSONScanner) throws(ScanError) -> Bool {
+        guard s.consume("{\"startDate\":") else { return false }
+        let t = try Self.readTime(&s, "startDate")
+        guard s.consume(",\"identifier\":") else { return false }
+        let id = try s.readUInt64("identifier")
+        if s.consume(",\"timestamp\":") { _ = try s.readDouble("timestamp") }
+        guard s.consume(",\"acceleration\":") else { return false }
+        let at = s.i
+        guard s.consume("{\"x\":") else { return false }
+        let x = try s.readDouble("x")
+        guard s.consume(",\"y\":") else { return false }
+        let y = try s.readDouble("y")
+        guard s.consume(",\"z\":") else { return false }
+        let z = try s.readDouble("z")
+        guard s.consume("}}") else { return false }
+        if InputLimits.exceedsFloat(x) || InputLimits.exceedsFloat(y) || InputLimits.exceedsFloat(z) {
+            throw ScanError(.outOfRange, at: at, "'acceleration' has a component beyond the single-precision range (±3.4e38)")
+        }
+        motion.append(StagedMotionSample(time: t, identifier: id, x: Float(x), y: Float(y), z: Float(z)))
+        return true
     }
 
     @inline(__always)
@@ -656,6 +689,8 @@ struct SensorKitRecordParser {
     mutating func parseOpticalSample(_ s: inout JSONScanner) throws(ScanError) {
         s.skipWhitespace()
         let at = s.i
+        if try parseCompactOpticalSample(&s) { return }
+        s.i = at
         try s.beginObject("opticalSamples")
         var o = StagedOpticalSample()
         var seen: UInt8 = 0 // emitter, photodiodes, signal, frequency, ns, reflectance
@@ -674,17 +709,7 @@ struct SensorKitRecordParser {
             } else if s.keyIs("emitter") {
                 o.emitter = try s.readInt64("emitter"); seen |= 1
             } else if s.keyIs("activePhotodiodeIndexes") {
-                try s.beginArray("activePhotodiodeIndexes")
-                var firstElement = true
-                while try s.nextElement(&firstElement) {
-                    s.skipWhitespace()
-                    let iAt = s.i
-                    let k = try s.readInt64("activePhotodiodeIndexes")
-                    guard k >= 0 && k < 64 else {
-                        throw ScanError(.outOfRange, at: iAt, "photodiode index \(k) outside 0…63")
-                    }
-                    o.photodiodes |= 1 << UInt64(k)
-                }
+                o.photodiodes = try Self.readPhotodiodes(&s)
                 seen |= 2
             } else if s.keyIs("signalIdentifier") {
                 o.signalIdentifier = try s.readInt64("signalIdentifier"); seen |= 4
@@ -713,14 +738,7 @@ struct SensorKitRecordParser {
                     }
                 }
             } else if s.keyIs("conditions") {
-                try s.beginArray("conditions")
-                var firstElement = true
-                while try s.nextElement(&firstElement) {
-                    switch try SensorKitEnum.condition.read(&s) {
-                    case 0: o.flags |= SampleFlags.saturated.rawValue
-                    default: o.flags |= SampleFlags.unreliableNoise.rawValue
-                    }
-                }
+                o.flags |= try Self.readConditions(&s)
             } else {
                 try skipUnknown(&s, in: "optical sample")
             }
@@ -737,9 +755,123 @@ struct SensorKitRecordParser {
         optical.append(o)
     }
 
+    /// Reads an optical sample's `activePhotodiodeIndexes` array as a bit set (each index 0…63).
+    @inline(__always)
+    static func readPhotodiodes(_ s: inout JSONScanner) throws(ScanError) -> UInt64 {
+        try s.beginArray("activePhotodiodeIndexes")
+        var photodiodes: UInt64 = 0
+        var firstElement = true
+        while try s.nextElement(&firstElement) {
+            s.skipWhitespace()
+            let iAt = s.i
+            let k = try s.readInt64("activePhotodiodeIndexes")
+            guard k >= 0 && k < 64 else {
+                throw ScanError(.outOfRange, at: iAt, "photodiode index \(k) outside 0…63")
+            }
+            photodiodes |= 1 << UInt64(k)
+        }
+        return photodiodes
+    }
+
+    /// Reads an optical sample's `conditions` array as sample flags (`signalSaturation`:
+    /// saturated; `unreliableNoise`: unreliable noise).
+    @inline(__always)
+    static func readConditions(_ s: inout JSONScanner) throws(ScanError) -> UInt8 {
+        try s.beginArray("conditions")
+        var flags: UInt8 = 0
+        var firstElement = true
+        while try s.nextElement(&firstElement) {
+            switch try SensorKitEnum.condition.read(&s) {
+            case 0: flags |= SampleFlags.saturated.rawValue
+            default: flags |= SampleFlags.unreliableNoise.rawValue
+            }
+        }
+        return flags
+    }
+
+    /// The optical sample at the scanner when it is written exactly as SensorKit exporters write
+    /// it, `{"emitter":…,"activePhotodiodeIndexes":[…],"signalIdentifier":…[,"nominalWavelength":…]
+    /// [,"effectiveWavelength":…],"samplingFrequency":…,"nanosecondsSinceStart":…,
+    /// "normalizedReflectance":…,"noiseTerms":null|{"whiteNoise":…,"pinkNoise":…,
+    /// "backgroundNoise":…,"backgroundNoiseOffset":…},"conditions":[…]}` with no whitespace
+    /// around the keys: keys matched as literals (the rule of
+    /// ``parseCompactAccelerometerSample(_:)``; `false` at the first byte that differs, and the
+    /// caller parses the sample from its start with the general rules). Values, arrays and their
+    /// checks are those of ``parseOpticalSample(_:)``.
+    /// - Complexity: O(bytes of the sample).
+    @inline(__always)
+    mutating func parseCompactOpticalSample(_ s: inout JSONScanner) throws(ScanError) -> Bool {
+        var o = StagedOpticalSample()
+        guard s.consume("{\"emitter\":") else { return false }
+        o.emitter = try s.readInt64("emitter")
+        guard s.consume(",\"activePhotodiodeIndexes\":") else { return false }
+        o.photodiodes = try Self.readPhotodiodes(&s)
+        guard s.consume(",\"signalIdentifier\":") else { return false }
+        o.signalIdentifier = try s.readInt64("signalIdentifier")
+        if s.consume(",\"nominalWavelength\":") { o.nominalWavelength = try s.readDouble("nominalWavelength") }
+        if s.consume(",\"effectiveWavelength\":") { o.effectiveWavelength = try s.readDouble("effectiveWavelength") }
+        guard s.consume(",\"samplingFrequency\":") else { return false }
+        o.samplingFrequency = try readFrequency(&s, "samplingFrequency")
+        guard s.consume(",\"nanosecondsSinceStart\":") else { return false }
+        o.nanosecondsSinceStart = try s.readInt64("nanosecondsSinceStart")
+        guard s.consume(",\"normalizedReflectance\":") else { return false }
+        if let v = try s.readNullableDouble("normalizedReflectance") {
+            o.normalizedReflectance = v
+        } else {
+            o.normalizedReflectance = .nan
+            o.flags |= SampleFlags.missing.rawValue
+        }
+        guard s.consume(",\"noiseTerms\":") else { return false }
+        if !s.readNull() {
+            guard s.consume("{\"whiteNoise\":") else { return false }
+            o.noise.0 = try s.readNullableDouble("whiteNoise") ?? .nan
+            guard s.consume(",\"pinkNoise\":") else { return false }
+            o.noise.1 = try s.readNullableDouble("pinkNoise") ?? .nan
+            guard s.consume(",\"backgroundNoise\":") else { return false }
+            o.noise.2 = try s.readNullableDouble("backgroundNoise") ?? .nan
+            guard s.consume(",\"backgroundNoiseOffset\":") else { return false }
+            o.noise.3 = try s.readNullableDouble("backgroundNoiseOffset") ?? .nan
+            guard s.consume("}") else { return false }
+        }
+        guard s.consume(",\"conditions\":") else { return false }
+        o.flags |= try Self.readConditions(&s)
+        guard s.consume("}") else { return false }
+        optical.append(o)
+        return true
+    }
+
+    /// The PPG accelerometer sample at the scanner when written as exporters write it,
+    /// `{"nanosecondsSinceStart":…,"samplingFrequency":…,"x":…,"y":…,"z":…}` (the rule of
+    /// ``parseCompactAccelerometerSample(_:)``; values and checks of
+    /// ``parsePPGAccelerometerSample(_:)``).
+    /// - Complexity: O(bytes of the sample).
+    @inline(__always)
+    mutating func parseCompactPPGAccelerometerSample(_ s: inout JSONScanner, at: Int) throws(ScanError) -> Bool {
+        var a = StagedPPGAccelerometerSample()
+        guard s.consume("{\"nanosecondsSinceStart\":") else { return false }
+        a.nanosecondsSinceStart = try s.readInt64("nanosecondsSinceStart")
+        guard s.consume(",\"samplingFrequency\":") else { return false }
+        a.samplingFrequency = try readFrequency(&s, "samplingFrequency")
+        guard s.consume(",\"x\":") else { return false }
+        let x = try s.readDouble("x")
+        guard s.consume(",\"y\":") else { return false }
+        let y = try s.readDouble("y")
+        guard s.consume(",\"z\":") else { return false }
+        let z = try s.readDouble("z")
+        guard s.consume("}") else { return false }
+        if InputLimits.exceedsFloat(x) || InputLimits.exceedsFloat(y) || InputLimits.exceedsFloat(z) {
+            throw ScanError(.outOfRange, at: at, "a PPG accelerometer sample has a component beyond the single-precision range (±3.4e38)")
+        }
+        a.x = Float(x); a.y = Float(y); a.z = Float(z)
+        ppgAccelerometer.append(a)
+        return true
+    }
+
     mutating func parsePPGAccelerometerSample(_ s: inout JSONScanner) throws(ScanError) {
         s.skipWhitespace()
         let at = s.i
+        if try parseCompactPPGAccelerometerSample(&s, at: at) { return }
+        s.i = at
         try s.beginObject("accelerometerSamples")
         var a = StagedPPGAccelerometerSample()
         var x = Double.nan, y = Double.nan, z = Double.nan
