@@ -67,6 +67,29 @@ struct HardeningRound3Tests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: shard)) == shardBytes, "\(name): the shard was written")
     }
 
+    /// The crafted report databases are FuzzMerge's mergeable seeds (`scripts/fuzz-seeds.py`): a
+    /// schema change that leaves them stale makes merge refuse every one before its copy step,
+    /// and a campaign then fuzzes only the refusal (it happened twice). Regenerate them with
+    /// `scripts/make-crafted-databases.py` when this fails.
+    @Test("every crafted report database merges with this build's declarations (FuzzMerge's seeds are not stale)")
+    func craftedReportDatabasesMerge() throws {
+        let folder = Self.crafted.appendingPathComponent("report")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sqlite") }.sorted()
+        #expect(names.count >= 5)
+        for name in names {
+            let dir = TemporaryDirectory()
+            let shard = dir.url.appendingPathComponent(name).path
+            try FileManager.default.copyItem(atPath: folder.appendingPathComponent(name).path, toPath: shard)
+            let target = dir.url.appendingPathComponent("merged.sqlite").path
+            do {
+                let s = try ShardMerge.merge(shards: [shard], into: target)
+                #expect(s.recordings == 1, "\(name): \(s.recordings) recording(s) merged")
+            } catch {
+                Issue.record("\(name) is refused: \(error)")
+            }
+        }
+    }
+
     @Test("a clean shard still merges after the schema check, nothing written beside it")
     func cleanShardMerges() throws {
         let dir = TemporaryDirectory()
