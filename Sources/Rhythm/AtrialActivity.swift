@@ -1,3 +1,5 @@
+import Signals
+
 /// Atrial-activity and morphology measures of one rhythm window, from the ECG samples around the
 /// window's beats: beat-aligned segments averaged into a template (signal averaging, as in
 /// QRST cancellation: Stridh M, Sörnmo L 2001, IEEE Trans Biomed Eng 48:105–111).
@@ -42,45 +44,125 @@ public struct AtrialActivity: Sendable, Hashable {
         let prLength = prStart - prEnd, qrsLength = 2 * prEnd + 1
         let smooth = max(1, Int((0.020 * rate).rounded()) | 1)
         guard prLength >= 8 else { return nil }
-        var pr = [[Double]](), prRaw = [[Double]](), qrs = [[Double]]()
+        // Flat buffers, one segment after another (no array per segment): `prRaw` the PR
+        // segments as cut, `pr` and `qrs` smoothed and detrended.
+        var work = SegmentWork(capacity: max(prLength, qrsLength), smooth: smooth)
+        var pr = [Double](), prRaw = [Double](), qrs = [Double]()
+        pr.reserveCapacity(beats.count * prLength)
+        prRaw.reserveCapacity(beats.count * prLength)
+        qrs.reserveCapacity(beats.count * qrsLength)
         var previous = previousBeat
         for t in beats {
             defer { previous = t }
             guard let r = samples.index(atOrAfter: t) else { continue }
-            if let q = samples.segment(from: r - prEnd, count: qrsLength) {
-                qrs.append(Self.detrended(Self.smoothed(q, width: smooth)))
+            if samples.segment(from: r - prEnd, count: qrsLength, into: &work.raw) {
+                work.smoothDetrend(appendingTo: &qrs)
             }
-            guard let p = previous, t - p >= 0.4, let s = samples.segment(from: r - prStart, count: prLength) else { continue }
-            prRaw.append(s)
-            pr.append(Self.detrended(Self.smoothed(s, width: smooth)))
+            guard let p = previous, t - p >= 0.4, samples.segment(from: r - prStart, count: prLength, into: &work.raw) else {
+                continue
+            }
+            prRaw += work.raw
+            work.smoothDetrend(appendingTo: &pr)
         }
-        guard pr.count >= 4, qrs.count >= 4 else { return nil }
-        segments = pr.count
-        let prTemplate = Self.mean(pr), qrsTemplate = Self.mean(qrs)
-        pWaveCoherence = Self.coherence(pr, template: prTemplate)
-        qrsCoherence = Self.coherence(qrs, template: qrsTemplate)
+        let prCount = pr.count / prLength, qrsCount = qrs.count / qrsLength
+        guard prCount >= 4, qrsCount >= 4 else { return nil }
+        segments = prCount
+        let prTemplate = Self.mean(pr, length: prLength), qrsTemplate = Self.mean(qrs, length: qrsLength)
+        pWaveCoherence = Self.coherence(pr, count: prCount, template: prTemplate)
+        qrsCoherence = Self.coherence(qrs, count: qrsCount, template: qrsTemplate)
         let amplitude = (qrsTemplate.max() ?? 0) - (qrsTemplate.min() ?? 0)
         var residual = 0.0, noise = 0.0
-        for (k, s) in pr.enumerated() {
-            for i in s.indices {
-                let d = s[i] - prTemplate[i]
-                residual += d * d
-            }
-            let raw = Self.detrended(prRaw[k])
-            for i in s.indices {
-                let d = raw[i] - s[i]
-                noise += d * d
+        var raw = [Double](repeating: 0, count: prLength)
+        pr.withUnsafeBufferPointer { pr in
+            prRaw.withUnsafeBufferPointer { prRaw in
+                prTemplate.withUnsafeBufferPointer { template in
+                    raw.withUnsafeMutableBufferPointer { raw in
+                        for k in 0..<prCount {
+                            let o = k * prLength
+                            for i in 0..<prLength {
+                                let d = pr[o + i] - template[i]
+                                residual += d * d
+                            }
+                            // The raw segment with its least-squares line removed.
+                            for i in 0..<prLength { raw[i] = prRaw[o + i] }
+                            let (mx, slope, mt) = Self.line(UnsafeBufferPointer(raw), count: prLength)
+                            for i in 0..<prLength { raw[i] = raw[i] - mx - slope * (Double(i) - mt) }
+                            for i in 0..<prLength {
+                                let d = raw[i] - pr[o + i]
+                                noise += d * d
+                            }
+                        }
+                    }
+                }
             }
         }
-        let n = Double(pr.count * prLength)
+        let n = Double(prCount * prLength)
         atrialResidual = amplitude > 0 ? (residual / n).squareRoot() / amplitude : .nan
         highFrequencyNoise = amplitude > 0 ? (noise / n).squareRoot() / amplitude : .nan
     }
 
-    static func coherence(_ segments: [[Double]], template: [Double]) -> Double {
-        let n = Double(segments.count)
+    /// Scratch buffers of one segment's smoothing and detrending.
+    struct SegmentWork {
+        /// The segment as cut (``SampleRing/segment(from:count:into:)``).
+        var raw: [Double] = []
+        var prefix: [Double]
+        var smoothed: [Double]
+        let smooth: Int
+
+        init(capacity: Int, smooth: Int) {
+            self.smooth = smooth
+            raw.reserveCapacity(capacity)
+            prefix = [Double](repeating: 0, count: capacity + 1)
+            smoothed = [Double](repeating: 0, count: capacity)
+        }
+
+        /// Appends `raw` smoothed (centred moving average of odd width `smooth`, the ends averaged
+        /// over the samples present) with its least-squares line removed to `out`.
+        mutating func smoothDetrend(appendingTo out: inout [Double]) {
+            let count = raw.count, width = smooth
+            raw.withUnsafeBufferPointer { raw in
+                prefix.withUnsafeMutableBufferPointer { prefix in
+                    smoothed.withUnsafeMutableBufferPointer { smoothed in
+                        if width > 1 {
+                            let h = width / 2
+                            for i in 0..<count { prefix[i + 1] = prefix[i] + raw[i] }
+                            for i in 0..<count {
+                                let lo = max(0, i - h), hi = min(count, i + h + 1)
+                                smoothed[i] = (prefix[hi] - prefix[lo]) / Double(hi - lo)
+                            }
+                        } else {
+                            for i in 0..<count { smoothed[i] = raw[i] }
+                        }
+                        let (mx, slope, mt) = AtrialActivity.line(UnsafeBufferPointer(smoothed), count: count)
+                        for i in 0..<count { smoothed[i] = smoothed[i] - mx - slope * (Double(i) - mt) }
+                    }
+                }
+            }
+            out += smoothed[0..<count]
+        }
+    }
+
+    /// The least-squares line of `x[0..<count]`: its mean, slope and centre index.
+    static func line(_ x: UnsafeBufferPointer<Double>, count: Int) -> (mean: Double, slope: Double, centre: Double) {
+        let n = Double(count)
+        let mt = (n - 1) / 2
+        var mx = 0.0
+        for i in 0..<count { mx += x[i] }
+        mx /= n
+        var sxy = 0.0, sxx = 0.0
+        for i in 0..<count {
+            let d = Double(i) - mt
+            sxy += d * (x[i] - mx)
+            sxx += d * d
+        }
+        return (mx, sxx > 0 ? sxy / sxx : 0, mt)
+    }
+
+    /// Coherence of `count` segments laid one after another in `flat`.
+    static func coherence(_ flat: [Double], count: Int, template: [Double]) -> Double {
+        let n = Double(count)
         var single = 0.0
-        for s in segments { for x in s { single += x * x } }
+        for x in flat { single += x * x }
         single /= n
         var averaged = 0.0
         for x in template { averaged += x * x }
@@ -88,101 +170,178 @@ public struct AtrialActivity: Sendable, Hashable {
         return (averaged / single - 1 / n) / (1 - 1 / n)
     }
 
-    static func mean(_ segments: [[Double]]) -> [Double] {
-        var out = [Double](repeating: 0, count: segments[0].count)
-        for s in segments { for i in s.indices { out[i] += s[i] } }
-        let n = Double(segments.count)
+    /// Mean of the segments of `length` laid one after another in `flat`.
+    static func mean(_ flat: [Double], length: Int) -> [Double] {
+        var out = [Double](repeating: 0, count: length)
+        var o = 0
+        while o < flat.count {
+            for i in 0..<length { out[i] += flat[o + i] }
+            o += length
+        }
+        let n = Double(flat.count / length)
         return out.map { $0 / n }
-    }
-
-    /// Centred moving average of odd `width`, the ends averaged over the samples present.
-    static func smoothed(_ x: [Double], width: Int) -> [Double] {
-        guard width > 1 else { return x }
-        let h = width / 2
-        var prefix = [Double](repeating: 0, count: x.count + 1)
-        for i in x.indices { prefix[i + 1] = prefix[i] + x[i] }
-        return x.indices.map { i in
-            let lo = max(0, i - h), hi = min(x.count, i + h + 1)
-            return (prefix[hi] - prefix[lo]) / Double(hi - lo)
-        }
-    }
-
-    /// `x` minus its least-squares line.
-    static func detrended(_ x: [Double]) -> [Double] {
-        let n = Double(x.count)
-        let mt = (n - 1) / 2
-        var mx = 0.0
-        for v in x { mx += v }
-        mx /= n
-        var sxy = 0.0, sxx = 0.0
-        for (i, v) in x.enumerated() {
-            let d = Double(i) - mt
-            sxy += d * (v - mx)
-            sxx += d * d
-        }
-        let slope = sxx > 0 ? sxy / sxx : 0
-        return x.enumerated().map { i, v in v - mx - slope * (Double(i) - mt) }
     }
 }
 
-/// The recent samples of one ECG stream, with their times, so a window's segments can be cut
-/// once its beats are known; samples before a time no open window needs are dropped.
+/// The recent samples of one ECG stream, so a window's segments can be cut once its beats are
+/// known; samples before a time no open window needs are dropped.
+///
+/// The stream's blocks are kept as they came (their first column and flags share the blocks'
+/// storage; times are computed from each block's time base when asked), so taking a block costs
+/// O(1), not a copy per sample.
 struct SampleRing: Sendable {
-    /// Times (s) and values (NaN where masked) of the samples kept, in order.
-    private(set) var times: [Double] = []
-    private(set) var values: [Float] = []
+    // One entry per block kept (structure of arrays, so reading a time copies no array):
+    // the index since the stream start of its first sample and one past its last, its first
+    // column and flags (sharing the block's storage), and its time base (``SampleBlock/time(at:)``:
+    // `base + Double(firstSample + j) / rate` when uniform, else `explicitTimes`).
+    private var firsts: [Int] = []
+    private var ends: [Int] = []
+    private var values: [[Float]] = []
+    private var flags: [[UInt8]] = []
+    private var uniform: [Bool] = []
+    private var bases: [Double] = []
+    private var firstSamples: [Int] = []
+    private var rates: [Double] = []
+    private var explicitTimes: [[Double]] = []
+    /// Whether consecutive samples of the block are closer than the gap limit by construction:
+    /// a uniform time base with spacing 1/rate ≤ 1.2/sampleRate, below the limit 1.5/sampleRate
+    /// by far more than the rounding of the computed times.
+    private var closeSpaced: [Bool] = []
+    /// Index (since the stream start) of the first sample kept, and one past the last.
+    private var firstKept = 0
+    private var total = 0
     /// Rate in Hz (the stream's nominal rate, else the first block's median spacing).
     var sampleRate: Double = 0
-    /// The time of the last sample received (−∞ before any).
-    var lastTime: Double { times.last ?? -.infinity }
+    /// Samples kept.
+    var count: Int { total - firstKept }
 
-    /// Appends a block's first column.
-    mutating func append(times t: [Double], values v: [Float]) {
-        times += t
-        values += v
+    /// Takes a block's first column (masked samples read as NaN).
+    mutating func append(_ block: SampleBlock) {
+        guard let column = block.columns.first, block.count > 0 else { return }
+        firsts.append(total)
+        total += column.count
+        ends.append(total)
+        values.append(column)
+        flags.append(block.flags)
+        firstSamples.append(block.firstSample)
+        switch block.time {
+        case .uniform(let start, let rate):
+            uniform.append(true)
+            bases.append(start)
+            rates.append(rate)
+            explicitTimes.append([])
+            closeSpaced.append(rate > 0 && sampleRate > 0 && 1 / rate <= 1.2 / sampleRate)
+        case .explicit(let t):
+            uniform.append(false)
+            bases.append(0)
+            rates.append(0)
+            explicitTimes.append(t)
+            closeSpaced.append(false)
+        }
+    }
+
+    /// The run (block) holding sample `absolute` (since the stream start).
+    private func run(holding absolute: Int) -> Int {
+        var lo = 0, hi = firsts.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if firsts[mid] <= absolute { lo = mid } else { hi = mid - 1 }
+        }
+        return lo
+    }
+
+    /// Time (s) of sample `j` of run `r`, as ``SampleBlock/time(at:)`` computes it.
+    private func time(run r: Int, _ j: Int) -> Double {
+        uniform[r] ? bases[r] + Double(firstSamples[r] + j) / rates[r] : explicitTimes[r][j]
+    }
+
+    /// Time (s) of kept sample `i`.
+    func time(at i: Int) -> Double {
+        let a = firstKept + i
+        let r = run(holding: a)
+        return time(run: r, a - firsts[r])
+    }
+
+    /// The index of the first kept sample at or after `t` (binary search: times in order).
+    private func lowerBound(_ t: Double) -> Int {
+        var lo = 0, hi = count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if time(at: mid) < t { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
     }
 
     /// Drops samples before `time`.
     mutating func drop(before time: Double) {
-        var lo = 0, hi = times.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if times[mid] < time { lo = mid + 1 } else { hi = mid }
-        }
+        let lo = lowerBound(time)
         // Amortised: only compact when the dropped part is large.
-        if lo > 0 && lo >= times.count / 2 {
-            times.removeFirst(lo)
-            values.removeFirst(lo)
-        } else if lo > 65_536 {
-            times.removeFirst(lo)
-            values.removeFirst(lo)
-        }
+        guard (lo > 0 && lo >= count / 2) || lo > 65_536 else { return }
+        firstKept += lo
+        var k = 0
+        while k < ends.count && ends[k] <= firstKept { k += 1 }
+        guard k > 0 else { return }
+        firsts.removeFirst(k)
+        ends.removeFirst(k)
+        values.removeFirst(k)
+        flags.removeFirst(k)
+        uniform.removeFirst(k)
+        bases.removeFirst(k)
+        firstSamples.removeFirst(k)
+        rates.removeFirst(k)
+        explicitTimes.removeFirst(k)
+        closeSpaced.removeFirst(k)
     }
 
     /// The index of the first sample at or after `t` (within half a sample), or `nil`.
     func index(atOrAfter t: Double) -> Int? {
-        var lo = 0, hi = times.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if times[mid] < t { lo = mid + 1 } else { hi = mid }
-        }
-        if lo > 0 && t - times[lo - 1] < 0.5 / sampleRate { return lo - 1 }
-        return lo < times.count ? lo : nil
+        let lo = lowerBound(t)
+        if lo > 0 && t - time(at: lo - 1) < 0.5 / sampleRate { return lo - 1 }
+        return lo < count ? lo : nil
     }
 
-    /// `count` samples from index `start` as Double, or `nil` when they run outside the kept
-    /// samples, hold a masked sample or a gap (spacing over 1.5 samples).
-    func segment(from start: Int, count: Int) -> [Double]? {
-        guard start >= 0, start + count <= times.count, count > 0 else { return nil }
-        let maxGap = 1.5 / sampleRate
-        var out = [Double]()
-        out.reserveCapacity(count)
-        for i in start..<(start + count) {
-            let v = values[i]
-            guard v.isFinite else { return nil }
-            if i > start && times[i] - times[i - 1] > maxGap { return nil }
-            out.append(Double(v))
+    /// Puts `count` samples from index `start` as Double into `out` (which then holds exactly
+    /// those) and returns `true`, or returns `false` when they run outside the kept samples, hold
+    /// a masked sample or a gap (spacing over 1.5 samples); `out` is then not meaningful.
+    func segment(from start: Int, count n: Int, into out: inout [Double]) -> Bool {
+        guard start >= 0, start + n <= count, n > 0 else {
+            out.removeAll(keepingCapacity: true)
+            return false
         }
-        return out
+        if out.count != n {
+            out.removeAll(keepingCapacity: true)
+            out.append(contentsOf: repeatElement(0, count: n))
+        }
+        let maxGap = 1.5 / sampleRate
+        let mask = SampleFlags.maskingFlags.rawValue
+        var a = firstKept + start, k = 0
+        var r = run(holding: a)
+        while k < n {
+            // The part of the segment in run r (a block): samples j0..<j0 + m.
+            if a >= ends[r] { r += 1 }
+            let j0 = a - firsts[r], m = min(n - k, ends[r] - a)
+            if k > 0 && j0 == 0 && time(run: r, 0) - time(run: r - 1, ends[r - 1] - firsts[r - 1] - 1) > maxGap { return false }
+            if !closeSpaced[r] {
+                for j in max(j0, 1)..<(j0 + m) where j > j0 || k > 0 {
+                    if time(run: r, j) - time(run: r, j - 1) > maxGap { return false }
+                }
+            }
+            let ok = values[r].withUnsafeBufferPointer { values in
+                flags[r].withUnsafeBufferPointer { flags in
+                    out.withUnsafeMutableBufferPointer { out in
+                        for j in j0..<(j0 + m) {
+                            let v = flags[j] & mask != 0 ? Float.nan : values[j]
+                            guard v.isFinite else { return false }
+                            out[k + j - j0] = Double(v)
+                        }
+                        return true
+                    }
+                }
+            }
+            guard ok else { return false }
+            k += m
+            a += m
+        }
+        return true
     }
 }

@@ -74,17 +74,7 @@ struct RhythmStream: Sendable {
             }
             if samplePeriod > 0 { ring?.sampleRate = 1 / samplePeriod }
         }
-        if ring != nil, let column = block.columns.first {
-            let mask = SampleFlags.maskingFlags.rawValue
-            var t = [Double](), v = [Float]()
-            t.reserveCapacity(block.count)
-            v.reserveCapacity(block.count)
-            for i in 0..<block.count {
-                t.append(block.time(at: i))
-                v.append(block.flags[i] & mask != 0 ? .nan : column[i])
-            }
-            ring!.append(times: t, values: v)
-        }
+        ring?.append(block)
         lastSample = max(lastSample, block.time(at: block.count - 1))
         if let s = start, lastSample - s > options.singleWindowMaxSeconds { isLong = true }
     }
