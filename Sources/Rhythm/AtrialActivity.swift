@@ -13,8 +13,8 @@ import Signals
 /// Every segment is smoothed by a 20-ms moving average and has its least-squares line removed
 /// (baseline wander); segments with a masked or missing sample are left out.
 public struct AtrialActivity: Sendable, Hashable {
-    /// PR segments used (beats whose previous interval is at least 0.4 s, so the segment does
-    /// not hold the previous T wave).
+    /// PR segments used (beats not classed ventricular whose previous interval is at least
+    /// 0.4 s, so the segment does not hold the previous T wave).
     public var segments: Int
     /// P-wave coherence: the power of the averaged PR segment (R − 300 ms … R − 60 ms) over the
     /// mean power of the single segments, corrected for the 1/N an uncorrelated signal averages
@@ -35,9 +35,12 @@ public struct AtrialActivity: Sendable, Hashable {
     /// - Parameters:
     ///   - samples: the signal around the window (``SampleRing``), NaN where masked.
     ///   - beats: the window's beat times, s, in order.
+    ///   - ventricular: per beat, whether the ECG classifier calls it ventricular (`V`): such a
+    ///     beat has no PR segment of its own (no conducted P wave before a ventricular ectopic
+    ///     beat), so it is left out of the P-wave template.
     ///   - previousBeat: the beat before the window's first, or `nil`.
     /// - Complexity: O(beats · segment length).
-    init?(samples: SampleRing, beats: [Double], previousBeat: Double?) {
+    init?(samples: SampleRing, beats: [Double], ventricular: [Bool], previousBeat: Double?) {
         let rate = samples.sampleRate
         guard rate >= 50 else { return nil }
         let prStart = Int((0.300 * rate).rounded()), prEnd = Int((0.060 * rate).rounded())
@@ -52,13 +55,14 @@ public struct AtrialActivity: Sendable, Hashable {
         prRaw.reserveCapacity(beats.count * prLength)
         qrs.reserveCapacity(beats.count * qrsLength)
         var previous = previousBeat
-        for t in beats {
+        for (k, t) in beats.enumerated() {
             defer { previous = t }
             guard let r = samples.index(atOrAfter: t) else { continue }
             if samples.segment(from: r - prEnd, count: qrsLength, into: &work.raw) {
                 work.smoothDetrend(appendingTo: &qrs)
             }
-            guard let p = previous, t - p >= 0.4, samples.segment(from: r - prStart, count: prLength, into: &work.raw) else {
+            guard let p = previous, t - p >= 0.4, !ventricular[k], samples.segment(from: r - prStart, count: prLength, into: &work.raw)
+            else {
                 continue
             }
             prRaw += work.raw

@@ -63,6 +63,13 @@ extension RhythmWindowRow {
         case "large_delta_share": return r?.largeDeltaShare
         case "rr_cv": return r?.coefficientOfVariation
         case "rr_coverage": return intervalCoverage
+        case "nv_nrmssd": return ectopyFreeIrregularity?.normalizedRMSSD
+        case "nv_shannon_entropy": return ectopyFreeIrregularity?.shannonEntropy
+        case "nv_turning_point_ratio": return ectopyFreeIrregularity?.turningPointRatio
+        case "nv_cosen": return ectopyFreeIrregularity?.cosEn
+        case "nv_mad_delta_ratio": return ectopyFreeIrregularity?.medianAbsoluteDeltaRatio
+        case "nv_large_delta_share": return ectopyFreeIrregularity?.largeDeltaShare
+        case "nv_rr_cv": return ectopyFreeIrregularity?.coefficientOfVariation
         case "ectopic_share": return ectopicShare
         case "qrs_width_s": return qrsWidthSeconds
         case "unacceptable_share": return unacceptableShare

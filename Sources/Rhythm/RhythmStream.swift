@@ -195,6 +195,12 @@ struct RhythmStream: Sendable {
             if !classed.isEmpty {
                 row.ectopicShare = Double(classed.filter { $0.beatClass == "S" || $0.beatClass == "V" }.count) / Double(classed.count)
             }
+            // Intervals between two beats neither of which is ventricular (RRIrregularity's range).
+            var nv = [Double]()
+            for i in inWindow.indices.dropFirst() where inWindow[i].beatClass != "V" && inWindow[i - 1].beatClass != "V" {
+                nv += RRIrregularity.intervals([inWindow[i - 1].time, inWindow[i].time])
+            }
+            row.ectopyFreeIrregularity = RRIrregularity(intervals: nv)
             let widths = inWindow.map(\.qrsWidth).filter(\.isFinite)
             if !widths.isEmpty { row.qrsWidthSeconds = widths.reduce(0, +) / Double(widths.count) }
         }
@@ -213,7 +219,10 @@ struct RhythmStream: Sendable {
             if n > 0 { row.unacceptableShare = Double(bad) / Double(n) }
             leadQuality.removeAll { $0.time < b }
         }
-        if let ring { row.atrial = AtrialActivity(samples: ring, beats: times, previousBeat: previousBeat) }
+        if let ring {
+            row.atrial = AtrialActivity(
+                samples: ring, beats: times, ventricular: inWindow.map { $0.beatClass == "V" }, previousBeat: previousBeat)
+        }
         if Double(rr.count) < options.minimumIntervals {
             row.nullReason =
                 "fewer than \(Int(options.minimumIntervals.rounded(.up))) RR intervals of 0.25–2.5 s in the window (\(rr.count))"

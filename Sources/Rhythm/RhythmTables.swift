@@ -49,6 +49,11 @@ public struct RhythmWindowRow: Sendable, Hashable {
     public var meanHeartRateBPM: Double?
     /// The RR measures (``RRIrregularity``), or `nil` with too few intervals.
     public var irregularity: RRIrregularity?
+    /// The same measures over the intervals between consecutive beats neither of which the ECG
+    /// classifier calls ventricular (`V`): ventricular ectopy (a premature beat and its
+    /// compensatory pause, bigeminy) left out of the irregularity (ECG leads only; `nil` with
+    /// fewer than 4 such intervals).
+    public var ectopyFreeIrregularity: RRIrregularity?
     /// Share of the window's beats the ECG classifier calls S or V (`nil` for PPG and fused).
     public var ectopicShare: Double?
     /// Mean QRS width of the window's beats, s (`nil` when none was measured).
@@ -140,6 +145,31 @@ public enum RhythmTables {
             .init("rr_coverage", .real, "kept RR intervals' total / window length (missed beats, gaps and pauses lower it)") {
                 .finite($0.intervalCoverage)
             },
+            .init(
+                "nv_rr_intervals", .integer,
+                "kept RR intervals between two beats neither of which the ECG classifier calls V; NULL for fused and PPG"
+            ) {
+                $0.source == .ecg ? .integer($0.ectopyFreeIrregularity?.count ?? 0) : .null
+            },
+            .init("nv_nrmssd", .real, "nrmssd over those intervals (ventricular ectopy left out); ECG leads") {
+                .finite($0.ectopyFreeIrregularity?.normalizedRMSSD)
+            },
+            .init("nv_shannon_entropy", .real, "shannon_entropy over those intervals; ECG leads") {
+                .finite($0.ectopyFreeIrregularity?.shannonEntropy)
+            },
+            .init("nv_turning_point_ratio", .real, "turning_point_ratio over those intervals; ECG leads") {
+                .finite($0.ectopyFreeIrregularity?.turningPointRatio)
+            },
+            .init("nv_cosen", .real, "cosen over those intervals; ECG leads") { .finite($0.ectopyFreeIrregularity?.cosEn) },
+            .init("nv_mad_delta_ratio", .real, "mad_delta_ratio over those intervals; ECG leads") {
+                .finite($0.ectopyFreeIrregularity?.medianAbsoluteDeltaRatio)
+            },
+            .init("nv_large_delta_share", .real, "large_delta_share over those intervals; ECG leads") {
+                .finite($0.ectopyFreeIrregularity?.largeDeltaShare)
+            },
+            .init("nv_rr_cv", .real, "rr_cv over those intervals; ECG leads") {
+                .finite($0.ectopyFreeIrregularity?.coefficientOfVariation)
+            },
             .init("ectopic_share", .real, "share of beats the ECG beat classifier calls S or V; NULL for fused and PPG") {
                 .finite($0.ectopicShare)
             },
@@ -157,7 +187,7 @@ public enum RhythmTables {
             },
             .init(
                 "p_wave_coherence", .real,
-                "coherence of the PR segments (R − 300 … R − 60 ms) across beats: ~1 with a P wave, ~0 without; ECG leads"
+                "coherence of the PR segments (R − 300 … R − 60 ms) across beats not classed V: ~1 with a P wave, ~0 without; ECG leads"
             ) {
                 .finite($0.atrial?.pWaveCoherence)
             },

@@ -19,11 +19,19 @@ import csv, math, sys, argparse
 import numpy as np
 from sklearn.linear_model import LogisticRegression
 
+# The ECG model also gets the irregularity over the intervals between two beats the ECG classifier
+# does not call V (nv_): a premature ventricular beat, its compensatory pause and bigeminy are
+# irregular RR but not atrial irregularity; the timing-only model has no beat classes.
 ECG_INPUTS = ["mean_hr_bpm", "log_nrmssd", "shannon_entropy", "turning_point_ratio", "cosen", "log_mad_delta_ratio",
               "large_delta_share", "log_rr_cv", "rr_coverage", "ectopic_share", "qrs_width_s", "unacceptable_share", "good_share",
-              "p_wave_coherence", "qrs_coherence", "log_atrial_residual", "log_hf_noise"]
+              "p_wave_coherence", "qrs_coherence", "log_atrial_residual", "log_hf_noise",
+              "log_nv_nrmssd", "nv_shannon_entropy", "nv_turning_point_ratio", "nv_cosen", "log_nv_mad_delta_ratio",
+              "nv_large_delta_share", "log_nv_rr_cv"]
 RR_INPUTS = ["mean_hr_bpm", "log_nrmssd", "shannon_entropy", "turning_point_ratio", "cosen", "log_mad_delta_ratio",
              "large_delta_share", "log_rr_cv", "rr_coverage"]
+# Model names and versions (the `model` column): v2 of the ECG model adds the nv_ inputs and reads
+# p_wave_coherence without ventricular beats (session 15).
+VERSIONS = {"ecg": "ecg-logistic-v2", "rr": "rr-logistic-v1"}
 CLASSES = ["N", "A", "O", "~"]  # RhythmModel.classes: sinus, af, other, noisy
 
 
@@ -199,7 +207,8 @@ def main():
         for var, title in (("ecg", "ECG leads: RR irregularity, beat classes and atrial activity"),
                            ("rr", "Beat timing only (fused ECG series, PPG pulses)")):
             m, n, c = models[var]
-            f.write(swift_model(var, f"{var}-logistic-v1", m).replace(f"/// {var}-logistic-v1",
+            name = VERSIONS[var]
+            f.write(swift_model(var, name, m).replace(f"/// {name}",
                     f"/// {title}: {n} training windows, C = {c}."))
         f.write("}\n")
 
