@@ -133,6 +133,18 @@ struct WaveGrid {
         }
     }
 
+    /// The grid at fractional index `position` (linear interpolation), NaN where not valid, not
+    /// produced or already dropped.
+    /// - Parameter position: grid index (fractional).
+    func value(at position: Double) -> Float {
+        let i = Int(position.rounded(.down))
+        guard i >= base, i < produced else { return .nan }
+        guard i + 1 < produced else { return position == Double(i) ? x[i - base] : .nan }
+        let f = Float(position - Double(i))
+        let a = x[i - base]
+        return f == 0 ? a : a + (x[i + 1 - base] - a) * f
+    }
+
     /// Forgets grid samples before grid index `index` (in large steps, so the cost stays linear).
     mutating func drop(before index: Int) {
         let n = min(index - base, x.count)
