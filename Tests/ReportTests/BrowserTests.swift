@@ -322,7 +322,7 @@ struct BrowserTests {
         if figure.hasPrefix("ecg-median-beat-") {
             // The median beat: its points are the sample rows of its stream and window; each
             // boundary marker is at a boundary row's offset, with its name.
-            let stream = String(key.components(separatedBy: ", window from")[0])
+            let stream = String(key.components(separatedBy: ", ")[0])
             let markers = Self.elements(dom, figure: figure, tag: "circle", cls: "beat")
             let window = try #require(markers.first?["data-window"].flatMap(Double.init), "\(figure): no boundary marker")
             let rows = f.query(

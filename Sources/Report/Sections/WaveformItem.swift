@@ -35,7 +35,7 @@ enum WaveformItem {
             guard let t0 = xs.min(), let t1 = xs.max(), t1 > t0, let lo = all.min(), let hi = all.max() else { continue }
             let pad = max((hi - lo) * 0.08, 1e-6)
             var title = d.title + (d.plotBy == nil ? "" : ": \(key.by)")
-            if let w = key.window { title += ", window from \(c.time.describe(w))" }
+            if let w = key.window { title += ", \(c.time.describe(w))" }
             if let n = d.note, let text = mine.lazy.compactMap({ $0.text(n) }).first(where: { !$0.isEmpty }) { title += " — \(text)" }
             let unit = FamilySection.unit(d.rows.table, d.values[0])
             var p = Plot(

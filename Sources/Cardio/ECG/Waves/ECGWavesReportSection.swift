@@ -36,7 +36,7 @@ extension ECGWavesFamily {
                         x: "offset", values: ["amplitude"], plotBy: "stream", window: "window_start",
                         relativeXTitle: "time from the R peak (s)", note: "note",
                         markers: ReportWaveformMarkers(
-                            name: "boundary",
+                            name: "boundary point",
                             rows: ReportRows(
                                 median,
                                 where: [

@@ -71,7 +71,9 @@ public enum ECGWavesTables {
                 "qualifying_beats", .integer,
                 "beats of the window that qualify: N after N, quality excellent or barely_acceptable, QRS onset found (as ecg_intervals)"
             ) { .integer($0.value.qualifyingBeats) },
-            .init("note", .text, "how many beats the median holds and why fewer than qualify (the plot's title)") { .text($0.value.note) },
+            .init("note", .text, "how many beats the median holds (and of how many qualifying, when fewer): the plot's title") {
+                .text($0.value.note)
+            },
         ])
 
     /// PR, QRS, QT and QTc per window and per stream.

@@ -125,12 +125,7 @@ struct MedianBeatAccumulator {
             beat[j] = median(column)
         }
         func offset(_ j: Int) -> Double { -Self.before + Double(j) * Self.step }
-        let note =
-            n == seen
-            ? "median of \(n) beats"
-            : stride > 1
-                ? "median of \(n) of \(seen) qualifying beats (taken evenly)"
-                : "median of \(n) of \(seen) qualifying beats (the others' spans hold missing samples)"
+        let note = n == seen ? "median of \(n) beats" : "median of \(n) of \(seen) beats"
         var rows = (0..<Self.count).map {
             MedianBeatPoint(
                 windowStart: start, windowEnd: end, point: "sample", offset: offset($0), amplitude: beat[$0], beats: n,
