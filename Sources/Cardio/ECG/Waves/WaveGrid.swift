@@ -160,16 +160,44 @@ struct WaveGrid {
         }
     }
 
-    /// The grid at fractional index `position` (linear interpolation), NaN where not valid, not
-    /// produced or already dropped.
-    /// - Parameter position: grid index (fractional).
-    func value(at position: Double) -> Float {
-        let i = Int(position.rounded(.down))
-        guard i >= base, i < produced else { return .nan }
-        guard i + 1 < produced else { return position == Double(i) ? x[i - base] : .nan }
-        let f = Float(position - Double(i))
-        let a = x[i - base]
-        return f == 0 ? a : a + (x[i + 1 - base] - a) * f
+    /// Copies the grid at fractional indices `position`, `position + 1`, … (linear
+    /// interpolation with the one fraction of `position`) into `out`, times `scale`, minus
+    /// `level`; `false` (and `out` partly written) when one of them is not valid, not produced
+    /// or already dropped.
+    /// - Parameters:
+    ///   - position: the first fractional grid index.
+    ///   - out: receives `out.count` values.
+    ///   - level: subtracted before scaling.
+    ///   - scale: the factor.
+    /// - Complexity: O(out.count).
+    func copy(from position: Double, into out: inout [Float], level: Float, scale: Float) -> Bool {
+        let i0 = Int(position.rounded(.down))
+        let f = Float(position - Double(i0))
+        let n = out.count
+        guard i0 >= base, i0 + n + (f == 0 ? 0 : 1) <= produced else { return false }
+        return x.withUnsafeBufferPointer { xp in
+            out.withUnsafeMutableBufferPointer { op in
+                let p = xp.baseAddress! + (i0 - base)
+                for j in 0..<n {
+                    let a = p[j]
+                    let v = f == 0 ? a : a + (p[j + 1] - a) * f
+                    guard v.isFinite else { return false }
+                    op[j] = (v - level) * scale
+                }
+                return true
+            }
+        }
+    }
+
+    /// The mean of the grid over `count` samples ending at fractional index `position` (each
+    /// linearly interpolated), NaN when one is not valid, not produced or already dropped.
+    /// - Parameters:
+    ///   - position: the last fractional grid index.
+    ///   - count: how many samples, one grid step apart.
+    func mean(endingAt position: Double, count: Int) -> Float {
+        var v = [Float](repeating: 0, count: count)
+        guard copy(from: position - Double(count - 1), into: &v, level: 0, scale: 1) else { return .nan }
+        return v.reduce(0, +) / Float(count)
     }
 
     /// Forgets grid samples before grid index `index` (in large steps, so the cost stays linear).

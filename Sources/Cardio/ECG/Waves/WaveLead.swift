@@ -35,6 +35,8 @@ struct WaveLead {
     /// a voltage (µV or mV), and the rows of the windows it has closed.
     var medians: MedianBeatAccumulator?
     var doneMedians: [MedianBeatPoint] = []
+    /// One beat's span for the median beat (reused).
+    private var medianSamples = [Float](repeating: 0, count: MedianBeatAccumulator.count)
     /// µV per unit of the lead's values.
     let microvoltsPerUnit: Double
     /// One beat's window of the grid and its scales (reused).
@@ -198,21 +200,14 @@ struct WaveLead {
         else { return }
         let rate = WaveDelineator.rate
         // The level: the mean of the grid over the 16 ms before the QRS onset.
-        let onset = position + (on - w.beatTime) * rate
-        var level: Float = 0
-        for k in 0...4 { level += grid!.value(at: onset - Double(k)) }
-        level /= 5
-        let first = position - MedianBeatAccumulator.before * rate
-        let scale = Float(microvoltsPerUnit)
-        var samples = [Float](repeating: 0, count: MedianBeatAccumulator.count)
-        for j in 0..<samples.count {
-            let v = grid!.value(at: first + Double(j))
-            guard v.isFinite && level.isFinite else { return }
-            samples[j] = (v - level) * scale
-        }
+        let level = grid!.mean(endingAt: position + (on - w.beatTime) * rate, count: 5)
+        guard level.isFinite,
+            grid!.copy(
+                from: position - MedianBeatAccumulator.before * rate, into: &medianSamples, level: level, scale: Float(microvoltsPerUnit))
+        else { return }
         let marks = [w.pOnset, w.pPeak, w.pOffset, w.qrsOnset, w.qrsOffset, w.tPeak, w.tOffset].map { t in
             t.map { Float($0 - w.beatTime) } ?? .nan
         }
-        medians!.keep(samples: samples, boundaries: marks)
+        medians!.keep(samples: medianSamples, boundaries: marks)
     }
 }
