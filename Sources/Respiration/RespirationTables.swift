@@ -106,6 +106,16 @@ public enum RespirationTables {
                 "mean breathing rate over the fused respiration rows with a rate (one fused row per window with an ECG or PPG row; it has a rate wherever one of those rows has, unless their rates disagree; a window counts on the day it starts; accelerometer rows not counted)",
             aggregation: .mean, sourceTable: "respiration", sourceColumn: "breaths_per_min"),
         SummaryFigure(
+            family: RespirationFamily.name, name: "median_breaths_per_min", unit: "1/min",
+            meaning:
+                "median breathing rate over the same fused rows as mean_breaths_per_min (the day's rows for a day, every row for the recording; each window counts once)",
+            aggregation: .median, sourceTable: "respiration", sourceColumn: "breaths_per_min"),
+        SummaryFigure(
+            family: RespirationFamily.name, name: "night_median_breaths_per_min", unit: "1/min",
+            meaning:
+                "median breathing rate over the fused rows with a rate whose window starts between 00:00 and 06:00 local time (the night's early hours, counted on the day they fall in); empty where the recording's clock is not local time (no UTC offset, or times from the stream start)",
+            aggregation: .median, sourceTable: "respiration", sourceColumn: "breaths_per_min", localHours: 0..<6),
+        SummaryFigure(
             family: RespirationFamily.name, name: "rate_share",
             meaning: "share of the fused respiration rows (one per window with an ECG or PPG row) that have a breathing rate",
             aggregation: .share, sourceTable: "respiration", sourceColumn: "breaths_per_min"),

@@ -90,8 +90,10 @@ public struct RespirationSignalSample: Sendable, Hashable {
 }
 
 extension RespirationWindow: StreamSummaryValue {
-    /// A fused window's facts: its rate (`mean_breaths_per_min`) and whether it has one
-    /// (`rate_share`, over the fused windows). Source rows contribute none.
+    /// A fused window's facts: its rate (`mean_breaths_per_min`, `median_breaths_per_min`,
+    /// `night_median_breaths_per_min`: the summary keeps the last only for windows starting in the
+    /// night's hours) and whether it has one (`rate_share`, over the fused windows). Source rows
+    /// contribute none.
     public func summaryFacts(stream: String) -> [SummaryFact] {
         guard source == .fused else { return [] }
         var facts = [
@@ -100,10 +102,12 @@ extension RespirationWindow: StreamSummaryValue {
                 figure: "rate_share", value: breathsPerMinute == nil ? 0 : 1)
         ]
         if let r = breathsPerMinute {
-            facts.append(
-                SummaryFact(
-                    family: RespirationFamily.name, stream: stream, startSeconds: startSeconds, endSeconds: endSeconds,
-                    figure: "mean_breaths_per_min", value: r))
+            for figure in ["mean_breaths_per_min", "median_breaths_per_min", "night_median_breaths_per_min"] {
+                facts.append(
+                    SummaryFact(
+                        family: RespirationFamily.name, stream: stream, startSeconds: startSeconds, endSeconds: endSeconds,
+                        figure: figure, value: r))
+            }
         }
         return facts
     }

@@ -202,15 +202,27 @@ enum RunCommand {
             String(
                 format: "input %.1f MB read in %.1f s (%.1f MB/s)", mb, s.elapsedSeconds,
                 s.elapsedSeconds > 0 ? mb / s.elapsedSeconds : 0))
-        // The families' declared sum figures (beats, steps, wear hours, …), per family.
+        // The families' declared figures over the run (beats, steps, wear hours, mean rates, …), per family.
         var families = [String]()
         for t in s.figureTotals where !families.contains(t.family) { families.append(t.family) }
         for family in families {
-            let parts = s.figureTotals.filter { $0.family == family }.map { t in
+            let mine = s.figureTotals.filter { $0.family == family }
+            let parts = mine.filter { $0.recordingMedians == nil }.map { t in
                 let v = t.value == t.value.rounded() ? String(Int(t.value)) : String(format: "%.2f", t.value)
                 return "\(t.name) \(v)"
             }
-            lines.append("\(family): " + parts.joined(separator: ", "))
+            if !parts.isEmpty { lines.append("\(family): " + parts.joined(separator: ", ")) }
+            // Medians are per recording: the lowest and highest recording median, and how many recordings had one.
+            let medians = mine.compactMap { t in
+                t.recordingMedians.map { m in
+                    m.recordings == 1
+                        ? String(format: "%@ %.1f (1)", t.name, m.lowest)
+                        : String(format: "%@ %.1f…%.1f (%d)", t.name, m.lowest, m.highest, m.recordings)
+                }
+            }
+            if !medians.isEmpty {
+                lines.append("\(family): recording medians, lowest…highest (recordings): " + medians.joined(separator: ", "))
+            }
         }
         if !s.duplicates.isEmpty {
             lines.append("note: \(s.duplicates.count) input(s) not analysed: the same content as an earlier input (duplicates):")

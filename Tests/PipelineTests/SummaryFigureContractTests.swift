@@ -39,6 +39,7 @@ struct SummaryFigureContractTests {
         out.append(Run(name: "two simulated nights", sink: try simulatedNights()))
         out.append(Run(name: "CinC 2017 AF strip A00004", sink: try cincAF()))
         out.append(Run(name: "BIDMC excerpt (respiration)", sink: try bidmcExcerpt()))
+        out.append(Run(name: "BIDMC excerpt on a device-local clock at 00:00 (night figures)", sink: try bidmcExcerpt(nightClock: true)))
         out.append(Run(name: "device beat list with a premature beat", sink: try deviceListWithPrematureBeat()))
         return out
     }
@@ -49,13 +50,19 @@ struct SummaryFigureContractTests {
     /// docs/VALIDATION.md), so this plumbing check runs the respiration family with the
     /// autocorrelation and breath-count indices off (options, not thresholds of an accuracy test)
     /// so that its figures have rows to fill from.
-    static func bidmcExcerpt() throws -> MemorySink {
+    /// With `nightClock`, its `Time [s]` column (0 … 160 s) read as the device's local clock
+    /// (1970-01-01 00:00 local onwards), so its windows fall in the night's hours.
+    static func bidmcExcerpt(nightClock: Bool = false) throws -> MemorySink {
         let path = Fixtures.repositoryRoot.appendingPathComponent("Datasets/respiration/bidmc_01_excerpt_Signals.csv.xz").path
         let sink = MemorySink()
         var analysis = try JSONDecoder().decode(
             AnalysisConfiguration.self,
             from: Data(#"{"respiration": {"min_autocorrelation": 0, "count_agreement_bpm": 20}}"#.utf8))
         analysis.decode = DecodeOptions(preset: .bidmc)
+        if nightClock, var mapping = RecordingPreset.bidmc.csvMapping(path: path) {
+            mapping.time = .column(.name("Time [s]"), unit: .seconds, origin: .deviceLocalClock)
+            analysis.decode.csvMapping = mapping
+        }
         _ = try RecordingAnalysis.run(path: path, analysis: analysis, sink: sink)
         return sink
     }
@@ -198,6 +205,15 @@ struct SummaryFigureContractTests {
         return SIMD3(0, 0, asleep ? 0.02 : 0.5)
     }
 
+    /// A numeric value, or `nil`.
+    static func number(_ v: ResultValue?) -> Double? {
+        switch v {
+        case .real(let x)?: return x
+        case .integer(let x)?: return Double(x)
+        default: return nil
+        }
+    }
+
     /// Whether a value is data: a non-zero number or non-empty text.
     static func isData(_ v: ResultValue?) -> Bool {
         switch v {
@@ -233,8 +249,23 @@ struct SummaryFigureContractTests {
                         && (row["recommended"] == nil || row["recommended"] == .integer(1))
                 }
                 guard rows.contains(where: { Self.isData($0[column]) }) else { continue }
+                var mine = summaries.filter { $0["family"] == .text(figure.family) }
+                if let hours = figure.localHours {
+                    // Counted only for rows starting within the hours on a local clock.
+                    mine = mine.filter { summary in
+                        guard summary["time_basis"] == .text("local") || summary["time_basis"] == .text("device_local") else {
+                            return false
+                        }
+                        let offset = Self.number(summary["utc_offset_s"]) ?? 0
+                        return rows.contains { row in
+                            guard Self.isData(row[column]), let start = Self.number(row["window_start"]) else { return false }
+                            let hour = (start + offset).truncatingRemainder(dividingBy: 86_400) / 3_600
+                            return hour >= Double(hours.lowerBound) && hour < Double(hours.upperBound)
+                        }
+                    }
+                    guard !mine.isEmpty else { continue }
+                }
                 exercised.insert(id)
-                let mine = summaries.filter { $0["family"] == .text(figure.family) }
                 #expect(!mine.isEmpty, "\(run.name): \(table).\(column) has data but no recording_summary row of \(figure.family)")
                 for row in mine {
                     let v = row[figure.name]

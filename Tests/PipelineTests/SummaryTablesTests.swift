@@ -123,4 +123,59 @@ struct SummaryTablesTests {
         #expect(recording.count == 1 && recording[0].figures.decodedSeconds == 7200)
         #expect(recording[0].figures.value("hr_mean_bpm", .mean) == 75 && recording[0].timeBasis == .local)
     }
+
+    /// The weighted median against values worked by hand: odd and even counts, weights, no weight.
+    @Test func weightedMedianByHand() {
+        func median(_ values: [Double], _ weights: [Double]? = nil) -> Double? {
+            var a = SummaryAggregate()
+            for (i, v) in values.enumerated() { a.add(value: v, weight: weights?[i] ?? 1, keep: true) }
+            return a.value(.median)
+        }
+        #expect(median([3, 1, 2]) == 2)
+        #expect(median([4, 1, 3, 2]) == 2.5) // the two middle values' mean
+        #expect(median([1, 2, 3, 4], [1, 1, 1, 5]) == 4) // 4 carries 5 of 8
+        #expect(median([1, 2, 3, 4], [2, 1, 1, 0]) == 1.5) // weight 2 of 4 reaches exactly half at 1
+        #expect(median([]) == nil)
+        #expect(median([5], [0]) == nil)
+        // A day's kept values add into the recording's.
+        var day1 = SummaryAggregate(), day2 = SummaryAggregate()
+        for v in [10.0, 30] { day1.add(value: v, weight: 1, keep: true) }
+        for v in [20.0, 40, 50] { day2.add(value: v, weight: 1, keep: true) }
+        day1.add(day2)
+        #expect(day1.value(.median) == 30 && day1.values.count == 5)
+    }
+
+    /// A figure with local hours counts facts starting in those hours of the local clock only, and
+    /// none on a clock that is not local; a median figure is exact per day and per recording.
+    @Test func localHoursAndMedian() {
+        let night = SummaryFigure(
+            family: "f", name: "night", meaning: "m", aggregation: .median, sourceTable: "t", sourceColumn: "c", localHours: 0..<6)
+        let all = SummaryFigure(family: "f", name: "all", meaning: "m", aggregation: .median, sourceTable: "t", sourceColumn: "c")
+        let vocabulary = SummaryVocabulary([night, all])
+        func run(offset: String?) -> (recording: [RecordingSummaryRow], daily: [DailySummaryRow]) {
+            var a = SummaryAccumulator(vocabulary: vocabulary)
+            let key = StreamKey(deviceID: "d", sensor: .electrocardiogram, channel: "ecg")
+            a.announce(
+                index: 0,
+                info: StreamInfo(
+                    key: key, columns: [ColumnInfo(name: "value", unit: .microvolts)],
+                    attributes: offset.map { [StreamAttribute.utcOffsetSeconds: $0] } ?? [:]))
+            let localMidnight = 1_700_006_400.0 - 3600 // 2023-11-15T00:00 at UTC+01:00
+            // Local 01:00, 05:59, 06:00 and 23:00 of the 15th; 02:00 of the 16th.
+            for (hours, value) in [(1.0, 12.0), (5.99, 14), (6, 30), (23, 40), (26, 16)] {
+                let t = localMidnight + hours * 3600
+                a.add(SummaryFact(family: "f", stream: key.description, startSeconds: t, endSeconds: t + 32, figure: "night", value: value))
+                a.add(SummaryFact(family: "f", stream: key.description, startSeconds: t, endSeconds: t + 32, figure: "all", value: value))
+            }
+            return a.rows(analyses: [["f"]])
+        }
+        let local = run(offset: "3600")
+        #expect(local.daily.map { $0.figures.value("night", .median) } == [13, 16])
+        #expect(local.daily.map { $0.figures.value("all", .median) } == [22, 16])
+        #expect(local.recording[0].figures.value("night", .median) == 14)
+        #expect(local.recording[0].figures.value("all", .median) == 16)
+        let utc = run(offset: nil) // Unix times, offset unknown: UTC hours are not local hours
+        #expect(utc.recording[0].figures.value("night", .median) == nil)
+        #expect(utc.recording[0].figures.value("all", .median) == 16)
+    }
 }

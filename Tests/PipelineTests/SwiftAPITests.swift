@@ -41,7 +41,8 @@ func legacyBatchJSON(_ s: BatchSummary) -> String {
     let object: [String: Any] = [
         "recordings": ["total": s.total, "ok": s.ok, "failed": s.failed, "skipped": s.skipped],
         "bytes_total": s.bytesTotal, "bytes_analysed": s.bytesAnalysed, "samples_read": s.samplesRead,
-        "beats": s.beats, "figures": s.figureTotals.map { ["family": $0.family, "name": $0.name, "value": $0.value] },
+        "beats": s.beats,
+        "figures": s.figureTotals.filter { $0.recordingMedians == nil }.map { ["family": $0.family, "name": $0.name, "value": $0.value] },
         "signal_hours": hours, "analysed_hours": analysed, "unanalysed_streams": s.unanalysedStreams,
         "elapsed_s": s.elapsedSeconds,
         "mb_per_s": s.elapsedSeconds > 0 ? Double(s.bytesAnalysed) / 1e6 / s.elapsedSeconds : 0,

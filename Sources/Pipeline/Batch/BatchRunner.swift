@@ -112,9 +112,13 @@ public struct BatchSummary: Sendable {
     public var unanalysedStreams = 0
     /// Beats found in this run.
     public var beats = 0
-    /// The recordings' summary figures added up, per family and declared figure whose
-    /// aggregation is a sum (``SummaryVocabulary``: beats, steps, wear hours, …), from their
-    /// `recording_summary` rows analysed in this run.
+    /// The recordings' summary figures over this run, per family and declared figure
+    /// (``SummaryVocabulary``), from their `recording_summary` rows analysed in this run: sums
+    /// (beats, steps, wear hours, …) added, means and shares over every recording's facts with
+    /// their weights (as a recording's figure is over its days'), the lowest minimum and highest
+    /// maximum. A median figure is not a batch median (that would keep every window of the
+    /// batch): its total holds the recordings' medians, as their count, lowest and highest
+    /// (``SummaryFigureTotal/recordingMedians``), and `run --json` leaves it out.
     public var figureTotals: [SummaryFigureTotal] = []
     /// Wall-clock seconds.
     public var elapsedSeconds = 0.0
@@ -142,7 +146,8 @@ public struct BatchSummary: Sendable {
     }
 }
 
-/// One summed figure of a batch: a family's declared sum figure over the recordings of a run.
+/// One figure of a batch: a family's declared figure over the recordings of a run, aggregated as
+/// the figure declares (a sum added up, a mean or share weighted, a minimum or maximum).
 public struct SummaryFigureTotal: Sendable, Hashable {
     /// The family (or beat source).
     public var family: String
@@ -150,23 +155,39 @@ public struct SummaryFigureTotal: Sendable, Hashable {
     public var name: String
     /// Its unit, or `nil`.
     public var unit: String?
-    /// The sum over the recordings.
-    public var value: Double
+    /// How it adds up.
+    public var aggregation: SummaryFigure.Aggregation
+    /// The recordings' totals added up; for a median figure, one fact per recording: its median.
+    var aggregate: SummaryAggregate
+    /// The value over the recordings (`aggregate` under `aggregation`; 0 for a mean over no
+    /// weight); for a median figure the lowest recording median (see ``recordingMedians``).
+    public var value: Double { aggregation == .median ? aggregate.minimum : aggregate.value(aggregation) ?? 0 }
+    /// For a median figure: how many recordings had a median, and the lowest and highest of
+    /// them; `nil` for other figures.
+    public var recordingMedians: (recordings: Int, lowest: Double, highest: Double)? {
+        aggregation == .median ? (aggregate.count, aggregate.minimum, aggregate.maximum) : nil
+    }
 }
 
 extension BatchSummary {
-    /// Adds a recording's `recording_summary` rows to ``figureTotals``: every declared figure whose
-    /// aggregation is a sum, per family, in vocabulary order.
+    /// Adds a recording's `recording_summary` rows to ``figureTotals``: every declared figure but
+    /// medians, per family, in vocabulary order.
     /// - Complexity: O(rows · figures).
     mutating func addFigures(_ rows: [RecordingSummaryRow]) {
         let vocabulary = AnalysisRegistry.summaryVocabulary
         for row in rows {
-            for figure in vocabulary.figures where figure.family == row.family && figure.aggregation == .sum {
-                guard let v = row.figures.value(figure.name, .sum) else { continue }
+            for figure in vocabulary.figures where figure.family == row.family {
+                guard var a = row.figures.aggregates[figure.name], let v = a.value(figure.aggregation) else { continue }
+                if figure.aggregation == .median {
+                    a = SummaryAggregate()
+                    a.add(value: v, weight: 1)
+                }
                 if let k = figureTotals.firstIndex(where: { $0.family == row.family && $0.name == figure.name }) {
-                    figureTotals[k].value += v
+                    figureTotals[k].aggregate.add(a)
                 } else {
-                    figureTotals.append(SummaryFigureTotal(family: row.family, name: figure.name, unit: figure.unit, value: v))
+                    figureTotals.append(
+                        SummaryFigureTotal(
+                            family: row.family, name: figure.name, unit: figure.unit, aggregation: figure.aggregation, aggregate: a))
                     let order = { (t: SummaryFigureTotal) in
                         vocabulary.figures.firstIndex { $0.family == t.family && $0.name == t.name } ?? Int.max
                     }

@@ -27,7 +27,9 @@ extension BatchSummary: Encodable {
 
     /// Writes the summary as `sensorpipe run --json` prints it: `recordings` (`total`, `ok`,
     /// `failed`, `skipped`), `bytes_total`, `bytes_analysed`, `samples_read`, `beats`,
-    /// `figures` (`family`, `name`, `value`: the declared sum figures added up), `signal_hours`
+    /// `figures` (`family`, `name`, `value`: the declared figures over the run, as
+    /// ``BatchSummary/figureTotals``: sums added up, means and shares weighted, min and max; no
+    /// medians), `signal_hours`
     /// and `analysed_hours` (hours per sensor), `unanalysed_streams`, `elapsed_s`,
     /// `mb_per_s` (MB analysed per second, 0 before any time passed), `failures`
     /// (`path`, `error`) and `duplicates` (`path`, `duplicate_of`: recordings not analysed because
@@ -39,7 +41,9 @@ extension BatchSummary: Encodable {
         try c.encode(bytesAnalysed, forKey: .bytesAnalysed)
         try c.encode(samplesRead, forKey: .samplesRead)
         try c.encode(beats, forKey: .beats)
-        try c.encode(figureTotals.map { Figure(family: $0.family, name: $0.name, value: $0.value) }, forKey: .figures)
+        try c.encode(
+            figureTotals.filter { $0.aggregation != .median }.map { Figure(family: $0.family, name: $0.name, value: $0.value) },
+            forKey: .figures)
         let hours = { (seconds: [SensorKind: Double]) in
             Dictionary(uniqueKeysWithValues: seconds.map { ($0.key.rawValue, $0.value / 3600) })
         }

@@ -4,8 +4,10 @@ import Signals
 /// Adds up a recording's summary figures while it is analysed: the segment spans of every
 /// stream (from the blocks the router delivers) and the ``SummaryFact``s of the rows the
 /// families emit, binned per family, device and calendar day. Facts naming a figure the
-/// vocabulary does not declare for their family are ignored. Memory: one span per segment and
-/// one bin per family, device and day (one total per declared figure).
+/// vocabulary does not declare for their family are ignored, and so are facts outside a figure's
+/// local hours (``SummaryFigure/localHours``). Memory: one span per segment and one bin per
+/// family, device and day (one total per declared figure, plus each fact's value and weight for
+/// a median figure).
 struct SummaryAccumulator {
     /// The declared figures facts may name.
     let vocabulary: SummaryVocabulary
@@ -47,7 +49,7 @@ struct SummaryAccumulator {
     /// words. Same facts, same bins, same order of additions as the look-ups.
     private var recentStream: (family: String, key: String, index: Int, device: String, shift: Double)?
     private var recentBin: (key: BinKey, index: Int)?
-    private var recentFigures: [(family: String, figure: String, declared: Bool)] = []
+    private var recentFigures: [(family: String, figure: String, declaration: SummaryFigure?)] = []
 
     /// A stream was announced (recording-wide `index`, in announcement order).
     mutating func announce(index: Int, info: StreamInfo) {
@@ -74,7 +76,7 @@ struct SummaryAccumulator {
 
     /// A row was emitted; its figure, if any, is added to its day.
     mutating func add(_ fact: SummaryFact) {
-        guard fact.startSeconds.isFinite, fact.value.isFinite, fact.weight.isFinite, declares(fact) else { return }
+        guard fact.startSeconds.isFinite, fact.value.isFinite, fact.weight.isFinite, let figure = declaration(fact) else { return }
         let s: Int, device: String, shift: Double
         if let r = recentStream, r.key == fact.stream, r.family == fact.family {
             (s, device, shift) = (r.index, r.device, r.shift)
@@ -85,6 +87,11 @@ struct SummaryAccumulator {
             recentStream = (fact.family, fact.stream, s, device, shift)
         }
         let day = Int(((fact.startSeconds + shift) / 86_400).rounded(.down))
+        if let hours = figure.localHours {
+            guard streams[s].basis == .local || streams[s].basis == .deviceLocal else { return }
+            let hour = ((fact.startSeconds + shift) - Double(day) * 86_400) / 3_600
+            guard hour >= Double(hours.lowerBound), hour < Double(hours.upperBound) else { return }
+        }
         let bin: Int
         if let r = recentBin, r.key.day == day, r.key.family == fact.family, r.key.device == device {
             bin = r.index
@@ -99,16 +106,17 @@ struct SummaryAccumulator {
             }
             recentBin = (key, bin)
         }
-        binFigures[bin].add(fact)
+        binFigures[bin].add(fact, keep: figure.aggregation == .median)
     }
 
-    /// Whether the vocabulary declares the fact's figure for its family (the last few answers kept).
-    private mutating func declares(_ fact: SummaryFact) -> Bool {
-        for r in recentFigures where r.figure == fact.figure && r.family == fact.family { return r.declared }
-        let declared = vocabulary.declares(fact.figure, for: fact.family)
+    /// The vocabulary's declaration of the fact's figure for its family, or `nil` when it declares
+    /// none (the last few answers kept).
+    private mutating func declaration(_ fact: SummaryFact) -> SummaryFigure? {
+        for r in recentFigures where r.figure == fact.figure && r.family == fact.family { return r.declaration }
+        let declaration = vocabulary.figure(fact.figure, for: fact.family)
         if recentFigures.count == 16 { recentFigures.removeFirst() }
-        recentFigures.append((fact.family, fact.figure, declared))
-        return declared
+        recentFigures.append((fact.family, fact.figure, declaration))
+        return declaration
     }
 
     /// The announced stream a fact's stream key names, or, for a series a family derives (the ECG

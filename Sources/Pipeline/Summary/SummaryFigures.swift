@@ -39,8 +39,8 @@ public enum SummaryTimeBasis: String, Sendable, Hashable, CaseIterable, Codable 
 }
 
 /// The running totals of one declared figure in one summary row: Σ value, Σ value·weight,
-/// Σ weight, lowest and highest value, facts — enough for every
-/// ``SummaryFigure/Aggregation``.
+/// Σ weight, lowest and highest value, facts, and for a median figure every fact's value and
+/// weight — enough for every ``SummaryFigure/Aggregation``.
 public struct SummaryAggregate: Sendable, Hashable {
     /// Facts added.
     public var count = 0
@@ -52,9 +52,16 @@ public struct SummaryAggregate: Sendable, Hashable {
     public var weight = 0.0
     /// Lowest and highest value (±∞ without facts).
     public var minimum = Double.infinity, maximum = -Double.infinity
+    /// Each fact's value and weight, in the order added: kept only for a ``SummaryFigure/Aggregation/median``
+    /// figure (empty otherwise).
+    public var values: [Double] = [], valueWeights: [Double] = []
 
-    /// Adds one fact's value.
-    mutating func add(value: Double, weight w: Double) {
+    /// Adds one fact's value (and keeps it when `keep`: a median figure).
+    mutating func add(value: Double, weight w: Double, keep: Bool = false) {
+        if keep {
+            values.append(value)
+            valueWeights.append(w)
+        }
         count += 1
         sum += value
         weightedSum += value * w
@@ -71,6 +78,26 @@ public struct SummaryAggregate: Sendable, Hashable {
         weight += o.weight
         minimum = Swift.min(minimum, o.minimum)
         maximum = Swift.max(maximum, o.maximum)
+        values += o.values
+        valueWeights += o.valueWeights
+    }
+
+    /// The weighted median of the kept values (``SummaryFigure/Aggregation/median``), or `nil`
+    /// without values or positive weight.
+    /// - Complexity: O(n log n) in the kept values.
+    public var weightedMedian: Double? {
+        let order = values.indices.filter { valueWeights[$0] > 0 }.sorted { values[$0] < values[$1] }
+        let total = order.reduce(0.0) { $0 + valueWeights[$1] }
+        guard total > 0 else { return nil }
+        let half = total / 2
+        var cumulative = 0.0
+        for (k, i) in order.enumerated() {
+            cumulative += valueWeights[i]
+            // Within rounding of exactly half (equal weights, even count): the two middle values' mean.
+            if abs(cumulative - half) <= 1e-12 * total, k + 1 < order.count { return (values[i] + values[order[k + 1]]) / 2 }
+            if cumulative > half { return values[i] }
+        }
+        return values[order[order.count - 1]]
     }
 
     /// The figure's value under `aggregation`, or `nil` when it has none (no facts; a mean or
@@ -84,6 +111,7 @@ public struct SummaryAggregate: Sendable, Hashable {
         case .mean, .share: return weight > 0 ? weightedSum / weight : nil
         case .min: return minimum
         case .max: return maximum
+        case .median: return weightedMedian
         }
     }
 }
@@ -107,9 +135,9 @@ public struct SummaryFigures: Sendable, Hashable, Codable {
         aggregates[name]?.value(aggregation)
     }
 
-    /// Adds one fact.
-    mutating func add(_ fact: SummaryFact) {
-        aggregates[fact.figure, default: SummaryAggregate()].add(value: fact.value, weight: fact.weight)
+    /// Adds one fact (its value kept when `keep`: a median figure).
+    mutating func add(_ fact: SummaryFact, keep: Bool = false) {
+        aggregates[fact.figure, default: SummaryAggregate()].add(value: fact.value, weight: fact.weight, keep: keep)
     }
 
     /// Adds another row's figures (a day's into the recording's).
@@ -163,10 +191,12 @@ public struct DailySummaryRow: Sendable, Hashable, Codable {
 }
 
 extension SummaryAggregate: Codable {
-    private enum CodingKeys: String, CodingKey { case count, sum, weightedSum, weight, minimum, maximum }
+    private enum CodingKeys: String, CodingKey { case count, sum, weightedSum, weight, minimum, maximum, values, valueWeights }
 
-    /// Decodes an aggregate; a missing `minimum`/`maximum` is +∞/−∞ (no facts).
-    /// - Throws: `DecodingError` naming the member that is missing or of the wrong type.
+    /// Decodes an aggregate; a missing `minimum`/`maximum` is +∞/−∞ (no facts), missing
+    /// `values`/`valueWeights` none kept.
+    /// - Throws: `DecodingError` naming the member that is missing or of the wrong type, or
+    ///   `values` and `valueWeights` of different lengths.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init()
@@ -176,9 +206,15 @@ extension SummaryAggregate: Codable {
         weight = try c.decode(Double.self, forKey: .weight)
         minimum = try c.decodeIfPresent(Double.self, forKey: .minimum) ?? .infinity
         maximum = try c.decodeIfPresent(Double.self, forKey: .maximum) ?? -.infinity
+        values = try c.decodeIfPresent([Double].self, forKey: .values) ?? []
+        valueWeights = try c.decodeIfPresent([Double].self, forKey: .valueWeights) ?? []
+        guard values.count == valueWeights.count else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .valueWeights, in: c, debugDescription: "\(values.count) values but \(valueWeights.count) weights")
+        }
     }
 
-    /// Encodes the totals; `minimum`/`maximum` only when finite.
+    /// Encodes the totals; `minimum`/`maximum` only when finite, the kept values only when any.
     /// - Throws: the encoder's error.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -188,5 +224,9 @@ extension SummaryAggregate: Codable {
         try c.encode(weight, forKey: .weight)
         if minimum.isFinite { try c.encode(minimum, forKey: .minimum) }
         if maximum.isFinite { try c.encode(maximum, forKey: .maximum) }
+        if !values.isEmpty {
+            try c.encode(values, forKey: .values)
+            try c.encode(valueWeights, forKey: .valueWeights)
+        }
     }
 }

@@ -42,7 +42,7 @@ public struct SummaryVocabulary: Sendable, Hashable {
     public let figures: [SummaryFigure]
     /// The columns, in order of their first declaration.
     public let columns: [Column]
-    private let declared: Set<Key>
+    private let declared: [Key: SummaryFigure]
 
     private struct Key: Hashable {
         var family: String
@@ -51,7 +51,7 @@ public struct SummaryVocabulary: Sendable, Hashable {
 
     /// Builds the vocabulary of these declarations.
     /// - Parameter figures: every family's figures, in order.
-    /// - Precondition: declarations of one name agree on type, unit and aggregation; one family
+    /// - Precondition: declarations of one name agree on type, unit, aggregation and local hours; one family
     ///   declares a name once, or identically.
     public init(_ figures: [SummaryFigure]) {
         var list = [SummaryFigure](), keys = Set<Key>()
@@ -71,8 +71,9 @@ public struct SummaryVocabulary: Sendable, Hashable {
             let first = same[0]
             for f in same {
                 precondition(
-                    f.type == first.type && f.unit == first.unit && f.aggregation == first.aggregation,
-                    "summary figure \(name): families \(first.family) and \(f.family) disagree on type, unit or aggregation")
+                    f.type == first.type && f.unit == first.unit && f.aggregation == first.aggregation
+                        && f.localHours == first.localHours,
+                    "summary figure \(name): families \(first.family) and \(f.family) disagree on type, unit, aggregation or hours")
             }
             var meanings = [(families: [String], meaning: String)]()
             for f in same {
@@ -92,7 +93,7 @@ public struct SummaryVocabulary: Sendable, Hashable {
                 meaning: text + " (rows of " + families.joined(separator: ", ") + "; empty in other families' rows)")
         }
         self.figures = list
-        declared = keys
+        declared = Dictionary(uniqueKeysWithValues: list.map { (Key(family: $0.family, name: $0.name), $0) })
     }
 
     /// Whether `family` declares the figure `name` (facts naming undeclared figures are ignored).
@@ -100,6 +101,14 @@ public struct SummaryVocabulary: Sendable, Hashable {
     ///   - name: the figure's name.
     ///   - family: the fact's family.
     public func declares(_ name: String, for family: String) -> Bool {
-        declared.contains(Key(family: family, name: name))
+        declared[Key(family: family, name: name)] != nil
+    }
+
+    /// The declaration of the figure `name` for `family`, or `nil` when it declares none.
+    /// - Parameters:
+    ///   - name: the figure's name.
+    ///   - family: the fact's family.
+    public func figure(_ name: String, for family: String) -> SummaryFigure? {
+        declared[Key(family: family, name: name)]
     }
 }

@@ -28,6 +28,13 @@ public struct SummaryFigure: Sendable, Hashable, Codable {
         case min
         /// The largest value. Empty without facts.
         case max
+        /// The weighted median of the facts' values: values ascending, the first value at which
+        /// the cumulative weight passes half of Σ weight; where it reaches exactly half, the mean
+        /// of that value and the next (so with weight 1 the usual median, the mean of the two
+        /// middle values for an even count). Empty without facts or when Σ weight is 0. Exact:
+        /// the summary keeps each fact's value and weight (16 bytes a fact), so declare it only
+        /// for figures with one fact per window, never per beat or sample.
+        case median
     }
 
     /// The family (or beat source) whose summary rows the figure fills: the `family` column of
@@ -48,6 +55,12 @@ public struct SummaryFigure: Sendable, Hashable, Codable {
     /// where its column holds data).
     public var sourceTable: String?
     public var sourceColumn: String?
+    /// Local clock hours whose facts count (a fact counts when its start's time of day is within
+    /// them, e.g. `0..<6` for the early hours of the night), or `nil` for all facts. Facts of
+    /// streams whose clock is not local time (Unix times without a UTC offset, times from the
+    /// stream start) do not count: the figure stays empty there rather than count UTC hours as
+    /// local ones.
+    public var localHours: Range<Int>?
 
     /// Declares a figure.
     /// - Parameters:
@@ -59,11 +72,13 @@ public struct SummaryFigure: Sendable, Hashable, Codable {
     ///   - aggregation: how facts are added up per day and per recording.
     ///   - sourceTable: the table it summarises, or `nil`.
     ///   - sourceColumn: the column of that table, or `nil`.
+    ///   - localHours: local clock hours whose facts count (within 0…24), or `nil` for all.
     public init(
         family: String, name: String, type: ResultType = .real, unit: String? = nil, meaning: String,
-        aggregation: Aggregation, sourceTable: String? = nil, sourceColumn: String? = nil
+        aggregation: Aggregation, sourceTable: String? = nil, sourceColumn: String? = nil, localHours: Range<Int>? = nil
     ) {
         precondition(type != .text, "a summary figure is a number")
+        precondition(localHours.map { $0.lowerBound >= 0 && $0.upperBound <= 24 && !$0.isEmpty } ?? true, "local hours within 0…24")
         self.family = family
         self.name = name
         self.type = type
@@ -72,6 +87,7 @@ public struct SummaryFigure: Sendable, Hashable, Codable {
         self.aggregation = aggregation
         self.sourceTable = sourceTable
         self.sourceColumn = sourceColumn
+        self.localHours = localHours
     }
 
     /// The same figure declared for another family (or beat source), e.g. a beat-series figure

@@ -33,6 +33,10 @@ public struct ECGIntervals: Sendable, Hashable {
     public var qrsBeats: Int
     /// Beats delineated in the window (any class or quality).
     public var beats: Int
+    /// Whether the window's medians feed the family's summary figures: `false` for a lead's rows
+    /// when the device's leads are combined (the combined stream's rows stand for the device, so
+    /// a beat is not counted once per lead).
+    public var countsInSummary = true
 
     /// Fewest contributing beats for a median.
     public static let minimumBeats = 5

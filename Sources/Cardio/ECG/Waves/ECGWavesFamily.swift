@@ -113,8 +113,18 @@ public enum ECGWavesFamily: AnalysisFamily {
                 try drain(groupOf[index], output: output)
             }
             for name in accumulatorOrder {
-                for r in accumulators[name]!.finish() { try output.emit(ECGWavesTables.intervals, Streamed(stream: name, value: r)) }
+                for var r in accumulators[name]!.finish() {
+                    r.countsInSummary = summarises(name)
+                    try output.emit(ECGWavesTables.intervals, Streamed(stream: name, value: r))
+                }
             }
+        }
+
+        /// Whether a stream's interval windows feed the summary: a combined stream's, or a lead's
+        /// whose device's leads are not combined.
+        private func summarises(_ stream: String) -> Bool {
+            guard options.combinesLeads, let lead = byName[stream], let g = groupOf[lead] else { return true }
+            return groups[g]!.members.count < 2
         }
 
         /// Writes a lead's delineated beats and median beat rows, and passes the beats to its group.
@@ -142,7 +152,8 @@ public enum ECGWavesFamily: AnalysisFamily {
                 accumulators[stream] = IntervalAccumulator(windowSeconds: options.intervalWindowSeconds)
                 accumulatorOrder.append(stream)
             }
-            if let closed = accumulators[stream]!.add(b, previousNormal: previousNormal[stream] ?? false) {
+            if var closed = accumulators[stream]!.add(b, previousNormal: previousNormal[stream] ?? false) {
+                closed.countsInSummary = summarises(stream)
                 try output.emit(ECGWavesTables.intervals, Streamed(stream: stream, value: closed))
             }
             previousNormal[stream] = b.beatClass == "N"

@@ -119,36 +119,44 @@ public enum ECGWavesTables {
         return c
     }
 
-    /// The family's summary figures: the window medians, averaged with the QT beats as weights.
+    /// The summary figures' measures: name, meaning, the window's median and its contributing beats.
+    static let summaryMeasures: [(name: String, meaning: String, value: @Sendable (ECGIntervals) -> (Double?, Int))] = [
+        ("qtc_fridericia_ms", "QTc Fridericia", { ($0.qtcFridericia?.median, $0.qtBeats) }),
+        ("qtc_bazett_ms", "QTc Bazett", { ($0.qtcBazett?.median, $0.qtBeats) }),
+        ("qtc_framingham_ms", "QTc Framingham", { ($0.qtcFramingham?.median, $0.qtBeats) }),
+        ("qtc_hodges_ms", "QTc Hodges", { ($0.qtcHodges?.median, $0.qtBeats) }),
+        ("qt_ms", "QT", { ($0.qt?.median, $0.qtBeats) }),
+        ("pr_ms", "PR", { ($0.pr?.median, $0.prBeats) }),
+        ("qrs_ms", "QRS duration", { ($0.qrs?.median, $0.qrsBeats) }),
+    ]
+
+    /// The family's summary figures: the median of the windows' medians, each window weighted by
+    /// the beats that contributed to it (about the median over those beats), per day and per
+    /// recording.
     public static var summaryFigures: [SummaryFigure] {
-        let meaning = { (m: String) in
-            "mean of the ecg_intervals window medians of \(m), weighted by the window's qt_beats (normal beats in acceptable quality)"
+        summaryMeasures.map { m in
+            let beats = m.name == "pr_ms" ? "pr_beats" : m.name == "qrs_ms" ? "qrs_beats" : "qt_beats"
+            return SummaryFigure(
+                family: ECGWavesFamily.name, name: m.name, unit: "ms",
+                meaning:
+                    "weighted median of the ecg_intervals window medians of \(m.meaning), each window weighted by its \(beats) (normal beats in acceptable quality; the combined stream's windows where a device's leads are combined, else the lead's)",
+                aggregation: .median, sourceTable: "ecg_intervals", sourceColumn: m.name)
         }
-        return [
-            SummaryFigure(
-                family: ECGWavesFamily.name, name: "qtc_fridericia_ms", unit: "ms", meaning: meaning("QTc Fridericia"), aggregation: .mean,
-                sourceTable: "ecg_intervals", sourceColumn: "qtc_fridericia_ms"),
-            SummaryFigure(
-                family: ECGWavesFamily.name, name: "qtc_bazett_ms", unit: "ms", meaning: meaning("QTc Bazett"), aggregation: .mean,
-                sourceTable: "ecg_intervals", sourceColumn: "qtc_bazett_ms"),
-            SummaryFigure(
-                family: ECGWavesFamily.name, name: "qt_ms", unit: "ms", meaning: meaning("QT"), aggregation: .mean,
-                sourceTable: "ecg_intervals", sourceColumn: "qt_ms"),
-        ]
     }
 }
 
 extension ECGIntervals: StreamSummaryValue {
-    /// A window's facts: its median QT and QTc weighted by the beats contributing (the whole-stream
-    /// row contributes none, so nothing is counted twice).
+    /// A window's facts: its median of each interval weighted by the beats contributing (the
+    /// whole-stream row contributes none, nor a lead's windows where the leads are combined, so
+    /// nothing is counted twice).
     public func summaryFacts(stream: String) -> [SummaryFact] {
-        guard scope == "window" else { return [] }
-        let w = Double(qtBeats)
-        return [("qtc_fridericia_ms", qtcFridericia), ("qtc_bazett_ms", qtcBazett), ("qt_ms", qt)].compactMap { name, s in
-            s.map {
+        guard scope == "window", countsInSummary else { return [] }
+        return ECGWavesTables.summaryMeasures.compactMap { m in
+            let (median, beats) = m.value(self)
+            return median.map {
                 SummaryFact(
-                    family: ECGWavesFamily.name, stream: stream, startSeconds: startSeconds, endSeconds: endSeconds, figure: name,
-                    value: $0.median, weight: w)
+                    family: ECGWavesFamily.name, stream: stream, startSeconds: startSeconds, endSeconds: endSeconds, figure: m.name,
+                    value: $0, weight: Double(beats))
             }
         }
     }
