@@ -104,15 +104,15 @@ struct FusionWindow {
         spectra.sorted { $0.key < $1.key }.map { _, e in e.sum.map { $0 / Double(e.count) } }
     }
 
-    /// The concentration threshold of the set of modulations the window's own spectra come
+    /// The concentration thresholds of the set of modulations the window's own spectra come
     /// from: the ECG's when every key is an ECG modulation, the PPG's when every key is a PPG
     /// modulation, the fused one otherwise — each the largest index over simulated windows
     /// without breathing for that set of modulations (`scripts/respiration/spectral-threshold.py`),
     /// so a window only one source covers is held to that source's threshold.
-    func threshold(_ options: RespirationOptions) -> Double {
+    func threshold(_ options: RespirationOptions) -> SpectralThreshold {
         let keys = Set(spectra.keys)
-        if keys.isSubset(of: Self.ecgKeys) { return options.minimumConcentrationECG }
-        if keys.isSubset(of: Self.ppgKeys) { return options.minimumConcentrationPPG }
-        return options.minimumConcentrationFused
+        if keys.isSubset(of: Self.ecgKeys) { return SpectralThreshold(source: .ecg, options) }
+        if keys.isSubset(of: Self.ppgKeys) { return SpectralThreshold(source: .ppg, options) }
+        return SpectralThreshold(source: .fused, options)
     }
 }

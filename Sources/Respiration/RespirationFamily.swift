@@ -76,6 +76,18 @@ public enum RespirationFamily: AnalysisFamily {
                 "the fused rate is the peak of every modulation's fused spectrum when the peak's concentration reaches this (else smart fusion)",
                 range: 0...1, get: { $0.minimumConcentrationFused }, set: { $0.minimumConcentrationFused = $1 }),
             .number(
+                "min_local_concentration_ecg", unit: nil,
+                "an ECG lead's rate is also the fused spectrum's peak when the peak's local concentration (within ±3/window) reaches this",
+                range: 0...1, get: { $0.minimumLocalConcentrationECG }, set: { $0.minimumLocalConcentrationECG = $1 }),
+            .number(
+                "min_local_concentration_ppg", unit: nil,
+                "an optical stream's rate is also the fused spectrum's peak when the peak's local concentration (within ±3/window) reaches this",
+                range: 0...1, get: { $0.minimumLocalConcentrationPPG }, set: { $0.minimumLocalConcentrationPPG = $1 }),
+            .number(
+                "min_local_concentration_fused", unit: nil,
+                "the fused rate is also the fused spectrum's peak when the peak's local concentration (within ±3/window) reaches this",
+                range: 0...1, get: { $0.minimumLocalConcentrationFused }, set: { $0.minimumLocalConcentrationFused = $1 }),
+            .number(
                 "fusion_lag_s", unit: "s", "fused rows are written once the recording is this far past the window's look-ahead",
                 range: 64...86400, get: { $0.fusionLagSeconds }, set: { $0.fusionLagSeconds = $1 }),
             .flag(

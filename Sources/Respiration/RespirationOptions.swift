@@ -36,6 +36,18 @@ public struct RespirationOptions: Sendable, Hashable {
     /// The same for the fused rows (every ECG and PPG modulation of the window; default 0.23,
     /// from the same simulation).
     public var minimumConcentrationFused = 0.23
+    /// A second, independent way to the fused spectrum's peak: a stream's rate is also the peak
+    /// when the peak's local concentration (the share of the fused spectrum within ±3 / window
+    /// of the peak that lies within ±1 / (2 × window) of it;
+    /// ``RespiratorySpectrum/fusedPeak(_:seconds:)``) reaches this; ECG (default 0.45) and PPG
+    /// (default 0.50): the largest value of that index over the same 1,440 simulated windows
+    /// without breathing, rounded up (`scripts/respiration/spectral-threshold.py`), so no
+    /// simulated window reaches either index's threshold.
+    public var minimumLocalConcentrationECG = 0.45
+    /// See ``minimumLocalConcentrationECG``.
+    public var minimumLocalConcentrationPPG = 0.50
+    /// The same for the fused rows (default 0.40, from the same simulation).
+    public var minimumLocalConcentrationFused = 0.40
     /// Fused rows are written once the recording has reached this far past the window's
     /// look-ahead, s (default 600): streams whose beats arrive further behind the others than
     /// this are not fused into earlier windows (counted in the analyzer's issues). Bounds what

@@ -120,7 +120,7 @@ struct RespirationStream {
             $0.row.spectra.sorted { $0.modulation.rawValue < $1.modulation.rawValue }
         }
         .map(\.spectrum)
-        let threshold = source == .ecg ? options.minimumConcentrationECG : options.minimumConcentrationPPG
+        let threshold = SpectralThreshold(source: source, options)
         let own = row.spectra
         Self.spectralFusion(
             &row, ownKeys: Set(own.map(\.modulation)).count, spectra: spectra, threshold: threshold, seconds: options.windowSeconds,
@@ -172,20 +172,21 @@ struct RespirationStream {
     /// modulations (`ownKeys`), the mean of `spectra` (each key's mean normalised spectrum in the
     /// row's window and its neighbours) is peak-picked
     /// (``RespiratorySpectrum/fusedPeak(_:seconds:)``); `quality` becomes the peak's
-    /// concentration, and when it reaches `threshold` the rate is the peak (the used columns
-    /// `used()`: each modulation's, or source's, own peak in the row's window) whatever smart
-    /// fusion gave.
+    /// concentration, and when it, or the peak's local concentration, reaches its `threshold`
+    /// the rate is the peak (the used columns `used()`: each modulation's, or source's, own peak
+    /// in the row's window) whatever smart fusion gave.
     static func spectralFusion(
-        _ row: inout RespirationWindow, ownKeys: Int, spectra: [[Double]], threshold: Double, seconds: Double,
+        _ row: inout RespirationWindow, ownKeys: Int, spectra: [[Double]], threshold: SpectralThreshold, seconds: Double,
         used: () -> [String: Double]
     ) {
         row.quality = nil
         guard ownKeys >= 2, let peak = RespiratorySpectrum.fusedPeak(spectra, seconds: seconds) else { return }
         row.quality = peak.concentration
-        guard peak.concentration >= threshold else {
+        guard peak.concentration >= threshold.concentration || peak.local >= threshold.local else {
             if let why = row.nullReason {
                 row.nullReason =
-                    "fused spectrum's peak concentration \(Double(Int(peak.concentration * 100)) / 100) below \(threshold), and smart fusion: "
+                    "fused spectrum's peak concentration \(Double(Int(peak.concentration * 100)) / 100) below \(threshold.concentration) "
+                    + "and local concentration \(Double(Int(peak.local * 100)) / 100) below \(threshold.local), and smart fusion: "
                     + why
             }
             return
@@ -322,5 +323,25 @@ struct RespirationStream {
         }
         times = t
         values = v
+    }
+}
+
+/// The two thresholds of spectral fusion's peak for one set of modulations
+/// (``RespirationStream/spectralFusion(_:ownKeys:spectra:threshold:seconds:used:)``): its
+/// concentration's and its local concentration's (``RespiratorySpectrum/fusedPeak(_:seconds:)``),
+/// each the largest value of its index over simulated windows without breathing
+/// (`scripts/respiration/spectral-threshold.py`); the peak is the rate when either is reached.
+struct SpectralThreshold: Sendable, Hashable {
+    var concentration: Double
+    var local: Double
+
+    /// The thresholds of a source's modulations (ECG, PPG, or fused: every modulation).
+    init(source: RespirationSource, _ options: RespirationOptions) {
+        switch source {
+        case .ecg: (concentration, local) = (options.minimumConcentrationECG, options.minimumLocalConcentrationECG)
+        case .ppg: (concentration, local) = (options.minimumConcentrationPPG, options.minimumLocalConcentrationPPG)
+        case .fused, .accelerometer:
+            (concentration, local) = (options.minimumConcentrationFused, options.minimumLocalConcentrationFused)
+        }
     }
 }

@@ -179,9 +179,18 @@ struct RespiratorySpectrum {
 
     /// Spectral fusion: the mean of normalised spectra (``Estimate/spectrum``; several
     /// modulations and adjacent windows), its largest peak in ``band`` refined by a parabola, and
-    /// the peak's concentration — the share of the mean spectrum within ±1 / (2 × window) Hz of
-    /// the peak (about the Hann window's half main lobe: a respiratory rhythm the modulations
-    /// share stands out; independent noise spectra average to the band-pass's smooth shape).
+    /// two indices of the peak: its concentration — the share of the mean spectrum within
+    /// ±1 / (2 × window) Hz of the peak (about the Hann window's half main lobe: a respiratory
+    /// rhythm the modulations share stands out; independent noise spectra average to the
+    /// band-pass's smooth shape) — and its local concentration, the share of the mean spectrum
+    /// within ±3 / window Hz of the peak that lies within ±1 / (2 × window) Hz of it (a narrow
+    /// peak above its own neighbourhood; the broad low-frequency hump of drifting amplitudes,
+    /// which can hold a large share of the band, spreads over its neighbourhood). The local
+    /// index has the form of a spectral signal-to-noise ratio: the power in a narrow band at the
+    /// peak against the power of a wider band around it (G. de Haan, V. Jeanne, "Robust pulse
+    /// rate from chrominance-based rPPG", IEEE Trans Biomed Eng 60(10):2878–2886 (2013),
+    /// doi:10.1109/TBME.2013.2266196, whose SNR compares the power at the pulse peak with the
+    /// rest of the band).
     ///
     /// Methods: spectral fusion of respiratory modulations — the mean of their normalised spectra
     /// before peak picking (S. Nemati, A. Malhotra, G. D. Clifford, "Data fusion for improved
@@ -193,9 +202,12 @@ struct RespiratorySpectrum {
     ///   - spectra: normalised spectra, each over ``purityBand`` at ``step`` (non-empty, equal
     ///     lengths).
     ///   - seconds: the window's length, s (sets the concentration's reach).
-    /// - Returns: rate (breaths/min) and concentration (0–1), or `nil` for no spectrum.
+    /// - Returns: rate (breaths/min), concentration and local concentration (each 0–1), or `nil`
+    ///   for no spectrum.
     /// - Complexity: O(spectra × bins).
-    static func fusedPeak(_ spectra: [[Double]], seconds: Double) -> (breathsPerMinute: Double, concentration: Double)? {
+    static func fusedPeak(
+        _ spectra: [[Double]], seconds: Double
+    ) -> (breathsPerMinute: Double, concentration: Double, local: Double)? {
         guard let count = spectra.first?.count, count > 0 else { return nil }
         var mean = [Double](repeating: 0, count: count)
         for s in spectra where s.count == count { for i in 0..<count { mean[i] += s[i] } }
@@ -214,7 +226,9 @@ struct RespiratorySpectrum {
         let reach = Int((1 / (2 * seconds) / step).rounded())
         var near = 0.0
         for b in max(firstBin, peak - reach)...min(firstBin + count - 1, peak + reach) { near += mean[b - firstBin] }
-        return (f * 60, near / total)
+        var around = 0.0
+        for b in max(firstBin, peak - 6 * reach)...min(firstBin + count - 1, peak + 6 * reach) { around += mean[b - firstBin] }
+        return (f * 60, near / total, around > 0 ? near / around : 0)
     }
 
     /// |Σ x_i e^{−iωi}|² at ω = 2π·b·step/gridHz for the bins from `firstBin` on (Goertzel).

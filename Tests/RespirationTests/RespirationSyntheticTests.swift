@@ -238,6 +238,33 @@ func describe(_ rows: [Streamed<RespirationWindow>]) -> [String] {
         #expect(rated.contains { $0.value.spectral })
     }
 
+    /// The fused peak's two indices on spectra whose answer is known by hand (32-s window: the
+    /// concentration's reach is ±4 bins of 1/256 Hz, the local neighbourhood ±24 bins; the
+    /// spectrum holds bins 13…256, 244 values): a spike of 40 on a flat floor of 1 at bin 77
+    /// (0.30 Hz, 18/min) has concentration (40 + 8) / (40 + 243) and local concentration
+    /// (40 + 8) / (40 + 48); a linear slope falling from the band's low edge (drifting
+    /// amplitudes) has its peak at the low edge (bin 26, 6.09/min: no parabola at the edge),
+    /// concentration Σ of bins 22…30 over the whole, local Σ 22…30 over Σ 13…50.
+    @Test func fusedPeakIndicesOfKnownSpectra() throws {
+        var spike = [Double](repeating: 1, count: 244)
+        spike[77 - 13] = 40
+        let a = try #require(RespiratorySpectrum.fusedPeak([spike], seconds: 32))
+        #expect(abs(a.breathsPerMinute - 77.0 / 256 * 60) < 1e-9, "\(a.breathsPerMinute)")
+        #expect(abs(a.concentration - 48.0 / 283) < 1e-12)
+        #expect(abs(a.local - 48.0 / 88) < 1e-12)
+        let slope = (13...256).map { Double(300 - $0) }
+        let b = try #require(RespiratorySpectrum.fusedPeak([slope], seconds: 32))
+        #expect(abs(b.breathsPerMinute - 26.0 / 256 * 60) < 1e-9, "\(b.breathsPerMinute)")
+        let total = (13...256).reduce(0.0) { $0 + Double(300 - $1) }
+        let near = (22...30).reduce(0.0) { $0 + Double(300 - $1) }, around = (13...50).reduce(0.0) { $0 + Double(300 - $1) }
+        #expect(abs(b.concentration - near / total) < 1e-12)
+        #expect(abs(b.local - near / around) < 1e-12)
+        // The spike stands out locally (0.55, above every no-breathing threshold); the slope does
+        // not (0.24).
+        #expect(a.local > RespirationOptions().minimumLocalConcentrationPPG)
+        #expect(b.local < RespirationOptions().minimumLocalConcentrationFused)
+    }
+
     /// Fused rows written while the recording is read (a short lag) equal those written at its
     /// end, and what is held for them does not grow with the recording: the same at 1 h and 3 h.
     @Test func fusedRowsAreStreamedWithBoundedMemory() throws {

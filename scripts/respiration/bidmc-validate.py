@@ -244,10 +244,14 @@ def part_lines(title, names, part, sources, have_nk):
     return lines
 
 
-# Thresholds of the sweep: spectral fusion's minimum peak concentration (ecg, ppg, fused); the
-# defaults (from scripts/respiration/spectral-threshold.py) are marked.
-SWEEP = [(0.0, 0.0, 0.0), (0.12, 0.12, 0.12), (0.15, 0.15, 0.15), (0.18, 0.18, 0.18), (0.21, 0.23, 0.21), (0.22, 0.28, 0.23)]
-DEFAULT = (0.22, 0.28, 0.23)
+# Thresholds of the sweep: spectral fusion's minimum peak concentration (ecg, ppg, fused) and minimum
+# local concentration (ecg, ppg, fused; 1.0: that index off); the defaults (from
+# scripts/respiration/spectral-threshold.py) are marked. The row before the defaults is session 14's
+# rule (concentration only).
+SWEEP = [(0.0, 0.0, 0.0, 1.0, 1.0, 1.0), (0.12, 0.12, 0.12, 1.0, 1.0, 1.0), (0.15, 0.15, 0.15, 1.0, 1.0, 1.0),
+         (0.18, 0.18, 0.18, 1.0, 1.0, 1.0), (0.21, 0.23, 0.21, 1.0, 1.0, 1.0), (0.22, 0.28, 0.23, 1.0, 1.0, 1.0),
+         (0.22, 0.28, 0.23, 0.45, 0.5, 0.4)]
+DEFAULT = (0.22, 0.28, 0.23, 0.45, 0.5, 0.4)
 
 
 def sweep_point(records, exe, extra):
@@ -271,16 +275,21 @@ def sweep_point(records, exe, extra):
 
 
 def noise_rates(settings):
-    """The noise side of the sweep from scripts/respiration/spectral-threshold.py (same folder): per
-    setting, the share of simulated windows without breathing whose ECG, PPG and fused spectra's
-    index reaches that source's threshold (a fused row may also take an ECG or PPG row's rate)."""
+    """The noise side of the sweep from scripts/respiration/spectral-threshold.py (same folder, its
+    simulation and indices): per setting, the share of simulated windows without breathing whose
+    ECG, PPG and fused spectra's peak reaches that source's concentration or local-concentration
+    threshold (a fused row may also take an ECG or PPG row's rate)."""
     here = os.path.dirname(os.path.abspath(__file__))
-    ts = ",".join(sorted({str(t) for s in settings for t in s}))
-    text = subprocess.run([sys.executable, os.path.join(here, "spectral-threshold.py"), "--json", "--shares", ts], check=True,
-                          capture_output=True, text=True).stdout
-    import json
-    table = json.loads(text)
-    return [tuple(table[src]["shares"][str(t)] for src, t in zip(("ecg", "ppg", "fused"), s)) for s in settings]
+    sys.path.insert(0, here)
+    st = __import__("spectral-threshold")
+    runs = ([st.windows(st.beats(seed, False)) for seed in range(40)]
+            + [st.windows(st.beats(100 + seed, True)) for seed in range(40)])
+    idx = {src: [st.indices(r, k, mods) for r in runs for k in range(len(r))] for src, mods in st.SOURCES.items()}
+    out = []
+    for s in settings:
+        out.append(tuple(sum(c >= s[i] or v >= s[i + 3] for c, v in idx[src]) / len(idx[src])
+                         for i, src in enumerate(("ecg", "ppg", "fused"))))
+    return out
 
 
 def main():
@@ -344,25 +353,31 @@ def main():
         lines.append("### Quality threshold against coverage (development part)")
         lines.append("")
         lines.append(
-            "The same records with spectral fusion's minimum peak concentration changed (`--respiration-min-concentration-ecg E "
-            "--respiration-min-concentration-ppg P --respiration-min-concentration-fused F`; every other option at its default, so "
-            "smart fusion of the gated modulation rates stays the fallback). 0 gives every window with two modulations a rate; "
-            "the defaults (bold) are the largest values of the index over simulated beats without breathing. `noise windows` "
-            "is the share of those simulated windows (noise and motion, `scripts/respiration/spectral-threshold.py`) whose ECG, "
-            "PPG and fused index reaches E, P and F (a fused row's rate may come from any of the three: its own spectrum, or the "
-            "agreeing ECG and PPG rows' rates; the smart-fusion fallback adds its own: 0.3 % of the noise case at its default "
-            "gates, `scripts/respiration/noise-gate.py`).")
+            "The same records with spectral fusion's minimum peak concentration (`--respiration-min-concentration-ecg E "
+            "--respiration-min-concentration-ppg P --respiration-min-concentration-fused F`) and minimum local concentration "
+            "(`--respiration-min-local-concentration-ecg|ppg|fused`, 1.0: that index off) changed; every other option at its "
+            "default, so smart fusion of the gated modulation rates stays the fallback. A peak is the rate when either index "
+            "reaches its threshold. Concentration 0 gives every window with two modulations a rate; the defaults (bold) are "
+            "the largest values of each index over simulated beats without breathing; the row above them is session 14's "
+            "rule (concentration only). `noise windows` is the share of those simulated windows (noise and motion, "
+            "`scripts/respiration/spectral-threshold.py`) whose ECG, PPG and fused peak reaches either threshold (a fused row's "
+            "rate may come from any of the three: its own spectrum, or the agreeing ECG and PPG rows' rates; the smart-fusion "
+            "fallback adds its own: 0.3 % of the noise case at its default gates, `scripts/respiration/noise-gate.py`).")
         lines.append("")
-        lines.append("| min concentration ecg / ppg / fused | ecg MAE / coverage | ppg MAE / coverage | fused MAE / coverage | noise windows reaching E / P / F |")
-        lines.append("| --- | --- | --- | --- | --- |")
+        lines.append("| min concentration ecg / ppg / fused | min local concentration ecg / ppg / fused | ecg MAE / coverage | "
+                     "ppg MAE / coverage | fused MAE / coverage | noise windows reaching a threshold (ecg / ppg / fused) |")
+        lines.append("| --- | --- | --- | --- | --- | --- |")
         noise = noise_rates(SWEEP)
         for setting, fp in zip(SWEEP, noise):
-            e, p, f = setting
+            e, p, f, le, lp, lf = setting
             extra = ["--respiration-min-concentration-ecg", str(e), "--respiration-min-concentration-ppg", str(p),
-                     "--respiration-min-concentration-fused", str(f)]
+                     "--respiration-min-concentration-fused", str(f), "--respiration-min-local-concentration-ecg", str(le),
+                     "--respiration-min-local-concentration-ppg", str(lp), "--respiration-min-local-concentration-fused", str(lf)]
             cells = sweep_point([present[n] for n in SPLIT["development"] if n in present], args.sensorpipe, extra)
-            label = f"{e} / {p} / {f}"
-            lines.append(f"| {'**' + label + '**' if setting == DEFAULT else label} | " + " | ".join(cells) + " | " + " / ".join(f"{x:.1%}" for x in fp) + " |")
+            local = "off" if (le, lp, lf) == (1.0, 1.0, 1.0) else f"{le} / {lp} / {lf}"
+            bold = "**" if setting == DEFAULT else ""
+            label = f"{bold}{e} / {p} / {f}{bold} | {bold}{local}{bold}"
+            lines.append(f"| {label} | " + " | ".join(cells) + " | " + " / ".join(f"{x:.1%}" for x in fp) + " |")
         lines.append("")
     lines.append(
         "Published for comparison (other data): Charlton et al. 2016 (Physiol Meas 37:610) best ECG algorithm "
