@@ -176,7 +176,7 @@ struct BrowserTests {
                 }
             }
         }
-        for family in ["ecg", "ppg", "motion", "features"] {
+        for family in ["ecg", "ppg", "motion", "features", "waves"] {
             #expect((checked[family] ?? 0) > 0, "no \(family) plot was checked against its rows")
         }
     }
@@ -317,6 +317,36 @@ struct BrowserTests {
                 "SELECT time FROM beats WHERE recording_id = \(id) AND source = '\(source)' AND stream = \(Self.q(stream)) AND time BETWEEN \(plot.t0) AND \(plot.t1) AND correction != 'removedExtra' ORDER BY time"
             ).compactMap { $0["time"] ?? nil }
             #expect(drawn == rows && !rows.isEmpty, "\(figure): \(drawn.count) markers, \(rows.count) beats")
+            return true
+        }
+        if figure.hasPrefix("ecg-median-beat-") {
+            // The median beat: its points are the sample rows of its stream and window; each
+            // boundary marker is at a boundary row's offset, with its name.
+            let stream = String(key.components(separatedBy: ", ")[0])
+            let markers = Self.elements(dom, figure: figure, tag: "circle", cls: "beat")
+            let window = try #require(markers.first?["data-window"].flatMap(Double.init), "\(figure): no boundary marker")
+            let rows = f.query(
+                "SELECT offset, amplitude FROM ecg_median_beats WHERE recording_id = \(id) AND stream = \(Self.q(stream)) AND window_start = \(window) AND point = 'sample' ORDER BY offset"
+            )
+            let points = try #require(plot.series["amplitude"], "\(figure): no amplitude line")
+            try #require(points.count == rows.count && rows.count == 226, "\(figure): \(points.count) points, \(rows.count) rows")
+            for (p, r) in zip(points, rows) {
+                let (t, v) = plot.data(p)
+                #expect(abs(t - r["offset"]!!) <= 0.051 * tPerPixel && abs(v - r["amplitude"]!!) <= 0.051 * vPerPixel, "\(figure) at \(t)")
+            }
+            let boundaries = f.query(
+                "SELECT point, offset FROM ecg_median_beats WHERE recording_id = \(id) AND stream = \(Self.q(stream)) AND window_start = \(window) AND point != 'sample' AND amplitude IS NOT NULL ORDER BY offset"
+            )
+            #expect(
+                boundaries.count == markers.count && boundaries.count >= 3, "\(figure): \(markers.count) markers, \(boundaries.count) rows")
+            for m in markers {
+                let t = try #require(m["data-t"].flatMap(Double.init)), label = try #require(m["data-label"])
+                #expect(m["data-window"].flatMap(Double.init) == window)
+                let row = f.query(
+                    "SELECT offset FROM ecg_median_beats WHERE recording_id = \(id) AND stream = \(Self.q(stream)) AND window_start = \(window) AND point = \(Self.q(label))"
+                )
+                #expect(row.count == 1 && row.first?["offset"]! == t, "\(figure) \(label): drawn at \(t), row \(row)")
+            }
             return true
         }
         if figure == "heart-rate" {

@@ -67,6 +67,7 @@ enum HTML {
         tr.failed td{background:#fff3e0}.scroll{overflow-x:auto}
         .lane-data{fill:#4a4a4a}.lane-masked{fill:url(#dots)}.lane-deleted{fill:url(#hatch)}
         .beat{fill:none;stroke:#1f4e99;stroke-width:1.4}.corr{fill:#b3261e;stroke:#b3261e}.removed{stroke:#b3261e;stroke-width:1.6}
+        svg.plot .mark-label{font-size:9px;fill:#1f4e99}
         a{color:#1f4e99}
         @media print{body{max-width:none}}
         """

@@ -621,6 +621,13 @@ public struct ReportWaveform: Sendable, Hashable {
     public var markers: ReportWaveformMarkers?
     /// Said when the recording has no such rows.
     public var whenEmpty: String
+    /// A column (s, the recording's clock) whose values split a ``plotBy`` value's rows into
+    /// plots further (one plot per window of a median beat), its value named in the title; or
+    /// `nil`.
+    public var window: String?
+    /// The x axis' title when ``x`` is not on the recording's clock (e.g. time from the R peak):
+    /// the axis is then labelled with plain numbers; `nil` for the recording's clock.
+    public var relativeXTitle: String?
 
     /// Declares a waveform.
     /// - Parameters:
@@ -648,9 +655,32 @@ public struct ReportWaveform: Sendable, Hashable {
         self.whenEmpty = whenEmpty
     }
 
+    /// Declares a waveform per window, on an axis not on the recording's clock (a median beat).
+    /// - Parameters:
+    ///   - id: plot identifier.
+    ///   - title: plot title.
+    ///   - rows: the samples.
+    ///   - x: x column (s, relative).
+    ///   - values: y columns.
+    ///   - plotBy: one plot per value of this column (and window), or `nil`.
+    ///   - window: one plot per value of this column too (s on the recording's clock, named in the title).
+    ///   - relativeXTitle: the x axis' title.
+    ///   - note: text column appended to each plot's title, or `nil`.
+    ///   - markers: markers, or `nil`.
+    ///   - whenEmpty: the note when there are no rows.
+    public init(
+        id: String, title: String, rows: ReportRows, x: String, values: [String], plotBy: String?, window: String,
+        relativeXTitle: String, note: String? = nil, markers: ReportWaveformMarkers? = nil, whenEmpty: String = "no rows in this recording"
+    ) {
+        self.init(
+            id: id, title: title, rows: rows, x: x, values: values, plotBy: plotBy, note: note, markers: markers, whenEmpty: whenEmpty)
+        self.window = window
+        self.relativeXTitle = relativeXTitle
+    }
+
     var columnReferences: [(table: ResultTable, column: String, optional: Bool)] {
-        var out = rows.columnReferences + ReportItem.refs(rows.table, [x, plotBy, note] + values)
-        if let m = markers { out += m.rows.columnReferences + ReportItem.refs(m.rows.table, [m.x, plotBy]) }
+        var out = rows.columnReferences + ReportItem.refs(rows.table, [x, plotBy, note, window] + values)
+        if let m = markers { out += m.rows.columnReferences + ReportItem.refs(m.rows.table, [m.x, plotBy, window, m.label]) }
         return out
     }
 }
@@ -664,15 +694,19 @@ public struct ReportWaveformMarkers: Sendable, Hashable {
     public var rows: ReportRows
     /// Their x column, s.
     public var x: String
+    /// A text column written beside each marker (which boundary it is), or `nil`.
+    public var label: String?
 
     /// Declares markers.
     /// - Parameters:
     ///   - name: what a marker is.
     ///   - rows: the marked rows (filtered, e.g. `breath` = 1).
     ///   - x: their x column (s).
-    public init(name: String, rows: ReportRows, x: String) {
+    ///   - label: a text column written beside each marker, or `nil`.
+    public init(name: String, rows: ReportRows, x: String, label: String? = nil) {
         self.name = name
         self.rows = rows
         self.x = x
+        self.label = label
     }
 }

@@ -17,7 +17,9 @@ import Signals
 public enum ECGWavesFamily: AnalysisFamily {
     public static let name = "waves"
     public static let summary = "ECG wave delineation (P, QRS, T per beat) and PR/QRS/QT/QTc per window"
-    public static var tables: [ResultTable] { [ECGWavesTables.waves.table, ECGWavesTables.intervals.table] }
+    public static var tables: [ResultTable] {
+        [ECGWavesTables.waves.table, ECGWavesTables.intervals.table, ECGWavesTables.medianBeats.table]
+    }
     public static var summaryFigures: [SummaryFigure] { ECGWavesTables.summaryFigures }
     public static var defaultOptions: ECGWavesOptions { ECGWavesOptions() }
     public static var options: [AnalysisOption<ECGWavesOptions>] {
@@ -25,6 +27,9 @@ public enum ECGWavesFamily: AnalysisFamily {
             .number(
                 "interval_window_s", unit: "s", "ecg_intervals window length", range: 10...86_400,
                 get: { $0.intervalWindowSeconds }, set: { $0.intervalWindowSeconds = $1 }),
+            .number(
+                "median_beat_window_s", unit: "s", "ecg_median_beats window length", range: 10...86_400,
+                get: { $0.medianBeatWindowSeconds }, set: { $0.medianBeatWindowSeconds = $1 }),
             .flag(
                 "combine_leads", "also write boundaries combined across the leads of a multi-lead recording (default on)",
                 get: { $0.combinesLeads }, set: { $0.combinesLeads = $1 }),
@@ -62,7 +67,10 @@ public enum ECGWavesFamily: AnalysisFamily {
 
         public mutating func claim(_ stream: AnnouncedStream) -> Bool {
             guard stream.info.key.sensor == .electrocardiogram else { return false }
-            leads.add(WaveLead(streamName: stream.name), for: stream.index)
+            leads.add(
+                WaveLead(
+                    streamName: stream.name, microvoltsPerUnit: ECGBeatEvents.microvoltsPerUnit(stream.info.columns.first?.unit),
+                    medianWindowSeconds: options.medianBeatWindowSeconds), for: stream.index)
             byName[stream.name] = stream.index
             var key = stream.info.key
             key.channel = ECGWavesFamily.combinedChannel
@@ -77,34 +85,30 @@ public enum ECGWavesFamily: AnalysisFamily {
         }
 
         public mutating func consume(_ block: SampleBlock, output: any ResultOutput) throws {
-            guard
-                let done = leads.update(
-                    block.stream,
-                    { l -> [BeatWaves] in
-                        l.consume(block)
-                        defer { l.done.removeAll(keepingCapacity: true) }
-                        return l.done
-                    })
-            else { return }
-            try emit(done, lead: block.stream, output: output)
+            let taken = leads.update(block.stream) { l in
+                l.consume(block)
+                return l.take()
+            }
+            guard let (done, medians) = taken else { return }
+            try emit(done, medians, lead: block.stream, output: output)
         }
 
         public mutating func consume(derived event: DerivedEvent, series: DerivedSeries, output: any ResultOutput) throws {
             guard event.series == ECGBeatEvents.series.id, let index = byName[event.stream] else { return }
             let beat = WaveLead.Beat(time: event.time, beatClass: event.values.first?.label, quality: event.values.dropFirst().first?.label)
-            let done = leads.update(index) { l -> [BeatWaves] in
+            let taken = leads.update(index) { l in
                 l.add(beat)
-                defer { l.done.removeAll(keepingCapacity: true) }
-                return l.done
+                return l.take()
             }
-            try emit(done ?? [], lead: index, output: output)
+            guard let (done, medians) = taken else { return }
+            try emit(done, medians, lead: index, output: output)
         }
 
         public mutating func finish(output: any ResultOutput) throws {
             for index in leads.order {
                 guard var l = leads.remove(index) else { continue }
                 l.flushAll()
-                try emit(l.done, lead: index, output: output)
+                try emit(l.done, l.doneMedians, lead: index, output: output)
                 if let g = groupOf[index] { groups[g]!.ended.insert(index) }
                 try drain(groupOf[index], output: output)
             }
@@ -123,10 +127,13 @@ public enum ECGWavesFamily: AnalysisFamily {
             return groups[g]!.members.count < 2
         }
 
-        /// Writes a lead's delineated beats and passes them to its group.
-        private mutating func emit(_ beats: [BeatWaves], lead: Int, output: any ResultOutput) throws {
-            guard !beats.isEmpty, let name = leads[lead]?.streamName ?? byName.first(where: { $0.value == lead })?.key else { return }
+        /// Writes a lead's delineated beats and median beat rows, and passes the beats to its group.
+        private mutating func emit(_ beats: [BeatWaves], _ medians: [MedianBeatPoint], lead: Int, output: any ResultOutput) throws {
+            guard !beats.isEmpty || !medians.isEmpty, let name = leads[lead]?.streamName ?? byName.first(where: { $0.value == lead })?.key
+            else { return }
             for b in beats { try write(b, stream: name, output: output) }
+            for m in medians { try output.emit(ECGWavesTables.medianBeats, Streamed(stream: name, value: m)) }
+            guard !beats.isEmpty else { return }
             guard options.combinesLeads, let g = groupOf[lead], groups[g]!.members.count >= 2 else { return }
             groups[g]!.queues[lead, default: []].append(contentsOf: beats)
             try drain(g, output: output)

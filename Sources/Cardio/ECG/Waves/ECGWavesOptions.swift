@@ -5,6 +5,9 @@ public struct ECGWavesOptions: Sendable, Hashable {
     /// Length of the `ecg_intervals` windows, s (default 60; windows start at multiples of it on
     /// the `beats.time` clock).
     public var intervalWindowSeconds = 60.0
+    /// Length of the `ecg_median_beats` windows, s (default 3600: one median beat per lead and
+    /// hour; windows start at multiples of it on the `beats.time` clock).
+    public var medianBeatWindowSeconds = 3600.0
     /// For multi-lead recordings, also write the boundaries combined across the leads of a
     /// device (stream channel `combined`; default `true`).
     public var combinesLeads = true

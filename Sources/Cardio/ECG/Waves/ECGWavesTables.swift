@@ -43,6 +43,39 @@ public enum ECGWavesTables {
             .init("leads", .integer, "leads that delineated the beat (1 for a lead's row)") { .integer($0.value.leads) },
         ])
 
+    /// Per lead and window: the median beat and its median boundaries.
+    public static let medianBeats = TableSchema<Streamed<MedianBeatPoint>>(
+        name: "ecg_median_beats",
+        summary:
+            "per ECG lead and window (median_beat_window_s): the sample-wise median beat of the normal beats in acceptable quality, aligned on R, and its median boundaries",
+        columns: [
+            .init("stream", .text, "stream key (a lead; leads whose unit is not µV or mV have no rows)") { .text($0.stream) },
+            .init("window_start", .real, unit: "s", "window start (a multiple of median_beat_window_s on the beats.time clock)") {
+                .real($0.value.windowStart)
+            },
+            .init("window_end", .real, unit: "s", "window end, exclusive") { .real($0.value.windowEnd) },
+            .init(
+                "point", .text,
+                "sample (the median beat every 4 ms from −300 to +600 ms), or a boundary: p_onset, p_peak, p_offset, qrs_onset, qrs_offset, t_peak, t_offset (its median over the beats, written when found on at least half of them and at least 5)"
+            ) { .text($0.value.point) },
+            .init("offset", .real, unit: "s", "time from the R peak (beats.time)") { .real($0.value.offset) },
+            .init(
+                "amplitude", .real, unit: "uV",
+                "the median over the beats of the lead at offset (250 Hz grid, linear interpolation) minus each beat's level at its QRS onset (mean of the 16 ms before it); for a boundary, the median beat interpolated at it, empty outside the span"
+            ) { .finite($0.value.amplitude) },
+            .init(
+                "beats", .integer,
+                "beats in the median: the qualifying beats, or at most 256 taken evenly from them (a doubling stride), less those whose span holds missing samples"
+            ) { .integer($0.value.beats) },
+            .init(
+                "qualifying_beats", .integer,
+                "beats of the window that qualify: N after N, quality excellent or barely_acceptable, QRS onset found (as ecg_intervals)"
+            ) { .integer($0.value.qualifyingBeats) },
+            .init("note", .text, "how many beats the median holds (and of how many qualifying, when fewer): the plot's title") {
+                .text($0.value.note)
+            },
+        ])
+
     /// PR, QRS, QT and QTc per window and per stream.
     public static let intervals = TableSchema<Streamed<ECGIntervals>>(
         name: "ecg_intervals",

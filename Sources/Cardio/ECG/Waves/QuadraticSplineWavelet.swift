@@ -77,12 +77,16 @@ struct QuadraticSplineWavelet {
         var input = history[0] + x
         for k in 1...Self.scales {
             let d = 1 << (k - 1), h = 3 * d
+            // The loops read through offset pointers (no index arithmetic that could trap), so
+            // the compiler vectorises them; each value is computed as before.
             input.withUnsafeBufferPointer { sp in
+                let s = sp.baseAddress!
                 func detail(_ w: inout [Float]) {
                     let at = w.count
                     w.append(contentsOf: repeatElement(0, count: n))
                     w.withUnsafeMutableBufferPointer { wp in
-                        for i in 0..<n { wp[at + i] = 2 * (sp[h + i] - sp[h + i - d]) }
+                        let o = wp.baseAddress! + at, a = s + h, b = s + (h - d)
+                        for i in 0..<n { o[i] = 2 * (a[i] - b[i]) }
                     }
                 }
                 switch k {
@@ -97,10 +101,9 @@ struct QuadraticSplineWavelet {
                 var next = history[k] + repeatElement(0, count: n)
                 input.withUnsafeBufferPointer { sp in
                     next.withUnsafeMutableBufferPointer { np in
-                        for i in 0..<n {
-                            let j = h + i
-                            np[hn + i] = (sp[j] + 3 * sp[j - d] + 3 * sp[j - 2 * d] + sp[j - 3 * d]) * 0.125
-                        }
+                        let s = sp.baseAddress!, o = np.baseAddress! + hn
+                        let s0 = s + h, s1 = s + (h - d), s2 = s + (h - 2 * d), s3 = s + (h - 3 * d)
+                        for i in 0..<n { o[i] = (s0[i] + 3 * s1[i] + 3 * s2[i] + s3[i]) * 0.125 }
                     }
                 }
                 history[k - 1] = Array(input[n..<(n + h)])

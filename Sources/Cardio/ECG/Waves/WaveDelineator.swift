@@ -318,9 +318,15 @@ struct WaveDelineator {
         var out = [Int]()
         let lo = max(from, 1), hi = min(to, w.count - 2)
         guard lo <= hi else { return out }
+        out.reserveCapacity(32)
+        // Each |W| read once, through the pointer.
+        let p = w.baseAddress!
+        var previous = abs(p[lo - 1]), v = abs(p[lo])
         for i in lo...hi {
-            let v = abs(w[i])
-            if v > 0 && v >= abs(w[i - 1]) && v > abs(w[i + 1]) { out.append(i) }
+            let next = abs(p[i + 1])
+            if v > 0 && v >= previous && v > next { out.append(i) }
+            previous = v
+            v = next
         }
         return out
     }

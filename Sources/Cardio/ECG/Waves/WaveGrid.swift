@@ -30,6 +30,9 @@ struct WaveGrid {
     private(set) var scales = QuadraticSplineWavelet.Scales()
     private(set) var base = 0
     private var wavelet = QuadraticSplineWavelet()
+    /// The runs of grid indices that are not valid (non-finite), in order, disjoint (those
+    /// before ``base`` are forgotten).
+    private var invalid: [Range<Int>] = []
     /// The last valid grid value, and whether the last grid sample was valid.
     private var hold: Float = 0
     private var inStretch = false
@@ -63,20 +66,28 @@ struct WaveGrid {
                 }
                 return
             }
-            func averaged(_ i: Int) -> Float {
-                guard i - half >= 0 else { return .nan }
-                if half == 0 { return rp[i - rawBase] }
-                var s: Float = 0
-                for j in (i - half - rawBase)...(i + half - rawBase) { s += rp[j] }
-                return s / width
-            }
+            // Through pointers (no trapping index arithmetic), each value computed as before:
+            // the centred sum from the lowest index up, divided by the width, then the linear
+            // interpolation (u ≥ 0, so truncation is the floor).
+            let r = rp.baseAddress! - rawBase
+            let half = half
             var j = produced
             while true {
                 let u = Double(j) * step
-                let i0 = Int(u.rounded(.down))
+                let i0 = Int(u)
                 guard i0 + 1 + half < received else { break }
                 let f = Float(u - Double(i0))
-                let a = averaged(i0), b = averaged(i0 + 1)
+                let a: Float, b: Float
+                if i0 - half < 0 {
+                    a = .nan
+                    b = i0 + 1 - half < 0 ? .nan : Self.average(r + (i0 + 1 - half), count: 2 * half + 1, width: width)
+                } else if half == 0 {
+                    a = r[i0]
+                    b = r[i0 + 1]
+                } else {
+                    a = Self.average(r + (i0 - half), count: 2 * half + 1, width: width)
+                    b = Self.average(r + (i0 + 1 - half), count: 2 * half + 1, width: width)
+                }
                 fresh.append(a + (b - a) * f)
                 j += 1
             }
@@ -91,6 +102,14 @@ struct WaveGrid {
         }
     }
 
+    /// The mean of `count` samples from `p`: their sum from the first, divided by `width`.
+    @inline(__always)
+    private static func average(_ p: UnsafePointer<Float>, count: Int, width: Float) -> Float {
+        var s: Float = 0
+        for k in 0..<count { s += p[k] }
+        return s / width
+    }
+
     /// Past the segment's end: grid samples up to `end` (exclusive) are not valid (the transform
     /// continues on the last valid value).
     /// - Parameter end: grid index.
@@ -102,6 +121,7 @@ struct WaveGrid {
     /// Transforms new grid samples: stretch by stretch of valid and masked ones.
     private mutating func push(_ fresh: [Float]) {
         guard !fresh.isEmpty else { return }
+        let first = produced
         x.append(contentsOf: fresh)
         fresh.withUnsafeBufferPointer { fp in
             var i = 0
@@ -113,11 +133,18 @@ struct WaveGrid {
                     if !inStretch { wavelet.restart(at: fp[i]) }
                     wavelet.append(UnsafeBufferPointer(rebasing: fp[i..<e]), to: &scales)
                     hold = fp[e - 1]
-                } else if wavelet.started {
-                    let held = [Float](repeating: hold, count: e - i)
-                    held.withUnsafeBufferPointer { wavelet.append($0, to: &scales) }
                 } else {
-                    for k in [0, 1, 2] { appendZeros(k, e - i) }
+                    if let last = invalid.last, last.upperBound == first + i {
+                        invalid[invalid.count - 1] = last.lowerBound..<(first + e)
+                    } else {
+                        invalid.append((first + i)..<(first + e))
+                    }
+                    if wavelet.started {
+                        let held = [Float](repeating: hold, count: e - i)
+                        held.withUnsafeBufferPointer { wavelet.append($0, to: &scales) }
+                    } else {
+                        for k in [0, 1, 2] { appendZeros(k, e - i) }
+                    }
                 }
                 inStretch = valid
                 i = e
@@ -133,11 +160,52 @@ struct WaveGrid {
         }
     }
 
+    /// Copies the grid at fractional indices `position`, `position + 1`, … (linear
+    /// interpolation with the one fraction of `position`) into `out`, times `scale`, minus
+    /// `level`; `false` (and `out` partly written) when one of them is not valid, not produced
+    /// or already dropped.
+    /// - Parameters:
+    ///   - position: the first fractional grid index.
+    ///   - out: receives `out.count` values.
+    ///   - level: subtracted before scaling.
+    ///   - scale: the factor.
+    /// - Complexity: O(out.count).
+    func copy(from position: Double, into out: inout [Float], level: Float, scale: Float) -> Bool {
+        let i0 = Int(position.rounded(.down))
+        let f = Float(position - Double(i0))
+        let n = out.count
+        guard i0 >= base, i0 + n + (f == 0 ? 0 : 1) <= produced else { return false }
+        return x.withUnsafeBufferPointer { xp in
+            out.withUnsafeMutableBufferPointer { op in
+                let p = xp.baseAddress! + (i0 - base)
+                for j in 0..<n {
+                    let a = p[j]
+                    let v = f == 0 ? a : a + (p[j + 1] - a) * f
+                    guard v.isFinite else { return false }
+                    op[j] = (v - level) * scale
+                }
+                return true
+            }
+        }
+    }
+
+    /// The mean of the grid over `count` samples ending at fractional index `position` (each
+    /// linearly interpolated), NaN when one is not valid, not produced or already dropped.
+    /// - Parameters:
+    ///   - position: the last fractional grid index.
+    ///   - count: how many samples, one grid step apart.
+    func mean(endingAt position: Double, count: Int) -> Float {
+        var v = [Float](repeating: 0, count: count)
+        guard copy(from: position - Double(count - 1), into: &v, level: 0, scale: 1) else { return .nan }
+        return v.reduce(0, +) / Float(count)
+    }
+
     /// Forgets grid samples before grid index `index` (in large steps, so the cost stays linear).
     mutating func drop(before index: Int) {
         let n = min(index - base, x.count)
         guard n > 65_536 || (n > 0 && n > x.count / 2) else { return }
         x.removeFirst(n)
+        invalid.removeAll { $0.upperBound <= base + n }
         scales.w2.removeFirst(n)
         scales.w4.removeFirst(n)
         scales.w5.removeFirst(n)
@@ -161,12 +229,21 @@ struct WaveGrid {
         let n = window.count
         if from >= base && from + n <= produced {
             let o = from - base
-            let valid: Range<Int> = x.withUnsafeBufferPointer { xp in
-                guard centre >= 0, centre < n, xp[o + centre].isFinite else { return centre..<centre }
-                var a = centre, b = centre
-                while a > 0 && xp[o + a - 1].isFinite { a -= 1 }
-                while b < n - 1 && xp[o + b + 1].isFinite { b += 1 }
-                return a..<(b + 1)
+            // The stretch from the invalid runs: the first run ending after the centre, and
+            // the one before it.
+            let c = from + centre
+            var lo = 0, hi = invalid.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if invalid[mid].upperBound <= c { lo = mid + 1 } else { hi = mid }
+            }
+            let valid: Range<Int>
+            if centre < 0 || centre >= n || (lo < invalid.count && invalid[lo].lowerBound <= c) {
+                valid = centre..<centre
+            } else {
+                let a = lo > 0 ? max(invalid[lo - 1].upperBound - from, 0) : 0
+                let b = lo < invalid.count ? min(invalid[lo].lowerBound - from, n) : n
+                valid = a..<b
             }
             if valid.isEmpty || valid.lowerBound == 0 {
                 return scales.w2.withUnsafeBufferPointer { a in

@@ -31,11 +31,28 @@ struct WaveLead {
     /// The last delineated beat (its time and class), for the RR interval before the next one.
     var previous: (time: Double, beatClass: String?)?
     var done: [BeatWaves] = []
+    /// The median beat per window (``MedianBeatAccumulator``), `nil` when the lead's unit is not
+    /// a voltage (µV or mV), and the rows of the windows it has closed.
+    var medians: MedianBeatAccumulator?
+    var doneMedians: [MedianBeatPoint] = []
+    /// One beat's span for the median beat (reused).
+    private var medianSamples = [Float](repeating: 0, count: MedianBeatAccumulator.count)
+    /// µV per unit of the lead's values.
+    let microvoltsPerUnit: Double
     /// One beat's window of the grid and its scales (reused).
     private var window = [Float](repeating: .nan, count: WaveDelineator.length)
     private var scales = QuadraticSplineWavelet.Scales(count: WaveDelineator.length)
 
-    init(streamName: String) { self.streamName = streamName }
+    /// A lead.
+    /// - Parameters:
+    ///   - streamName: the stream's name.
+    ///   - microvoltsPerUnit: µV per unit of its values, `nil` when unknown (no median beat).
+    ///   - medianWindowSeconds: the median beat's window length, s.
+    init(streamName: String, microvoltsPerUnit: Double? = nil, medianWindowSeconds: Double = 3600) {
+        self.streamName = streamName
+        self.microvoltsPerUnit = microvoltsPerUnit ?? 1
+        if microvoltsPerUnit != nil { medians = MedianBeatAccumulator(windowSeconds: medianWindowSeconds) }
+    }
     let streamName: String
 
     /// The end of the current segment's samples so far, s (−∞ without a grid).
@@ -68,6 +85,15 @@ struct WaveLead {
         trim()
     }
 
+    /// Hands out the delineated beats and median beat rows made since the last call.
+    mutating func take() -> ([BeatWaves], [MedianBeatPoint]) {
+        defer {
+            done.removeAll(keepingCapacity: true)
+            doneMedians.removeAll(keepingCapacity: true)
+        }
+        return (done, doneMedians)
+    }
+
     /// Takes a published beat.
     mutating func add(_ beat: Beat) {
         pending.append(beat)
@@ -78,6 +104,7 @@ struct WaveLead {
     mutating func flushAll() {
         segmentEnded = true
         process(final: true)
+        if let m = medians { doneMedians += m.finish() }
     }
 
     /// The beat's position on the grid: the nearest grid index and the rest, in grid samples
@@ -156,6 +183,31 @@ struct WaveLead {
         out.tPeak = t(m.tPeak)
         out.tOffset = t(m.tOffset)
         out.tShape = m.tShape
+        accumulateMedian(out, position: Double(r) + rest)
         return out
+    }
+
+    /// Adds a delineated beat to its window's median beat when it qualifies (the rule of
+    /// ``ECGIntervals``: normal after normal, acceptable quality, QRS onset found) and is taken.
+    /// - Parameters:
+    ///   - w: the beat's boundaries.
+    ///   - position: the beat's grid position (fractional).
+    private mutating func accumulateMedian(_ w: BeatWaves, position: Double) {
+        guard medians != nil else { return }
+        doneMedians += medians!.enter(w.beatTime)
+        guard w.beatClass == "N", previous?.beatClass == "N", w.signalQuality == "excellent" || w.signalQuality == "barely_acceptable",
+            w.qrsStatus == .present, let on = w.qrsOnset, medians!.takesNext()
+        else { return }
+        let rate = WaveDelineator.rate
+        // The level: the mean of the grid over the 16 ms before the QRS onset.
+        let level = grid!.mean(endingAt: position + (on - w.beatTime) * rate, count: 5)
+        guard level.isFinite,
+            grid!.copy(
+                from: position - MedianBeatAccumulator.before * rate, into: &medianSamples, level: level, scale: Float(microvoltsPerUnit))
+        else { return }
+        let marks = [w.pOnset, w.pPeak, w.pOffset, w.qrsOnset, w.qrsOffset, w.tPeak, w.tOffset].map { t in
+            t.map { Float($0 - w.beatTime) } ?? .nan
+        }
+        medians!.keep(samples: medianSamples, boundaries: marks)
     }
 }
