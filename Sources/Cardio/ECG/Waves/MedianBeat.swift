@@ -114,10 +114,8 @@ struct MedianBeatAccumulator {
         let n = kept
         guard n >= ECGIntervals.minimumBeats else { return [] }
         let start = Double(k) * windowSeconds, end = Double(k + 1) * windowSeconds
-        func median(_ v: [Float]) -> Double {
-            let s = v.sorted(), m = s.count
-            return m % 2 == 1 ? Double(s[m / 2]) : 0.5 * (Double(s[m / 2 - 1]) + Double(s[m / 2]))
-        }
+        // Non-empty here: n ≥ minimumBeats columns, and found.count ≥ minimumBeats.
+        func median(_ v: [Float]) -> Double { ECGWavesFamily.Combiner.median(v.map(Double.init))! }
         var beat = [Double](repeating: 0, count: Self.count)
         var column = [Float](repeating: 0, count: n)
         for j in 0..<Self.count {
