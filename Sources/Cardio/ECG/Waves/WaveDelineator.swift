@@ -16,10 +16,9 @@
 ///   ε_T = 0.25 · RMS of W over the beat, in the rate-dependent window [R + 140 ms, R + 500 ms]
 ///   when the previous RR exceeds 720 ms, else [R + 100 ms, R + 0.7 RR]; never past the next
 ///   beat − 100 ms nor past R + 0.7 × the following RR (Martínez's bound applied to the interval
-///   the T must end in: the next beat's P wave starts a PR interval before its QRS, PR ≥ 118 ms in 98 % of
-///   healthy adults: Rautaharju 2013, below).
-///   The largest maximum and its larger opposite-sign neighbour give the peak
-///   (their zero crossing) and the shape (upright, inverted; a third alternating maximum of at
+///   the T must end in: the next beat's P wave starts a PR interval before its QRS, PR ≥ 118 ms
+///   in 98 % of healthy adults: Rautaharju 2013, below). The largest maximum and its larger
+///   opposite-sign neighbour give the peak (their zero crossing) and the shape (upright, inverted; a third alternating maximum of at
 ///   least 25 % of the largest, the three spanning at most 200 ms, makes it biphasic; one
 ///   maximum alone: rising/falling only, no peak). A single maximum at 2^5 is paired with its
 ///   opposite-sign neighbour when that is at least 10 % as large and within 160 ms (an
@@ -34,8 +33,9 @@
 ///   at most 100 ms (a wider third maximum is a U or T wave's slope before the P).
 ///
 /// No parameter depends on the record; the thresholds are Martínez 2004's. The wide-QRS, lone
-/// T slope, T and P span and following-RR T window rules are this implementation's, chosen on physiology after the QT
-/// Database errors were read per record (`scripts/ecg/qtdb-waves-errors.py`; in-sample).
+/// T slope, T and P span and following-RR T window rules are this implementation's, chosen on
+/// physiology after the QT Database errors were read per record
+/// (`scripts/ecg/qtdb-waves-errors.py`; in-sample).
 ///
 /// - Complexity: O(window length) per beat (550 positions at 250 Hz); the scales are computed
 ///   once per lead (``WaveGrid``), not per beat.
