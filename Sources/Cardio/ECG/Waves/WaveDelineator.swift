@@ -157,7 +157,9 @@ struct WaveDelineator {
 
         let w4 = scales.w4, w5 = scales.w5
         let beatLo = r - samples(0.35), beatHi = r + samples(0.65)
-        let rms4 = rms(w4, widx(beatLo, 4), widx(beatHi, 4)), rms5 = rms(w5, widx(beatLo, 5), widx(beatHi, 5))
+        let rms4 = rms(w4, widx(beatLo, 4), widx(beatHi, 4))
+        // Scale 2^5's RMS only when the T search reaches that scale.
+        func rms5() -> Float { rms(w5, widx(beatLo, 5), widx(beatHi, 5)) }
         let rrs = min(max(rr ?? 0.9, 0.25), 2.5)
 
         // MARK: T (scale 2^4, else 2^5)
@@ -172,9 +174,10 @@ struct WaveDelineator {
         if let n = next { tLimit = min(tLimit, Int(n) - samples(0.05)) }
         if tHi - tLo >= samples(0.06), tLimit <= valid.upperBound - 1 {
             var wave: Wave?
-            for (k, w, level) in [(4, w4, rms4), (5, w5, rms5)] {
+            for k in [4, 5] {
+                let w = k == 4 ? w4 : w5
                 let lo = widx(tLo, k), hi = widx(tHi, k)
-                let found = significant(w, from: lo, to: hi, threshold: 0.25 * level)
+                let found = significant(w, from: lo, to: hi, threshold: 0.25 * (k == 4 ? rms4 : rms5()))
                 if found.count >= 2 || (k == 5 && !found.isEmpty) {
                     // One significant slope at 2^5: its opposite slope, when at least 10 % as
                     // steep and within 160 ms, completes the wave (an asymmetric T whose

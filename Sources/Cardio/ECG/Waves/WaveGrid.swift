@@ -53,43 +53,51 @@ struct WaveGrid {
     mutating func append(_ values: UnsafeBufferPointer<Float>) {
         raw.append(contentsOf: values)
         received += values.count
-        var fresh: [Float] = []
-        fresh.reserveCapacity(Int(Double(values.count) * WaveDelineator.rate / sampleRate) + 2)
         let step = sampleRate / WaveDelineator.rate
         let width = Float(2 * half + 1)
-        raw.withUnsafeBufferPointer { rp in
+        let first = produced
+        let fresh: [Float] = raw.withUnsafeBufferPointer { rp in
             if exact {
-                let first = produced
-                if received > first {
-                    fresh.reserveCapacity(received - first)
-                    for j in first..<received { fresh.append(rp[j - rawBase]) }
-                }
-                return
+                guard received > first else { return [] }
+                return Array(rp[(first - rawBase)..<(received - rawBase)])
             }
-            // Through pointers (no trapping index arithmetic), each value computed as before:
-            // the centred sum from the lowest index up, divided by the width, then the linear
-            // interpolation (u ≥ 0, so truncation is the floor).
-            let r = rp.baseAddress! - rawBase
-            let half = half
-            var j = produced
-            while true {
-                let u = Double(j) * step
-                let i0 = Int(u)
-                guard i0 + 1 + half < received else { break }
-                let f = Float(u - Double(i0))
-                let a: Float, b: Float
-                if i0 - half < 0 {
-                    a = .nan
-                    b = i0 + 1 - half < 0 ? .nan : Self.average(r + (i0 + 1 - half), count: 2 * half + 1, width: width)
-                } else if half == 0 {
-                    a = r[i0]
-                    b = r[i0 + 1]
-                } else {
-                    a = Self.average(r + (i0 - half), count: 2 * half + 1, width: width)
-                    b = Self.average(r + (i0 + 1 - half), count: 2 * half + 1, width: width)
+            // At most this many grid samples complete (the loop's guard decides).
+            let capacity = max(Int(Double(received) / step) + 2 - first, 0)
+            // Through pointers (no trapping index arithmetic, no per-sample append), each value
+            // computed as before: the centred sum from the lowest index up, divided by the width,
+            // then the linear interpolation (u ≥ 0, so truncation is the floor).
+            return [Float](unsafeUninitializedCapacity: capacity) { out, made in
+                let r = rp.baseAddress! - rawBase
+                let o = out.baseAddress!
+                let half = half, received = received
+                var j = first, n = 0
+                while n < capacity {
+                    let u = Double(j) * step
+                    let i0 = Int(u)
+                    guard i0 + 1 + half < received else { break }
+                    let f = Float(u - Double(i0))
+                    let a: Float, b: Float
+                    if i0 - half < 0 {
+                        a = .nan
+                        b = i0 + 1 - half < 0 ? .nan : Self.average(r + (i0 + 1 - half), count: 2 * half + 1, width: width)
+                    } else if half == 1 {
+                        // The 512 Hz case, unrolled: the same sums in the same order.
+                        let p = r + (i0 - 1)
+                        let p0 = p[0], p1 = p[1], p2 = p[2], p3 = p[3]
+                        a = (((0 as Float) + p0 + p1) + p2) / width
+                        b = (((0 as Float) + p1 + p2) + p3) / width
+                    } else if half == 0 {
+                        a = r[i0]
+                        b = r[i0 + 1]
+                    } else {
+                        a = Self.average(r + (i0 - half), count: 2 * half + 1, width: width)
+                        b = Self.average(r + (i0 + 1 - half), count: 2 * half + 1, width: width)
+                    }
+                    o[n] = a + (b - a) * f
+                    n += 1
+                    j += 1
                 }
-                fresh.append(a + (b - a) * f)
-                j += 1
+                made = n
             }
         }
         push(fresh)
@@ -124,11 +132,20 @@ struct WaveGrid {
         let first = produced
         x.append(contentsOf: fresh)
         fresh.withUnsafeBufferPointer { fp in
+            // Usually every sample is valid: one branch-free pass (exponent bits all ones is
+            // what `isFinite` rejects) instead of a scan for the stretches' ends.
+            let bits = UnsafeRawPointer(fp.baseAddress!).assumingMemoryBound(to: UInt32.self)
+            var nonFinite: UInt32 = 0
+            for k in 0..<fp.count { nonFinite |= (bits[k] & 0x7F80_0000) == 0x7F80_0000 ? 1 : 0 }
             var i = 0
             while i < fp.count {
                 var e = i + 1
                 let valid = fp[i].isFinite
-                while e < fp.count && fp[e].isFinite == valid { e += 1 }
+                if nonFinite == 0 {
+                    e = fp.count
+                } else {
+                    while e < fp.count && fp[e].isFinite == valid { e += 1 }
+                }
                 if valid {
                     if !inStretch { wavelet.restart(at: fp[i]) }
                     wavelet.append(UnsafeBufferPointer(rebasing: fp[i..<e]), to: &scales)
