@@ -70,32 +70,56 @@ struct WaveGrid {
                 let r = rp.baseAddress! - rawBase
                 let o = out.baseAddress!
                 let half = half, received = received
+                /// Raw index of grid sample `j`'s left neighbour, and the grid sample complete.
+                @inline(__always) func left(_ j: Int) -> Int { Int(Double(j) * step) }
+                @inline(__always) func complete(_ j: Int) -> Bool { left(j) + 1 + half < received }
+                // The end: the first grid sample not complete (the index is monotone in j).
+                var end = first + capacity
+                while end > first && !complete(end - 1) { end -= 1 }
+                // The head of a segment, where the average would reach before its first sample.
                 var j = first, n = 0
-                while n < capacity {
+                while j < end && left(j) - half < 0 {
                     let u = Double(j) * step
                     let i0 = Int(u)
-                    guard i0 + 1 + half < received else { break }
                     let f = Float(u - Double(i0))
-                    let a: Float, b: Float
-                    if i0 - half < 0 {
-                        a = .nan
-                        b = i0 + 1 - half < 0 ? .nan : Self.average(r + (i0 + 1 - half), count: 2 * half + 1, width: width)
-                    } else if half == 1 {
-                        // The 512 Hz case, unrolled: the same sums in the same order.
-                        let p = r + (i0 - 1)
-                        let p0 = p[0], p1 = p[1], p2 = p[2], p3 = p[3]
-                        a = (((0 as Float) + p0 + p1) + p2) / width
-                        b = (((0 as Float) + p1 + p2) + p3) / width
-                    } else if half == 0 {
-                        a = r[i0]
-                        b = r[i0 + 1]
-                    } else {
-                        a = Self.average(r + (i0 - half), count: 2 * half + 1, width: width)
-                        b = Self.average(r + (i0 + 1 - half), count: 2 * half + 1, width: width)
-                    }
+                    let b = i0 + 1 - half < 0 ? Float.nan : Self.average(r + (i0 + 1 - half), count: 2 * half + 1, width: width)
+                    let a = Float.nan
                     o[n] = a + (b - a) * f
                     n += 1
                     j += 1
+                }
+                // The body: every average inside the raw samples received.
+                if half == 1 {
+                    // The 512 Hz case, unrolled: the same sums in the same order.
+                    while j < end {
+                        let u = Double(j) * step
+                        let i0 = Int(u)
+                        let f = Float(u - Double(i0))
+                        let p = r + (i0 - 1)
+                        let p0 = p[0], p1 = p[1], p2 = p[2], p3 = p[3]
+                        let a = (((0 as Float) + p0 + p1) + p2) / width
+                        let b = (((0 as Float) + p1 + p2) + p3) / width
+                        o[n] = a + (b - a) * f
+                        n += 1
+                        j += 1
+                    }
+                } else {
+                    while j < end {
+                        let u = Double(j) * step
+                        let i0 = Int(u)
+                        let f = Float(u - Double(i0))
+                        let a: Float, b: Float
+                        if half == 0 {
+                            a = r[i0]
+                            b = r[i0 + 1]
+                        } else {
+                            a = Self.average(r + (i0 - half), count: 2 * half + 1, width: width)
+                            b = Self.average(r + (i0 + 1 - half), count: 2 * half + 1, width: width)
+                        }
+                        o[n] = a + (b - a) * f
+                        n += 1
+                        j += 1
+                    }
                 }
                 made = n
             }
