@@ -47,55 +47,47 @@ public struct AtrialActivity: Sendable, Hashable {
         let prLength = prStart - prEnd, qrsLength = 2 * prEnd + 1
         let smooth = max(1, Int((0.020 * rate).rounded()) | 1)
         guard prLength >= 8 else { return nil }
-        // Flat buffers, one segment after another (no array per segment): `prRaw` the PR
-        // segments as cut, `pr` and `qrs` smoothed and detrended.
+        // Each segment is smoothed, detrended and added to its template's running sum and power
+        // as it is cut (one pass over its samples for each of these); the PR segments are also
+        // kept, one after another, for the residual around their template. Every sum runs over
+        // the segments and their samples in the order averaging the stored segments would.
         var work = SegmentWork(capacity: max(prLength, qrsLength), smooth: smooth)
-        var pr = [Double](), prRaw = [Double](), qrs = [Double]()
+        let prLine = LineGeometry(count: prLength), qrsLine = LineGeometry(count: qrsLength)
+        var pr = [Double]()
         pr.reserveCapacity(beats.count * prLength)
-        prRaw.reserveCapacity(beats.count * prLength)
-        qrs.reserveCapacity(beats.count * qrsLength)
+        var prSum = [Double](repeating: 0, count: prLength), qrsSum = [Double](repeating: 0, count: qrsLength)
+        var prPower = 0.0, qrsPower = 0.0, noise = 0.0
+        var prCount = 0, qrsCount = 0
         var previous = previousBeat
         for (k, t) in beats.enumerated() {
             defer { previous = t }
             guard let r = samples.index(atOrAfter: t) else { continue }
             if samples.segment(from: r - prEnd, count: qrsLength, into: &work.raw) {
-                work.smoothDetrend(appendingTo: &qrs)
+                work.smoothDetrend(qrsLine, sum: &qrsSum, power: &qrsPower, noise: &noise, measuresNoise: false)
+                qrsCount += 1
             }
             guard let p = previous, t - p >= 0.4, !ventricular[k], samples.segment(from: r - prStart, count: prLength, into: &work.raw)
             else {
                 continue
             }
-            prRaw += work.raw
-            work.smoothDetrend(appendingTo: &pr)
+            work.smoothDetrend(prLine, sum: &prSum, power: &prPower, noise: &noise, measuresNoise: true)
+            pr += work.smoothed[0..<prLength]
+            prCount += 1
         }
-        let prCount = pr.count / prLength, qrsCount = qrs.count / qrsLength
         guard prCount >= 4, qrsCount >= 4 else { return nil }
         segments = prCount
-        let prTemplate = Self.mean(pr, length: prLength), qrsTemplate = Self.mean(qrs, length: qrsLength)
-        pWaveCoherence = Self.coherence(pr, count: prCount, template: prTemplate)
-        qrsCoherence = Self.coherence(qrs, count: qrsCount, template: qrsTemplate)
+        let prTemplate = prSum.map { $0 / Double(prCount) }, qrsTemplate = qrsSum.map { $0 / Double(qrsCount) }
+        pWaveCoherence = Self.coherence(power: prPower, count: prCount, template: prTemplate)
+        qrsCoherence = Self.coherence(power: qrsPower, count: qrsCount, template: qrsTemplate)
         let amplitude = (qrsTemplate.max() ?? 0) - (qrsTemplate.min() ?? 0)
-        var residual = 0.0, noise = 0.0
-        var raw = [Double](repeating: 0, count: prLength)
+        var residual = 0.0
         pr.withUnsafeBufferPointer { pr in
-            prRaw.withUnsafeBufferPointer { prRaw in
-                prTemplate.withUnsafeBufferPointer { template in
-                    raw.withUnsafeMutableBufferPointer { raw in
-                        for k in 0..<prCount {
-                            let o = k * prLength
-                            for i in 0..<prLength {
-                                let d = pr[o + i] - template[i]
-                                residual += d * d
-                            }
-                            // The raw segment with its least-squares line removed.
-                            for i in 0..<prLength { raw[i] = prRaw[o + i] }
-                            let (mx, slope, mt) = Self.line(UnsafeBufferPointer(raw), count: prLength)
-                            for i in 0..<prLength { raw[i] = raw[i] - mx - slope * (Double(i) - mt) }
-                            for i in 0..<prLength {
-                                let d = raw[i] - pr[o + i]
-                                noise += d * d
-                            }
-                        }
+            prTemplate.withUnsafeBufferPointer { template in
+                for k in 0..<prCount {
+                    let o = k * prLength
+                    for i in 0..<prLength {
+                        let d = pr[o + i] - template[i]
+                        residual += d * d
                     }
                 }
             }
@@ -105,11 +97,31 @@ public struct AtrialActivity: Sendable, Hashable {
         highFrequencyNoise = amplitude > 0 ? (noise / n).squareRoot() / amplitude : .nan
     }
 
+    /// The index geometry of a least-squares line over `count` samples: the centre index and
+    /// Σ (i − centre)², summed in index order.
+    struct LineGeometry {
+        let count: Int
+        let centre: Double
+        let sxx: Double
+
+        init(count: Int) {
+            self.count = count
+            centre = (Double(count) - 1) / 2
+            var sxx = 0.0
+            for i in 0..<count {
+                let d = Double(i) - centre
+                sxx += d * d
+            }
+            self.sxx = sxx
+        }
+    }
+
     /// Scratch buffers of one segment's smoothing and detrending.
     struct SegmentWork {
         /// The segment as cut (``SampleRing/segment(from:count:into:)``).
         var raw: [Double] = []
         var prefix: [Double]
+        /// After ``smoothDetrend(_:sum:power:noise:measuresNoise:)``: the segment smoothed and detrended.
         var smoothed: [Double]
         let smooth: Int
 
@@ -120,70 +132,91 @@ public struct AtrialActivity: Sendable, Hashable {
             smoothed = [Double](repeating: 0, count: capacity)
         }
 
-        /// Appends `raw` smoothed (centred moving average of odd width `smooth`, the ends averaged
-        /// over the samples present) with its least-squares line removed to `out`.
-        mutating func smoothDetrend(appendingTo out: inout [Double]) {
-            let count = raw.count, width = smooth
+        /// Puts `raw` smoothed (centred moving average of odd width `smooth`, the ends averaged
+        /// over the samples present) with its least-squares line removed into `smoothed`, adds it
+        /// to `sum` (per sample) and its squares to `power`, and adds the
+        /// squared difference between `raw` with its own least-squares line removed and the
+        /// smoothed segment (what the smoothing took away) to `noise` when `measuresNoise`.
+        /// - Parameter line: the geometry of `raw.count` samples.
+        mutating func smoothDetrend(
+            _ line: LineGeometry, sum: inout [Double], power: inout Double, noise: inout Double, measuresNoise: Bool
+        ) {
+            let count = raw.count, width = smooth, n = Double(count), mt = line.centre
+            precondition(count == line.count && sum.count == count)
             raw.withUnsafeBufferPointer { raw in
                 prefix.withUnsafeMutableBufferPointer { prefix in
                     smoothed.withUnsafeMutableBufferPointer { smoothed in
-                        if width > 1 {
-                            let h = width / 2
+                        sum.withUnsafeMutableBufferPointer { sum in
+                            // Running sums; the last one is the raw segment's sum.
                             for i in 0..<count { prefix[i + 1] = prefix[i] + raw[i] }
-                            for i in 0..<count {
-                                let lo = max(0, i - h), hi = min(count, i + h + 1)
-                                smoothed[i] = (prefix[hi] - prefix[lo]) / Double(hi - lo)
+                            var ms = 0.0
+                            if width > 1 {
+                                let h = width / 2
+                                for i in 0..<count {
+                                    let lo = max(0, i - h), hi = min(count, i + h + 1)
+                                    let s = (prefix[hi] - prefix[lo]) / Double(hi - lo)
+                                    smoothed[i] = s
+                                    ms += s
+                                }
+                            } else {
+                                for i in 0..<count {
+                                    smoothed[i] = raw[i]
+                                    ms += raw[i]
+                                }
                             }
-                        } else {
-                            for i in 0..<count { smoothed[i] = raw[i] }
+                            ms /= n
+                            let mr = prefix[count] / n
+                            var sxyS = 0.0, sxyR = 0.0
+                            if measuresNoise {
+                                for i in 0..<count {
+                                    let d = Double(i) - mt
+                                    sxyS += d * (smoothed[i] - ms)
+                                    sxyR += d * (raw[i] - mr)
+                                }
+                            } else {
+                                for i in 0..<count {
+                                    let d = Double(i) - mt
+                                    sxyS += d * (smoothed[i] - ms)
+                                }
+                            }
+                            let slopeS = line.sxx > 0 ? sxyS / line.sxx : 0, slopeR = line.sxx > 0 ? sxyR / line.sxx : 0
+                            var p = power
+                            if measuresNoise {
+                                var e = noise
+                                for i in 0..<count {
+                                    let s = smoothed[i] - ms - slopeS * (Double(i) - mt)
+                                    smoothed[i] = s
+                                    sum[i] += s
+                                    p += s * s
+                                    let d = (raw[i] - mr - slopeR * (Double(i) - mt)) - s
+                                    e += d * d
+                                }
+                                noise = e
+                            } else {
+                                for i in 0..<count {
+                                    let s = smoothed[i] - ms - slopeS * (Double(i) - mt)
+                                    smoothed[i] = s
+                                    sum[i] += s
+                                    p += s * s
+                                }
+                            }
+                            power = p
                         }
-                        let (mx, slope, mt) = AtrialActivity.line(UnsafeBufferPointer(smoothed), count: count)
-                        for i in 0..<count { smoothed[i] = smoothed[i] - mx - slope * (Double(i) - mt) }
                     }
                 }
             }
-            out += smoothed[0..<count]
         }
     }
 
-    /// The least-squares line of `x[0..<count]`: its mean, slope and centre index.
-    static func line(_ x: UnsafeBufferPointer<Double>, count: Int) -> (mean: Double, slope: Double, centre: Double) {
+    /// Coherence of `count` segments from their summed power (Σ x² over every sample of every
+    /// segment) and their template.
+    static func coherence(power: Double, count: Int, template: [Double]) -> Double {
         let n = Double(count)
-        let mt = (n - 1) / 2
-        var mx = 0.0
-        for i in 0..<count { mx += x[i] }
-        mx /= n
-        var sxy = 0.0, sxx = 0.0
-        for i in 0..<count {
-            let d = Double(i) - mt
-            sxy += d * (x[i] - mx)
-            sxx += d * d
-        }
-        return (mx, sxx > 0 ? sxy / sxx : 0, mt)
-    }
-
-    /// Coherence of `count` segments laid one after another in `flat`.
-    static func coherence(_ flat: [Double], count: Int, template: [Double]) -> Double {
-        let n = Double(count)
-        var single = 0.0
-        for x in flat { single += x * x }
-        single /= n
+        let single = power / n
         var averaged = 0.0
         for x in template { averaged += x * x }
         guard single > 0 else { return .nan }
         return (averaged / single - 1 / n) / (1 - 1 / n)
-    }
-
-    /// Mean of the segments of `length` laid one after another in `flat`.
-    static func mean(_ flat: [Double], length: Int) -> [Double] {
-        var out = [Double](repeating: 0, count: length)
-        var o = 0
-        while o < flat.count {
-            for i in 0..<length { out[i] += flat[o + i] }
-            o += length
-        }
-        let n = Double(flat.count / length)
-        return out.map { $0 / n }
     }
 }
 
