@@ -50,30 +50,34 @@ public struct AtrialActivity: Sendable, Hashable {
         // Each segment is smoothed, detrended and added to its template's running sum and power
         // as it is cut (one pass over its samples for each of these); the PR segments are also
         // kept, one after another, for the residual around their template. Every sum runs over
-        // the segments and their samples in the order averaging the stored segments would.
-        var work = SegmentWork(capacity: max(prLength, qrsLength), smooth: smooth)
-        let prLine = LineGeometry(count: prLength), qrsLine = LineGeometry(count: qrsLength)
+        // the segments and their samples in the order averaging the stored segments would. A
+        // beat's QRS and PR segments are processed side by side (``SegmentWork/smoothDetrend(_:_:)``):
+        // their sums are independent, so this changes no result.
+        var qrs = SegmentWork(line: LineGeometry(count: qrsLength), smooth: smooth, measuresNoise: false)
+        var prWork = SegmentWork(line: LineGeometry(count: prLength), smooth: smooth, measuresNoise: true)
+        var none = SegmentWork(line: LineGeometry(count: 0), smooth: smooth, measuresNoise: false)
         var pr = [Double]()
         pr.reserveCapacity(beats.count * prLength)
-        var prSum = [Double](repeating: 0, count: prLength), qrsSum = [Double](repeating: 0, count: qrsLength)
-        var prPower = 0.0, qrsPower = 0.0, noise = 0.0
-        var prCount = 0, qrsCount = 0
         var previous = previousBeat
         for (k, t) in beats.enumerated() {
             defer { previous = t }
             guard let r = samples.index(atOrAfter: t) else { continue }
-            if samples.segment(from: r - prEnd, count: qrsLength, into: &work.raw) {
-                work.smoothDetrend(qrsLine, sum: &qrsSum, power: &qrsPower, noise: &noise, measuresNoise: false)
-                qrsCount += 1
+            let hasQRS = samples.segment(from: r - prEnd, count: qrsLength, into: &qrs.raw)
+            var hasPR = false
+            if let p = previous, t - p >= 0.4, !ventricular[k] {
+                hasPR = samples.segment(from: r - prStart, count: prLength, into: &prWork.raw)
             }
-            guard let p = previous, t - p >= 0.4, !ventricular[k], samples.segment(from: r - prStart, count: prLength, into: &work.raw)
-            else {
-                continue
+            switch (hasQRS, hasPR) {
+            case (true, true): SegmentWork.smoothDetrend(&qrs, &prWork)
+            case (true, false): SegmentWork.smoothDetrend(&qrs, &none)
+            case (false, true): SegmentWork.smoothDetrend(&prWork, &none)
+            case (false, false): continue
             }
-            work.smoothDetrend(prLine, sum: &prSum, power: &prPower, noise: &noise, measuresNoise: true)
-            pr += work.smoothed[0..<prLength]
-            prCount += 1
+            if hasPR { pr += prWork.smoothed[0..<prLength] }
         }
+        let prCount = prWork.segments, qrsCount = qrs.segments
+        let prSum = prWork.sum, qrsSum = qrs.sum
+        let prPower = prWork.power, qrsPower = qrs.power, noise = prWork.noise
         guard prCount >= 4, qrsCount >= 4 else { return nil }
         segments = prCount
         let prTemplate = prSum.map { $0 / Double(prCount) }, qrsTemplate = qrsSum.map { $0 / Double(qrsCount) }
@@ -116,94 +120,160 @@ public struct AtrialActivity: Sendable, Hashable {
         }
     }
 
-    /// Scratch buffers of one segment's smoothing and detrending.
+    /// One kind of segment (QRS or PR) of a window: the scratch buffers of its smoothing and
+    /// detrending, and its template's running sums.
     struct SegmentWork {
         /// The segment as cut (``SampleRing/segment(from:count:into:)``).
-        var raw: [Double] = []
+        var raw: [Double]
         var prefix: [Double]
-        /// After ``smoothDetrend(_:sum:power:noise:measuresNoise:)``: the segment smoothed and detrended.
+        /// After ``smoothDetrend(_:_:)``: the segment smoothed and detrended.
         var smoothed: [Double]
+        let line: LineGeometry
         let smooth: Int
+        /// Whether the segments' high-frequency noise is measured (``noise``).
+        let measuresNoise: Bool
+        /// Segments added, their per-sample sum, the sum of their squared samples, and the sum
+        /// of the squared differences between each raw segment with its own least-squares line
+        /// removed and the smoothed one (what the smoothing took away; when ``measuresNoise``).
+        var segments = 0
+        var sum: [Double]
+        var power = 0.0
+        var noise = 0.0
 
-        init(capacity: Int, smooth: Int) {
+        init(line: LineGeometry, smooth: Int, measuresNoise: Bool) {
+            self.line = line
             self.smooth = smooth
-            raw.reserveCapacity(capacity)
-            prefix = [Double](repeating: 0, count: capacity + 1)
-            smoothed = [Double](repeating: 0, count: capacity)
+            self.measuresNoise = measuresNoise
+            raw = [Double](repeating: 0, count: line.count)
+            prefix = [Double](repeating: 0, count: line.count + 1)
+            smoothed = [Double](repeating: 0, count: line.count)
+            sum = [Double](repeating: 0, count: line.count)
         }
 
-        /// Puts `raw` smoothed (centred moving average of odd width `smooth`, the ends averaged
-        /// over the samples present) with its least-squares line removed into `smoothed`, adds it
-        /// to `sum` (per sample) and its squares to `power`, and adds the
-        /// squared difference between `raw` with its own least-squares line removed and the
-        /// smoothed segment (what the smoothing took away) to `noise` when `measuresNoise`.
-        /// - Parameter line: the geometry of `raw.count` samples.
-        mutating func smoothDetrend(
-            _ line: LineGeometry, sum: inout [Double], power: inout Double, noise: inout Double, measuresNoise: Bool
-        ) {
-            let count = raw.count, width = smooth, n = Double(count), mt = line.centre
-            precondition(count == line.count && sum.count == count)
-            raw.withUnsafeBufferPointer { raw in
-                prefix.withUnsafeMutableBufferPointer { prefix in
-                    smoothed.withUnsafeMutableBufferPointer { smoothed in
-                        sum.withUnsafeMutableBufferPointer { sum in
-                            // Running sums; the last one is the raw segment's sum.
-                            for i in 0..<count { prefix[i + 1] = prefix[i] + raw[i] }
-                            var ms = 0.0
-                            if width > 1 {
-                                let h = width / 2
-                                for i in 0..<count {
-                                    let lo = max(0, i - h), hi = min(count, i + h + 1)
-                                    let s = (prefix[hi] - prefix[lo]) / Double(hi - lo)
-                                    smoothed[i] = s
-                                    ms += s
-                                }
-                            } else {
-                                for i in 0..<count {
-                                    smoothed[i] = raw[i]
-                                    ms += raw[i]
-                                }
-                            }
-                            ms /= n
-                            let mr = prefix[count] / n
-                            var sxyS = 0.0, sxyR = 0.0
-                            if measuresNoise {
-                                for i in 0..<count {
-                                    let d = Double(i) - mt
-                                    sxyS += d * (smoothed[i] - ms)
-                                    sxyR += d * (raw[i] - mr)
-                                }
-                            } else {
-                                for i in 0..<count {
-                                    let d = Double(i) - mt
-                                    sxyS += d * (smoothed[i] - ms)
-                                }
-                            }
-                            let slopeS = line.sxx > 0 ? sxyS / line.sxx : 0, slopeR = line.sxx > 0 ? sxyR / line.sxx : 0
-                            var p = power
-                            if measuresNoise {
-                                var e = noise
-                                for i in 0..<count {
-                                    let s = smoothed[i] - ms - slopeS * (Double(i) - mt)
-                                    smoothed[i] = s
-                                    sum[i] += s
-                                    p += s * s
-                                    let d = (raw[i] - mr - slopeR * (Double(i) - mt)) - s
-                                    e += d * d
-                                }
-                                noise = e
-                            } else {
-                                for i in 0..<count {
-                                    let s = smoothed[i] - ms - slopeS * (Double(i) - mt)
-                                    smoothed[i] = s
-                                    sum[i] += s
-                                    p += s * s
+        /// Smooths `a.raw` and `b.raw` (centred moving average of odd width `smooth`, the ends
+        /// averaged over the samples present), removes their least-squares lines (into
+        /// `smoothed`) and adds each to its own sums (``segments``, ``sum``, ``power``,
+        /// ``noise``). The two are independent; they are stepped through side by side so that
+        /// their serial sums overlap. A `b` of no samples (``LineGeometry/count`` 0) adds nothing.
+        static func smoothDetrend(_ a: inout SegmentWork, _ b: inout SegmentWork) {
+            precondition(a.raw.count == a.line.count && b.raw.count == b.line.count)
+            let na = a.line.count, nb = b.line.count
+            a.raw.withUnsafeBufferPointer { aRaw in
+                a.prefix.withUnsafeMutableBufferPointer { aPrefix in
+                    a.smoothed.withUnsafeMutableBufferPointer { aSmoothed in
+                        a.sum.withUnsafeMutableBufferPointer { aSum in
+                            b.raw.withUnsafeBufferPointer { bRaw in
+                                b.prefix.withUnsafeMutableBufferPointer { bPrefix in
+                                    b.smoothed.withUnsafeMutableBufferPointer { bSmoothed in
+                                        b.sum.withUnsafeMutableBufferPointer { bSum in
+                                            var x = Lane(
+                                                raw: aRaw, prefix: aPrefix, smoothed: aSmoothed, sum: aSum, line: a.line,
+                                                width: a.smooth, measuresNoise: a.measuresNoise, power: a.power, noise: a.noise)
+                                            var y = Lane(
+                                                raw: bRaw, prefix: bPrefix, smoothed: bSmoothed, sum: bSum, line: b.line,
+                                                width: b.smooth, measuresNoise: b.measuresNoise, power: b.power, noise: b.noise)
+                                            let m = min(na, nb)
+                                            for i in 0..<m { x.runningSum(i); y.runningSum(i) }
+                                            for i in m..<na { x.runningSum(i) }
+                                            for i in m..<nb { y.runningSum(i) }
+                                            for i in 0..<m { x.smooth(i); y.smooth(i) }
+                                            for i in m..<na { x.smooth(i) }
+                                            for i in m..<nb { y.smooth(i) }
+                                            x.means()
+                                            y.means()
+                                            for i in 0..<m { x.covariance(i); y.covariance(i) }
+                                            for i in m..<na { x.covariance(i) }
+                                            for i in m..<nb { y.covariance(i) }
+                                            x.slopes()
+                                            y.slopes()
+                                            for i in 0..<m { x.detrend(i); y.detrend(i) }
+                                            for i in m..<na { x.detrend(i) }
+                                            for i in m..<nb { y.detrend(i) }
+                                            a.power = x.power
+                                            a.noise = x.noise
+                                            b.power = y.power
+                                            b.noise = y.noise
+                                        }
+                                    }
                                 }
                             }
-                            power = p
                         }
                     }
                 }
+            }
+            if na > 0 { a.segments += 1 }
+            if nb > 0 { b.segments += 1 }
+        }
+    }
+
+    /// The per-sample steps of ``SegmentWork/smoothDetrend(_:_:)`` for one segment, in order:
+    /// ``runningSum(_:)`` for every sample, ``smooth(_:)``, ``means()``, ``covariance(_:)``,
+    /// ``slopes()``, ``detrend(_:)``.
+    struct Lane {
+        let raw: UnsafeBufferPointer<Double>
+        let prefix: UnsafeMutableBufferPointer<Double>
+        let smoothed: UnsafeMutableBufferPointer<Double>
+        let sum: UnsafeMutableBufferPointer<Double>
+        let line: LineGeometry
+        /// Moving-average width (odd), samples.
+        let width: Int
+        let measuresNoise: Bool
+        var power: Double
+        var noise: Double
+        var running = 0.0
+        var smoothedMean = 0.0, rawMean = 0.0
+        var smoothedCovariance = 0.0, rawCovariance = 0.0
+        var smoothedSlope = 0.0, rawSlope = 0.0
+
+        /// prefix[i + 1] = raw[0] + … + raw[i], summed in order.
+        @inline(__always) mutating func runningSum(_ i: Int) {
+            running += raw[i]
+            prefix[i + 1] = running
+        }
+
+        /// The centred moving average at `i`, and its running sum.
+        @inline(__always) mutating func smooth(_ i: Int) {
+            let s: Double
+            if width > 1 {
+                let h = width / 2, count = line.count
+                let lo = max(0, i - h), hi = min(count, i + h + 1)
+                s = (prefix[hi] - prefix[lo]) / Double(hi - lo)
+            } else {
+                s = raw[i]
+            }
+            smoothed[i] = s
+            smoothedMean += s
+        }
+
+        /// The means of the smoothed and the raw segment.
+        @inline(__always) mutating func means() {
+            let n = Double(line.count)
+            smoothedMean /= n
+            rawMean = prefix[line.count] / n
+        }
+
+        /// Σ (i − centre)·(x − mean) for the smoothed (and, measuring noise, the raw) segment.
+        @inline(__always) mutating func covariance(_ i: Int) {
+            let d = Double(i) - line.centre
+            smoothedCovariance += d * (smoothed[i] - smoothedMean)
+            if measuresNoise { rawCovariance += d * (raw[i] - rawMean) }
+        }
+
+        /// The least-squares slopes.
+        @inline(__always) mutating func slopes() {
+            smoothedSlope = line.sxx > 0 ? smoothedCovariance / line.sxx : 0
+            rawSlope = line.sxx > 0 ? rawCovariance / line.sxx : 0
+        }
+
+        /// Removes the smoothed segment's line at `i` and adds the sample to the sums.
+        @inline(__always) mutating func detrend(_ i: Int) {
+            let s = smoothed[i] - smoothedMean - smoothedSlope * (Double(i) - line.centre)
+            smoothed[i] = s
+            sum[i] += s
+            power += s * s
+            if measuresNoise {
+                let d = (raw[i] - rawMean - rawSlope * (Double(i) - line.centre)) - s
+                noise += d * d
             }
         }
     }
