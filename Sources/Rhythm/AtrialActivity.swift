@@ -369,9 +369,28 @@ struct SampleRing: Sendable {
         return time(run: r, a - firsts[r])
     }
 
-    /// The index of the first kept sample at or after `t` (binary search: times in order).
+    /// The index of the first kept sample at or after `t` (times in order).
+    /// The samples are nearly evenly spaced, so the search starts where the rate puts `t` and
+    /// steps to the answer; it falls back to halving when that takes more than 4 steps (a gap).
     private func lowerBound(_ t: Double) -> Int {
-        var lo = 0, hi = count
+        let n = count
+        if n > 0 && sampleRate > 0 {
+            let x = ((t - time(at: 0)) * sampleRate).rounded(.up)
+            if x.isFinite {
+                var g = Int(max(0, min(Double(n), x))), steps = 0
+                while g > 0 && steps < 4 && time(at: g - 1) >= t {
+                    g -= 1
+                    steps += 1
+                }
+                while g < n && steps < 4 && time(at: g) < t {
+                    g += 1
+                    steps += 1
+                }
+                // The first sample at or after t (times in order: the one index halving finds).
+                if (g == 0 || time(at: g - 1) < t) && (g == n || time(at: g) >= t) { return g }
+            }
+        }
+        var lo = 0, hi = n
         while lo < hi {
             let mid = (lo + hi) / 2
             if time(at: mid) < t { lo = mid + 1 } else { hi = mid }
