@@ -58,6 +58,42 @@ struct WaveDelineatorTests {
         #expect(m.p == .absent, "P \(m.p) \(String(describing: m.pShape))")
     }
 
+    /// ``beat(pAmplitude:tAmplitude:)`` with the T peak at R + `tPeak` s (σ 30 ms), plus a P-like
+    /// Gaussian (0.15, σ 20 ms) at R + `late` s and, when `next` is given, the next beat's QRS there.
+    static func beat(tPeak: Double, late: Double, next: Double?) -> [Float] {
+        let r = Double(WaveDelineator.beatIndex) / 250
+        func g(_ t: Double, _ c: Double, _ s: Double) -> Float { Float(exp(-0.5 * pow((t - c) / s, 2))) }
+        func qrs(_ t: Double, _ c: Double) -> Float { -0.15 * g(t, c - 0.025, 0.008) + 1.2 * g(t, c, 0.01) - 0.3 * g(t, c + 0.025, 0.008) }
+        return (0..<WaveDelineator.length).map { i in
+            let t = Double(i) / 250
+            var v: Float = 0.15 * g(t, r - 0.16, 0.02) + qrs(t, r) + 0.3 * g(t, r + tPeak, 0.03) + 0.15 * g(t, r + late, 0.02)
+            if let n = next { v += qrs(t, r + n) }
+            return v
+        }
+    }
+
+    @Test("after a pause, the next beat's P wave (PR 160 ms) is not taken as the T's third phase")
+    func nextPWaveOutsideT() throws {
+        // Previous RR 1.6 s (window up to R + 500 ms), next beat at R + 620 ms, its P at R + 460 ms.
+        let m = WaveDelineator.delineate(
+            Self.beat(tPeak: 0.30, late: 0.46, next: 0.62), valid: 0..<WaveDelineator.length, rr: 1.6,
+            next: Double(WaveDelineator.beatIndex) + 0.62 * 250)
+        #expect(m.t == .present && m.tShape == .upright, "T \(m.t) \(String(describing: m.tShape))")
+        let tOff = try #require(Self.time(m.tOffset))
+        // Between the T peak + 40 ms and the P's onset (its centre − 2σ).
+        #expect(tOff > 0.34 && tOff < 0.42, "T offset \(tOff)")
+    }
+
+    @Test("a wave whose slope lies more than 200 ms after the T's first slope is not the T's third phase")
+    func lateWaveOutsideT() throws {
+        // T at R + 240 ms; a U-like wave at R + 460 ms; no next beat in the window.
+        let m = WaveDelineator.delineate(
+            Self.beat(tPeak: 0.24, late: 0.46, next: nil), valid: 0..<WaveDelineator.length, rr: 0.8, next: nil)
+        #expect(m.t == .present && m.tShape == .upright, "T \(m.t) \(String(describing: m.tShape))")
+        let tOff = try #require(Self.time(m.tOffset))
+        #expect(tOff > 0.28 && tOff < 0.42, "T offset \(tOff)")
+    }
+
     @Test("samples missing around the beat: not determinable")
     func notDeterminable() {
         let m = WaveDelineator.delineate(

@@ -14,20 +14,28 @@
 ///   after the last maximum (ξ_off 0.125 rising, 0.71 falling).
 /// - **T** at scale 2^4 (2^5 when fewer than two maxima exceed ε at 2^4): maxima of |W| above
 ///   ε_T = 0.25 · RMS of W over the beat, in the rate-dependent window [R + 140 ms, R + 500 ms]
-///   when the previous RR exceeds 720 ms, else [R + 100 ms, R + 0.7 RR] (never past the next
-///   beat − 100 ms). The largest maximum and its larger opposite-sign neighbour give the peak
-///   (their zero crossing) and the shape (upright, inverted; a third alternating maximum of at
-///   least 25 % of the largest makes it biphasic; one maximum alone: rising/falling only, no
-///   peak). A single maximum at 2^5 is paired with its opposite-sign neighbour when that is at
-///   least 10 % as large and within 160 ms (an asymmetric T whose slow return falls below ε_T).
+///   when the previous RR exceeds 720 ms, else [R + 100 ms, R + 0.7 RR]; never past the next
+///   beat − 100 ms nor past R + 0.7 × the following RR (Martínez's bound applied to the interval
+///   the T must end in: the next beat's P wave starts a PR interval before its QRS, PR ≥ 118 ms
+///   in 98 % of healthy adults: Rautaharju 2013, below). The largest maximum and its larger
+///   opposite-sign neighbour give the peak (their zero crossing) and the shape (upright, inverted; a third alternating maximum of at
+///   least 25 % of the largest, the three spanning at most 200 ms, makes it biphasic; one
+///   maximum alone: rising/falling only, no peak). A single maximum at 2^5 is paired with its
+///   opposite-sign neighbour when that is at least 10 % as large and within 160 ms (an
+///   asymmetric T whose slow return falls below ε_T).
 ///   Offset after the last maximum: |W| below ξ_Toff = 0.4 of it, or a local minimum.
+///   The 200 ms span: a biphasic T's slopes lie between its onset and end, about twice its
+///   peak-to-end interval (Tpeak–Tend 92–94 ms in healthy adults, independent of rate: Andersen
+///   MP et al. 2010, J Electrocardiol 43(1):31–39; 98th percentile 112 ms: Rautaharju PM et al.
+///   2013, J Electrocardiol 46(6):707–716); a later third maximum is a U wave or the next P.
 /// - **P** at scale 2^4 likewise in [max(QRS onset − 280 ms, R − 0.4 RR), QRS onset − 30 ms],
 ///   ε_P = 0.02 · RMS, onset ξ_Pon = 0.5, offset ξ_Poff = 0.9; a biphasic P's three maxima span
 ///   at most 100 ms (a wider third maximum is a U or T wave's slope before the P).
 ///
 /// No parameter depends on the record; the thresholds are Martínez 2004's. The wide-QRS, lone
-/// T slope and P span rules are this implementation's, chosen on physiology after the QT
-/// Database errors were read per record (`scripts/ecg/qtdb-waves-errors.py`; in-sample).
+/// T slope, T and P span and following-RR T window rules are this implementation's, chosen on
+/// physiology after the QT Database errors were read per record
+/// (`scripts/ecg/qtdb-waves-errors.py`; in-sample).
 ///
 /// - Complexity: O(window length) per beat (550 positions at 250 Hz); the scales are computed
 ///   once per lead (``WaveGrid``), not per beat.
@@ -156,7 +164,10 @@ struct WaveDelineator {
         var tLo = r + samples(rrs > 0.72 ? 0.14 : 0.10)
         var tHi = r + samples(rrs > 0.72 ? 0.5 : 0.7 * rrs)
         tLo = max(tLo, Int(qrsOff.rounded(.up)) + 1)
-        if let n = next { tHi = min(tHi, Int(n) - samples(0.1)) }
+        // The T ends before the next beat's atrial activity: Martínez's 0.7·RR bound applied to
+        // the following interval too (after a pause the window of the long RR reached the next
+        // beat's P wave, taken as the T's third phase).
+        if let n = next { tHi = min(tHi, Int(n) - samples(0.1), r + Int(0.7 * (n - Double(r)))) }
         var tLimit = r + samples(0.8)
         if let n = next { tLimit = min(tLimit, Int(n) - samples(0.05)) }
         if tHi - tLo >= samples(0.06), tLimit <= valid.upperBound - 1 {
@@ -180,7 +191,7 @@ struct WaveDelineator {
                     }
                     wave = shape(
                         w, slopes, delay: QuadraticSplineWavelet.delay(k), offsetLimit: widx(tLimit, k), onsetLimit: lo,
-                        onRatio: 0.25, offRatio: 0.4)
+                        onRatio: 0.25, offRatio: 0.4, maxSpan: samples(0.2))
                     break
                 }
             }
