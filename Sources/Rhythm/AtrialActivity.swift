@@ -47,55 +47,51 @@ public struct AtrialActivity: Sendable, Hashable {
         let prLength = prStart - prEnd, qrsLength = 2 * prEnd + 1
         let smooth = max(1, Int((0.020 * rate).rounded()) | 1)
         guard prLength >= 8 else { return nil }
-        // Flat buffers, one segment after another (no array per segment): `prRaw` the PR
-        // segments as cut, `pr` and `qrs` smoothed and detrended.
-        var work = SegmentWork(capacity: max(prLength, qrsLength), smooth: smooth)
-        var pr = [Double](), prRaw = [Double](), qrs = [Double]()
+        // Each segment is smoothed, detrended and added to its template's running sum and power
+        // as it is cut (one pass over its samples for each of these); the PR segments are also
+        // kept, one after another, for the residual around their template. Every sum runs over
+        // the segments and their samples in the order averaging the stored segments would. A
+        // beat's QRS and PR segments are processed side by side (``SegmentWork/smoothDetrend(_:_:)``):
+        // their sums are independent, so this changes no result.
+        var qrs = SegmentWork(line: LineGeometry(count: qrsLength), smooth: smooth, measuresNoise: false)
+        var prWork = SegmentWork(line: LineGeometry(count: prLength), smooth: smooth, measuresNoise: true)
+        var none = SegmentWork(line: LineGeometry(count: 0), smooth: smooth, measuresNoise: false)
+        var pr = [Double]()
         pr.reserveCapacity(beats.count * prLength)
-        prRaw.reserveCapacity(beats.count * prLength)
-        qrs.reserveCapacity(beats.count * qrsLength)
         var previous = previousBeat
         for (k, t) in beats.enumerated() {
             defer { previous = t }
             guard let r = samples.index(atOrAfter: t) else { continue }
-            if samples.segment(from: r - prEnd, count: qrsLength, into: &work.raw) {
-                work.smoothDetrend(appendingTo: &qrs)
+            let hasQRS = samples.segment(from: r - prEnd, count: qrsLength, into: &qrs.raw)
+            var hasPR = false
+            if let p = previous, t - p >= 0.4, !ventricular[k] {
+                hasPR = samples.segment(from: r - prStart, count: prLength, into: &prWork.raw)
             }
-            guard let p = previous, t - p >= 0.4, !ventricular[k], samples.segment(from: r - prStart, count: prLength, into: &work.raw)
-            else {
-                continue
+            switch (hasQRS, hasPR) {
+            case (true, true): SegmentWork.smoothDetrend(&qrs, &prWork)
+            case (true, false): SegmentWork.smoothDetrend(&qrs, &none)
+            case (false, true): SegmentWork.smoothDetrend(&prWork, &none)
+            case (false, false): continue
             }
-            prRaw += work.raw
-            work.smoothDetrend(appendingTo: &pr)
+            if hasPR { pr += prWork.smoothed[0..<prLength] }
         }
-        let prCount = pr.count / prLength, qrsCount = qrs.count / qrsLength
+        let prCount = prWork.segments, qrsCount = qrs.segments
+        let prSum = prWork.sum, qrsSum = qrs.sum
+        let prPower = prWork.power, qrsPower = qrs.power, noise = prWork.noise
         guard prCount >= 4, qrsCount >= 4 else { return nil }
         segments = prCount
-        let prTemplate = Self.mean(pr, length: prLength), qrsTemplate = Self.mean(qrs, length: qrsLength)
-        pWaveCoherence = Self.coherence(pr, count: prCount, template: prTemplate)
-        qrsCoherence = Self.coherence(qrs, count: qrsCount, template: qrsTemplate)
+        let prTemplate = prSum.map { $0 / Double(prCount) }, qrsTemplate = qrsSum.map { $0 / Double(qrsCount) }
+        pWaveCoherence = Self.coherence(power: prPower, count: prCount, template: prTemplate)
+        qrsCoherence = Self.coherence(power: qrsPower, count: qrsCount, template: qrsTemplate)
         let amplitude = (qrsTemplate.max() ?? 0) - (qrsTemplate.min() ?? 0)
-        var residual = 0.0, noise = 0.0
-        var raw = [Double](repeating: 0, count: prLength)
+        var residual = 0.0
         pr.withUnsafeBufferPointer { pr in
-            prRaw.withUnsafeBufferPointer { prRaw in
-                prTemplate.withUnsafeBufferPointer { template in
-                    raw.withUnsafeMutableBufferPointer { raw in
-                        for k in 0..<prCount {
-                            let o = k * prLength
-                            for i in 0..<prLength {
-                                let d = pr[o + i] - template[i]
-                                residual += d * d
-                            }
-                            // The raw segment with its least-squares line removed.
-                            for i in 0..<prLength { raw[i] = prRaw[o + i] }
-                            let (mx, slope, mt) = Self.line(UnsafeBufferPointer(raw), count: prLength)
-                            for i in 0..<prLength { raw[i] = raw[i] - mx - slope * (Double(i) - mt) }
-                            for i in 0..<prLength {
-                                let d = raw[i] - pr[o + i]
-                                noise += d * d
-                            }
-                        }
+            prTemplate.withUnsafeBufferPointer { template in
+                for k in 0..<prCount {
+                    let o = k * prLength
+                    for i in 0..<prLength {
+                        let d = pr[o + i] - template[i]
+                        residual += d * d
                     }
                 }
             }
@@ -105,85 +101,192 @@ public struct AtrialActivity: Sendable, Hashable {
         highFrequencyNoise = amplitude > 0 ? (noise / n).squareRoot() / amplitude : .nan
     }
 
-    /// Scratch buffers of one segment's smoothing and detrending.
+    /// The index geometry of a least-squares line over `count` samples: the centre index and
+    /// Σ (i − centre)², summed in index order.
+    struct LineGeometry {
+        let count: Int
+        let centre: Double
+        let sxx: Double
+
+        init(count: Int) {
+            self.count = count
+            centre = (Double(count) - 1) / 2
+            var sxx = 0.0
+            for i in 0..<count {
+                let d = Double(i) - centre
+                sxx += d * d
+            }
+            self.sxx = sxx
+        }
+    }
+
+    /// One kind of segment (QRS or PR) of a window: the scratch buffers of its smoothing and
+    /// detrending, and its template's running sums.
     struct SegmentWork {
         /// The segment as cut (``SampleRing/segment(from:count:into:)``).
-        var raw: [Double] = []
+        var raw: [Double]
         var prefix: [Double]
+        /// After ``smoothDetrend(_:_:)``: the segment smoothed and detrended.
         var smoothed: [Double]
+        let line: LineGeometry
         let smooth: Int
+        /// Whether the segments' high-frequency noise is measured (``noise``).
+        let measuresNoise: Bool
+        /// Segments added, their per-sample sum, the sum of their squared samples, and the sum
+        /// of the squared differences between each raw segment with its own least-squares line
+        /// removed and the smoothed one (what the smoothing took away; when ``measuresNoise``).
+        var segments = 0
+        var sum: [Double]
+        var power = 0.0
+        var noise = 0.0
 
-        init(capacity: Int, smooth: Int) {
+        init(line: LineGeometry, smooth: Int, measuresNoise: Bool) {
+            self.line = line
             self.smooth = smooth
-            raw.reserveCapacity(capacity)
-            prefix = [Double](repeating: 0, count: capacity + 1)
-            smoothed = [Double](repeating: 0, count: capacity)
+            self.measuresNoise = measuresNoise
+            raw = [Double](repeating: 0, count: line.count)
+            prefix = [Double](repeating: 0, count: line.count + 1)
+            smoothed = [Double](repeating: 0, count: line.count)
+            sum = [Double](repeating: 0, count: line.count)
         }
 
-        /// Appends `raw` smoothed (centred moving average of odd width `smooth`, the ends averaged
-        /// over the samples present) with its least-squares line removed to `out`.
-        mutating func smoothDetrend(appendingTo out: inout [Double]) {
-            let count = raw.count, width = smooth
-            raw.withUnsafeBufferPointer { raw in
-                prefix.withUnsafeMutableBufferPointer { prefix in
-                    smoothed.withUnsafeMutableBufferPointer { smoothed in
-                        if width > 1 {
-                            let h = width / 2
-                            for i in 0..<count { prefix[i + 1] = prefix[i] + raw[i] }
-                            for i in 0..<count {
-                                let lo = max(0, i - h), hi = min(count, i + h + 1)
-                                smoothed[i] = (prefix[hi] - prefix[lo]) / Double(hi - lo)
+        /// Smooths `a.raw` and `b.raw` (centred moving average of odd width `smooth`, the ends
+        /// averaged over the samples present), removes their least-squares lines (into
+        /// `smoothed`) and adds each to its own sums (``segments``, ``sum``, ``power``,
+        /// ``noise``). The two are independent; they are stepped through side by side so that
+        /// their serial sums overlap. A `b` of no samples (``LineGeometry/count`` 0) adds nothing.
+        static func smoothDetrend(_ a: inout SegmentWork, _ b: inout SegmentWork) {
+            precondition(a.raw.count == a.line.count && b.raw.count == b.line.count)
+            let na = a.line.count, nb = b.line.count
+            a.raw.withUnsafeBufferPointer { aRaw in
+                a.prefix.withUnsafeMutableBufferPointer { aPrefix in
+                    a.smoothed.withUnsafeMutableBufferPointer { aSmoothed in
+                        a.sum.withUnsafeMutableBufferPointer { aSum in
+                            b.raw.withUnsafeBufferPointer { bRaw in
+                                b.prefix.withUnsafeMutableBufferPointer { bPrefix in
+                                    b.smoothed.withUnsafeMutableBufferPointer { bSmoothed in
+                                        b.sum.withUnsafeMutableBufferPointer { bSum in
+                                            var x = Lane(
+                                                raw: aRaw, prefix: aPrefix, smoothed: aSmoothed, sum: aSum, line: a.line,
+                                                width: a.smooth, measuresNoise: a.measuresNoise, power: a.power, noise: a.noise)
+                                            var y = Lane(
+                                                raw: bRaw, prefix: bPrefix, smoothed: bSmoothed, sum: bSum, line: b.line,
+                                                width: b.smooth, measuresNoise: b.measuresNoise, power: b.power, noise: b.noise)
+                                            let m = min(na, nb)
+                                            for i in 0..<m { x.runningSum(i); y.runningSum(i) }
+                                            for i in m..<na { x.runningSum(i) }
+                                            for i in m..<nb { y.runningSum(i) }
+                                            for i in 0..<m { x.smooth(i); y.smooth(i) }
+                                            for i in m..<na { x.smooth(i) }
+                                            for i in m..<nb { y.smooth(i) }
+                                            x.means()
+                                            y.means()
+                                            for i in 0..<m { x.covariance(i); y.covariance(i) }
+                                            for i in m..<na { x.covariance(i) }
+                                            for i in m..<nb { y.covariance(i) }
+                                            x.slopes()
+                                            y.slopes()
+                                            for i in 0..<m { x.detrend(i); y.detrend(i) }
+                                            for i in m..<na { x.detrend(i) }
+                                            for i in m..<nb { y.detrend(i) }
+                                            a.power = x.power
+                                            a.noise = x.noise
+                                            b.power = y.power
+                                            b.noise = y.noise
+                                        }
+                                    }
+                                }
                             }
-                        } else {
-                            for i in 0..<count { smoothed[i] = raw[i] }
                         }
-                        let (mx, slope, mt) = AtrialActivity.line(UnsafeBufferPointer(smoothed), count: count)
-                        for i in 0..<count { smoothed[i] = smoothed[i] - mx - slope * (Double(i) - mt) }
                     }
                 }
             }
-            out += smoothed[0..<count]
+            if na > 0 { a.segments += 1 }
+            if nb > 0 { b.segments += 1 }
         }
     }
 
-    /// The least-squares line of `x[0..<count]`: its mean, slope and centre index.
-    static func line(_ x: UnsafeBufferPointer<Double>, count: Int) -> (mean: Double, slope: Double, centre: Double) {
-        let n = Double(count)
-        let mt = (n - 1) / 2
-        var mx = 0.0
-        for i in 0..<count { mx += x[i] }
-        mx /= n
-        var sxy = 0.0, sxx = 0.0
-        for i in 0..<count {
-            let d = Double(i) - mt
-            sxy += d * (x[i] - mx)
-            sxx += d * d
+    /// The per-sample steps of ``SegmentWork/smoothDetrend(_:_:)`` for one segment, in order:
+    /// ``runningSum(_:)`` for every sample, ``smooth(_:)``, ``means()``, ``covariance(_:)``,
+    /// ``slopes()``, ``detrend(_:)``.
+    struct Lane {
+        let raw: UnsafeBufferPointer<Double>
+        let prefix: UnsafeMutableBufferPointer<Double>
+        let smoothed: UnsafeMutableBufferPointer<Double>
+        let sum: UnsafeMutableBufferPointer<Double>
+        let line: LineGeometry
+        /// Moving-average width (odd), samples.
+        let width: Int
+        let measuresNoise: Bool
+        var power: Double
+        var noise: Double
+        var running = 0.0
+        var smoothedMean = 0.0, rawMean = 0.0
+        var smoothedCovariance = 0.0, rawCovariance = 0.0
+        var smoothedSlope = 0.0, rawSlope = 0.0
+
+        /// prefix[i + 1] = raw[0] + … + raw[i], summed in order.
+        @inline(__always) mutating func runningSum(_ i: Int) {
+            running += raw[i]
+            prefix[i + 1] = running
         }
-        return (mx, sxx > 0 ? sxy / sxx : 0, mt)
+
+        /// The centred moving average at `i`, and its running sum.
+        @inline(__always) mutating func smooth(_ i: Int) {
+            let s: Double
+            if width > 1 {
+                let h = width / 2, count = line.count
+                let lo = max(0, i - h), hi = min(count, i + h + 1)
+                s = (prefix[hi] - prefix[lo]) / Double(hi - lo)
+            } else {
+                s = raw[i]
+            }
+            smoothed[i] = s
+            smoothedMean += s
+        }
+
+        /// The means of the smoothed and the raw segment.
+        @inline(__always) mutating func means() {
+            let n = Double(line.count)
+            smoothedMean /= n
+            rawMean = prefix[line.count] / n
+        }
+
+        /// Σ (i − centre)·(x − mean) for the smoothed (and, measuring noise, the raw) segment.
+        @inline(__always) mutating func covariance(_ i: Int) {
+            let d = Double(i) - line.centre
+            smoothedCovariance += d * (smoothed[i] - smoothedMean)
+            if measuresNoise { rawCovariance += d * (raw[i] - rawMean) }
+        }
+
+        /// The least-squares slopes.
+        @inline(__always) mutating func slopes() {
+            smoothedSlope = line.sxx > 0 ? smoothedCovariance / line.sxx : 0
+            rawSlope = line.sxx > 0 ? rawCovariance / line.sxx : 0
+        }
+
+        /// Removes the smoothed segment's line at `i` and adds the sample to the sums.
+        @inline(__always) mutating func detrend(_ i: Int) {
+            let s = smoothed[i] - smoothedMean - smoothedSlope * (Double(i) - line.centre)
+            smoothed[i] = s
+            sum[i] += s
+            power += s * s
+            if measuresNoise {
+                let d = (raw[i] - rawMean - rawSlope * (Double(i) - line.centre)) - s
+                noise += d * d
+            }
+        }
     }
 
-    /// Coherence of `count` segments laid one after another in `flat`.
-    static func coherence(_ flat: [Double], count: Int, template: [Double]) -> Double {
+    /// Coherence of `count` segments from their summed power (Σ x² over every sample of every
+    /// segment) and their template.
+    static func coherence(power: Double, count: Int, template: [Double]) -> Double {
         let n = Double(count)
-        var single = 0.0
-        for x in flat { single += x * x }
-        single /= n
+        let single = power / n
         var averaged = 0.0
         for x in template { averaged += x * x }
         guard single > 0 else { return .nan }
         return (averaged / single - 1 / n) / (1 - 1 / n)
-    }
-
-    /// Mean of the segments of `length` laid one after another in `flat`.
-    static func mean(_ flat: [Double], length: Int) -> [Double] {
-        var out = [Double](repeating: 0, count: length)
-        var o = 0
-        while o < flat.count {
-            for i in 0..<length { out[i] += flat[o + i] }
-            o += length
-        }
-        let n = Double(flat.count / length)
-        return out.map { $0 / n }
     }
 }
 
@@ -266,9 +369,28 @@ struct SampleRing: Sendable {
         return time(run: r, a - firsts[r])
     }
 
-    /// The index of the first kept sample at or after `t` (binary search: times in order).
+    /// The index of the first kept sample at or after `t` (times in order).
+    /// The samples are nearly evenly spaced, so the search starts where the rate puts `t` and
+    /// steps to the answer; it falls back to halving when that takes more than 4 steps (a gap).
     private func lowerBound(_ t: Double) -> Int {
-        var lo = 0, hi = count
+        let n = count
+        if n > 0 && sampleRate > 0 {
+            let x = ((t - time(at: 0)) * sampleRate).rounded(.up)
+            if x.isFinite {
+                var g = Int(max(0, min(Double(n), x))), steps = 0
+                while g > 0 && steps < 4 && time(at: g - 1) >= t {
+                    g -= 1
+                    steps += 1
+                }
+                while g < n && steps < 4 && time(at: g) < t {
+                    g += 1
+                    steps += 1
+                }
+                // The first sample at or after t (times in order: the one index halving finds).
+                if (g == 0 || time(at: g - 1) < t) && (g == n || time(at: g) >= t) { return g }
+            }
+        }
+        var lo = 0, hi = n
         while lo < hi {
             let mid = (lo + hi) / 2
             if time(at: mid) < t { lo = mid + 1 } else { hi = mid }

@@ -18,6 +18,13 @@ public struct RhythmModel: Sendable {
     public var weights: [[Double]]
     /// Intercept per class.
     public var intercepts: [Double]
+    /// The P-wave rule, or `nil`: a window whose P-wave coherence
+    /// (``AtrialActivity/pWaveCoherence``) is at least this has P waves locked to its QRS
+    /// complexes, which atrial fibrillation by definition lacks ("no distinct repeating P
+    /// waves", Hindricks G et al. 2020 ESC Guidelines for AF, Eur Heart J 42:373–498), so it is
+    /// not labelled af (``label(_:of:)``). Chosen with the model by cross-validation on the
+    /// development data (`scripts/rhythm/fit.py`).
+    public var pWaveCoherenceLimit: Double? = nil
     /// The labels the classes stand for, in score order.
     public static let classes: [RhythmLabel] = [.sinus, .af, .other, .noisy]
 
@@ -44,6 +51,19 @@ public struct RhythmModel: Sendable {
         let e = scores.map { exp($0 - top) }
         let total = e.reduce(0, +)
         return e.map { $0 / total }
+    }
+
+    /// The label of a window: the most probable class, except that a window the P-wave rule
+    /// (``pWaveCoherenceLimit``) excludes from af gets its most probable other class.
+    /// - Parameters:
+    ///   - probabilities: ``probabilities(_:)`` of the window.
+    ///   - row: the window with its measures.
+    /// - Complexity: O(classes).
+    public func label(_ probabilities: [Double], of row: RhythmWindowRow) -> RhythmLabel {
+        var p = probabilities
+        if let limit = pWaveCoherenceLimit, let c = row.atrial?.pWaveCoherence, c >= limit { p[1] = -1 }
+        let best = p.indices.max { p[$0] < p[$1] }!
+        return Self.classes[best]
     }
 }
 

@@ -4,9 +4,9 @@
 
 /// The fitted rhythm models (``RhythmModel``).
 enum RhythmModelParameters {
-    /// ECG leads: RR irregularity, beat classes and atrial activity: 4548 training windows, C = 1.0.
+    /// ECG leads: RR irregularity, beat classes and atrial activity: 4548 training windows, C = 1.0, P-wave rule at coherence 0.4.
     static let ecg = RhythmModel(
-        name: "ecg-logistic-v2",
+        name: "ecg-logistic-v3",
         inputs: [
             "mean_hr_bpm", "log_nrmssd", "shannon_entropy", "turning_point_ratio", "cosen", "log_mad_delta_ratio", "large_delta_share",
             "log_rr_cv", "rr_coverage", "ectopic_share", "qrs_width_s", "unacceptable_share", "good_share", "p_wave_coherence",
@@ -55,7 +55,7 @@ enum RhythmModelParameters {
                 -0.20559650993561251, -0.5083018227998412,
             ],
         ],
-        intercepts: [2.612893984135033, -1.7829381113227254, 2.030492530947113, -2.8604484037594853])
+        intercepts: [2.612893984135033, -1.7829381113227254, 2.030492530947113, -2.8604484037594853], pWaveCoherenceLimit: 0.4)
     /// Beat timing only (fused ECG series, PPG pulses): 4548 training windows, C = 10.0.
     static let rr = RhythmModel(
         name: "rr-logistic-v1",

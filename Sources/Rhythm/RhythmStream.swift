@@ -229,8 +229,7 @@ struct RhythmStream: Sendable {
                 + (source == .device ? "; intervals only between neighbouring listed beats, none across a gap in the device's list" : "")
         } else {
             let p = model.probabilities(row)
-            let best = p.indices.max { p[$0] < p[$1] }!
-            row.label = RhythmModel.classes[best]
+            row.label = model.label(p, of: row)
             row.afProbability = p[1]
             row.model = model.name
             // PPG quality gate: a window is af only when at least half its pulses lie in good

@@ -115,7 +115,10 @@ public enum RhythmTables {
             .init("label", .text, "sinus, af, other, noisy or insufficient (too few beats; null_reason says why)") {
                 .text($0.label.rawValue)
             },
-            .init("af_probability", .real, "the model's probability of atrial fibrillation (0–1); NULL when insufficient") {
+            .init(
+                "af_probability", .real,
+                "the model's probability of atrial fibrillation (0–1), before the P-wave rule (docs/RHYTHM.md); NULL when insufficient"
+            ) {
                 .finite($0.afProbability)
             },
             .init("beats", .integer, "beats in the window") { .integer($0.beats) },
