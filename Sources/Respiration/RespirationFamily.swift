@@ -16,7 +16,7 @@ import Signals
 /// recording), so rows are final as the recording is read. Fused rows (one per window that has
 /// a source row) are written once the recording is ``RespirationOptions/fusionLagSeconds`` past
 /// the window, from what the window's source rows added up (``FusionWindow``, bounded whatever
-/// the number of streams; ``fused(_:previous:next:options:)``; streams of one recording share a
+/// the number of streams; ``fused(_:span:options:)``; streams of one recording share a
 /// time scale). The summary figures (`mean_breaths_per_min`, `rate_share`) are the fused rows':
 /// a fused row has a rate wherever a source row of its window has one, unless their rates
 /// disagree (``agreeingSources(_:into:options:)``).
@@ -64,6 +64,10 @@ public enum RespirationFamily: AnalysisFamily {
                 "a modulation's rate is used only when the breaths counted in the time domain agree with it within this",
                 range: 0.5...20, get: { $0.countAgreementBreathsPerMinute }, set: { $0.countAgreementBreathsPerMinute = $1 }),
             .number(
+                "spectral_span", unit: "windows",
+                "windows each side averaged into a window's fused spectrum (centred: rows wait for this many later windows; the concentration defaults are no-breathing maxima at 2)",
+                range: 0...4, get: { Double($0.spectralSpan) }, set: { $0.spectralSpan = Int($1.rounded()) }),
+            .number(
                 "min_concentration_ecg", unit: nil,
                 "an ECG lead's rate is the peak of its modulations' fused spectrum when the peak's concentration reaches this (else smart fusion)",
                 range: 0...1, get: { $0.minimumConcentrationECG }, set: { $0.minimumConcentrationECG = $1 }),
@@ -104,15 +108,14 @@ public enum RespirationFamily: AnalysisFamily {
 
     /// The fused row of one window from what its source rows added up (``FusionWindow``; every
     /// lead and optical stream): spectral fusion over the window's and its neighbours' mean
-    /// spectra per modulation, at the threshold of the set of modulations the window's own
-    /// spectra come from (``FusionWindow/threshold(_:)``), else smart fusion
-    /// (``smartFused(_:options:)``).
-    /// - Complexity: O(keys × bins) for the three windows, whatever the number of streams.
-    static func fused(
-        _ now: FusionWindow, previous: FusionWindow? = nil, next: FusionWindow? = nil, options: RespirationOptions
-    ) -> RespirationWindow {
+    /// spectra per modulation (`span`: the windows within ``RespirationOptions/spectralSpan`` of
+    /// it that have source rows, itself included, in window order; `nil`: itself only), at the threshold of the
+    /// set of modulations the window's own spectra come from (``FusionWindow/threshold(_:)``),
+    /// else smart fusion (``smartFused(_:options:)``).
+    /// - Complexity: O(keys × bins × windows), whatever the number of streams.
+    static func fused(_ now: FusionWindow, span: [FusionWindow]? = nil, options: RespirationOptions) -> RespirationWindow {
         var out = smartFused(now, options: options)
-        let spectra = [previous, now, next].compactMap { $0 }.flatMap(\.meanSpectra)
+        let spectra = (span ?? [now]).flatMap(\.meanSpectra)
         RespirationStream.spectralFusion(
             &out, ownKeys: now.spectra.count, spectra: spectra, threshold: now.threshold(options), seconds: options.windowSeconds,
             used: {
@@ -155,7 +158,7 @@ public enum RespirationFamily: AnalysisFamily {
     }
 
     /// Smart fusion (Karlen et al. 2013) over every modulation that passed quality in any of the
-    /// window's source rows, the fallback of ``fused(_:previous:next:options:)``. One modulation
+    /// window's source rows, the fallback of ``fused(_:span:options:)``. One modulation
     /// counts once (its rates over the streams averaged: two leads' R amplitudes are one
     /// amplitude modulation, and the beat interval is one whether the ECG or the PPG times it —
     /// respiratory sinus arrhythmia). With two or more, their mean when their standard deviation
@@ -336,17 +339,21 @@ public enum RespirationFamily: AnalysisFamily {
         /// when `final`), in window order, and lets go of what no later fused row needs.
         mutating func writeFused(output: any ResultOutput, final: Bool) throws {
             let w = options.windowSeconds
+            // A window's last neighbour (span windows on) is emitted by a stream once the window
+            // span windows after that is computed, i.e. once a beat 4 s past its end arrives.
+            let span = options.spectralSpan
+            let due = 2 * span + 1
             // The earliest held window decides whether anything is due (most events write nothing).
             guard let first = firstPending,
-                final || latest >= Double(first + 3) * w + RespirationStream.margin + options.fusionLagSeconds
+                final || latest >= Double(first + due) * w + RespirationStream.margin + options.fusionLagSeconds
             else { return }
             for k in pendingFused.keys.sorted() where k > fusedThrough {
-                guard final || latest >= Double(k + 3) * w + RespirationStream.margin + options.fusionLagSeconds else { break }
+                guard final || latest >= Double(k + due) * w + RespirationStream.margin + options.fusionLagSeconds else { break }
                 guard let now = pendingFused[k] else { continue }
-                let row = RespirationFamily.fused(now, previous: pendingFused[k - 1], next: pendingFused[k + 1], options: options)
+                let row = RespirationFamily.fused(now, span: (k - span...k + span).compactMap { pendingFused[$0] }, options: options)
                 try output.emit(RespirationTables.respiration, Streamed(stream: now.stream, value: row))
                 fusedThrough = k
-                for old in pendingFused.keys where old < k {
+                for old in pendingFused.keys where old < k + 1 - span {
                     heldSpectra -= pendingFused[old]?.spectra.count ?? 0
                     pendingFused[old] = nil
                 }

@@ -24,28 +24,39 @@ public struct RespirationOptions: Sendable, Hashable {
     /// Karlen et al. 2013).
     public var agreementBreathsPerMinute = 4.0
 
+    /// Windows each side of a window whose normalised spectra are averaged into its fused
+    /// spectrum (default 2: the window and its four nearest neighbours, 160 s at 32-s windows,
+    /// centred, so a window's rows wait for the two windows after it; 1 was session 15's rule).
+    /// Welch-style averaging of successive periodograms (Welch 1967) lowers the variance of the
+    /// noise spectrum while a breathing rhythm that holds over the span keeps its peak; the
+    /// concentration thresholds below are the noise maxima at this span (at another span,
+    /// re-derive them: `scripts/respiration/spectral-threshold.py --span S`).
+    public var spectralSpan = 2
+
     /// A stream's (source row's) rate is the peak of its modulations' fused spectrum (the mean
-    /// of their normalised spectra over the window and its two neighbours; spectral fusion) when
-    /// the peak's concentration reaches this; ECG (default 0.22) and PPG (default 0.28): the
-    /// largest value of the index over 1,440 simulated windows of beats without breathing
-    /// (independent noise; motion), rounded up, `scripts/respiration/spectral-threshold.py`.
+    /// of their normalised spectra over the window and its ``spectralSpan`` neighbours each
+    /// side; spectral fusion) when the peak's concentration reaches this; ECG (default 0.22) and
+    /// PPG (default 0.22): the largest value of the index over 1,600 simulated windows of beats
+    /// without breathing (independent noise; motion; a recording's first and last windows
+    /// included) at the default span, rounded up, `scripts/respiration/spectral-threshold.py`.
     /// Below it, smart fusion of the modulation rates that pass the quality indices decides.
     public var minimumConcentrationECG = 0.22
     /// See ``minimumConcentrationECG``.
-    public var minimumConcentrationPPG = 0.28
-    /// The same for the fused rows (every ECG and PPG modulation of the window; default 0.23,
+    public var minimumConcentrationPPG = 0.22
+    /// The same for the fused rows (every ECG and PPG modulation of the window; default 0.22,
     /// from the same simulation).
-    public var minimumConcentrationFused = 0.23
+    public var minimumConcentrationFused = 0.22
     /// A second, independent way to the fused spectrum's peak: a stream's rate is also the peak
     /// when the peak's local concentration (the share of the fused spectrum within ±3 / window
     /// of the peak that lies within ±1 / (2 × window) of it;
-    /// ``RespiratorySpectrum/fusedPeak(_:seconds:)``) reaches this; ECG (default 0.45) and PPG
-    /// (default 0.50): the largest value of that index over the same 1,440 simulated windows
-    /// without breathing, rounded up (`scripts/respiration/spectral-threshold.py`), so no
-    /// simulated window reaches either index's threshold.
-    public var minimumLocalConcentrationECG = 0.45
+    /// ``RespiratorySpectrum/fusedPeak(_:seconds:)``) reaches this; ECG (default 0.43) and PPG
+    /// (default 0.43): the largest value of that index over the same 1,600 simulated windows
+    /// without breathing at the default span, rounded up
+    /// (`scripts/respiration/spectral-threshold.py`), so no simulated window reaches either
+    /// index's threshold.
+    public var minimumLocalConcentrationECG = 0.43
     /// See ``minimumLocalConcentrationECG``.
-    public var minimumLocalConcentrationPPG = 0.50
+    public var minimumLocalConcentrationPPG = 0.43
     /// The same for the fused rows (default 0.40, from the same simulation).
     public var minimumLocalConcentrationFused = 0.40
     /// Fused rows are written once the recording has reached this far past the window's

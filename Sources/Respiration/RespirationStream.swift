@@ -41,11 +41,13 @@ struct RespirationStream {
     var window: Int?
     /// The previous beat's time and whether it was usable (for the interval).
     var previous: (time: Double, usable: Bool)?
-    /// The last computed windows (index and row), at most three: the newest, the one waiting
-    /// for it (the look-ahead of spectral fusion) and that one's predecessor.
+    /// The last computed windows (index and row) still needed: the windows waiting for their
+    /// look-ahead and up to ``RespirationOptions/spectralSpan`` windows before the earliest of
+    /// them (at most 2 × span + 1).
     var recent: [(index: Int, row: RespirationWindow)] = []
-    /// The window computed but not emitted yet (it waits for its successor), or `nil`.
-    var waiting: Int?
+    /// The windows computed but not emitted yet, in order (each waits until a window at least
+    /// ``RespirationOptions/spectralSpan`` later has been computed, or the stream ends).
+    var waiting: [Int] = []
 
     init(source: RespirationSource, stream: String, options: RespirationOptions) {
         self.source = source
@@ -103,20 +105,32 @@ struct RespirationStream {
             try compute(k, emit: emit)
             k += 1
         }
-        try release(before: Int.max, emit: emit)
+        try release(through: Int.max, emit: emit)
         recent.removeAll()
         beats.removeAll(keepingCapacity: true)
         window = nil
     }
 
-    /// Emits the waiting window when it precedes window `k` (its look-ahead has been computed, or
-    /// will not be), its rate decided by spectral fusion over its neighbours in ``recent``.
-    private mutating func release(before k: Int, emit: (RespirationWindow) throws -> Void) throws {
-        guard let w = waiting, w < k, let i = recent.firstIndex(where: { $0.index == w }) else { return }
-        waiting = nil
+    /// Emits the waiting windows at least ``RespirationOptions/spectralSpan`` before window `k`
+    /// (their look-ahead has been computed, or will not be), each one's rate decided by spectral
+    /// fusion over its neighbours in ``recent``; then lets go of the windows no waiting one needs.
+    private mutating func release(through k: Int, emit: (RespirationWindow) throws -> Void) throws {
+        let span = options.spectralSpan
+        while let w = waiting.first, w <= k {
+            waiting.removeFirst()
+            try release(w, span: span, emit: emit)
+        }
+        let keep = (waiting.first ?? Int.max) - span
+        recent.removeAll { $0.index < keep }
+    }
+
+    /// Emits waiting window `w`, its rate decided by spectral fusion over its neighbours within
+    /// `span` windows in ``recent``.
+    private mutating func release(_ w: Int, span: Int, emit: (RespirationWindow) throws -> Void) throws {
+        guard let i = recent.firstIndex(where: { $0.index == w }) else { return }
         var row = recent[i].row
         // One spectrum per modulation and window (a stream's rows), in modulation order.
-        let spectra = recent.filter { abs($0.index - w) <= 1 }.flatMap {
+        let spectra = recent.filter { abs($0.index - w) <= span }.flatMap {
             $0.row.spectra.sorted { $0.modulation.rawValue < $1.modulation.rawValue }
         }
         .map(\.spectrum)
@@ -261,9 +275,8 @@ struct RespirationStream {
                 + "breath count more than \(options.countAgreementBreathsPerMinute) breaths/min from the peak)",
             key: { $0.modulation.rawValue })
         recent.append((k, row))
-        if recent.count > 3 { recent.removeFirst(recent.count - 3) }
-        try release(before: k, emit: emit)
-        waiting = k
+        waiting.append(k)
+        try release(through: k - options.spectralSpan, emit: emit)
     }
 
     /// Smart fusion (Karlen et al. 2013): the mean of the rates when two or more pass and their

@@ -142,9 +142,9 @@ func describe(_ rows: [Streamed<RespirationWindow>]) -> [String] {
     /// Motion without breathing: the wearer's movements shift the pulse amplitude and baseline
     /// in steps and drifts (independently per modulation) and disturb the beat intervals; no
     /// rate. (Motion the PPG family labels unacceptable is ``unacceptableWindowsGiveNoRate()``.)
-    @Test func motionWithoutBreathingGivesNoRate() throws {
+    @Test(arguments: [11, 12, 13, 14, 15] as [UInt64]) func motionWithoutBreathingGivesNoRate(seed: UInt64) throws {
         var e = SyntheticBeats(seconds: 640, breathsPerMinute: nil, noise: 0.02).events()
-        var rng = SplitMix(seed: 11)
+        var rng = SplitMix(seed: seed)
         func motion(_ events: [DerivedEvent], attributes: [Int]) -> [DerivedEvent] {
             var drift = [Double](repeating: 0, count: attributes.count)
             return events.map { ev in
@@ -162,7 +162,10 @@ func describe(_ rows: [Streamed<RespirationWindow>]) -> [String] {
         e.ppg = motion(e.ppg, attributes: [1, 2])
         let rows = try runRespiration(e.ecg + e.ppg)
         #expect(rows.count >= 3 * 18)
-        for w in rows { #expect(w.value.breathsPerMinute == nil, "motion \(w.value.source) \(w.value.startSeconds): \(w.value.used)") }
+        for w in rows {
+            let v = w.value
+            #expect(v.breathsPerMinute == nil, "motion seed \(seed) \(v.source) \(v.startSeconds): \(v.used) quality \(v.quality ?? -1)")
+        }
     }
 
     /// The quality indices on signals whose answer is known: a sinusoid repeats at its period
@@ -268,9 +271,10 @@ func describe(_ rows: [Streamed<RespirationWindow>]) -> [String] {
     /// Fused rows written while the recording is read (a short lag) equal those written at its
     /// end, and what is held for them does not grow with the recording: the same at 1 h and 3 h.
     @Test func fusedRowsAreStreamedWithBoundedMemory() throws {
-        func run(seconds: Double, lag: Double) throws -> (rows: [String], held: Int) {
+        func run(seconds: Double, lag: Double, span: Int = RespirationOptions().spectralSpan) throws -> (rows: [String], held: Int) {
             var o = RespirationOptions()
             o.fusionLagSeconds = lag
+            o.spectralSpan = span
             let e = SyntheticBeats(seconds: seconds, noise: 0.05).events()
             var a = RespirationFamily.makeAnalyzer(options: o)
             let out = RespirationRowCollector()
@@ -283,10 +287,25 @@ func describe(_ rows: [Streamed<RespirationWindow>]) -> [String] {
         let atEnd = try run(seconds: 640, lag: 86400)
         #expect(short.rows == atEnd.rows)
         #expect(atEnd.held >= 20) // everything held until the end
+        // Every span: rows written while reading (the streams' look-ahead and the fused rows'
+        // wait follow the span) equal those written at the end, and differ between spans.
+        var bySpan = [[String]]()
+        for span in 0...3 {
+            let a = try run(seconds: 640, lag: 64, span: span), b = try run(seconds: 640, lag: 86400, span: span)
+            #expect(a.rows == b.rows, "span \(span)")
+            #expect(a.rows.count == short.rows.count, "span \(span)")
+            bySpan.append(a.rows)
+        }
+        #expect(bySpan[2] == short.rows)
+        #expect(Set(bySpan).count == 4)
         let hour = try run(seconds: 3600, lag: 600)
         let threeHours = try run(seconds: 3 * 3600, lag: 600)
         #expect(hour.held == threeHours.held, "\(hour.held) vs \(threeHours.held)")
-        #expect(threeHours.held <= Int(600 / 32) + 5)
+        // Held: the lag's windows, the 2 × span + 1 windows a fused row waits for (its last
+        // neighbour is emitted once the window span after it is computed) and the span windows
+        // before it the next row needs (span 1: 600 / 32 + 5, the bound before session 16).
+        let span = RespirationOptions().spectralSpan
+        #expect(threeHours.held <= Int(600 / 32) + 3 * span + 2)
         #expect(threeHours.rows.filter { $0.contains(" fused ") }.count >= 330)
     }
 

@@ -244,14 +244,15 @@ def part_lines(title, names, part, sources, have_nk):
     return lines
 
 
-# Thresholds of the sweep: spectral fusion's minimum peak concentration (ecg, ppg, fused) and minimum
-# local concentration (ecg, ppg, fused; 1.0: that index off); the defaults (from
-# scripts/respiration/spectral-threshold.py) are marked. The row before the defaults is session 14's
-# rule (concentration only).
-SWEEP = [(0.0, 0.0, 0.0, 1.0, 1.0, 1.0), (0.12, 0.12, 0.12, 1.0, 1.0, 1.0), (0.15, 0.15, 0.15, 1.0, 1.0, 1.0),
-         (0.18, 0.18, 0.18, 1.0, 1.0, 1.0), (0.21, 0.23, 0.21, 1.0, 1.0, 1.0), (0.22, 0.28, 0.23, 1.0, 1.0, 1.0),
-         (0.22, 0.28, 0.23, 0.45, 0.5, 0.4)]
-DEFAULT = (0.22, 0.28, 0.23, 0.45, 0.5, 0.4)
+# Settings of the sweep: spectral span (windows each side averaged), spectral fusion's minimum peak
+# concentration (ecg, ppg, fused) and minimum local concentration (ecg, ppg, fused; 1.0: that index
+# off); the defaults (from scripts/respiration/spectral-threshold.py at span 2) are marked. The first
+# row is session 15's rule (span 1, its thresholds from the same script at --span 1); the last two are
+# spans 3 and 4 at that script's thresholds for them (--span 3, --span 4).
+SWEEP = [(1, 0.22, 0.28, 0.23, 0.45, 0.5, 0.4), (2, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0), (2, 0.15, 0.15, 0.15, 1.0, 1.0, 1.0),
+         (2, 0.18, 0.18, 0.18, 1.0, 1.0, 1.0), (2, 0.22, 0.22, 0.22, 1.0, 1.0, 1.0),
+         (2, 0.22, 0.22, 0.22, 0.43, 0.43, 0.4), (3, 0.21, 0.22, 0.2, 0.4, 0.43, 0.37), (4, 0.19, 0.2, 0.19, 0.36, 0.38, 0.35)]
+DEFAULT = (2, 0.22, 0.22, 0.22, 0.43, 0.43, 0.4)
 
 
 def sweep_point(records, exe, extra):
@@ -284,10 +285,13 @@ def noise_rates(settings):
     st = __import__("spectral-threshold")
     runs = ([st.windows(st.beats(seed, False)) for seed in range(40)]
             + [st.windows(st.beats(100 + seed, True)) for seed in range(40)])
-    idx = {src: [st.indices(r, k, mods) for r in runs for k in range(len(r))] for src, mods in st.SOURCES.items()}
+    idx = {}
+    for span in sorted({s[0] for s in settings}):
+        st.SPAN = span
+        idx[span] = {src: [st.indices(r, k, mods) for r in runs for k in range(len(r))] for src, mods in st.SOURCES.items()}
     out = []
     for s in settings:
-        out.append(tuple(sum(c >= s[i] or v >= s[i + 3] for c, v in idx[src]) / len(idx[src])
+        out.append(tuple(sum(c >= s[1 + i] or v >= s[4 + i] for c, v in idx[s[0]][src]) / len(idx[s[0]][src])
                          for i, src in enumerate(("ecg", "ppg", "fused"))))
     return out
 
@@ -353,30 +357,31 @@ def main():
         lines.append("### Quality threshold against coverage (development part)")
         lines.append("")
         lines.append(
-            "The same records with spectral fusion's minimum peak concentration (`--respiration-min-concentration-ecg E "
+            "The same records with the spectral span (`--respiration-spectral-span S`: windows each side averaged into a "
+            "window's fused spectrum) and spectral fusion's minimum peak concentration (`--respiration-min-concentration-ecg E "
             "--respiration-min-concentration-ppg P --respiration-min-concentration-fused F`) and minimum local concentration "
             "(`--respiration-min-local-concentration-ecg|ppg|fused`, 1.0: that index off) changed; every other option at its "
             "default, so smart fusion of the gated modulation rates stays the fallback. A peak is the rate when either index "
             "reaches its threshold. Concentration 0 gives every window with two modulations a rate; the defaults (bold) are "
-            "the largest values of each index over simulated beats without breathing; the row above them is session 14's "
-            "rule (concentration only). `noise windows` is the share of those simulated windows (noise and motion, "
+            "the largest values of each index over simulated beats without breathing at span 2; the first row is session 15's "
+            "rule (span 1, its thresholds the maxima over the simulation's inner windows only; the `noise windows` column counts today's simulation, which includes each run's first and last windows); the last two rows are spans 3 and 4 at the script's maxima for them. `noise windows` is the share of those simulated windows (noise and motion, "
             "`scripts/respiration/spectral-threshold.py`) whose ECG, PPG and fused peak reaches either threshold (a fused row's "
             "rate may come from any of the three: its own spectrum, or the agreeing ECG and PPG rows' rates; the smart-fusion "
             "fallback adds its own: 0.3 % of the noise case at its default gates, `scripts/respiration/noise-gate.py`).")
         lines.append("")
-        lines.append("| min concentration ecg / ppg / fused | min local concentration ecg / ppg / fused | ecg MAE / coverage | "
+        lines.append("| span | min concentration ecg / ppg / fused | min local concentration ecg / ppg / fused | ecg MAE / coverage | "
                      "ppg MAE / coverage | fused MAE / coverage | noise windows reaching a threshold (ecg / ppg / fused) |")
-        lines.append("| --- | --- | --- | --- | --- | --- |")
+        lines.append("| ---: | --- | --- | --- | --- | --- | --- |")
         noise = noise_rates(SWEEP)
         for setting, fp in zip(SWEEP, noise):
-            e, p, f, le, lp, lf = setting
-            extra = ["--respiration-min-concentration-ecg", str(e), "--respiration-min-concentration-ppg", str(p),
+            span, e, p, f, le, lp, lf = setting
+            extra = ["--respiration-spectral-span", str(span), "--respiration-min-concentration-ecg", str(e), "--respiration-min-concentration-ppg", str(p),
                      "--respiration-min-concentration-fused", str(f), "--respiration-min-local-concentration-ecg", str(le),
                      "--respiration-min-local-concentration-ppg", str(lp), "--respiration-min-local-concentration-fused", str(lf)]
             cells = sweep_point([present[n] for n in SPLIT["development"] if n in present], args.sensorpipe, extra)
             local = "off" if (le, lp, lf) == (1.0, 1.0, 1.0) else f"{le} / {lp} / {lf}"
             bold = "**" if setting == DEFAULT else ""
-            label = f"{bold}{e} / {p} / {f}{bold} | {bold}{local}{bold}"
+            label = f"{bold}{span}{bold} | {bold}{e} / {p} / {f}{bold} | {bold}{local}{bold}"
             lines.append(f"| {label} | " + " | ".join(cells) + " | " + " / ".join(f"{x:.1%}" for x in fp) + " |")
         lines.append("")
     lines.append(

@@ -7,8 +7,9 @@ modulation's Hann-windowed periodogram of the 4-Hz, 0.1-0.7 Hz band-passed, detr
 (as scripts/respiration/noise-gate.py) normalised to unit power over 0.05-1 Hz; the mean of the
 normalised spectra of the window's modulations (the ECG and PPG beat intervals averaged into one
 modulation; Zhu et al. 2015's mean of normalised spectra, Charlton et al. 2016's spectral fusion)
-over the window and its two neighbours (Welch-style averaging across adjacent windows, look-ahead
-one window); its peak in 0.1-0.7 Hz; the index is the share of the fused spectrum's 0.05-1 Hz
+over the window and its S neighbours each side (--span S, default 2 as RespirationOptions.spectralSpan:
+five windows, look-ahead two; Welch-style averaging across adjacent windows; session 15 used 1,
+whose thresholds were ECG 0.22 / 0.45, PPG 0.28 / 0.50, fused 0.23 / 0.40 over the inner windows); its peak in 0.1-0.7 Hz; the index is the share of the fused spectrum's 0.05-1 Hz
 power within +-1/(2 x window) Hz of the peak (peak concentration). The second index (local
 concentration, session 15) is the share of the fused spectrum within +-3/window Hz of the peak that
 lies within +-1/(2 x window) Hz of it; the peak is the rate when either index reaches its threshold.
@@ -18,13 +19,19 @@ The no-breathing cases are those of RespirationSyntheticTests: noBreathingGivesN
 motionWithoutBreathingGivesNoRate (random walks with steps in the amplitudes and the PPG baseline,
 jittered beat times); 40 runs of 640 s each (fixed seeds). The threshold per source (ecg: amplitude,
 QRS area, interval; ppg: amplitude, intensity, interval; fused: all five) is the largest value of
-each index over the pooled windows of both cases (1,440), rounded up to 0.01: no simulated window
+each index over the pooled windows of both cases (1,600: 20 windows per run, the first and last
+included since session 16), rounded up to 0.01: no simulated window
 without breathing reaches either (`windows_reaching_either` counts those that do: 0). (The 99.5th percentile, the first choice, let 3 windows of the Swift
 motion test's own realisation through: ECG 0.215 ≥ 0.21, fused 0.219 and 0.215 ≥ 0.21.)
 
 With --shares T1,T2,... also the share of those windows whose index reaches each T (per source).
 
-Usage: python3 scripts/respiration/spectral-threshold.py [--json] [--shares T1,T2,...]
+At --span 2 (today's default): ECG 0.22 / 0.43, PPG 0.22 / 0.43, fused 0.22 / 0.40 (concentration /
+local concentration); --span 1: 0.24 / 0.47, 0.29 / 0.48, 0.27 / 0.45 (session 15's 0.22 / 0.45,
+0.28 / 0.50, 0.23 / 0.40 came from the 18 inner windows per run only); --span 3: 0.21 / 0.40,
+0.22 / 0.43, 0.20 / 0.37; --span 4: 0.19 / 0.36, 0.20 / 0.38, 0.19 / 0.35.
+
+Usage: python3 scripts/respiration/spectral-threshold.py [--span S] [--json] [--shares T1,T2,...]
 """
 import json
 import os
@@ -39,6 +46,9 @@ GRID, WINDOW, MARGIN, N = ng.GRID, ng.WINDOW, ng.MARGIN, ng.N
 FREQS, BAND = ng.FREQS, ng.BAND
 PURITY = (FREQS >= 0.05) & (FREQS <= 1.0)
 REACH = int(round(1 / (2 * WINDOW) * 256))
+# Windows each side averaged into the fused spectrum (--span S; default 2: five windows, look-ahead
+# two windows, as RespirationOptions.spectralSpan; session 15's rule was 1).
+SPAN = int(sys.argv[sys.argv.index("--span") + 1]) if "--span" in sys.argv else 2
 SOURCES = {
     "ecg": [("ecg_amplitude",), ("ecg_qrs_area",), ("frequency",)],
     "ppg": [("ppg_amplitude",), ("ppg_intensity",), ("frequency",)],
@@ -86,14 +96,16 @@ def beats(seed, motion):
 
 
 def windows(b):
-    """Per full window: the normalised spectrum of each modulation."""
+    """Per window of the run (0 … 608 s, as the Swift stream computes them: the first and last
+    windows' margins lie outside the beats, where the interpolation holds the nearest value): the
+    normalised spectrum of each modulation."""
     te, tp = b[:, 0], b[:, 5]
     foot, pa = b[:, 3], b[:, 4]
     series = {"ecg_amplitude": (te, b[:, 1]), "ecg_qrs_area": (te, b[:, 2]), "ppg_amplitude": (tp, pa),
               "ppg_intensity": (tp, foot + pa / 2), "ecg_frequency": (te[1:], np.diff(te)),
               "ppg_frequency": (tp[1:], np.diff(tp))}
     out = []
-    for k in range(1, 19):
+    for k in range(0, 20):
         s = {m: spectrum(t, v, k * WINDOW) for m, (t, v) in series.items()}
         s["frequency"] = (s.pop("ecg_frequency") + s.pop("ppg_frequency")) / 2
         out.append(s)
@@ -102,7 +114,7 @@ def windows(b):
 
 def indices(run, k, mods):
     """Concentration and local concentration of window k's fused-spectrum peak."""
-    spectra = [run[j][m] for j in (k - 1, k, k + 1) if 0 <= j < len(run) for (m,) in mods]
+    spectra = [run[j][m] for j in range(k - SPAN, k + SPAN + 1) if 0 <= j < len(run) for (m,) in mods]
     f = np.mean(spectra, axis=0)
     p = int(np.argmax(np.where(BAND, f, -1)))
     near = f[max(0, p - REACH):p + REACH + 1].sum()
