@@ -61,7 +61,9 @@ public struct RhythmModel: Sendable {
     /// - Complexity: O(classes).
     public func label(_ probabilities: [Double], of row: RhythmWindowRow) -> RhythmLabel {
         var p = probabilities
-        if let limit = pWaveCoherenceLimit, let c = row.atrial?.pWaveCoherence, c >= limit { p[1] = -1 }
+        if let limit = pWaveCoherenceLimit, let c = row.atrial?.pWaveCoherence, c >= limit, let af = Self.classes.firstIndex(of: .af) {
+            p[af] = -1
+        }
         let best = p.indices.max { p[$0] < p[$1] }!
         return Self.classes[best]
     }

@@ -76,15 +76,11 @@ struct WaveGrid {
                 // The end: the first grid sample not complete (the index is monotone in j).
                 var end = first + capacity
                 while end > first && !complete(end - 1) { end -= 1 }
-                // The head of a segment, where the average would reach before its first sample.
+                // The head of a segment, where the left average would reach before its first
+                // sample: not valid (the interpolation of a missing value is missing).
                 var j = first, n = 0
                 while j < end && left(j) - half < 0 {
-                    let u = Double(j) * step
-                    let i0 = Int(u)
-                    let f = Float(u - Double(i0))
-                    let b = i0 + 1 - half < 0 ? Float.nan : Self.average(r + (i0 + 1 - half), count: 2 * half + 1, width: width)
-                    let a = Float.nan
-                    o[n] = a + (b - a) * f
+                    o[n] = .nan
                     n += 1
                     j += 1
                 }
