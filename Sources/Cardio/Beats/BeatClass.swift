@@ -91,6 +91,22 @@ public struct BeatFeatures: Sendable, Hashable {
     /// this above 5. `nil` until the check is armed (a ventricular beat and 64 normal beats seen)
     /// and for beats not classified normal.
     public var amplitudeDeviationSpreads: Double?
+    /// Pearson correlation of the beat's atrial window (300…60 ms before the R apex, at the
+    /// normal template's alignment) with the running sinus P template (``BeatClassifier``, step
+    /// 9): near 1 the P wave of the sinus beats; low when the P wave differs (ectopic atrial
+    /// focus), is absent or hidden in the previous T wave. `nil` until the template has 8 beats.
+    public var pCorrelation: Double?
+    /// RMS amplitude of the beat's atrial window over the sinus P template's (step 9).
+    public var pAmplitudeRatio: Double?
+    /// Running mean of ``pCorrelation`` over the beats that built the sinus P template: how
+    /// consistent the atrial activity of the sinus beats is (low in atrial fibrillation or noise).
+    public var pTemplateAgreement: Double?
+    /// Running RR interval of the beats whose P matches the sinus template (correlation ≥ 0.7),
+    /// seconds: the sinus rate when ectopic atrial beats outnumber the sinus ones.
+    public var sinusRRSeconds: Double?
+    /// Median of the last 16 successive RR differences over the RR average (before this beat):
+    /// low in a regular rhythm even with a few pauses, high in atrial fibrillation.
+    public var rrIrregularity: Double?
 
     public init() {
         inNormalCluster = false

@@ -27,6 +27,37 @@ extension BeatClassifier {
     static let fusionWeightBeats = 64
     /// ``BeatFeatures/pauseSlopeRatio`` below which no QRS lies between two beats.
     static let pauseSlopeRatio = 0.2
+    /// Atrial window before the R apex (item 9), seconds: a P wave with a PR interval up to
+    /// ~250 ms and its end before the QRS onset.
+    static let pWindowStartSeconds = 0.300
+    static let pWindowEndSeconds = 0.060
+    /// Beats that build the sinus P template before its correlation is reported, and the weight
+    /// limit of its running average.
+    static let sinusPMinimumBeats = 8
+    static let sinusPWeightBeats = 16
+    /// Prematurity at or above which a normal-cluster beat is taken as sinus for the P template.
+    static let sinusPPrematurity = 0.90
+    /// A beat updates the template only when its P correlates at least this well with it (after
+    /// the first ``sinusPMinimumBeats``); ``sinusPReseedBeats`` eligible beats in a row that do
+    /// not re-seed it (the sinus P changed).
+    static let sinusPMatch = 0.5
+    static let sinusPReseedBeats = 32
+    /// A P window correlating below this with the sinus P template is not the sinus P wave.
+    static let ectopicPCorrelation = 0.3
+    /// The sinus P template is trusted when its beats correlate with it at least this well on
+    /// average (atrial fibrillation or noise: no consistent P).
+    static let sinusPAgreementMinimum = 0.5
+    /// The QRS must match the normal template at least this well for the atrial rule.
+    static let atrialRuleQRSCorrelation = 0.9
+    /// Atrial rule, prematurity against the RR average (with the median irregularity below
+    /// ``irregularRhythm``) or against the RR of the sinus-P beats (with it below twice that).
+    static let atrialPrematurity = 0.90
+    static let sinusRRPrematurity = 0.70
+    /// P correlation at which a beat counts as sinus for the sinus RR, and its running weight.
+    static let sinusRRPCorrelation = 0.7
+    static let sinusRRWeightBeats = 8
+    /// Successive RR differences whose median is the rhythm's irregularity for the atrial rule.
+    static let irregularityBeats = 16
     static let stage1Weights: [Double] = [
         12.5559, -4.3109, 6.5409, 5.7741, 5.7861, 3.3634, -30.6577, 16.9217, -2.3594, -19.4208, -0.8163, -1.6063, -1.2941, 6.0150, -2.4575,
         -3.1717, 8.5198, -0.6904, -4.0798, 18.7560, -6.5995, -7.2435, -2.3445,
@@ -141,7 +172,8 @@ extension BeatClassifier {
         if let r = f.rrPreviousSeconds, let n = normalRR { f.prematurity = r / n }
         // Masked samples in the classification part of the segment (the ±80 ms fiducial margin
         // only widens the wide-QRS fiducial search).
-        let valid = s.valid && !s.values[(margin - normalShift)..<(s.values.count - margin + normalShift)].contains { $0.isNaN }
+        let valid =
+            s.valid && !s.values[(margin + pre - classPre - normalShift)..<(s.values.count - margin + normalShift)].contains { $0.isNaN }
         guard valid else {
             finishBeat(s, .unclassifiable, f)
             return ClassifiedBeat(sample: s.sample, beatClass: .unclassifiable, features: f)
@@ -205,7 +237,7 @@ extension BeatClassifier {
             f.inNormalCluster = nc == ci
             // 2. Features against the normal template.
             let normal = clusters[nc]
-            var corrN: Float = -2, normN: Float = 0
+            var corrN: Float = -2, normN: Float = 0, shiftN = 0
             let shifts = normalShift
             // The fiducial search reaches ±80 ms when the normal QRS is wide (bundle branch block).
             let fiducialShifts = normal.widthSeconds >= Self.wideQRSSeconds ? margin : shifts
@@ -222,7 +254,7 @@ extension BeatClassifier {
                 for sh in -fiducialShifts...fiducialShifts {
                     let c = r(sh)
                     if c > corrF { corrF = c; shiftF = sh }
-                    if abs(sh) <= shifts && c > corrN { corrN = c; normN = norms[sh + fiducialReach] }
+                    if abs(sh) <= shifts && c > corrN { corrN = c; normN = norms[sh + fiducialReach]; shiftN = sh }
                 }
                 // Template-matched fiducial: the best shift, refined by a parabola through the
                 // correlations at its neighbours (sub-sample), in input samples from the peak.
@@ -245,6 +277,7 @@ extension BeatClassifier {
             f.normalCorrelation = Double(corrN)
             f.amplitudeRatio = normal.norm > 0 ? Double(normN / normal.norm) : nil
             f.polarityMatchesNormal = polarity == normal.polarity
+            atrialFeatures(v, start: center + shiftN - pFrom, &f)
             // 3. Two-stage linear model (weights fitted on DS1, scripts/ecg/fit-beat-classifier.py).
             let x = Self.modelInputs(f)
             let p0 = Self.logistic(Self.stage1Weights, x)
@@ -254,10 +287,92 @@ extension BeatClassifier {
             f.ventricularProbability = p
             let c = decide(f)
             checkFusion(c, amplitude: normN, &f)
+            updateSinusP(v, start: center + shiftN - pFrom, f)
             return c
         }
         finishBeat(s, beatClass, f)
         return ClassifiedBeat(sample: s.sample, beatClass: beatClass, features: f)
+    }
+
+    /// Step 9, atrial features: the Pearson correlation and RMS amplitude ratio of the beat's P
+    /// window (``pWindowStartSeconds``…``pWindowEndSeconds`` before the R apex, at the normal
+    /// template's alignment) against the running sinus P template, once it has
+    /// ``sinusPMinimumBeats`` beats. `nil` when a sample is masked or the window is flat.
+    mutating func atrialFeatures(_ v: UnsafeBufferPointer<Float>, start: Int, _ f: inout BeatFeatures) {
+        f.sinusRRSeconds = sinusRR
+        f.rrIrregularity = medianIrregularity()
+        guard sinusPCount >= Self.sinusPMinimumBeats, start >= 0, start + sinusP.count <= v.count else { return }
+        let n = sinusP.count
+        var sx: Float = 0, sy: Float = 0, sxx: Float = 0, syy: Float = 0, sxy: Float = 0
+        sinusP.withUnsafeBufferPointer { t in
+            for j in 0..<n {
+                let x = v[start + j], y = t[j]
+                sx += x; sy += y; sxx += x * x; syy += y * y; sxy += x * y
+            }
+        }
+        let fn = Float(n)
+        let vx = sxx - sx * sx / fn, vy = syy - sy * sy / fn, cxy = sxy - sx * sy / fn
+        guard vx.isFinite, vx > 0, vy > 0 else { return }
+        f.pCorrelation = Double(cxy / (vx * vy).squareRoot())
+        f.pAmplitudeRatio = Double((vx / vy).squareRoot())
+        f.pTemplateAgreement = sinusPAgreement
+    }
+
+    /// Updates the sinus P template with a beat of the normal morphology that is not premature
+    /// (prematurity ≥ ``sinusPPrematurity``) and not ventricular, whatever its final class (so
+    /// the atrial features do not depend on the supraventricular decisions).
+    mutating func updateSinusP(_ v: UnsafeBufferPointer<Float>, start: Int, _ f: BeatFeatures) {
+        noteRR(f)
+        let notVentricular = (f.ventricularProbability ?? 1) <= Self.ventricularThreshold
+        let normalQRS = (f.normalCorrelation ?? 0) >= Self.atrialRuleQRSCorrelation
+        if notVentricular, normalQRS, let r = f.rrPreviousSeconds, let pc = f.pCorrelation, pc >= Self.sinusRRPCorrelation {
+            sinusRRCount += 1
+            sinusRR = sinusRR.map { $0 + (r - $0) / Double(min(sinusRRCount, Self.sinusRRWeightBeats)) } ?? r
+        }
+        guard notVentricular, normalQRS, let p = f.prematurity, p >= Self.sinusPPrematurity, start >= 0,
+            start + sinusP.count <= v.count
+        else { return }
+        let n = sinusP.count
+        for j in 0..<n where !v[start + j].isFinite { return }
+        if let r = f.pCorrelation {
+            agreementCount += 1
+            sinusPAgreement += (r - sinusPAgreement) / Double(min(agreementCount, Self.sinusPWeightBeats))
+            if r < Self.sinusPMatch {
+                sinusPMisses += 1
+                guard sinusPMisses >= Self.sinusPReseedBeats else { return }
+                sinusPCount = 0
+            }
+        }
+        sinusPMisses = 0
+        let a = 1 / Float(min(sinusPCount + 1, Self.sinusPWeightBeats))
+        sinusP.withUnsafeMutableBufferPointer { t in
+            for j in 0..<n { t[j] += a * (v[start + j] - t[j]) }
+        }
+        sinusPCount += 1
+    }
+
+    /// Adds the beat's |RR − previous RR| / RR average to the irregularity ring.
+    mutating func noteRR(_ f: BeatFeatures) {
+        guard let r = f.rrPreviousSeconds else { lastRR = nil; return }
+        if let last = lastRR, let n = f.rrNormalSeconds, n > 0 {
+            rrDifferences[rrDifferenceCount % rrDifferences.count] = abs(r - last) / n
+            rrDifferenceCount += 1
+        }
+        lastRR = r
+    }
+
+    /// Median of the last ``irregularityBeats`` successive RR differences (over the RR average),
+    /// `nil` before half of them are known. Insertion sort on a scratch copy (no allocation).
+    mutating func medianIrregularity() -> Double? {
+        let k = min(rrDifferenceCount, rrDifferences.count)
+        guard k >= rrDifferences.count / 2 else { return nil }
+        for i in 0..<k {
+            let x = rrDifferences[i]
+            var j = i
+            while j > 0 && rrDifferenceScratch[j - 1] > x { rrDifferenceScratch[j] = rrDifferenceScratch[j - 1]; j -= 1 }
+            rrDifferenceScratch[j] = x
+        }
+        return k % 2 == 1 ? rrDifferenceScratch[k / 2] : 0.5 * (rrDifferenceScratch[k / 2 - 1] + rrDifferenceScratch[k / 2])
     }
 
     /// Inputs of the first-stage model (the order of `stage1Weights`).
@@ -289,6 +404,17 @@ extension BeatClassifier {
     func decide(_ f: BeatFeatures) -> BeatClass {
         if (f.ventricularProbability ?? 0) > Self.ventricularThreshold { return .ventricular }
         if !f.inNormalCluster && (f.normalCorrelation ?? 1) < Self.unclassifiableCorrelation { return .unclassifiable }
+        // Atrial rule (step 9): a normal QRS after a P wave that is not the sinus one, early.
+        if let pc = f.pCorrelation, pc < Self.ectopicPCorrelation, (f.pTemplateAgreement ?? 0) >= Self.sinusPAgreementMinimum,
+            (f.normalCorrelation ?? 0) >= Self.atrialRuleQRSCorrelation, let irregular = f.rrIrregularity
+        {
+            if let p = f.prematurity, p < Self.atrialPrematurity, irregular < Self.irregularRhythm { return .supraventricular }
+            if let r = f.rrPreviousSeconds, let s = f.sinusRRSeconds, r < Self.sinusRRPrematurity * s,
+                irregular < 2 * Self.irregularRhythm
+            {
+                return .supraventricular
+            }
+        }
         if let p = f.prematurity, (irregularity ?? 0) < Self.irregularRhythm {
             if p < Self.supraventricularPrematurity { return .supraventricular }
             // Short–long: early, then followed by a pause (the premature atrial beat's reset).

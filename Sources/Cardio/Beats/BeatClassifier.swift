@@ -131,6 +131,10 @@ public struct BeatClassifier: Sendable {
     /// Segment: `pre` before and `post` after the R apex, plus `margin` each side (working
     /// samples): the wide-QRS fiducial search (80 ms); classification uses `normalShift` (40 ms).
     let pre: Int, post: Int, margin: Int, normalShift: Int
+    /// The part of `pre` the QRS morphology uses (200 ms); the rest reaches the P wave.
+    let classPre: Int
+    /// Atrial (P-wave) window before the R apex: from `pFrom` to `pTo` working samples before it.
+    let pFrom: Int, pTo: Int
     /// Correlation window within the segment.
     let corrPre: Int, corrPost: Int
     /// Alignment search against a cluster and against the normal template.
@@ -183,6 +187,22 @@ public struct BeatClassifier: Sendable {
     var normalAmplitudeCount = 0
     var normalLogAmplitude = 0.0
     var normalLogSpread = 0.0
+    /// Atrial features (item 9): the running sinus P-window template, how many beats built it,
+    /// and the running mean of those beats' P correlation with it (how consistent it is).
+    var sinusP: [Float] = []
+    var sinusPCount = 0
+    var sinusPAgreement = 0.0
+    /// Eligible beats in a row whose P did not match the template (it is re-seeded after
+    /// ``sinusPReseedBeats``), the running RR of the beats with the sinus P, the last RR seen,
+    /// and the ring of the last successive |ΔRR| / RR average with its sorting scratch.
+    var sinusPMisses = 0
+    var agreementCount = 0
+    var sinusRRCount = 0
+    var sinusRR: Double?
+    var lastRR: Double?
+    var rrDifferences: [Double] = []
+    var rrDifferenceScratch: [Double] = []
+    var rrDifferenceCount = 0
 
     /// Creates a classifier for a stream sampled at `sampleRate`.
     /// - Parameters:
@@ -202,7 +222,9 @@ public struct BeatClassifier: Sendable {
         highPass = Biquad(butterworthCutoff: 0.7, sampleRate: fw, highPass: true)
         lowPass = Biquad(butterworthCutoff: 35, sampleRate: fw, highPass: false)
         func work(_ s: Double) -> Int { max(1, Int((s * fw).rounded())) }
-        pre = work(0.200); post = work(0.250); margin = work(Self.wideShiftSeconds); normalShift = work(Self.normalShiftSeconds)
+        pre = work(Self.pWindowStartSeconds); classPre = work(0.200); post = work(0.250)
+        pFrom = work(Self.pWindowStartSeconds); pTo = work(Self.pWindowEndSeconds)
+        margin = work(Self.wideShiftSeconds); normalShift = work(Self.normalShiftSeconds)
         corrPre = work(0.100); corrPost = work(0.160)
         clusterShift = work(0.012)
         widthSearchPre = work(0.150); widthSearchPost = work(0.200)
@@ -214,6 +236,9 @@ public struct BeatClassifier: Sendable {
         while n < work(maximumPeakLatencySeconds + 3.0) + pre + post + 2 * margin { n <<= 1 }
         ringMask = n - 1
         ring = [Float](repeating: .nan, count: n)
+        sinusP = [Float](repeating: 0, count: pFrom - pTo + 1)
+        rrDifferences = [Double](repeating: 0, count: Self.irregularityBeats)
+        rrDifferenceScratch = rrDifferences
     }
 
     /// Classifies the beats of a whole signal.

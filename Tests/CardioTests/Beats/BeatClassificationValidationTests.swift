@@ -103,7 +103,8 @@ struct BeatClassificationValidationTests {
     ) throws {
         var text =
             "record,sample,reference,class,rr_previous_s,rr_next_s,rr_normal_s,qrs_width_s,normal_qrs_width_s,"
-            + "normal_correlation,amplitude_ratio,polarity_matches,cluster,in_normal_cluster,ventricular_probability\n"
+            + "normal_correlation,amplitude_ratio,polarity_matches,cluster,in_normal_cluster,ventricular_probability,"
+            + "p_correlation,p_amplitude_ratio,p_agreement,sinus_rr_s,rr_irregularity\n"
         var j = 0
         func o(_ x: Double?) -> String { x.map { String(format: "%.6f", $0) } ?? "" }
         for b in beats {
@@ -119,7 +120,8 @@ struct BeatClassificationValidationTests {
                 "\(name),\(b.sample),\(ref),\(b.beatClass.code),\(o(f.rrPreviousSeconds)),\(o(f.rrNextSeconds)),"
                 + "\(o(f.rrNormalSeconds)),\(o(f.qrsWidthSeconds)),\(o(f.normalQRSWidthSeconds)),\(o(f.normalCorrelation)),"
                 + "\(o(f.amplitudeRatio)),\(f.polarityMatchesNormal.map { $0 ? "1" : "0" } ?? ""),\(f.cluster ?? -1),"
-                + "\(f.inNormalCluster ? 1 : 0),\(o(f.ventricularProbability))\n"
+                + "\(f.inNormalCluster ? 1 : 0),\(o(f.ventricularProbability)),"
+                + "\(o(f.pCorrelation)),\(o(f.pAmplitudeRatio)),\(o(f.pTemplateAgreement)),\(o(f.sinusRRSeconds)),\(o(f.rrIrregularity))\n"
         }
         try text.write(to: URL(fileURLWithPath: dir).appendingPathComponent("\(name).csv"), atomically: true, encoding: .utf8)
     }
