@@ -43,16 +43,16 @@ extension BeatClassifier {
     static let sinusPMatch = 0.5
     static let sinusPReseedBeats = 32
     /// A P window correlating below this with the sinus P template is not the sinus P wave.
-    static let ectopicPCorrelation = 0.3
+    static let ectopicPCorrelation = 0.2
     /// The sinus P template is trusted when its beats correlate with it at least this well on
     /// average (atrial fibrillation or noise: no consistent P).
-    static let sinusPAgreementMinimum = 0.5
+    static let sinusPAgreementMinimum = 0.8
     /// The QRS must match the normal template at least this well for the atrial rule.
     static let atrialRuleQRSCorrelation = 0.9
     /// Atrial rule, prematurity against the RR average (with the median irregularity below
     /// ``irregularRhythm``) or against the RR of the sinus-P beats (with it below twice that).
-    static let atrialPrematurity = 0.90
-    static let sinusRRPrematurity = 0.70
+    static let atrialPrematurity = 0.85
+    static let sinusRRPrematurity = 0.60
     /// P correlation at which a beat counts as sinus for the sinus RR, and its running weight.
     static let sinusRRPCorrelation = 0.7
     static let sinusRRWeightBeats = 8
@@ -335,12 +335,13 @@ extension BeatClassifier {
         let n = sinusP.count
         for j in 0..<n where !v[start + j].isFinite { return }
         if let r = f.pCorrelation {
-            agreementCount += 1
-            sinusPAgreement += (r - sinusPAgreement) / Double(min(agreementCount, Self.sinusPWeightBeats))
             if r < Self.sinusPMatch {
                 sinusPMisses += 1
                 guard sinusPMisses >= Self.sinusPReseedBeats else { return }
                 sinusPCount = 0
+            } else {
+                agreementCount += 1
+                sinusPAgreement += (r - sinusPAgreement) / Double(min(agreementCount, Self.sinusPWeightBeats))
             }
         }
         sinusPMisses = 0
