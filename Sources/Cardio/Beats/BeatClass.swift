@@ -102,7 +102,8 @@ public struct BeatFeatures: Sendable, Hashable {
     /// consistent the atrial activity of the sinus beats is (low in atrial fibrillation or noise).
     public var pTemplateAgreement: Double?
     /// Running RR interval of the beats whose P matches the sinus template (correlation ≥ 0.7),
-    /// seconds: the sinus rate when ectopic atrial beats outnumber the sinus ones.
+    /// seconds: the sinus rate when ectopic atrial beats outnumber the sinus ones. `nil` when
+    /// none of the last 16 beats had the sinus P wave (the value would be stale).
     public var sinusRRSeconds: Double?
     /// Median of the last 16 successive RR differences over the RR average (before this beat):
     /// low in a regular rhythm even with a few pauses, high in atrial fibrillation.

@@ -56,6 +56,9 @@ extension BeatClassifier {
     /// P correlation at which a beat counts as sinus for the sinus RR, and its running weight.
     static let sinusRRPCorrelation = 0.7
     static let sinusRRWeightBeats = 8
+    /// The sinus RR is used only while one of the last this many beats had the sinus P wave (in
+    /// atrial fibrillation or flutter none has; the sinus RR before the episode is stale).
+    static let sinusRRRecentBeats = 16
     /// Successive RR differences whose median is the rhythm's irregularity for the atrial rule.
     static let irregularityBeats = 16
     static let stage1Weights: [Double] = [
@@ -299,7 +302,7 @@ extension BeatClassifier {
     /// template's alignment) against the running sinus P template, once it has
     /// ``sinusPMinimumBeats`` beats. `nil` when a sample is masked or the window is flat.
     mutating func atrialFeatures(_ v: UnsafeBufferPointer<Float>, start: Int, _ f: inout BeatFeatures) {
-        f.sinusRRSeconds = sinusRR
+        f.sinusRRSeconds = beatsSinceSinusP <= Self.sinusRRRecentBeats ? sinusRR : nil
         f.rrIrregularity = medianIrregularity()
         guard sinusPCount >= Self.sinusPMinimumBeats, start >= 0, start + sinusP.count <= v.count else { return }
         let n = sinusP.count
@@ -328,6 +331,9 @@ extension BeatClassifier {
         if notVentricular, normalQRS, let r = f.rrPreviousSeconds, let pc = f.pCorrelation, pc >= Self.sinusRRPCorrelation {
             sinusRRCount += 1
             sinusRR = sinusRR.map { $0 + (r - $0) / Double(min(sinusRRCount, Self.sinusRRWeightBeats)) } ?? r
+            beatsSinceSinusP = 1
+        } else {
+            beatsSinceSinusP += 1
         }
         guard notVentricular, normalQRS, let p = f.prematurity, p >= Self.sinusPPrematurity, start >= 0,
             start + sinusP.count <= v.count
@@ -402,7 +408,8 @@ extension BeatClassifier {
     }
 
     /// Step 6: the class from the model's probability, the morphology and the timing.
-    func decide(_ f: BeatFeatures) -> BeatClass {
+    mutating func decide(_ f: BeatFeatures) -> BeatClass {
+        decidedBySinusRR = false
         if (f.ventricularProbability ?? 0) > Self.ventricularThreshold { return .ventricular }
         if !f.inNormalCluster && (f.normalCorrelation ?? 1) < Self.unclassifiableCorrelation { return .unclassifiable }
         // Atrial rule (step 9): a normal QRS after a P wave that is not the sinus one, early.
@@ -410,9 +417,8 @@ extension BeatClassifier {
             (f.normalCorrelation ?? 0) >= Self.atrialRuleQRSCorrelation, let irregular = f.rrIrregularity
         {
             if let p = f.prematurity, p < Self.atrialPrematurity, irregular < Self.irregularRhythm { return .supraventricular }
-            if let r = f.rrPreviousSeconds, let s = f.sinusRRSeconds, r < Self.sinusRRPrematurity * s,
-                irregular < 2 * Self.irregularRhythm
-            {
+            if let r = f.rrPreviousSeconds, let s = f.sinusRRSeconds, r < Self.sinusRRPrematurity * s {
+                decidedBySinusRR = true
                 return .supraventricular
             }
         }
@@ -506,7 +512,9 @@ extension BeatClassifier {
         if c != .supraventricular {
             runReferenceRR = nil
         } else if previous?.beatClass != .supraventricular || runReferenceRR == nil {
-            runReferenceRR = f.rrNormalSeconds
+            // A beat early only against the sinus-P beats' RR (a slow sinus rhythm with ectopic
+            // atrial runs) starts no tachycardia run: the run rule needs the rate to have jumped.
+            runReferenceRR = decidedBySinusRR ? nil : f.rrNormalSeconds
         }
         previous = (s.sample, c)
     }

@@ -198,6 +198,9 @@ public struct BeatClassifier: Sendable {
     var sinusPMisses = 0
     var agreementCount = 0
     var sinusRRCount = 0
+    var beatsSinceSinusP = Int.max / 2
+    /// The last class came from the atrial rule's sinus-RR branch.
+    var decidedBySinusRR = false
     var sinusRR: Double?
     var lastRR: Double?
     var rrDifferences: [Double] = []
