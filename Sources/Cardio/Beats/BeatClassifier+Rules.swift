@@ -409,16 +409,19 @@ extension BeatClassifier {
 
     /// Step 6: the class from the model's probability, the morphology and the timing.
     mutating func decide(_ f: BeatFeatures) -> BeatClass {
-        decidedBySinusRR = false
+        decidedByAtrialRule = false
         if (f.ventricularProbability ?? 0) > Self.ventricularThreshold { return .ventricular }
         if !f.inNormalCluster && (f.normalCorrelation ?? 1) < Self.unclassifiableCorrelation { return .unclassifiable }
         // Atrial rule (step 9): a normal QRS after a P wave that is not the sinus one, early.
         if let pc = f.pCorrelation, pc < Self.ectopicPCorrelation, (f.pTemplateAgreement ?? 0) >= Self.sinusPAgreementMinimum,
             (f.normalCorrelation ?? 0) >= Self.atrialRuleQRSCorrelation, let irregular = f.rrIrregularity
         {
-            if let p = f.prematurity, p < Self.atrialPrematurity, irregular < Self.irregularRhythm { return .supraventricular }
+            if let p = f.prematurity, p < Self.atrialPrematurity, irregular < Self.irregularRhythm {
+                decidedByAtrialRule = true
+                return .supraventricular
+            }
             if let r = f.rrPreviousSeconds, let s = f.sinusRRSeconds, r < Self.sinusRRPrematurity * s {
-                decidedBySinusRR = true
+                decidedByAtrialRule = true
                 return .supraventricular
             }
         }
@@ -512,9 +515,10 @@ extension BeatClassifier {
         if c != .supraventricular {
             runReferenceRR = nil
         } else if previous?.beatClass != .supraventricular || runReferenceRR == nil {
-            // A beat early only against the sinus-P beats' RR (a slow sinus rhythm with ectopic
-            // atrial runs) starts no tachycardia run: the run rule needs the rate to have jumped.
-            runReferenceRR = decidedBySinusRR ? nil : f.rrNormalSeconds
+            // A beat of the atrial rule starts no tachycardia run: the run rule needs the rate to
+            // have jumped (the first beat premature by timing), and a P wave merging into the T
+            // wave as sinus tachycardia speeds up must not start one.
+            runReferenceRR = decidedByAtrialRule ? nil : f.rrNormalSeconds
         }
         previous = (s.sample, c)
     }

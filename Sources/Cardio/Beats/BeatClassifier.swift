@@ -199,8 +199,8 @@ public struct BeatClassifier: Sendable {
     var agreementCount = 0
     var sinusRRCount = 0
     var beatsSinceSinusP = Int.max / 2
-    /// The last class came from the atrial rule's sinus-RR branch.
-    var decidedBySinusRR = false
+    /// The last class came from the atrial rule (step 9).
+    var decidedByAtrialRule = false
     var sinusRR: Double?
     var lastRR: Double?
     var rrDifferences: [Double] = []
