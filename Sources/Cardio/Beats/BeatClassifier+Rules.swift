@@ -412,19 +412,6 @@ extension BeatClassifier {
         decidedByAtrialRule = false
         if (f.ventricularProbability ?? 0) > Self.ventricularThreshold { return .ventricular }
         if !f.inNormalCluster && (f.normalCorrelation ?? 1) < Self.unclassifiableCorrelation { return .unclassifiable }
-        // Atrial rule (step 9): a normal QRS after a P wave that is not the sinus one, early.
-        if let pc = f.pCorrelation, pc < Self.ectopicPCorrelation, (f.pTemplateAgreement ?? 0) >= Self.sinusPAgreementMinimum,
-            (f.normalCorrelation ?? 0) >= Self.atrialRuleQRSCorrelation, let irregular = f.rrIrregularity
-        {
-            if let p = f.prematurity, p < Self.atrialPrematurity, irregular < Self.irregularRhythm {
-                decidedByAtrialRule = true
-                return .supraventricular
-            }
-            if let r = f.rrPreviousSeconds, let s = f.sinusRRSeconds, r < Self.sinusRRPrematurity * s {
-                decidedByAtrialRule = true
-                return .supraventricular
-            }
-        }
         if let p = f.prematurity, (irregularity ?? 0) < Self.irregularRhythm {
             if p < Self.supraventricularPrematurity { return .supraventricular }
             // Short–long: early, then followed by a pause (the premature atrial beat's reset).
@@ -440,6 +427,19 @@ extension BeatClassifier {
             r < Self.supraventricularRunContinuation * reference, r < Self.tachycardiaRRSeconds
         {
             return .supraventricular
+        }
+        // Atrial rule (step 9): a normal QRS after a P wave that is not the sinus one, early.
+        if let pc = f.pCorrelation, pc < Self.ectopicPCorrelation, (f.pTemplateAgreement ?? 0) >= Self.sinusPAgreementMinimum,
+            (f.normalCorrelation ?? 0) >= Self.atrialRuleQRSCorrelation, let irregular = f.rrIrregularity
+        {
+            if let p = f.prematurity, p < Self.atrialPrematurity, irregular < Self.irregularRhythm {
+                decidedByAtrialRule = true
+                return .supraventricular
+            }
+            if let r = f.rrPreviousSeconds, let s = f.sinusRRSeconds, r < Self.sinusRRPrematurity * s {
+                decidedByAtrialRule = true
+                return .supraventricular
+            }
         }
         return .normal
     }

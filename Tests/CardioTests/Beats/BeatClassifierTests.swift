@@ -208,4 +208,40 @@ struct BeatClassifierTests {
             #expect(b.beatClass == (k == 20 ? .supraventricular : .normal), "beat \(k): \(b.beatClass) \(b.features)")
         }
     }
+
+    /// Identical narrow beats at `times` with a P wave (Gaussian, SD 20 ms) `pr` seconds before
+    /// each R apex, of amplitude `p[k]` (negative: inverted, an ectopic atrial focus).
+    static func beatsWithP(_ times: [Double], p: [Float], pr: [Double], fs: Double) -> (signal: [Float], peaks: [Int]) {
+        var (x, peaks) = Self.beatsAt(times, fs: fs)
+        for (k, r) in peaks.enumerated() {
+            let c = r - Int((pr[k] * fs).rounded()), sd = 0.020 * fs
+            for j in max(0, c - Int(4 * sd))..<min(x.count, c + Int(4 * sd)) {
+                let u = Double(j - c) / sd
+                x[j] += p[k] * Float(exp(-0.5 * u * u))
+            }
+        }
+        return (x, peaks)
+    }
+
+    @Test(
+        "A beat at 84 % of the RR with an inverted P wave is supraventricular; at 84 % with the sinus P it is normal",
+        arguments: [250.0, 360.0])
+    func atrialRule(fs: Double) {
+        // Regular 1.0 s with upright P waves 160 ms before the R; beats 30, 50 and 70 come at
+        // 0.84 × 1.0 s (not early enough for the 82 % timing rule without a pause after them: the
+        // next interval is 1.0 s); 30 and 70 have an inverted P 120 ms before the R, 50 the sinus P.
+        var rr = [Double](repeating: 1.0, count: 90)
+        for k in [30, 50, 70] { rr[k - 1] = 0.84; rr[k] = 1.0 }
+        let times = Self.times(rr)
+        var p = [Float](repeating: 0.15, count: times.count), pr = [Double](repeating: 0.16, count: times.count)
+        for k in [30, 70] { p[k] = -0.15; pr[k] = 0.12 }
+        let (x, peaks) = Self.beatsWithP(times, p: p, pr: pr, fs: fs)
+        let beats = BeatClassifier.classify(x, sampleRate: fs, peaks: peaks)
+        #expect(beats.count == peaks.count)
+        for (k, b) in beats.enumerated() where k >= 2 && k < beats.count - 1 {
+            #expect(b.beatClass == ([30, 70].contains(k) ? .supraventricular : .normal), "fs \(fs), beat \(k): \(b.beatClass) \(b.features)")
+        }
+        #expect((beats[60].features.pCorrelation ?? 0) > 0.9, "sinus beat P correlation \(beats[60].features.pCorrelation ?? .nan)")
+        #expect((beats[30].features.pCorrelation ?? 1) < 0.2, "ectopic P correlation \(beats[30].features.pCorrelation ?? .nan)")
+    }
 }
