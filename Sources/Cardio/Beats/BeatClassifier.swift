@@ -11,8 +11,9 @@ import Foundation
 /// Algorithm (durations in seconds, so it works at any rate):
 /// 1. **Morphology signal.** Blocks of `D = ⌊fs / 150⌋` samples are averaged to a working rate of
 ///    125–250 Hz, high-passed at 0.7 Hz and low-passed at 35 Hz (second-order Butterworth
-///    sections). Each beat's segment (−200…+250 ms around the R apex, with ±80 ms of margin for
-///    alignment) is copied from a ring as soon as its samples are in.
+///    sections). Each beat's segment (−300…+250 ms around the R apex, with ±80 ms of margin for
+///    alignment; the QRS morphology uses −200…+250 ms, the P window of step 9 the rest) is
+///    copied from a ring as soon as its samples are in.
 /// 2. **Morphology clusters** (the template-matching scheme of Hamilton's open-source beat
 ///    classifier, EP Limited OSEA, Hamilton 2002): up to eight running-average templates. A beat
 ///    joins the template it correlates best with (Pearson, −100…+160 ms, ±12 ms alignment) when
@@ -55,8 +56,9 @@ import Foundation
 ///    stops abruptly; sinus tachycardia speeds up gradually, so its first beat is not premature:
 ///    Page et al. 2016, "2015 ACC/AHA/HRS guideline for the management of adult patients with
 ///    supraventricular tachycardia", Circulation 133(14):e506–e574,
-///    doi:10.1161/CIR.0000000000000311, define SVT by rates above 100 bpm); else normal. A beat
-///    whose segment has masked samples is unclassifiable.
+///    doi:10.1161/CIR.0000000000000311, define SVT by rates above 100 bpm); else
+///    supraventricular by the atrial rule of step 9; else normal. A beat whose segment has masked
+///    samples is unclassifiable.
 /// 7. **Pause check** (``BeatFeatures/pauseSlopeRatio``, for HRV, not for the class): the
 ///    steepest slope of the morphology signal between 200 ms after the previous beat and 200 ms
 ///    before this one, over the smaller QRS slope of the two (intervals up to 2 s). A QRS the
@@ -80,6 +82,35 @@ import Foundation
 ///    check is armed only once the stream has had a ventricular beat (fusion needs a ventricular
 ///    focus) and 64 normal beats, so recordings without ventricular ectopy are untouched.
 ///    Unrecognised ventricular or atrial beats taken for normal are caught the same way.
+/// 9. **Atrial activity** (P-wave features as de Chazal et al. 2004 — P-wave presence and
+///    duration — and Llamedo & Martínez 2011 and Mar et al. 2011 use them; here against the
+///    patient's own sinus P, as the QRS against the own normal template): the segment reaches
+///    300 ms before the R apex; the P window is 300…60 ms before it (a P wave with a PR interval
+///    up to ~250 ms, ending before the QRS), taken at the normal template's alignment. A running
+///    **sinus P template** (average over the last 16 contributing windows) is built from beats
+///    with a QRS like the normal one (correlation ≥ 0.9), not ventricular and not premature
+///    (prematurity ≥ 0.9); once it has 8 beats, a beat contributes only when its own P window
+///    correlates ≥ 0.5 with it (ectopic atrial beats do not pull it), and 32 eligible beats in a
+///    row that do not re-seed it (the sinus P changed). ``BeatFeatures/pCorrelation`` is the
+///    Pearson correlation of the beat's P window with the template, ``BeatFeatures/pAmplitudeRatio``
+///    their RMS ratio, ``BeatFeatures/pTemplateAgreement`` the running mean correlation of the
+///    contributing beats (how coherent the sinus P is; atrial fibrillation has none). The
+///    **sinus RR** (``BeatFeatures/sinusRRSeconds``) is the running RR (weight 1/8) of the beats
+///    whose P correlates ≥ 0.7 with the template, reported only while one of the last 16 beats
+///    had such a P (in atrial fibrillation or flutter none has; the value before the episode
+///    would be stale). ``BeatFeatures/rrIrregularity`` is the median of the last 16 successive
+///    |ΔRR| over the RR average: low in a regular rhythm even with a few pauses, high in atrial
+///    fibrillation (a mean is dominated by the pauses). **Atrial rule:** a beat with a normal
+///    QRS (correlation ≥ 0.9) whose P window correlates below 0.2 with a coherent template
+///    (agreement ≥ 0.8) — its P differs from the sinus P, is absent or hidden in the T wave — is
+///    supraventricular when it comes before 85 % of the RR average in a regular rhythm (median
+///    irregularity below 0.10), or before 60 % of the sinus RR: the beats of an ectopic atrial
+///    rhythm can outnumber the sinus beats so that the RR average is their own, with the sinus
+///    beats after the pauses (sinus bradycardia with ectopic atrial runs). A beat of this rule
+///    starts no run for the run rule of step 6 (a P wave merging into the T wave as sinus
+///    tachycardia speeds up must not start one). The thresholds are round values checked on
+///    MIT-BIH DS1 (docs/VALIDATION.md reports DS2 apart). The template update does not depend on
+///    the class, so the features are the same whatever the rule decides.
 ///
 /// The fixed thresholds are physiological round numbers (a premature atrial beat comes before
 /// ~80 % of the sinus interval; cluster match at a correlation of 0.92); no parameter depends on
@@ -103,6 +134,12 @@ import Foundation
 ///   doi:10.1109/TBME.2004.827359 (RR features; the DS1/DS2 split of MIT-BIH).
 /// - V. Krasteva, I. Jekova, "QRS template matching for recognition of ventricular ectopic beats",
 ///   Annals of Biomedical Engineering 35(12):2065–2076, 2007, doi:10.1007/s10439-007-9368-9.
+/// - G. Llamedo, J. P. Martínez, "Heartbeat classification using feature selection driven by
+///   database generalization criteria", IEEE Trans. Biomed. Eng. 58(3):616–625, 2011,
+///   doi:10.1109/TBME.2010.2068048 (RR and wave features, inter-patient MIT-BIH evaluation).
+/// - T. Mar, S. Zaunseder, J. P. Martínez, M. Llamedo, R. Poll, "Optimization of ECG
+///   classification by means of feature selection", IEEE Trans. Biomed. Eng. 58(8):2168–2177,
+///   2011, doi:10.1109/TBME.2011.2113395 (P-wave and interval features for the S class).
 ///
 /// ```swift
 /// var detector = RPeakDetector(sampleRate: 360)

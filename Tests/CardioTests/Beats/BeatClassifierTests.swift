@@ -239,7 +239,8 @@ struct BeatClassifierTests {
         let beats = BeatClassifier.classify(x, sampleRate: fs, peaks: peaks)
         #expect(beats.count == peaks.count)
         for (k, b) in beats.enumerated() where k >= 2 && k < beats.count - 1 {
-            #expect(b.beatClass == ([30, 70].contains(k) ? .supraventricular : .normal), "fs \(fs), beat \(k): \(b.beatClass) \(b.features)")
+            #expect(
+                b.beatClass == ([30, 70].contains(k) ? .supraventricular : .normal), "fs \(fs), beat \(k): \(b.beatClass) \(b.features)")
         }
         #expect((beats[60].features.pCorrelation ?? 0) > 0.9, "sinus beat P correlation \(beats[60].features.pCorrelation ?? .nan)")
         #expect((beats[30].features.pCorrelation ?? 1) < 0.2, "ectopic P correlation \(beats[30].features.pCorrelation ?? .nan)")
