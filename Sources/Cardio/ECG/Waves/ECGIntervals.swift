@@ -102,11 +102,14 @@ struct IntervalAccumulator {
         func result(scope: String, start: Double, end: Double) -> ECGIntervals {
             func spread(_ v: [Float]) -> ECGIntervals.Spread? {
                 guard v.count >= ECGIntervals.minimumBeats else { return nil }
-                let s = v.sorted().map(Double.init)
+                // Stable sort of the Float values, read as Double: the same order and values as
+                // sorting the Doubles.
+                let s = WaveSort.sorted(v)
                 func q(_ p: Double) -> Double {
                     let h = p * Double(s.count - 1)
                     let i = Int(h.rounded(.down))
-                    return i + 1 < s.count ? s[i] + (s[i + 1] - s[i]) * (h - Double(i)) : s[i]
+                    let a = Double(s[i])
+                    return i + 1 < s.count ? a + (Double(s[i + 1]) - a) * (h - Double(i)) : a
                 }
                 return ECGIntervals.Spread(median: q(0.5), iqr: q(0.75) - q(0.25))
             }

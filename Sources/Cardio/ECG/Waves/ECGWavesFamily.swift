@@ -49,13 +49,18 @@ public enum ECGWavesFamily: AnalysisFamily {
         let options: ECGWavesOptions
         var leads = AnalyzerTable<Int, WaveLead>()
         var byName: [String: Int] = [:]
+        /// Per lead: its stream name (read per beat without copying the lead out of ``leads``).
+        var nameOf: [Int: String] = [:]
         /// Per lead: its group's combined stream name.
         var groupOf: [Int: String] = [:]
         var groups: [String: Combiner] = [:]
         var groupOrder: [String] = []
-        var accumulators: [String: IntervalAccumulator] = [:]
+        /// Per stream with rows, in the order of its first row: its interval windows and whether
+        /// its last beat was normal (arrays, mutated in place; ``accumulatorIndex`` finds a stream's).
+        var accumulators: [IntervalAccumulator] = []
         var accumulatorOrder: [String] = []
-        var previousNormal: [String: Bool] = [:]
+        var previousNormal: [Bool] = []
+        var accumulatorIndex: [String: Int] = [:]
         public private(set) var streamIssues: [AnalysisIssue] = []
         public var issues: [String] { streamIssues.map(\.description) }
 
@@ -72,6 +77,7 @@ public enum ECGWavesFamily: AnalysisFamily {
                     streamName: stream.name, microvoltsPerUnit: ECGBeatEvents.microvoltsPerUnit(stream.info.columns.first?.unit),
                     medianWindowSeconds: options.medianBeatWindowSeconds), for: stream.index)
             byName[stream.name] = stream.index
+            nameOf[stream.index] = stream.name
             var key = stream.info.key
             key.channel = ECGWavesFamily.combinedChannel
             let g = key.description
@@ -112,8 +118,8 @@ public enum ECGWavesFamily: AnalysisFamily {
                 if let g = groupOf[index] { groups[g]!.ended.insert(index) }
                 try drain(groupOf[index], output: output)
             }
-            for name in accumulatorOrder {
-                for var r in accumulators[name]!.finish() {
+            for (i, name) in accumulatorOrder.enumerated() {
+                for var r in accumulators[i].finish() {
                     r.countsInSummary = summarises(name)
                     try output.emit(ECGWavesTables.intervals, Streamed(stream: name, value: r))
                 }
@@ -129,8 +135,7 @@ public enum ECGWavesFamily: AnalysisFamily {
 
         /// Writes a lead's delineated beats and median beat rows, and passes the beats to its group.
         private mutating func emit(_ beats: [BeatWaves], _ medians: [MedianBeatPoint], lead: Int, output: any ResultOutput) throws {
-            guard !beats.isEmpty || !medians.isEmpty, let name = leads[lead]?.streamName ?? byName.first(where: { $0.value == lead })?.key
-            else { return }
+            guard !beats.isEmpty || !medians.isEmpty, let name = nameOf[lead] else { return }
             for b in beats { try write(b, stream: name, output: output) }
             for m in medians { try output.emit(ECGWavesTables.medianBeats, Streamed(stream: name, value: m)) }
             guard !beats.isEmpty else { return }
@@ -148,15 +153,21 @@ public enum ECGWavesFamily: AnalysisFamily {
         /// One row, and its contribution to the stream's intervals.
         private mutating func write(_ b: BeatWaves, stream: String, output: any ResultOutput) throws {
             try output.emit(ECGWavesTables.waves, Streamed(stream: stream, value: b))
-            if accumulators[stream] == nil {
-                accumulators[stream] = IntervalAccumulator(windowSeconds: options.intervalWindowSeconds)
+            let i: Int
+            if let k = accumulatorIndex[stream] {
+                i = k
+            } else {
+                i = accumulators.count
+                accumulatorIndex[stream] = i
+                accumulators.append(IntervalAccumulator(windowSeconds: options.intervalWindowSeconds))
                 accumulatorOrder.append(stream)
+                previousNormal.append(false)
             }
-            if var closed = accumulators[stream]!.add(b, previousNormal: previousNormal[stream] ?? false) {
+            if var closed = accumulators[i].add(b, previousNormal: previousNormal[i]) {
                 closed.countsInSummary = summarises(stream)
                 try output.emit(ECGWavesTables.intervals, Streamed(stream: stream, value: closed))
             }
-            previousNormal[stream] = b.beatClass == "N"
+            previousNormal[i] = b.beatClass == "N"
         }
     }
 

@@ -115,12 +115,29 @@ struct MedianBeatAccumulator {
         guard n >= ECGIntervals.minimumBeats else { return [] }
         let start = Double(k) * windowSeconds, end = Double(k + 1) * windowSeconds
         // Non-empty here: n ≥ minimumBeats columns, and found.count ≥ minimumBeats.
-        func median(_ v: [Float]) -> Double { ECGWavesFamily.Combiner.median(v.map(Double.init))! }
+        // The median of the values read as Double (``ECGWavesFamily/Combiner/median(_:)``'s
+        // rule: the mean of the middle two for an even count), from a stable sort of the Floats
+        // (the same order and values as sorting the Doubles).
+        func median(sorted s: UnsafeMutableBufferPointer<Float>) -> Double {
+            let c = s.count
+            return c % 2 == 1 ? Double(s[c / 2]) : 0.5 * (Double(s[c / 2 - 1]) + Double(s[c / 2]))
+        }
+        func median(_ v: [Float]) -> Double {
+            var s = WaveSort.sorted(v)
+            return s.withUnsafeMutableBufferPointer { median(sorted: $0) }
+        }
         var beat = [Double](repeating: 0, count: Self.count)
-        var column = [Float](repeating: 0, count: n)
-        for j in 0..<Self.count {
-            for i in 0..<n { column[i] = samples[i * Self.count + j] }
-            beat[j] = median(column)
+        var column = [Float](repeating: 0, count: n), scratch = column
+        samples.withUnsafeBufferPointer { sp in
+            column.withUnsafeMutableBufferPointer { cp in
+                scratch.withUnsafeMutableBufferPointer { tp in
+                    for j in 0..<Self.count {
+                        for i in 0..<n { cp[i] = sp[i * Self.count + j] }
+                        WaveSort.sort(cp.baseAddress!, count: n, scratch: tp.baseAddress!)
+                        beat[j] = median(sorted: cp)
+                    }
+                }
+            }
         }
         func offset(_ j: Int) -> Double { -Self.before + Double(j) * Self.step }
         let note = n == seen ? "median of \(n) beats" : "median of \(n) of \(seen) beats"
