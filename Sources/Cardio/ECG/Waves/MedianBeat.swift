@@ -116,26 +116,22 @@ struct MedianBeatAccumulator {
         let start = Double(k) * windowSeconds, end = Double(k + 1) * windowSeconds
         // Non-empty here: n ≥ minimumBeats columns, and found.count ≥ minimumBeats.
         // The median of the values read as Double (``ECGWavesFamily/Combiner/median(_:)``'s
-        // rule: the mean of the middle two for an even count), from a stable sort of the Floats
-        // (the same order and values as sorting the Doubles).
-        func median(sorted s: UnsafeMutableBufferPointer<Float>) -> Double {
-            let c = s.count
-            return c % 2 == 1 ? Double(s[c / 2]) : 0.5 * (Double(s[c / 2 - 1]) + Double(s[c / 2]))
+        // rule: the mean of the middle two for an even count) from their order statistics
+        // (exact selection: the same values as sorting the Doubles).
+        func median(_ v: UnsafeBufferPointer<Float>) -> Double {
+            let c = v.count
+            if c % 2 == 1 { return Double(WaveSort.orderStatistics(v, positions: [c / 2])[0]) }
+            let m = WaveSort.orderStatistics(v, positions: [c / 2 - 1, c / 2])
+            return 0.5 * (Double(m[0]) + Double(m[1]))
         }
-        func median(_ v: [Float]) -> Double {
-            var s = WaveSort.sorted(v)
-            return s.withUnsafeMutableBufferPointer { median(sorted: $0) }
-        }
+        func median(_ v: [Float]) -> Double { v.withUnsafeBufferPointer { median($0) } }
         var beat = [Double](repeating: 0, count: Self.count)
-        var column = [Float](repeating: 0, count: n), scratch = column
+        var column = [Float](repeating: 0, count: n)
         samples.withUnsafeBufferPointer { sp in
             column.withUnsafeMutableBufferPointer { cp in
-                scratch.withUnsafeMutableBufferPointer { tp in
-                    for j in 0..<Self.count {
-                        for i in 0..<n { cp[i] = sp[i * Self.count + j] }
-                        WaveSort.sort(cp.baseAddress!, count: n, scratch: tp.baseAddress!)
-                        beat[j] = median(sorted: cp)
-                    }
+                for j in 0..<Self.count {
+                    for i in 0..<n { cp[i] = sp[i * Self.count + j] }
+                    beat[j] = median(UnsafeBufferPointer(cp))
                 }
             }
         }

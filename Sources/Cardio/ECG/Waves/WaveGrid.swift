@@ -240,9 +240,23 @@ struct WaveGrid {
     ///   - position: the last fractional grid index.
     ///   - count: how many samples, one grid step apart.
     func mean(endingAt position: Double, count: Int) -> Float {
-        var v = [Float](repeating: 0, count: count)
-        guard copy(from: position - Double(count - 1), into: &v, level: 0, scale: 1) else { return .nan }
-        return v.reduce(0, +) / Float(count)
+        // The values ``copy(from:into:level:scale:)`` gives, summed from the first as they come
+        // (no array).
+        let from = position - Double(count - 1)
+        let i0 = Int(from.rounded(.down))
+        let f = Float(from - Double(i0))
+        guard i0 >= base, i0 + count + (f == 0 ? 0 : 1) <= produced else { return .nan }
+        return x.withUnsafeBufferPointer { xp in
+            let p = xp.baseAddress! + (i0 - base)
+            var s: Float = 0
+            for j in 0..<count {
+                let a = p[j]
+                let v = f == 0 ? a : a + (p[j + 1] - a) * f
+                guard v.isFinite else { return .nan }
+                s += v
+            }
+            return s / Float(count)
+        }
     }
 
     /// Forgets grid samples before grid index `index` (in large steps, so the cost stays linear).

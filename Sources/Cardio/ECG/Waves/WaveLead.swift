@@ -93,11 +93,11 @@ struct WaveLead {
 
     /// Hands out the delineated beats and median beat rows made since the last call.
     mutating func take() -> ([BeatWaves], [MedianBeatPoint]) {
-        defer {
-            done.removeAll(keepingCapacity: true)
-            doneMedians.removeAll(keepingCapacity: true)
-        }
-        return (done, doneMedians)
+        // Handed over (not copied and cleared, which would copy the buffer the caller holds).
+        var d: [BeatWaves] = [], m: [MedianBeatPoint] = []
+        swap(&d, &done)
+        swap(&m, &doneMedians)
+        return (d, m)
     }
 
     /// Takes a published beat.

@@ -1,68 +1,104 @@
-/// Ascending, stable sorting of `Float` values for the waves family's medians and quartiles
-/// (``IntervalAccumulator``, ``MedianBeatAccumulator``): the order `sorted()` gives (equal values
-/// keep their input order, so even ±0 land where they did), without its generic comparator calls
-/// and per-merge allocations. Insertion sort on runs of 16, then bottom-up merges between the
-/// values and one scratch buffer (Knuth, The Art of Computer Programming vol. 3, §5.2.1 and
-/// §5.2.4: straight insertion, straight two-way merging), O(n log n).
+/// Exact order statistics of `Float` values for the waves family's medians and quartiles
+/// (``IntervalAccumulator``, ``MedianBeatAccumulator``): the value at a position of the stable
+/// ascending order (`sorted()`'s, equal values in input order), found by selection instead of a
+/// full sort. Quickselect (Hoare 1961, Algorithm 65 FIND) with a median-of-three pivot and
+/// branch-free Lomuto partitions (values below the pivot, then those equal to it, so repeated
+/// values cost one pass), insertion sort below 16 values. Values that compare equal are equal
+/// except +0 and −0: a zero's sign is read from the input order, as the stable sort places them.
 enum WaveSort {
-    /// The values of `v` in ascending order (stable).
-    /// - Parameter v: finite values (or infinities; no NaN).
-    /// - Returns: `v` sorted.
-    static func sorted(_ v: [Float]) -> [Float] {
-        var s = v
-        var t = [Float](repeating: 0, count: v.count)
-        s.withUnsafeMutableBufferPointer { sp in
-            t.withUnsafeMutableBufferPointer { tp in
-                if let a = sp.baseAddress, let b = tp.baseAddress { sort(a, count: sp.count, scratch: b) }
+    /// The values at `positions` of the stable ascending order of `v`.
+    /// - Parameters:
+    ///   - v: finite values (or infinities; no NaN).
+    ///   - positions: ascending positions in `0 ..< v.count`.
+    /// - Returns: one value per position.
+    static func orderStatistics(_ v: UnsafeBufferPointer<Float>, positions: [Int]) -> [Float] {
+        let n = v.count
+        guard n > 0 else { return [] }
+        return withUnsafeTemporaryAllocation(of: Float.self, capacity: n) { work in
+            let p = work.baseAddress!
+            p.initialize(from: v.baseAddress!, count: n)
+            var out = [Float]()
+            out.reserveCapacity(positions.count)
+            var lo = 0
+            for k in positions {
+                let x: Float
+                if k < lo {
+                    // Already in place (a repeated position).
+                    x = p[k]
+                } else if k == lo {
+                    // The smallest of the rest.
+                    var m = lo
+                    for i in (lo + 1)..<n where p[i] < p[m] { m = i }
+                    work.swapAt(m, lo)
+                    x = p[lo]
+                    lo += 1
+                } else {
+                    x = select(p, lo, n, k)
+                    lo = k + 1
+                }
+                out.append(x == 0 ? zero(at: k, in: v) : x)
             }
+            return out
         }
-        return s
     }
 
-    /// Sorts `count` values at `p` in place (stable), using `count` values of `scratch`.
-    static func sort(_ p: UnsafeMutablePointer<Float>, count n: Int, scratch: UnsafeMutablePointer<Float>) {
-        let run = 16
-        var lo = 0
-        while lo < n {
-            let hi = min(lo + run, n)
-            var i = lo + 1
-            while i < hi {
+    /// The zero at position `k` of the stable order of `v` (where a zero is): the (k − L)th
+    /// zero of `v` in input order, L the count of negative values.
+    private static func zero(at k: Int, in v: UnsafeBufferPointer<Float>) -> Float {
+        var below = 0
+        for x in v where x < 0 { below += 1 }
+        var z = k - below
+        for x in v where x == 0 {
+            if z == 0 { return x }
+            z -= 1
+        }
+        return 0
+    }
+
+    /// Rearranges `p[lo ..< hi]` so that `p[k]` holds the value of rank `k` (those before it are
+    /// not above it, those after not below), and returns it.
+    private static func select(_ p: UnsafeMutablePointer<Float>, _ lo0: Int, _ hi0: Int, _ k: Int) -> Float {
+        var lo = lo0, hi = hi0
+        while hi - lo > 16 {
+            let a = p[lo], b = p[lo + (hi - lo) / 2], c = p[hi - 1]
+            let pivot = Swift.max(Swift.min(a, b), Swift.min(Swift.max(a, b), c))
+            // Below the pivot to the front (each value swapped with the boundary's, the
+            // boundary advanced when it is below: no branch on the data).
+            var s = lo
+            for i in lo..<hi {
                 let x = p[i]
-                var j = i
-                while j > lo && x < p[j - 1] {
-                    p[j] = p[j - 1]
-                    j -= 1
-                }
-                p[j] = x
-                i += 1
+                let below = x < pivot
+                p[i] = p[s]
+                p[s] = x
+                s += below ? 1 : 0
             }
-            lo = hi
-        }
-        var width = run
-        var src = p, dst = scratch
-        while width < n {
-            var lo = 0
-            while lo < n {
-                let mid = min(lo + width, n), hi = min(lo + 2 * width, n)
-                var a = lo, b = mid, k = lo
-                while a < mid && b < hi {
-                    // The left run's value first unless the right one is smaller: stable.
-                    if src[b] < src[a] {
-                        dst[k] = src[b]
-                        b += 1
-                    } else {
-                        dst[k] = src[a]
-                        a += 1
-                    }
-                    k += 1
-                }
-                if a < mid { (dst + k).update(from: src + a, count: mid - a) }
-                if b < hi { (dst + k + (mid - a)).update(from: src + b, count: hi - b) }
-                lo = hi
+            if k < s {
+                hi = s
+                continue
             }
-            swap(&src, &dst)
-            width *= 2
+            // Then those equal to the pivot.
+            var e = s
+            for i in s..<hi {
+                let x = p[i]
+                let equal = !(pivot < x)
+                p[i] = p[e]
+                p[e] = x
+                e += equal ? 1 : 0
+            }
+            if k < e { return p[k] }
+            lo = e
         }
-        if src != p { p.update(from: src, count: n) }
+        var i = lo + 1
+        while i < hi {
+            let x = p[i]
+            var j = i
+            while j > lo && x < p[j - 1] {
+                p[j] = p[j - 1]
+                j -= 1
+            }
+            p[j] = x
+            i += 1
+        }
+        return p[k]
     }
 }
