@@ -104,9 +104,14 @@ struct WaveDelineator {
         let d2 = QuadraticSplineWavelet.delay(2)
         func widx(_ pos: Int, _ k: Int) -> Int { pos + Int(QuadraticSplineWavelet.delay(k).rounded(.down)) }
         let mainLo = widx(r - samples(0.1), 2), mainHi = widx(r + samples(0.1), 2)
-        var im = mainLo
-        for i in mainLo...mainHi where abs(w2[i]) > abs(w2[im]) { im = i }
-        let big = abs(w2[im])
+        // The first index of the largest |W| (the running largest kept in a register, so the
+        // compiler can select instead of branching).
+        var im = mainLo, big = abs(w2[mainLo])
+        for i in mainLo...mainHi {
+            let v = abs(w2[i])
+            im = v > big ? i : im
+            big = v > big ? v : big
+        }
         guard big > 0 else { return m }
         // The R wave: the largest maximum and its opposite-sign neighbour (the larger one) within
         // 80 ms; then at most one Q (before) and one S (after) maximum of alternating sign within
