@@ -1,9 +1,9 @@
 /// Exact order statistics of `Float` values for the waves family's medians and quartiles
 /// (``IntervalAccumulator``, ``MedianBeatAccumulator``): the value at a position of the stable
 /// ascending order (`sorted()`'s, equal values in input order), found by selection instead of a
-/// full sort. Quickselect (Hoare 1961, Algorithm 65 FIND) with a median-of-three pivot and
-/// branch-free Lomuto partitions (values below the pivot, then those equal to it, so repeated
-/// values cost one pass), insertion sort below 16 values. Values that compare equal are equal
+/// full sort. Quickselect (Hoare CAR 1961, Algorithm 65: Find, Commun. ACM 4(7):321–322) with a
+/// median-of-three pivot and branch-free Lomuto partitions (values below the pivot, then those
+/// equal to it, so repeated values cost one pass), insertion sort below 16 values. Values that compare equal are equal
 /// except +0 and −0: a zero's sign is read from the input order, as the stable sort places them.
 enum WaveSort {
     /// The values at `positions` of the stable ascending order of `v`.
