@@ -102,11 +102,27 @@ struct IntervalAccumulator {
         func result(scope: String, start: Double, end: Double) -> ECGIntervals {
             func spread(_ v: [Float]) -> ECGIntervals.Spread? {
                 guard v.count >= ECGIntervals.minimumBeats else { return nil }
-                let s = v.sorted().map(Double.init)
+                // The linear quantiles read the values of the ascending order at ⌊p(n − 1)⌋ and
+                // the next: those order statistics by selection (exact), read as Double (the
+                // same values and order as sorting the Doubles).
+                let n = v.count
+                func index(_ p: Double) -> (Int, Double) {
+                    let h = p * Double(n - 1)
+                    return (Int(h.rounded(.down)), h)
+                }
+                var positions = [Int]()
+                for p in [0.5, 0.75, 0.25] {
+                    let i = index(p).0
+                    positions.append(i)
+                    if i + 1 < n { positions.append(i + 1) }
+                }
+                positions.sort()
+                let values = v.withUnsafeBufferPointer { WaveSort.orderStatistics($0, positions: positions) }
+                func s(_ i: Int) -> Double { Double(values[positions.firstIndex(of: i)!]) }
                 func q(_ p: Double) -> Double {
-                    let h = p * Double(s.count - 1)
-                    let i = Int(h.rounded(.down))
-                    return i + 1 < s.count ? s[i] + (s[i + 1] - s[i]) * (h - Double(i)) : s[i]
+                    let (i, h) = index(p)
+                    let a = s(i)
+                    return i + 1 < n ? a + (s(i + 1) - a) * (h - Double(i)) : a
                 }
                 return ECGIntervals.Spread(median: q(0.5), iqr: q(0.75) - q(0.25))
             }

@@ -47,15 +47,26 @@ public enum ECGWavesFamily: AnalysisFamily {
     /// The delineation of one recording.
     public struct Analyzer: RecordingAnalyzer {
         let options: ECGWavesOptions
-        var leads = AnalyzerTable<Int, WaveLead>()
+        /// The leads in claim order, mutated in place in the array (a lead is never copied per
+        /// beat or block); ``slotOf`` maps a stream index to its slot, ``live`` says which have
+        /// not finished (a finished slot holds an empty lead, its memory released).
+        var leads: [WaveLead] = []
+        var live: [Bool] = []
+        var streamOf: [Int] = []
+        var slotOf: [Int: Int] = [:]
         var byName: [String: Int] = [:]
+        /// Per lead: its stream name (read per beat without copying the lead out of ``leads``).
+        var nameOf: [Int: String] = [:]
         /// Per lead: its group's combined stream name.
         var groupOf: [Int: String] = [:]
         var groups: [String: Combiner] = [:]
         var groupOrder: [String] = []
-        var accumulators: [String: IntervalAccumulator] = [:]
+        /// Per stream with rows, in the order of its first row: its interval windows and whether
+        /// its last beat was normal (arrays, mutated in place; ``accumulatorIndex`` finds a stream's).
+        var accumulators: [IntervalAccumulator] = []
         var accumulatorOrder: [String] = []
-        var previousNormal: [String: Bool] = [:]
+        var previousNormal: [Bool] = []
+        var accumulatorIndex: [String: Int] = [:]
         public private(set) var streamIssues: [AnalysisIssue] = []
         public var issues: [String] { streamIssues.map(\.description) }
 
@@ -67,11 +78,20 @@ public enum ECGWavesFamily: AnalysisFamily {
 
         public mutating func claim(_ stream: AnnouncedStream) -> Bool {
             guard stream.info.key.sensor == .electrocardiogram else { return false }
-            leads.add(
-                WaveLead(
-                    streamName: stream.name, microvoltsPerUnit: ECGBeatEvents.microvoltsPerUnit(stream.info.columns.first?.unit),
-                    medianWindowSeconds: options.medianBeatWindowSeconds), for: stream.index)
+            let lead = WaveLead(
+                streamName: stream.name, microvoltsPerUnit: ECGBeatEvents.microvoltsPerUnit(stream.info.columns.first?.unit),
+                medianWindowSeconds: options.medianBeatWindowSeconds)
+            if let s = slotOf[stream.index] {
+                leads[s] = lead
+                live[s] = true
+            } else {
+                slotOf[stream.index] = leads.count
+                leads.append(lead)
+                live.append(true)
+                streamOf.append(stream.index)
+            }
             byName[stream.name] = stream.index
+            nameOf[stream.index] = stream.name
             var key = stream.info.key
             key.channel = ECGWavesFamily.combinedChannel
             let g = key.description
@@ -85,35 +105,33 @@ public enum ECGWavesFamily: AnalysisFamily {
         }
 
         public mutating func consume(_ block: SampleBlock, output: any ResultOutput) throws {
-            let taken = leads.update(block.stream) { l in
-                l.consume(block)
-                return l.take()
-            }
-            guard let (done, medians) = taken else { return }
+            guard let s = slotOf[block.stream], live[s] else { return }
+            leads[s].consume(block)
+            let (done, medians) = leads[s].take()
             try emit(done, medians, lead: block.stream, output: output)
         }
 
         public mutating func consume(derived event: DerivedEvent, series: DerivedSeries, output: any ResultOutput) throws {
             guard event.series == ECGBeatEvents.series.id, let index = byName[event.stream] else { return }
             let beat = WaveLead.Beat(time: event.time, beatClass: event.values.first?.label, quality: event.values.dropFirst().first?.label)
-            let taken = leads.update(index) { l in
-                l.add(beat)
-                return l.take()
-            }
-            guard let (done, medians) = taken else { return }
+            guard let s = slotOf[index], live[s] else { return }
+            leads[s].add(beat)
+            let (done, medians) = leads[s].take()
             try emit(done, medians, lead: index, output: output)
         }
 
         public mutating func finish(output: any ResultOutput) throws {
-            for index in leads.order {
-                guard var l = leads.remove(index) else { continue }
+            for (s, index) in streamOf.enumerated() where live[s] {
+                live[s] = false
+                var l = WaveLead(streamName: "")
+                swap(&l, &leads[s])
                 l.flushAll()
                 try emit(l.done, l.doneMedians, lead: index, output: output)
                 if let g = groupOf[index] { groups[g]!.ended.insert(index) }
                 try drain(groupOf[index], output: output)
             }
-            for name in accumulatorOrder {
-                for var r in accumulators[name]!.finish() {
+            for (i, name) in accumulatorOrder.enumerated() {
+                for var r in accumulators[i].finish() {
                     r.countsInSummary = summarises(name)
                     try output.emit(ECGWavesTables.intervals, Streamed(stream: name, value: r))
                 }
@@ -129,8 +147,7 @@ public enum ECGWavesFamily: AnalysisFamily {
 
         /// Writes a lead's delineated beats and median beat rows, and passes the beats to its group.
         private mutating func emit(_ beats: [BeatWaves], _ medians: [MedianBeatPoint], lead: Int, output: any ResultOutput) throws {
-            guard !beats.isEmpty || !medians.isEmpty, let name = leads[lead]?.streamName ?? byName.first(where: { $0.value == lead })?.key
-            else { return }
+            guard !beats.isEmpty || !medians.isEmpty, let name = nameOf[lead] else { return }
             for b in beats { try write(b, stream: name, output: output) }
             for m in medians { try output.emit(ECGWavesTables.medianBeats, Streamed(stream: name, value: m)) }
             guard !beats.isEmpty else { return }
@@ -148,15 +165,21 @@ public enum ECGWavesFamily: AnalysisFamily {
         /// One row, and its contribution to the stream's intervals.
         private mutating func write(_ b: BeatWaves, stream: String, output: any ResultOutput) throws {
             try output.emit(ECGWavesTables.waves, Streamed(stream: stream, value: b))
-            if accumulators[stream] == nil {
-                accumulators[stream] = IntervalAccumulator(windowSeconds: options.intervalWindowSeconds)
+            let i: Int
+            if let k = accumulatorIndex[stream] {
+                i = k
+            } else {
+                i = accumulators.count
+                accumulatorIndex[stream] = i
+                accumulators.append(IntervalAccumulator(windowSeconds: options.intervalWindowSeconds))
                 accumulatorOrder.append(stream)
+                previousNormal.append(false)
             }
-            if var closed = accumulators[stream]!.add(b, previousNormal: previousNormal[stream] ?? false) {
+            if var closed = accumulators[i].add(b, previousNormal: previousNormal[i]) {
                 closed.countsInSummary = summarises(stream)
                 try output.emit(ECGWavesTables.intervals, Streamed(stream: stream, value: closed))
             }
-            previousNormal[stream] = b.beatClass == "N"
+            previousNormal[i] = b.beatClass == "N"
         }
     }
 

@@ -115,12 +115,25 @@ struct MedianBeatAccumulator {
         guard n >= ECGIntervals.minimumBeats else { return [] }
         let start = Double(k) * windowSeconds, end = Double(k + 1) * windowSeconds
         // Non-empty here: n ≥ minimumBeats columns, and found.count ≥ minimumBeats.
-        func median(_ v: [Float]) -> Double { ECGWavesFamily.Combiner.median(v.map(Double.init))! }
+        // The median of the values read as Double (``ECGWavesFamily/Combiner/median(_:)``'s
+        // rule: the mean of the middle two for an even count) from their order statistics
+        // (exact selection: the same values as sorting the Doubles).
+        func median(_ v: UnsafeBufferPointer<Float>) -> Double {
+            let c = v.count
+            if c % 2 == 1 { return Double(WaveSort.orderStatistics(v, positions: [c / 2])[0]) }
+            let m = WaveSort.orderStatistics(v, positions: [c / 2 - 1, c / 2])
+            return 0.5 * (Double(m[0]) + Double(m[1]))
+        }
+        func median(_ v: [Float]) -> Double { v.withUnsafeBufferPointer { median($0) } }
         var beat = [Double](repeating: 0, count: Self.count)
         var column = [Float](repeating: 0, count: n)
-        for j in 0..<Self.count {
-            for i in 0..<n { column[i] = samples[i * Self.count + j] }
-            beat[j] = median(column)
+        samples.withUnsafeBufferPointer { sp in
+            column.withUnsafeMutableBufferPointer { cp in
+                for j in 0..<Self.count {
+                    for i in 0..<n { cp[i] = sp[i * Self.count + j] }
+                    beat[j] = median(UnsafeBufferPointer(cp))
+                }
+            }
         }
         func offset(_ j: Int) -> Double { -Self.before + Double(j) * Self.step }
         let note = n == seen ? "median of \(n) beats" : "median of \(n) of \(seen) beats"

@@ -73,43 +73,40 @@ struct QuadraticSplineWavelet {
     mutating func append(_ x: UnsafeBufferPointer<Float>, to out: inout Scales) {
         let n = x.count
         guard n > 0 else { return }
-        // The approximation s_{k−1} that scale 2^k reads: its history, then the n new values.
-        var input = history[0] + x
-        for k in 1...Self.scales {
-            let d = 1 << (k - 1), h = 3 * d
-            // The loops read through offset pointers (no index arithmetic that could trap), so
-            // the compiler vectorises them; each value is computed as before.
-            input.withUnsafeBufferPointer { sp in
-                let s = sp.baseAddress!
-                func detail(_ w: inout [Float]) {
-                    let at = w.count
-                    w.append(contentsOf: repeatElement(0, count: n))
-                    w.withUnsafeMutableBufferPointer { wp in
-                        let o = wp.baseAddress! + at, a = s + h, b = s + (h - d)
-                        for i in 0..<n { o[i] = 2 * (a[i] - b[i]) }
+        // Two work buffers (the approximation a scale reads: its history, then the n new values;
+        // and the next one), swapped level by level, and one for a detail scale before it is
+        // appended: no allocation per level. The loops read through offset pointers (no index
+        // arithmetic that could trap), so the compiler vectorises them; each value is computed
+        // as before.
+        let cap = (3 << (Self.scales - 1)) + n
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * cap) { buffer in
+            var a = buffer.baseAddress!, b = a + cap
+            let detail = b + cap
+            history[0].withUnsafeBufferPointer { a.update(from: $0.baseAddress!, count: $0.count) }
+            (a + history[0].count).update(from: x.baseAddress!, count: n)
+            for k in 1...Self.scales {
+                let d = 1 << (k - 1), h = 3 * d
+                let s = a
+                if k == 2 || k == 4 || k == 5 {
+                    let p = s + h, q = s + (h - d)
+                    for i in 0..<n { detail[i] = 2 * (p[i] - q[i]) }
+                    let values = UnsafeBufferPointer(start: detail, count: n)
+                    switch k {
+                    case 2: out.w2.append(contentsOf: values)
+                    case 4: out.w4.append(contentsOf: values)
+                    default: out.w5.append(contentsOf: values)
                     }
                 }
-                switch k {
-                case 2: detail(&out.w2)
-                case 4: detail(&out.w4)
-                case 5: detail(&out.w5)
-                default: break
+                if k < Self.scales {
+                    let hn = 6 * d
+                    history[k].withUnsafeBufferPointer { b.update(from: $0.baseAddress!, count: hn) }
+                    let o = b + hn
+                    let s0 = s + h, s1 = s + (h - d), s2 = s + (h - 2 * d), s3 = s + (h - 3 * d)
+                    for i in 0..<n { o[i] = (s0[i] + 3 * s1[i] + 3 * s2[i] + s3[i]) * 0.125 }
                 }
-            }
-            if k < Self.scales {
-                let hn = 6 * d
-                var next = history[k] + repeatElement(0, count: n)
-                input.withUnsafeBufferPointer { sp in
-                    next.withUnsafeMutableBufferPointer { np in
-                        let s = sp.baseAddress!, o = np.baseAddress! + hn
-                        let s0 = s + h, s1 = s + (h - d), s2 = s + (h - 2 * d), s3 = s + (h - 3 * d)
-                        for i in 0..<n { o[i] = (s0[i] + 3 * s1[i] + 3 * s2[i] + s3[i]) * 0.125 }
-                    }
-                }
-                history[k - 1] = Array(input[n..<(n + h)])
-                input = next
-            } else {
-                history[k - 1] = Array(input[n..<(n + h)])
+                // The last h values this scale read are its history for the next block.
+                history[k - 1].withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: s + n, count: h) }
+                swap(&a, &b)
             }
         }
     }

@@ -104,9 +104,14 @@ struct WaveDelineator {
         let d2 = QuadraticSplineWavelet.delay(2)
         func widx(_ pos: Int, _ k: Int) -> Int { pos + Int(QuadraticSplineWavelet.delay(k).rounded(.down)) }
         let mainLo = widx(r - samples(0.1), 2), mainHi = widx(r + samples(0.1), 2)
-        var im = mainLo
-        for i in mainLo...mainHi where abs(w2[i]) > abs(w2[im]) { im = i }
-        let big = abs(w2[im])
+        // The first index of the largest |W| (the running largest kept in a register, so the
+        // compiler can select instead of branching).
+        var im = mainLo, big = abs(w2[mainLo])
+        for i in mainLo...mainHi {
+            let v = abs(w2[i])
+            im = v > big ? i : im
+            big = v > big ? v : big
+        }
         guard big > 0 else { return m }
         // The R wave: the largest maximum and its opposite-sign neighbour (the larger one) within
         // 80 ms; then at most one Q (before) and one S (after) maximum of alternating sign within
@@ -329,20 +334,23 @@ struct WaveDelineator {
 
     /// Indices of local maxima of |w| in `from...to` (clamped).
     static func moduloMaxima(_ w: UnsafeBufferPointer<Float>, from: Int, to: Int) -> [Int] {
-        var out = [Int]()
         let lo = max(from, 1), hi = min(to, w.count - 2)
-        guard lo <= hi else { return out }
-        out.reserveCapacity(32)
-        // Each |W| read once, through the pointer.
-        let p = w.baseAddress!
-        var previous = abs(p[lo - 1]), v = abs(p[lo])
-        for i in lo...hi {
-            let next = abs(p[i + 1])
-            if v > 0 && v >= previous && v > next { out.append(i) }
-            previous = v
-            v = next
+        guard lo <= hi else { return [] }
+        // Each |W| read once, through the pointer; every index written, the count advanced
+        // when it is a maximum (no branch on the data).
+        return [Int](unsafeUninitializedCapacity: hi - lo + 1) { out, made in
+            let p = w.baseAddress!, o = out.baseAddress!
+            var c = 0
+            var previous = abs(p[lo - 1]), v = abs(p[lo])
+            for i in lo...hi {
+                let next = abs(p[i + 1])
+                o[c] = i
+                c += (v > 0 ? 1 : 0) & (v >= previous ? 1 : 0) & (v > next ? 1 : 0)
+                previous = v
+                v = next
+            }
+            made = c
         }
-        return out
     }
 
     /// Modulus maxima in `from...to` above `threshold`.

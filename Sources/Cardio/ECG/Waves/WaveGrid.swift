@@ -85,19 +85,27 @@ struct WaveGrid {
                     j += 1
                 }
                 // The body: every average inside the raw samples received.
-                if half == 1 {
-                    // The 512 Hz case, unrolled: the same sums in the same order.
-                    while j < end {
-                        let u = Double(j) * step
-                        let i0 = Int(u)
-                        let f = Float(u - Double(i0))
-                        let p = r + (i0 - 1)
-                        let p0 = p[0], p1 = p[1], p2 = p[2], p3 = p[3]
-                        let a = (((0 as Float) + p0 + p1) + p2) / width
-                        let b = (((0 as Float) + p1 + p2) + p3) / width
-                        o[n] = a + (b - a) * f
-                        n += 1
-                        j += 1
+                if half == 1 && j < end {
+                    // The 512 Hz case: the 3-sample averages of the raw samples the body reads,
+                    // once each in one pass that vectorises (the same sums in the same order, so
+                    // the same values), then the interpolation between neighbours.
+                    let lo = left(j), count = left(end - 1) + 2 - lo
+                    let averages = [Float](unsafeUninitializedCapacity: count) { ap, made in
+                        let d = ap.baseAddress!, q = r + lo
+                        for i in 0..<count { d[i] = ((((0 as Float) + q[i - 1]) + q[i]) + q[i + 1]) / width }
+                        made = count
+                    }
+                    averages.withUnsafeBufferPointer { ap in
+                        let m = ap.baseAddress! - lo
+                        while j < end {
+                            let u = Double(j) * step
+                            let i0 = Int(u)
+                            let f = Float(u - Double(i0))
+                            let a = m[i0], b = m[i0 + 1]
+                            o[n] = a + (b - a) * f
+                            n += 1
+                            j += 1
+                        }
                     }
                 } else {
                     while j < end {
@@ -232,9 +240,23 @@ struct WaveGrid {
     ///   - position: the last fractional grid index.
     ///   - count: how many samples, one grid step apart.
     func mean(endingAt position: Double, count: Int) -> Float {
-        var v = [Float](repeating: 0, count: count)
-        guard copy(from: position - Double(count - 1), into: &v, level: 0, scale: 1) else { return .nan }
-        return v.reduce(0, +) / Float(count)
+        // The values ``copy(from:into:level:scale:)`` gives, summed from the first as they come
+        // (no array).
+        let from = position - Double(count - 1)
+        let i0 = Int(from.rounded(.down))
+        let f = Float(from - Double(i0))
+        guard i0 >= base, i0 + count + (f == 0 ? 0 : 1) <= produced else { return .nan }
+        return x.withUnsafeBufferPointer { xp in
+            let p = xp.baseAddress! + (i0 - base)
+            var s: Float = 0
+            for j in 0..<count {
+                let a = p[j]
+                let v = f == 0 ? a : a + (p[j + 1] - a) * f
+                guard v.isFinite else { return .nan }
+                s += v
+            }
+            return s / Float(count)
+        }
     }
 
     /// Forgets grid samples before grid index `index` (in large steps, so the cost stays linear).

@@ -75,7 +75,13 @@ struct WaveLead {
         if grid != nil {
             let mask = SampleFlags.maskingFlags.rawValue
             var values = block.columns[0]
-            if block.flags.contains(where: { $0 & mask != 0 }) {
+            // One branch-free OR over the flags (vectorises), then the masked samples if any.
+            let any = block.flags.withUnsafeBufferPointer { fp in
+                var a: UInt8 = 0
+                for f in fp { a |= f }
+                return a & mask != 0
+            }
+            if any {
                 for i in 0..<block.count where block.flags[i] & mask != 0 { values[i] = .nan }
             }
             values.withUnsafeBufferPointer { grid!.append(UnsafeBufferPointer(rebasing: $0[0..<block.count])) }
@@ -87,11 +93,11 @@ struct WaveLead {
 
     /// Hands out the delineated beats and median beat rows made since the last call.
     mutating func take() -> ([BeatWaves], [MedianBeatPoint]) {
-        defer {
-            done.removeAll(keepingCapacity: true)
-            doneMedians.removeAll(keepingCapacity: true)
-        }
-        return (done, doneMedians)
+        // Handed over (not copied and cleared, which would copy the buffer the caller holds).
+        var d: [BeatWaves] = [], m: [MedianBeatPoint] = []
+        swap(&d, &done)
+        swap(&m, &doneMedians)
+        return (d, m)
     }
 
     /// Takes a published beat.
