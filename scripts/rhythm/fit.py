@@ -32,7 +32,9 @@ RR_INPUTS = ["mean_hr_bpm", "log_nrmssd", "shannon_entropy", "turning_point_rati
 # Model names and versions (the `model` column): v2 of the ECG model adds the nv_ inputs and reads
 # p_wave_coherence without ventricular beats (session 15).
 # v3 of the ECG model (session 16) keeps v2's coefficients and adds the P-wave rule below.
-VERSIONS = {"ecg": "ecg-logistic-v3", "rr": "rr-logistic-v1"}
+# v4 (session 17): the same inputs and procedure refitted after the beat classifier's atrial rule
+# (issue 30), which changes `ectopic_share` (more beats classed S).
+VERSIONS = {"ecg": "ecg-logistic-v4", "rr": "rr-logistic-v1"}
 # The P-wave rule of the ECG model: a window whose P-wave coherence is at least the threshold has
 # P waves locked to its QRS complexes, which atrial fibrillation by definition lacks (ESC 2020:
 # "no distinct repeating P waves"), so it is not labelled af (the next most probable class is).
