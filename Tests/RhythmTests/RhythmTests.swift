@@ -219,7 +219,7 @@ struct RhythmTests {
         } else {
             #expect(row.label == reference)
         }
-        #expect(row.model == "ecg-logistic-v3")
+        #expect(row.model == "ecg-logistic-v4")
         if reference == .af {
             for sinus in Self.excerpt where sinus.label == .sinus {
                 let other = try #require(try analyze(sinus.record, blockCapacity: 4096).first)
