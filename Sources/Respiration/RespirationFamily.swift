@@ -123,7 +123,8 @@ public enum RespirationFamily: AnalysisFamily {
         let spectra = windows.flatMap(\.meanSpectra)
         // Each key's mean spectrum averaged over the span (its Welch spectrum), in key order.
         var perModulation = [(own: Bool, spectrum: [Double])]()
-        if options.modulationIndices {
+        let full = options.spectralSpan == SpectralThreshold.modulationSpan && windows.count == 2 * options.spectralSpan + 1
+        if options.modulationIndices && full {
             var sums = [String: (sum: [Double], count: Int)]()
             for w in windows {
                 for (k, e) in w.spectra where e.count > 0 {

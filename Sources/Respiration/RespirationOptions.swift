@@ -66,8 +66,11 @@ public struct RespirationOptions: Sendable, Hashable {
     /// et al. 2006) and, for fused rows with ECG and PPG spectra, the geometric mean of the
     /// modulations' spectra (the spectral multiplication of Nemati et al. 2010: a peak common to
     /// the modulations survives, each one's own noise peaks do not). Their thresholds are the
-    /// largest values of each index over the same 1,600 simulated windows without breathing, as
-    /// for the concentration (`scripts/respiration/spectral-threshold.py`; not options).
+    /// largest values of each index over 7,200 simulated windows without breathing (the 1,600
+    /// of the concentration's and 5,600 more: their tail is heavier), as for the concentration
+    /// (`scripts/respiration/spectral-threshold.py`; not options), derived at span 2: they apply
+    /// at ``spectralSpan`` 2 only, and only where the span is full (not a recording's first and
+    /// last two windows, where fewer spectra are averaged and every simulated maximum lay).
     public var modulationIndices = true
     /// Fused rows are written once the recording has reached this far past the window's
     /// look-ahead, s (default 600): streams whose beats arrive further behind the others than

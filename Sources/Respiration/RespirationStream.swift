@@ -139,7 +139,9 @@ struct RespirationStream {
         let ownModulations = Set(own.map(\.modulation))
         // Each modulation's spectra over the span averaged (its Welch spectrum), in modulation order.
         var perModulation = [(own: Bool, spectrum: [Double])]()
-        if options.modulationIndices {
+        if options.modulationIndices && span == SpectralThreshold.modulationSpan
+            && recent.filter({ abs($0.index - w) <= span }).count == 2 * span + 1
+        {
             for m in modulations.sorted(by: { $0.rawValue < $1.rawValue }) {
                 var sum = [Double](), count = 0
                 for r in recent where abs(r.index - w) <= span {
@@ -383,8 +385,11 @@ struct RespirationStream {
 /// options), the single most concentrated modulation's (``RespiratorySpectrum/modulationPeak(_:seconds:)``)
 /// and, for fused rows of both sources, the product spectrum's
 /// (``RespiratorySpectrum/productPeak(_:seconds:)``): each the largest value of its index over
-/// the 1,600 simulated windows without breathing (noise and motion) at span 2, rounded up
-/// (`scripts/respiration/spectral-threshold.py`); the peak is the rate when any is reached.
+/// simulated windows without breathing (noise and motion) at span 2, rounded up
+/// (`scripts/respiration/spectral-threshold.py`: the first two over its 1,600 windows, the
+/// session-17 two over 7,200 — 1,600 were too few for their heavier tail: at those maxima a
+/// window of the Swift motion test got a rate; they apply only where the span is full); the
+/// peak is the rate when any is reached.
 struct SpectralThreshold: Sendable, Hashable {
     /// A pair of thresholds: concentration and local concentration.
     struct Pair: Sendable, Hashable {
@@ -398,6 +403,11 @@ struct SpectralThreshold: Sendable, Hashable {
     var modulation: Pair
     /// The product spectrum's peak, fused rows of both sources only (session 17); `nil`: not tested.
     var product: Pair?
+    /// The spectral span the single-modulation and product thresholds were derived at: they
+    /// apply at this span only, and only to windows whose span is full (every one of the 2 ×
+    /// span + 1 windows has spectra). At a recording's first and last windows fewer spectra are
+    /// averaged and every simulated maximum of these indices lay there.
+    static let modulationSpan = 2
 
     /// The thresholds of a source's modulations (ECG, PPG, or fused: every modulation).
     init(source: RespirationSource, _ options: RespirationOptions) {
@@ -408,12 +418,12 @@ struct SpectralThreshold: Sendable, Hashable {
             product = nil
         case .ppg:
             (concentration, local) = (options.minimumConcentrationPPG, options.minimumLocalConcentrationPPG)
-            modulation = Pair(concentration: 0.35, local: 0.51)
+            modulation = Pair(concentration: 0.38, local: 0.53)
             product = nil
         case .fused, .accelerometer:
             (concentration, local) = (options.minimumConcentrationFused, options.minimumLocalConcentrationFused)
             modulation = Pair(concentration: 0.38, local: 0.59)
-            product = Pair(concentration: 0.21, local: 0.38)
+            product = Pair(concentration: 0.23, local: 0.38)
         }
     }
 }
