@@ -121,10 +121,14 @@ public enum RespirationFamily: AnalysisFamily {
         var out = smartFused(now, options: options)
         let windows = span ?? [now]
         let spectra = windows.flatMap(\.meanSpectra)
-        // Each key's mean spectrum averaged over the span (its Welch spectrum), in key order.
-        var perModulation = [(own: Bool, spectrum: [Double])]()
-        let full = options.spectralSpan == SpectralThreshold.modulationSpan && windows.count == 2 * options.spectralSpan + 1
-        if options.modulationIndices && full {
+        // Each key's mean spectrum averaged over the span (its Welch spectrum), in key order:
+        // computed only when the mean spectrum's indices fail and the span is full.
+        let full =
+            options.modulationIndices && options.spectralSpan == SpectralThreshold.modulationSpan
+            && windows.count == 2 * options.spectralSpan + 1
+        let perModulation = { () -> [(own: Bool, spectrum: [Double])] in
+            var out = [(own: Bool, spectrum: [Double])]()
+            guard full else { return out }
             var sums = [String: (sum: [Double], count: Int)]()
             for w in windows {
                 for (k, e) in w.spectra where e.count > 0 {
@@ -138,8 +142,9 @@ public enum RespirationFamily: AnalysisFamily {
                 }
             }
             for (k, s) in sums.sorted(by: { $0.key < $1.key }) where s.count > 0 {
-                perModulation.append((now.spectra[k] != nil, s.sum.map { $0 / Double(s.count) }))
+                out.append((now.spectra[k] != nil, s.sum.map { $0 / Double(s.count) }))
             }
+            return out
         }
         RespirationStream.spectralFusion(
             &out, ownKeys: now.spectra.count, spectra: spectra, perModulation: perModulation, threshold: now.threshold(options),

@@ -137,14 +137,18 @@ struct RespirationStream {
         let threshold = SpectralThreshold(source: source, options)
         let own = row.spectra
         let ownModulations = Set(own.map(\.modulation))
-        // Each modulation's spectra over the span averaged (its Welch spectrum), in modulation order.
-        var perModulation = [(own: Bool, spectrum: [Double])]()
-        if options.modulationIndices && span == SpectralThreshold.modulationSpan
-            && recent.filter({ abs($0.index - w) <= span }).count == 2 * span + 1
-        {
-            for m in modulations.sorted(by: { $0.rawValue < $1.rawValue }) {
+        // Each modulation's spectra over the span averaged (its Welch spectrum), in modulation
+        // order: computed only when the mean spectrum's indices fail and the span is full.
+        var inSpan = 0
+        for r in recent where abs(r.index - w) <= span { inSpan += 1 }
+        let full = options.modulationIndices && span == SpectralThreshold.modulationSpan && inSpan == 2 * span + 1
+        let near = recent, sortedModulations = modulations.sorted(by: { $0.rawValue < $1.rawValue })
+        let perModulation = { () -> [(own: Bool, spectrum: [Double])] in
+            var out = [(own: Bool, spectrum: [Double])]()
+            guard full else { return out }
+            for m in sortedModulations {
                 var sum = [Double](), count = 0
-                for r in recent where abs(r.index - w) <= span {
+                for r in near where abs(r.index - w) <= span {
                     for s in r.row.spectra where s.modulation == m {
                         if sum.isEmpty { sum = [Double](repeating: 0, count: s.spectrum.count) }
                         guard s.spectrum.count == sum.count else { continue }
@@ -152,8 +156,9 @@ struct RespirationStream {
                         count += 1
                     }
                 }
-                if count > 0 { perModulation.append((ownModulations.contains(m), sum.map { $0 / Double(count) })) }
+                if count > 0 { out.append((ownModulations.contains(m), sum.map { $0 / Double(count) })) }
             }
+            return out
         }
         Self.spectralFusion(
             &row, ownKeys: ownModulations.count, spectra: spectra, perModulation: perModulation, threshold: threshold,
@@ -215,16 +220,18 @@ struct RespirationStream {
     /// (``RespiratorySpectrum/productPeak(_:seconds:)``), then the most concentrated single
     /// modulation's peak among the window's own (``RespiratorySpectrum/modulationPeak(_:seconds:)``).
     static func spectralFusion(
-        _ row: inout RespirationWindow, ownKeys: Int, spectra: [[Double]], perModulation: [(own: Bool, spectrum: [Double])] = [],
+        _ row: inout RespirationWindow, ownKeys: Int, spectra: [[Double]], perModulation: () -> [(own: Bool, spectrum: [Double])] = { [] },
         threshold: SpectralThreshold, seconds: Double, used: () -> [String: Double]
     ) {
         row.quality = nil
         guard ownKeys >= 2, let peak = RespiratorySpectrum.fusedPeak(spectra, seconds: seconds) else { return }
         row.quality = peak.concentration
         var rate: Double?
+        var tried = false
         if peak.concentration >= threshold.concentration || peak.local >= threshold.local {
             rate = peak.breathsPerMinute
-        } else if !perModulation.isEmpty {
+        } else if case let perModulation = perModulation(), !perModulation.isEmpty {
+            tried = true
             if let t = threshold.product, let p = RespiratorySpectrum.productPeak(perModulation.map(\.spectrum), seconds: seconds),
                 p.concentration >= t.concentration || p.local >= t.local
             {
@@ -240,7 +247,7 @@ struct RespirationStream {
                 row.nullReason =
                     "fused spectrum's peak concentration \(Double(Int(peak.concentration * 100)) / 100) below \(threshold.concentration) "
                     + "and local concentration \(Double(Int(peak.local * 100)) / 100) below \(threshold.local)"
-                    + (perModulation.isEmpty ? "" : ", no single modulation's or product spectrum's peak at its threshold")
+                    + (tried ? ", no single modulation's or product spectrum's peak at its threshold" : "")
                     + ", and smart fusion: " + why
             }
             return
