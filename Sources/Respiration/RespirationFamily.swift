@@ -91,6 +91,10 @@ public enum RespirationFamily: AnalysisFamily {
                 "min_local_concentration_fused", unit: nil,
                 "the fused rate is also the fused spectrum's peak when the peak's local concentration (within ±3/window) reaches this",
                 range: 0...1, get: { $0.minimumLocalConcentrationFused }, set: { $0.minimumLocalConcentrationFused = $1 }),
+            .flag(
+                "modulation_indices",
+                "a peak is also the rate when one modulation's own spectrum (peak-conditioned, Bailón et al. 2006) or, fused rows, the product of the modulations' spectra (Nemati et al. 2010) is concentrated beyond its no-breathing maximum",
+                get: { $0.modulationIndices }, set: { $0.modulationIndices = $1 }),
             .number(
                 "fusion_lag_s", unit: "s", "fused rows are written once the recording is this far past the window's look-ahead",
                 range: 64...86400, get: { $0.fusionLagSeconds }, set: { $0.fusionLagSeconds = $1 }),
@@ -115,9 +119,36 @@ public enum RespirationFamily: AnalysisFamily {
     /// - Complexity: O(keys × bins × windows), whatever the number of streams.
     static func fused(_ now: FusionWindow, span: [FusionWindow]? = nil, options: RespirationOptions) -> RespirationWindow {
         var out = smartFused(now, options: options)
-        let spectra = (span ?? [now]).flatMap(\.meanSpectra)
+        let windows = span ?? [now]
+        let spectra = windows.flatMap(\.meanSpectra)
+        // Each key's mean spectrum averaged over the span (its Welch spectrum), in key order:
+        // computed only when the mean spectrum's indices fail and the span is full.
+        let full =
+            options.modulationIndices && options.spectralSpan == SpectralThreshold.modulationSpan
+            && windows.count == 2 * options.spectralSpan + 1
+        let perModulation = { () -> [(own: Bool, spectrum: [Double])] in
+            var out = [(own: Bool, spectrum: [Double])]()
+            guard full else { return out }
+            var sums = [String: (sum: [Double], count: Int)]()
+            for w in windows {
+                for (k, e) in w.spectra where e.count > 0 {
+                    var s = sums[k] ?? ([Double](repeating: 0, count: e.sum.count), 0)
+                    sums[k] = nil
+                    if s.sum.count == e.sum.count {
+                        for b in s.sum.indices { s.sum[b] += e.sum[b] / Double(e.count) }
+                        s.count += 1
+                    }
+                    sums[k] = s
+                }
+            }
+            for (k, s) in sums.sorted(by: { $0.key < $1.key }) where s.count > 0 {
+                out.append((now.spectra[k] != nil, s.sum.map { $0 / Double(s.count) }))
+            }
+            return out
+        }
         RespirationStream.spectralFusion(
-            &out, ownKeys: now.spectra.count, spectra: spectra, threshold: now.threshold(options), seconds: options.windowSeconds,
+            &out, ownKeys: now.spectra.count, spectra: spectra, perModulation: perModulation, threshold: now.threshold(options),
+            seconds: options.windowSeconds,
             used: {
                 var used = [String: Double]()
                 for (source, p) in now.peaks { used[source.rawValue] = p.sum / Double(p.count) }

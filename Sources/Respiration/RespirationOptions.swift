@@ -59,6 +59,19 @@ public struct RespirationOptions: Sendable, Hashable {
     public var minimumLocalConcentrationPPG = 0.43
     /// The same for the fused rows (default 0.40, from the same simulation).
     public var minimumLocalConcentrationFused = 0.40
+    /// Whether two more tests of the fused spectra's peak apply when the concentration indices
+    /// above do not reach their thresholds (default on; session 17): the most concentrated single
+    /// modulation's own spectrum over the span (a respiratory peak one modulation carries
+    /// cleanly is not diluted by the others' noise; peak-conditioned spectral averaging, Bailón
+    /// et al. 2006) and, for fused rows with ECG and PPG spectra, the geometric mean of the
+    /// modulations' spectra (the spectral multiplication of Nemati et al. 2010: a peak common to
+    /// the modulations survives, each one's own noise peaks do not). Their thresholds are the
+    /// largest values of each index over 7,200 simulated windows without breathing (the 1,600
+    /// of the concentration's and 5,600 more: their tail is heavier), as for the concentration
+    /// (`scripts/respiration/spectral-threshold.py`; not options), derived at span 2: they apply
+    /// at ``spectralSpan`` 2 only, and only where the span is full (not a recording's first and
+    /// last two windows, where fewer spectra are averaged and every simulated maximum lay).
+    public var modulationIndices = true
     /// Fused rows are written once the recording has reached this far past the window's
     /// look-ahead, s (default 600): streams whose beats arrive further behind the others than
     /// this are not fused into earlier windows (counted in the analyzer's issues). Bounds what

@@ -136,8 +136,33 @@ struct RespirationStream {
         .map(\.spectrum)
         let threshold = SpectralThreshold(source: source, options)
         let own = row.spectra
+        let ownModulations = Set(own.map(\.modulation))
+        // Each modulation's spectra over the span averaged (its Welch spectrum), in modulation
+        // order: computed only when the mean spectrum's indices fail and the span is full.
+        var inSpan = 0
+        for r in recent where abs(r.index - w) <= span { inSpan += 1 }
+        let full = options.modulationIndices && span == SpectralThreshold.modulationSpan && inSpan == 2 * span + 1
+        let near = recent, sortedModulations = modulations.sorted(by: { $0.rawValue < $1.rawValue })
+        let perModulation = { () -> [(own: Bool, spectrum: [Double])] in
+            var out = [(own: Bool, spectrum: [Double])]()
+            guard full else { return out }
+            for m in sortedModulations {
+                var sum = [Double](), count = 0
+                for r in near where abs(r.index - w) <= span {
+                    for s in r.row.spectra where s.modulation == m {
+                        if sum.isEmpty { sum = [Double](repeating: 0, count: s.spectrum.count) }
+                        guard s.spectrum.count == sum.count else { continue }
+                        for b in sum.indices { sum[b] += s.spectrum[b] }
+                        count += 1
+                    }
+                }
+                if count > 0 { out.append((ownModulations.contains(m), sum.map { $0 / Double(count) })) }
+            }
+            return out
+        }
         Self.spectralFusion(
-            &row, ownKeys: Set(own.map(\.modulation)).count, spectra: spectra, threshold: threshold, seconds: options.windowSeconds,
+            &row, ownKeys: ownModulations.count, spectra: spectra, perModulation: perModulation, threshold: threshold,
+            seconds: options.windowSeconds,
             used: { Dictionary(own.map { ($0.modulation.rawValue, $0.breathsPerMinute) }, uniquingKeysWith: { a, _ in a }) })
         recent[i].row = row
         keepIfBest(row)
@@ -188,24 +213,46 @@ struct RespirationStream {
     /// (``RespiratorySpectrum/fusedPeak(_:seconds:)``); `quality` becomes the peak's
     /// concentration, and when it, or the peak's local concentration, reaches its `threshold`
     /// the rate is the peak (the used columns `used()`: each modulation's, or source's, own peak
-    /// in the row's window) whatever smart fusion gave.
+    /// in the row's window) whatever smart fusion gave. Otherwise, with `perModulation` (each
+    /// modulation's spectra averaged over the same windows, and whether the row's own window has
+    /// it), two more tests of the same spectra, each at its own no-breathing maximum
+    /// (``SpectralThreshold``): for fused rows of both sources the product spectrum's peak
+    /// (``RespiratorySpectrum/productPeak(_:seconds:)``), then the most concentrated single
+    /// modulation's peak among the window's own (``RespiratorySpectrum/modulationPeak(_:seconds:)``).
     static func spectralFusion(
-        _ row: inout RespirationWindow, ownKeys: Int, spectra: [[Double]], threshold: SpectralThreshold, seconds: Double,
-        used: () -> [String: Double]
+        _ row: inout RespirationWindow, ownKeys: Int, spectra: [[Double]], perModulation: () -> [(own: Bool, spectrum: [Double])] = { [] },
+        threshold: SpectralThreshold, seconds: Double, used: () -> [String: Double]
     ) {
         row.quality = nil
         guard ownKeys >= 2, let peak = RespiratorySpectrum.fusedPeak(spectra, seconds: seconds) else { return }
         row.quality = peak.concentration
-        guard peak.concentration >= threshold.concentration || peak.local >= threshold.local else {
+        var rate: Double?
+        var tried = false
+        if peak.concentration >= threshold.concentration || peak.local >= threshold.local {
+            rate = peak.breathsPerMinute
+        } else if case let perModulation = perModulation(), !perModulation.isEmpty {
+            tried = true
+            if let t = threshold.product, let p = RespiratorySpectrum.productPeak(perModulation.map(\.spectrum), seconds: seconds),
+                p.concentration >= t.concentration || p.local >= t.local
+            {
+                rate = p.breathsPerMinute
+            } else if let p = RespiratorySpectrum.modulationPeak(perModulation.filter(\.own).map(\.spectrum), seconds: seconds),
+                p.concentration >= threshold.modulation.concentration || p.local >= threshold.modulation.local
+            {
+                rate = p.breathsPerMinute
+            }
+        }
+        guard let rate else {
             if let why = row.nullReason {
                 row.nullReason =
                     "fused spectrum's peak concentration \(Double(Int(peak.concentration * 100)) / 100) below \(threshold.concentration) "
-                    + "and local concentration \(Double(Int(peak.local * 100)) / 100) below \(threshold.local), and smart fusion: "
-                    + why
+                    + "and local concentration \(Double(Int(peak.local * 100)) / 100) below \(threshold.local)"
+                    + (tried ? ", no single modulation's or product spectrum's peak at its threshold" : "")
+                    + ", and smart fusion: " + why
             }
             return
         }
-        row.breathsPerMinute = peak.breathsPerMinute
+        row.breathsPerMinute = rate
         row.spectral = true
         row.nullReason = nil
         row.used = used()
@@ -339,22 +386,51 @@ struct RespirationStream {
     }
 }
 
-/// The two thresholds of spectral fusion's peak for one set of modulations
-/// (``RespirationStream/spectralFusion(_:ownKeys:spectra:threshold:seconds:used:)``): its
-/// concentration's and its local concentration's (``RespiratorySpectrum/fusedPeak(_:seconds:)``),
-/// each the largest value of its index over simulated windows without breathing
-/// (`scripts/respiration/spectral-threshold.py`); the peak is the rate when either is reached.
+/// The thresholds of spectral fusion's peak for one set of modulations
+/// (``RespirationStream/spectralFusion(_:ownKeys:spectra:perModulation:threshold:seconds:used:)``):
+/// its concentration's and its local concentration's (``RespiratorySpectrum/fusedPeak(_:seconds:)``;
+/// options), the single most concentrated modulation's (``RespiratorySpectrum/modulationPeak(_:seconds:)``)
+/// and, for fused rows of both sources, the product spectrum's
+/// (``RespiratorySpectrum/productPeak(_:seconds:)``): each the largest value of its index over
+/// simulated windows without breathing (noise and motion) at span 2, rounded up
+/// (`scripts/respiration/spectral-threshold.py`: the first two over its 1,600 windows, the
+/// session-17 two over 7,200 — 1,600 were too few for their heavier tail: at those maxima a
+/// window of the Swift motion test got a rate; they apply only where the span is full); the
+/// peak is the rate when any is reached.
 struct SpectralThreshold: Sendable, Hashable {
+    /// A pair of thresholds: concentration and local concentration.
+    struct Pair: Sendable, Hashable {
+        var concentration: Double
+        var local: Double
+    }
+
     var concentration: Double
     var local: Double
+    /// The single modulation's peak (session 17).
+    var modulation: Pair
+    /// The product spectrum's peak, fused rows of both sources only (session 17); `nil`: not tested.
+    var product: Pair?
+    /// The spectral span the single-modulation and product thresholds were derived at: they
+    /// apply at this span only, and only to windows whose span is full (every one of the 2 ×
+    /// span + 1 windows has spectra). At a recording's first and last windows fewer spectra are
+    /// averaged and every simulated maximum of these indices lay there.
+    static let modulationSpan = 2
 
     /// The thresholds of a source's modulations (ECG, PPG, or fused: every modulation).
     init(source: RespirationSource, _ options: RespirationOptions) {
         switch source {
-        case .ecg: (concentration, local) = (options.minimumConcentrationECG, options.minimumLocalConcentrationECG)
-        case .ppg: (concentration, local) = (options.minimumConcentrationPPG, options.minimumLocalConcentrationPPG)
+        case .ecg:
+            (concentration, local) = (options.minimumConcentrationECG, options.minimumLocalConcentrationECG)
+            modulation = Pair(concentration: 0.38, local: 0.59)
+            product = nil
+        case .ppg:
+            (concentration, local) = (options.minimumConcentrationPPG, options.minimumLocalConcentrationPPG)
+            modulation = Pair(concentration: 0.38, local: 0.53)
+            product = nil
         case .fused, .accelerometer:
             (concentration, local) = (options.minimumConcentrationFused, options.minimumLocalConcentrationFused)
+            modulation = Pair(concentration: 0.38, local: 0.59)
+            product = Pair(concentration: 0.23, local: 0.38)
         }
     }
 }

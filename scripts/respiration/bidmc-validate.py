@@ -249,10 +249,18 @@ def part_lines(title, names, part, sources, have_nk):
 # off); the defaults (from scripts/respiration/spectral-threshold.py at span 2) are marked. The first
 # row is session 15's rule (span 1, its thresholds from the same script at --span 1); the last two are
 # spans 3 and 4 at that script's thresholds for them (--span 3, --span 4).
-SWEEP = [(1, 0.22, 0.28, 0.23, 0.45, 0.5, 0.4), (2, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0), (2, 0.15, 0.15, 0.15, 1.0, 1.0, 1.0),
-         (2, 0.18, 0.18, 0.18, 1.0, 1.0, 1.0), (2, 0.22, 0.22, 0.22, 1.0, 1.0, 1.0),
-         (2, 0.22, 0.22, 0.22, 0.43, 0.43, 0.4), (3, 0.21, 0.22, 0.2, 0.4, 0.43, 0.37), (4, 0.19, 0.2, 0.19, 0.36, 0.38, 0.35)]
-DEFAULT = (2, 0.22, 0.22, 0.22, 0.43, 0.43, 0.4)
+# The eighth value: the single-modulation and product-spectrum indices (session 17,
+# --respiration-modulation-indices; their thresholds fixed at span 2's, so on only at span 2); the row
+# with them off at the default thresholds is session 16's rule.
+SWEEP = [(1, 0.22, 0.28, 0.23, 0.45, 0.5, 0.4, False), (2, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, False),
+         (2, 0.15, 0.15, 0.15, 1.0, 1.0, 1.0, False), (2, 0.18, 0.18, 0.18, 1.0, 1.0, 1.0, False),
+         (2, 0.22, 0.22, 0.22, 1.0, 1.0, 1.0, False), (2, 0.22, 0.22, 0.22, 0.43, 0.43, 0.4, False),
+         (2, 0.22, 0.22, 0.22, 0.43, 0.43, 0.4, True),
+         (3, 0.21, 0.22, 0.2, 0.4, 0.43, 0.37, False), (4, 0.19, 0.2, 0.19, 0.36, 0.38, 0.35, False)]
+DEFAULT = (2, 0.22, 0.22, 0.22, 0.43, 0.43, 0.4, True)
+# The single-modulation and product thresholds (SpectralThreshold, from spectral-threshold.py at span 2).
+MODULATION = {"ecg": (0.38, 0.59), "ppg": (0.38, 0.53), "fused": (0.38, 0.59)}
+PRODUCT = (0.23, 0.38)
 
 
 def sweep_point(records, exe, extra):
@@ -288,11 +296,29 @@ def noise_rates(settings):
     idx = {}
     for span in sorted({s[0] for s in settings}):
         st.SPAN = span
-        idx[span] = {src: [st.indices(r, k, mods) for r in runs for k in range(len(r))] for src, mods in st.SOURCES.items()}
+        idx[span] = {}
+        for src, mods in st.SOURCES.items():
+            extra = {}
+            if any(s[7] and s[0] == span for s in settings):
+                extra["one"] = [st.single(r, k, st.OWN[src]) for r in runs for k in range(len(r))]
+                if src == "fused":
+                    extra["product"] = [st.product(r, k, st.OWN[src]) for r in runs for k in range(len(r))]
+            idx[span][src] = ([st.indices(r, k, mods) for r in runs for k in range(len(r))], extra)
     out = []
     for s in settings:
-        out.append(tuple(sum(c >= s[1 + i] or v >= s[4 + i] for c, v in idx[s[0]][src]) / len(idx[s[0]][src])
-                         for i, src in enumerate(("ecg", "ppg", "fused"))))
+        shares = []
+        for i, src in enumerate(("ecg", "ppg", "fused")):
+            both, extra = idx[s[0]][src]
+            hit = [c >= s[1 + i] or v >= s[4 + i] for c, v in both]
+            if s[7]:
+                # Only where the span is full (as the family applies them).
+                full = [2 <= k < len(r) - 2 for r in runs for k in range(len(r))]
+                hit = [h or (f and (c >= MODULATION[src][0] or v >= MODULATION[src][1]))
+                       for h, f, (c, v) in zip(hit, full, extra["one"])]
+                if "product" in extra:
+                    hit = [h or (f and (c >= PRODUCT[0] or v >= PRODUCT[1])) for h, f, (c, v) in zip(hit, full, extra["product"])]
+            shares.append(sum(hit) / len(hit))
+        out.append(tuple(shares))
     return out
 
 
@@ -362,26 +388,33 @@ def main():
             "--respiration-min-concentration-ppg P --respiration-min-concentration-fused F`) and minimum local concentration "
             "(`--respiration-min-local-concentration-ecg|ppg|fused`, 1.0: that index off) changed; every other option at its "
             "default, so smart fusion of the gated modulation rates stays the fallback. A peak is the rate when either index "
-            "reaches its threshold. Concentration 0 gives every window with two modulations a rate; the defaults (bold) are "
+            "reaches its threshold. `modulation indices` (`--respiration-modulation-indices`, session 17): when neither index "
+            "reaches its threshold, the most concentrated single modulation's own spectrum over the span (peak-conditioned, "
+            "Bailón et al. 2006) and, fused rows with ECG and PPG spectra, the product (geometric mean) of the modulations' "
+            "spectra (Nemati et al. 2010) are also tried, each at its largest value over the same simulated windows "
+            "(ECG 0.38 / 0.59, PPG 0.38 / 0.53, fused 0.38 / 0.59; product 0.23 / 0.38: concentration / local concentration; the maxima over 7,200 simulated windows, of which the `noise windows` column counts the first 1,600); "
+            "the row with them off at the default thresholds is session 16's rule. "
+            "Concentration 0 gives every window with two modulations a rate; the defaults (bold) are "
             "the largest values of each index over simulated beats without breathing at span 2; the first row is session 15's "
             "rule (span 1, its thresholds the maxima over the simulation's inner windows only; the `noise windows` column counts today's simulation, which includes each run's first and last windows); the last two rows are spans 3 and 4 at the script's maxima for them. `noise windows` is the share of those simulated windows (noise and motion, "
             "`scripts/respiration/spectral-threshold.py`) whose ECG, PPG and fused peak reaches either threshold (a fused row's "
             "rate may come from any of the three: its own spectrum, or the agreeing ECG and PPG rows' rates; the smart-fusion "
             "fallback adds its own: 0.3 % of the noise case at its default gates, `scripts/respiration/noise-gate.py`).")
         lines.append("")
-        lines.append("| span | min concentration ecg / ppg / fused | min local concentration ecg / ppg / fused | ecg MAE / coverage | "
-                     "ppg MAE / coverage | fused MAE / coverage | noise windows reaching a threshold (ecg / ppg / fused) |")
-        lines.append("| ---: | --- | --- | --- | --- | --- | --- |")
+        lines.append("| span | min concentration ecg / ppg / fused | min local concentration ecg / ppg / fused | modulation indices | "
+                     "ecg MAE / coverage | ppg MAE / coverage | fused MAE / coverage | noise windows reaching a threshold (ecg / ppg / fused) |")
+        lines.append("| ---: | --- | --- | --- | --- | --- | --- | --- |")
         noise = noise_rates(SWEEP)
         for setting, fp in zip(SWEEP, noise):
-            span, e, p, f, le, lp, lf = setting
+            span, e, p, f, le, lp, lf, mi = setting
             extra = ["--respiration-spectral-span", str(span), "--respiration-min-concentration-ecg", str(e), "--respiration-min-concentration-ppg", str(p),
                      "--respiration-min-concentration-fused", str(f), "--respiration-min-local-concentration-ecg", str(le),
-                     "--respiration-min-local-concentration-ppg", str(lp), "--respiration-min-local-concentration-fused", str(lf)]
+                     "--respiration-min-local-concentration-ppg", str(lp), "--respiration-min-local-concentration-fused", str(lf),
+                     "--respiration-modulation-indices", "true" if mi else "false"]
             cells = sweep_point([present[n] for n in SPLIT["development"] if n in present], args.sensorpipe, extra)
             local = "off" if (le, lp, lf) == (1.0, 1.0, 1.0) else f"{le} / {lp} / {lf}"
             bold = "**" if setting == DEFAULT else ""
-            label = f"{bold}{span}{bold} | {bold}{e} / {p} / {f}{bold} | {bold}{local}{bold}"
+            label = f"{bold}{span}{bold} | {bold}{e} / {p} / {f}{bold} | {bold}{local}{bold} | {bold}{'on' if mi else 'off'}{bold}"
             lines.append(f"| {label} | " + " | ".join(cells) + " | " + " / ".join(f"{x:.1%}" for x in fp) + " |")
         lines.append("")
     lines.append(

@@ -26,12 +26,36 @@ motion test's own realisation through: ECG 0.215 ≥ 0.21, fused 0.219 and 0.215
 
 With --shares T1,T2,... also the share of those windows whose index reaches each T (per source).
 
+Two more indices (session 17; RespirationOptions.modulationIndices), tried when neither above reaches
+its threshold, over each modulation's spectra averaged across the same windows (its Welch spectrum):
+the single modulation's peak -- of the window's own modulations, the one whose spectrum's peak is the
+most concentrated, its concentration and local concentration (peak-conditioned averaging's peakness,
+Bailon et al. 2006) -- and, for fused rows only, the product spectrum's peak: the geometric mean of
+the modulations' spectra (spectral multiplication, Nemati et al. 2010), its two indices. Their
+thresholds are the largest values over 7,200 windows, rounded up (`modulation_threshold`,
+`product_threshold`): the 1,600 above, the 1,600 of --seeds validation and 4,000 more (noise seeds
+3000-3099, motion 4000-4099). A single modulation's spectrum averages fewer spectra than the mean
+of all, so its index's tail is heavier: at the maxima over the first 1,600 windows alone (PPG
+0.35 / 0.51, product 0.21 / 0.38) a window of the Swift motion test (seed 11) and of the new
+no-breathing test got a rate. They apply only where the span is full (not a run's first and last
+SPAN windows, where fewer spectra are averaged): every maximum of them lay at those edges
+(`modulation_maximum_at_the_edges_and_inside`), so the thresholds, taken over all windows, are
+conservative inside. For these the source rows' modulation sets are the streams' own: the ECG's beat
+interval is the ECG's (`ecg_frequency`), the PPG's the PPG's; fused rows average the two into one
+modulation as the family does. `windows_reaching_any` counts the windows for which any of the
+source's tests passes (the union: what the family's spectral rule lets through); `--seeds validation`
+draws 80 other runs (noise seeds 1000-1039, motion 2000-2039) to check the thresholds out of sample.
+At span 2: single modulation ECG 0.38 / 0.59, PPG 0.38 / 0.53, fused 0.38 / 0.59; product (fused)
+0.23 / 0.38. The product index is used for fused rows only (in an exploratory run, not this
+script, it let more of the validation runs' windows through on ECG rows and added no BIDMC coverage
+on PPG rows).
+
 At --span 2 (today's default): ECG 0.22 / 0.43, PPG 0.22 / 0.43, fused 0.22 / 0.40 (concentration /
 local concentration); --span 1: 0.24 / 0.47, 0.29 / 0.48, 0.27 / 0.45 (session 15's 0.22 / 0.45,
 0.28 / 0.50, 0.23 / 0.40 came from the 18 inner windows per run only); --span 3: 0.21 / 0.40,
 0.22 / 0.43, 0.20 / 0.37; --span 4: 0.19 / 0.36, 0.20 / 0.38, 0.19 / 0.35.
 
-Usage: python3 scripts/respiration/spectral-threshold.py [--span S] [--json] [--shares T1,T2,...]
+Usage: python3 scripts/respiration/spectral-threshold.py [--span S] [--json] [--shares T1,T2,...] [--seeds validation]
 """
 import json
 import os
@@ -107,9 +131,40 @@ def windows(b):
     out = []
     for k in range(0, 20):
         s = {m: spectrum(t, v, k * WINDOW) for m, (t, v) in series.items()}
-        s["frequency"] = (s.pop("ecg_frequency") + s.pop("ppg_frequency")) / 2
+        s["frequency"] = (s["ecg_frequency"] + s["ppg_frequency"]) / 2
         out.append(s)
     return out
+
+
+# The modulations of each row for the session-17 indices: a stream's own beat interval.
+OWN = {
+    "ecg": ["ecg_amplitude", "ecg_frequency", "ecg_qrs_area"],
+    "ppg": ["ppg_amplitude", "ppg_frequency", "ppg_intensity"],
+    "fused": ["ecg_amplitude", "ecg_qrs_area", "frequency", "ppg_amplitude", "ppg_intensity"],
+}
+
+
+def peak(f):
+    """Rate (breaths/min), concentration and local concentration of spectrum f's peak in the band."""
+    p = int(np.argmax(np.where(BAND, f, -1)))
+    near = f[max(0, p - REACH):p + REACH + 1].sum()
+    return FREQS[p] * 60, near / f[PURITY].sum(), near / f[max(0, p - 6 * REACH):p + 6 * REACH + 1].sum()
+
+
+def welch(run, k, mods):
+    """Each modulation's spectra averaged over window k and its SPAN neighbours each side."""
+    return {m: np.mean([run[j][m] for j in range(k - SPAN, k + SPAN + 1) if 0 <= j < len(run)], axis=0) for m in mods}
+
+
+def single(run, k, mods):
+    """Indices of the most concentrated single modulation's peak."""
+    return max((peak(w) for w in welch(run, k, mods).values()), key=lambda v: v[1])[1:]
+
+
+def product(run, k, mods):
+    """Indices of the product spectrum's peak (geometric mean of the normalised Welch spectra)."""
+    w = welch(run, k, mods).values()
+    return peak(np.exp(np.mean([np.log(x / x.sum() + 1e-12) for x in w], axis=0)))[1:]
 
 
 def indices(run, k, mods):
@@ -125,18 +180,54 @@ def index(run, k, mods):
     return indices(run, k, mods)[0]
 
 
+def up(x):
+    return float(np.ceil(max(x) * 100) / 100)
+
+
+# Today's thresholds (RespirationOptions defaults and SpectralThreshold at span 2), for the counts of
+# windows reaching them on another set of runs (--seeds validation).
+DEFAULTS = {"ecg": ((0.22, 0.43), (0.38, 0.59), None), "ppg": ((0.22, 0.43), (0.38, 0.53), None),
+            "fused": ((0.22, 0.40), (0.38, 0.59), (0.23, 0.38))}
+# The runs the session-17 indices' thresholds are the maxima over (noise seeds, motion seeds).
+MORE = [(range(1000, 1040), range(2000, 2040)), (range(3000, 3100), range(4000, 4100))]
+
+
 def main():
-    runs = [windows(beats(seed, False)) for seed in range(40)] + [windows(beats(100 + seed, True)) for seed in range(40)]
+    noise, motion = (range(1000, 1040), range(2000, 2040)) if "--seeds" in sys.argv else (range(40), range(100, 140))
+    runs = [windows(beats(seed, False)) for seed in noise] + [windows(beats(seed, True)) for seed in motion]
+    # Unless --seeds validation: the session-17 indices' thresholds over 7,200 windows.
+    extra = [] if "--seeds" in sys.argv else [windows(beats(seed, m)) for n, mo in MORE for m, seeds in ((False, n), (True, mo))
+                                               for seed in seeds]
     out = {}
     for source, mods in SOURCES.items():
         both = [indices(r, k, mods) for r in runs for k in range(len(r))]
+        one = [single(r, k, OWN[source]) for r in runs for k in range(len(r))]
+        prod = [product(r, k, OWN[source]) for r in runs for k in range(len(r))] if source == "fused" else None
+        one_all = one + [single(r, k, OWN[source]) for r in extra for k in range(len(r))]
+        prod_all = prod + [product(r, k, OWN[source]) for r in extra for k in range(len(r))] if prod else None
         x = [c for c, _ in both]
         loc = [v for _, v in both]
         p = float(np.percentile(x, 99.5))
-        t, tl = float(np.ceil(max(x) * 100) / 100), float(np.ceil(max(loc) * 100) / 100)
+        t, tl = up(x), up(loc)
         out[source] = dict(windows=len(x), p99_5=p, maximum=float(max(x)), threshold=t,
                            local_maximum=float(max(loc)), local_threshold=tl,
-                           windows_reaching_either=int(sum(c >= t or v >= tl for c, v in both)))
+                           windows_reaching_either=int(sum(c >= t or v >= tl for c, v in both)),
+                           modulation_windows=len(one_all),
+                           modulation_threshold=[up([c for c, _ in one_all]), up([v for _, v in one_all])])
+        if prod:
+            out[source]["product_threshold"] = [up([c for c, _ in prod_all]), up([v for _, v in prod_all])]
+        # The union of today's tests at today's thresholds (before session 17: the first two only);
+        # the session-17 indices apply only where the span is full (not the first and last SPAN windows).
+        (c0, l0), (c1, l1), pr = DEFAULTS[source]
+        before = [c >= c0 or v >= l0 for c, v in both]
+        full = [SPAN <= k < len(r) - SPAN for r in runs for k in range(len(r))]
+        after = [b or (f and (c >= c1 or v >= l1 or (pr is not None and (pc >= pr[0] or pl >= pr[1]))))
+                 for b, f, (c, v), (pc, pl) in zip(before, full, one, prod or [(0, 0)] * len(one))]
+        edge = [c for f, (c, _) in zip([SPAN <= k < len(r) - SPAN for r in runs + extra for k in range(len(r))], one_all) if not f]
+        out[source]["modulation_maximum_at_the_edges_and_inside"] = [
+            float(max(edge)), float(max(c for f, (c, _) in zip([SPAN <= k < len(r) - SPAN for r in runs + extra for k in range(len(r))], one_all) if f))]
+        out[source]["windows_reaching_today_before_session_17"] = int(sum(before))
+        out[source]["windows_reaching_any_today"] = int(sum(after))
         if "--shares" in sys.argv:
             ts = [float(t) for t in sys.argv[sys.argv.index("--shares") + 1].split(",")]
             out[source]["shares"] = {str(t): float(np.mean([v >= t for v in x])) for t in ts}
