@@ -60,7 +60,7 @@ public struct RespirationOptions: Sendable, Hashable {
     /// The same for the fused rows (default 0.40, from the same simulation).
     public var minimumLocalConcentrationFused = 0.40
     /// Whether two more tests of the fused spectra's peak apply when the concentration indices
-    /// above do not reach their thresholds (default on; session 17): the most concentrated single
+    /// above do not reach their thresholds (default off; session 17): the most concentrated single
     /// modulation's own spectrum over the span (a respiratory peak one modulation carries
     /// cleanly is not diluted by the others' noise; peak-conditioned spectral averaging, Bailón
     /// et al. 2006) and, for fused rows with ECG and PPG spectra, the geometric mean of the
@@ -71,7 +71,13 @@ public struct RespirationOptions: Sendable, Hashable {
     /// (`scripts/respiration/spectral-threshold.py`; not options), derived at span 2: they apply
     /// at ``spectralSpan`` 2 only, and only where the span is full (not a recording's first and
     /// last two windows, where fewer spectra are averaged and every simulated maximum lay).
-    public var modulationIndices = true
+    ///
+    /// Off by default: on the BIDMC development part they raise the fused coverage from 51.1 % to
+    /// 53.9 % at the same MAE (0.72 breaths/min; in-sample), but cost about a fifth of the
+    /// respiration stage's time on a day without breathing (each window's per-modulation spectra
+    /// and their product), which takes the stage from ≈ 0.085 to ≈ 0.10 of the ECG and PPG
+    /// chains — the speed target's bound (Benchmarks/README.md, "Respiration stage").
+    public var modulationIndices = false
     /// Fused rows are written once the recording has reached this far past the window's
     /// look-ahead, s (default 600): streams whose beats arrive further behind the others than
     /// this are not fused into earlier windows (counted in the analyzer's issues). Bounds what

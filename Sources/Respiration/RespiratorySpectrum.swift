@@ -211,6 +211,16 @@ struct RespiratorySpectrum {
         guard let count = spectra.first?.count, count > 0 else { return nil }
         var mean = [Double](repeating: 0, count: count)
         for s in spectra where s.count == count { for i in 0..<count { mean[i] += s[i] } }
+        return mean.withUnsafeBufferPointer { peak(of: $0, seconds: seconds) }
+    }
+
+    /// The peak of one spectrum (already the mean): ``fusedPeak(_:seconds:)`` without the
+    /// averaging, so a single spectrum is read in place.
+    /// - Complexity: O(bins).
+    private static func peak(
+        of mean: UnsafeBufferPointer<Double>, seconds: Double
+    ) -> (breathsPerMinute: Double, concentration: Double, local: Double)? {
+        let count = mean.count
         let total = mean.reduce(0, +)
         guard total > 0, total.isFinite else { return nil }
         let firstBin = Int((purityBand.low / step).rounded(.up))
@@ -249,8 +259,9 @@ struct RespiratorySpectrum {
         _ spectra: [[Double]], seconds: Double
     ) -> (breathsPerMinute: Double, concentration: Double, local: Double)? {
         var best: (breathsPerMinute: Double, concentration: Double, local: Double)?
-        for s in spectra {
-            guard let p = fusedPeak([s], seconds: seconds) else { continue }
+        for s in spectra where !s.isEmpty {
+            // One spectrum is its own mean (0 + s[i] is s[i] exactly).
+            guard let p = s.withUnsafeBufferPointer({ peak(of: $0, seconds: seconds) }) else { continue }
             if p.concentration > best?.concentration ?? -1 { best = p }
         }
         return best
@@ -280,7 +291,7 @@ struct RespiratorySpectrum {
         }
         guard n > 0 else { return nil }
         for b in 0..<count { logs[b] = exp(logs[b] / Double(n)) }
-        return fusedPeak([logs], seconds: seconds)
+        return logs.withUnsafeBufferPointer { peak(of: $0, seconds: seconds) }
     }
 
     /// |Σ x_i e^{−iωi}|² at ω = 2π·b·step/gridHz for the bins from `firstBin` on (Goertzel).

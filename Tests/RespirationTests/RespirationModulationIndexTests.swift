@@ -91,9 +91,10 @@ func baselineBreathing(
         var on = 0, off = 0, total = 0
         for seed: UInt64 in [1, 2, 3] {
             let e = baselineBreathing(seed: seed, baseline: 0.02)
-            var without = RespirationOptions()
+            var with = RespirationOptions(), without = RespirationOptions()
+            with.modulationIndices = true
             without.modulationIndices = false
-            let a = try runRespiration(e).filter { $0.value.source != .ecg }
+            let a = try runRespiration(e, options: with).filter { $0.value.source != .ecg }
             let b = try runRespiration(e, options: without).filter { $0.value.source != .ecg }
             total += a.count
             for w in a {
@@ -125,10 +126,11 @@ func baselineBreathing(
             ("noise", baselineBreathing(seed: seed, baseline: 0)),
             ("motion", baselineBreathing(seed: seed, baseline: 0, motion: true)),
         ]
-        var without = RespirationOptions()
+        var with = RespirationOptions(), without = RespirationOptions()
+        with.modulationIndices = true
         without.modulationIndices = false
         for (name, events) in cases {
-            let rows = try runRespiration(events)
+            let rows = try runRespiration(events, options: with)
             let before = try runRespiration(events, options: without)
             #expect(!rows.isEmpty)
             #expect(rows.count == before.count)

@@ -257,7 +257,7 @@ SWEEP = [(1, 0.22, 0.28, 0.23, 0.45, 0.5, 0.4, False), (2, 0.0, 0.0, 0.0, 1.0, 1
          (2, 0.22, 0.22, 0.22, 1.0, 1.0, 1.0, False), (2, 0.22, 0.22, 0.22, 0.43, 0.43, 0.4, False),
          (2, 0.22, 0.22, 0.22, 0.43, 0.43, 0.4, True),
          (3, 0.21, 0.22, 0.2, 0.4, 0.43, 0.37, False), (4, 0.19, 0.2, 0.19, 0.36, 0.38, 0.35, False)]
-DEFAULT = (2, 0.22, 0.22, 0.22, 0.43, 0.43, 0.4, True)
+DEFAULT = (2, 0.22, 0.22, 0.22, 0.43, 0.43, 0.4, False)
 # The single-modulation and product thresholds (SpectralThreshold, from spectral-threshold.py at span 2).
 MODULATION = {"ecg": (0.38, 0.59), "ppg": (0.38, 0.53), "fused": (0.38, 0.59)}
 PRODUCT = (0.23, 0.38)
