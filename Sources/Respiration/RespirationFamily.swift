@@ -194,7 +194,8 @@ public enum RespirationFamily: AnalysisFamily {
     /// amplitude modulation, and the beat interval is one whether the ECG or the PPG times it —
     /// respiratory sinus arrhythmia). With two or more, their mean when their standard deviation
     /// is below the agreement limit; with three or more that do not agree, the rate furthest
-    /// from their median is left out until they agree or two remain. Otherwise no rate, with the
+    /// from their median is left out until they agree or two remain; the ones that agree must come
+    /// from two measurements or more (``ModulationRate/measurement``). Otherwise no rate, with the
     /// reason.
     static func smartFused(_ window: FusionWindow, options: RespirationOptions) -> RespirationWindow {
         var out = RespirationWindow(
@@ -234,6 +235,10 @@ public enum RespirationFamily: AnalysisFamily {
         guard s.sd < options.agreementBreathsPerMinute else {
             out.nullReason =
                 "modulations disagree: standard deviation \(Double(Int(s.sd * 10)) / 10) ≥ \(options.agreementBreathsPerMinute) breaths/min"
+            return out
+        }
+        guard ModulationRate.independent(rates) else {
+            out.nullReason = ModulationRate.dependentReason
             return out
         }
         out.breathsPerMinute = s.mean

@@ -12,6 +12,24 @@ struct ModulationRate: Sendable, Hashable {
     var modulation: RespirationModulation
     var breathsPerMinute: Double
     var purity: Double
+
+    /// The beat measurement the modulation is read from: the beat interval (respiratory sinus
+    /// arrhythmia, whichever sensor times the beats), or one sensor's beat amplitudes — the ECG's
+    /// R amplitude and QRS area are two readings of the same electrical-axis rotation (Moody et
+    /// al. 1985), the PPG's RIAV and RIIV two combinations of the same pulse peak and foot values.
+    /// Two modulations of one measurement share its noise, so their agreement is no evidence of
+    /// breathing (Karlen et al. 2013 fuse RIIV, RIAV and RIFV: amplitude and interval).
+    var measurement: String { modulation == .frequency ? "interval" : source.rawValue + " amplitude" }
+
+    /// Whether `rates` come from at least two measurements (``measurement``).
+    static func independent(_ rates: [ModulationRate]) -> Bool {
+        guard let first = rates.first?.measurement else { return false }
+        return rates.contains { $0.measurement != first }
+    }
+
+    /// The reason a set of agreeing rates from one measurement gives no rate.
+    static let dependentReason =
+        "the modulations that pass quality are all read from one beat measurement (amplitude and QRS area of the ECG, or amplitude and intensity of the PPG): their agreement is not independent"
 }
 
 /// The respiration analysis of one ECG lead or optical stream: its beats' modulation values,
@@ -326,9 +344,11 @@ struct RespirationStream {
         try release(through: k - options.spectralSpan, emit: emit)
     }
 
-    /// Smart fusion (Karlen et al. 2013): the mean of the rates when two or more pass and their
-    /// standard deviation is below `agreement`; otherwise no rate, with the reason (`failing`
-    /// when fewer than two pass).
+    /// Smart fusion (Karlen et al. 2013): the mean of the rates when two or more pass, their
+    /// standard deviation is below `agreement` and they come from two measurements or more
+    /// (``ModulationRate/measurement``: not only the R amplitude and QRS area, or the PPG
+    /// amplitude and intensity); otherwise no rate, with the reason (`failing` when fewer than
+    /// two pass).
     static func fuse(
         _ rates: [ModulationRate], into row: inout RespirationWindow, agreement: Double, enoughBeats: Bool, failing: String,
         key: (ModulationRate) -> String
@@ -347,6 +367,10 @@ struct RespirationStream {
         let sd = (r.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(r.count - 1)).squareRoot()
         guard sd < agreement else {
             row.nullReason = "modulations disagree: standard deviation \(Double(Int(sd * 10)) / 10) ≥ \(agreement) breaths/min"
+            return
+        }
+        guard ModulationRate.independent(rates) else {
+            row.nullReason = ModulationRate.dependentReason
             return
         }
         row.breathsPerMinute = mean

@@ -113,10 +113,10 @@ func baselineBreathing(
     /// and steps independent per modulation) — the single-modulation and product indices give
     /// no rate: every row without a rate under session 16's rule (indices off) has none with
     /// them, and the rows whose two concentration indices failed say the new tests failed too.
-    /// Every row is expected empty; one is not, by session 16's rule itself (a known issue, not
-    /// of these indices): the last PPG window of the noise case at seed 21, where smart fusion
-    /// finds the pulse amplitude (RIAV) and the intensity (RIIV, which holds half the pulse
-    /// amplitude) agreeing on a noise peak. (Motion with one walk moving a source's modulations
+    /// Every row is empty: smart fusion does not take the pulse amplitude (RIAV) and intensity
+    /// (RIIV, which holds half the pulse amplitude) agreeing on a noise peak as evidence — they
+    /// are one measurement (``ModulationRate/measurement``; before that rule the last PPG window
+    /// of the noise case at seed 21 had a rate). (Motion with one walk moving a source's modulations
     /// together, `sharedMotion`, is not among these cases: with it session 16's concentration
     /// index reached its threshold in a PPG window of seed 21.)
     @Test(arguments: [21, 22, 23, 24] as [UInt64]) func noBreathingGivesNoRateThroughTheModulationIndices(seed: UInt64) throws {
@@ -140,16 +140,49 @@ func baselineBreathing(
                     v.breathsPerMinute == nil || b.value.breathsPerMinute != nil,
                     "the new indices gave \(name) seed \(seed) \(v.source) \(v.startSeconds) a rate: \(v.used) quality \(v.quality ?? -1)")
             }
-            withKnownIssue("session 16's rule: smart fusion of RIAV and RIIV on noise", isIntermittent: true) {
-                for w in rows {
-                    let v = w.value
-                    #expect(v.breathsPerMinute == nil, "\(name) seed \(seed) \(v.source) \(v.startSeconds): \(v.used)")
-                }
+            for w in rows {
+                let v = w.value
+                #expect(v.breathsPerMinute == nil, "\(name) seed \(seed) \(v.source) \(v.startSeconds): \(v.used)")
             }
             if name != "flat" {
                 #expect(
                     rows.contains { $0.value.nullReason?.contains("no single modulation's or product spectrum's peak") == true }, "\(name)")
             }
         }
+    }
+}
+
+/// Smart fusion's independence rule (``ModulationRate/measurement``): two modulations read from
+/// one beat measurement agreeing give no rate; an amplitude and the beat interval do.
+@Suite struct RespirationSmartFusionIndependenceTests {
+    func fused(_ rates: [ModulationRate]) -> RespirationWindow {
+        var row = RespirationWindow(
+            source: rates[0].source, startSeconds: 0, endSeconds: 32, breathsPerMinute: nil, quality: nil, used: [:],
+            nullReason: nil)
+        RespirationStream.fuse(rates, into: &row, agreement: 4, enoughBeats: true, failing: "too few", key: { $0.modulation.rawValue })
+        return row
+    }
+
+    @Test func oneMeasurementIsNotAgreement() {
+        let ecg = fused([
+            ModulationRate(source: .ecg, modulation: .amplitude, breathsPerMinute: 15, purity: 0.5),
+            ModulationRate(source: .ecg, modulation: .qrsArea, breathsPerMinute: 15.5, purity: 0.5),
+        ])
+        #expect(ecg.breathsPerMinute == nil)
+        #expect(ecg.nullReason == ModulationRate.dependentReason)
+        let ppg = fused([
+            ModulationRate(source: .ppg, modulation: .amplitude, breathsPerMinute: 15, purity: 0.5),
+            ModulationRate(source: .ppg, modulation: .intensity, breathsPerMinute: 15.5, purity: 0.5),
+        ])
+        #expect(ppg.breathsPerMinute == nil)
+    }
+
+    @Test func amplitudeAndIntervalAgree() {
+        let row = fused([
+            ModulationRate(source: .ppg, modulation: .intensity, breathsPerMinute: 15, purity: 0.5),
+            ModulationRate(source: .ppg, modulation: .frequency, breathsPerMinute: 16, purity: 0.5),
+        ])
+        #expect(row.breathsPerMinute == 15.5)
+        #expect(row.nullReason == nil)
     }
 }

@@ -13,9 +13,10 @@ interpolated onto a 4-Hz grid with 4 s either side, band-passed 0.1-0.7 Hz (Butt
 forward-backward), cut to the window, detrended, Hann-windowed; the periodogram peak in 0.1-0.7 Hz;
 spectral purity (share of the 0.05-1 Hz power within +-2/32 Hz of the peak) >= 0.3; the
 autocorrelation of the detrended window at the peak's period >= A; the breath count (upward zero
-crossings) within C breaths/min of the peak. Per source: >= 2 passing modulations with SD < 4.
+crossings) within C breaths/min of the peak. Per source: >= 2 passing modulations with SD < 4,
+from two beat measurements (not only R amplitude and QRS area, or PPG amplitude and intensity).
 Fused: every passing modulation, intervals counted once, the one furthest from the median left out
-while >= 3 disagree; >= 2 with SD < 4.
+while >= 3 disagree; >= 2 with SD < 4, from two measurements.
 
 Usage: python3 scripts/respiration/noise-gate.py [--json]
 """
@@ -65,12 +66,22 @@ def passes(e, acf_min, tol):
     return purity >= 0.3 and acf >= acf_min and counted is not None and abs(counted - rate) <= tol
 
 
-def agree(rates, reject):
-    rates = list(rates)
-    while reject and len(rates) >= 3 and np.std(rates, ddof=1) >= 4:
-        med = np.median(rates)
-        rates.pop(int(np.argmax(np.abs(np.array(rates) - med))))
-    return len(rates) >= 2 and np.std(rates, ddof=1) < 4
+# The beat measurement each modulation is read from: the interval, or one sensor's amplitudes (R
+# amplitude and QRS area; PPG amplitude and intensity). Agreement needs two measurements (issue 31,
+# session 17: modulations of one measurement share its noise).
+MEASUREMENT = {"ecg_amplitude": "ecg", "ecg_qrs_area": "ecg", "frequency": "interval", "ppg_amplitude": "ppg",
+               "ppg_intensity": "ppg"}
+
+
+def agree(named, reject):
+    """named: (modulation name, rate) pairs."""
+    named = list(named)
+    while reject and len(named) >= 3 and np.std([r for _, r in named], ddof=1) >= 4:
+        rates = np.array([r for _, r in named])
+        named.pop(int(np.argmax(np.abs(rates - np.median(rates)))))
+    rates = [r for _, r in named]
+    return (len(rates) >= 2 and np.std(rates, ddof=1) < 4
+            and len({MEASUREMENT[k] for k, _ in named}) >= 2)
 
 
 def windows(seed):
@@ -102,11 +113,11 @@ def main():
         fused = ecg = ppg = 0
         for w in all_windows:
             ok = {k: e[0] for k, e in w.items() if passes(e, acf_min, tol)}
-            e_rates = [ok[k] for k in ("ecg_amplitude", "ecg_qrs_area", "frequency") if k in ok]
-            p_rates = [ok[k] for k in ("ppg_amplitude", "ppg_intensity", "frequency") if k in ok]
+            e_rates = [(k, ok[k]) for k in ("ecg_amplitude", "ecg_qrs_area", "frequency") if k in ok]
+            p_rates = [(k, ok[k]) for k in ("ppg_amplitude", "ppg_intensity", "frequency") if k in ok]
             ecg += agree(e_rates, False)
             ppg += agree(p_rates, False)
-            fused += agree(list(ok.values()), True)
+            fused += agree(list(ok.items()), True)
         n = len(all_windows)
         out.append(dict(min_autocorrelation=acf_min, count_agreement_bpm=tol, windows=n,
                         ecg_share=ecg / n, ppg_share=ppg / n, fused_share=fused / n))
