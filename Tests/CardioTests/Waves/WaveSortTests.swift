@@ -1,4 +1,5 @@
 import Testing
+import _TestSupport
 
 @testable import Cardio
 
@@ -7,17 +8,6 @@ import Testing
 /// equal values, infinities, sizes around the insertion-sort cut-off).
 @Suite("WaveSort: order statistics equal sorted()'s")
 struct WaveSortTests {
-    /// A deterministic generator (SplitMix64), independent of the code under test.
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     static func check(_ v: [Float], positions: [Int]) {
         let sorted = v.sorted()
@@ -30,7 +20,7 @@ struct WaveSortTests {
 
     @Test("every position, random values with few distinct ones and signed zeros")
     func everyPosition() {
-        var g = Generator(state: 17)
+        var g = SeededGenerator(seed: 17)
         for n in [1, 2, 3, 5, 15, 16, 17, 18, 33, 64, 100, 255, 256, 1000] {
             for kind in 0..<4 {
                 let v: [Float] = (0..<n).map { _ in
