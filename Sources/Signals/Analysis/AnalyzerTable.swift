@@ -1,11 +1,12 @@
 /// The per-stream (or per-device, per-series) analysers of one ``RecordingAnalyzer``, kept in
 /// the order they were added.
 ///
-/// Every family keeps one analyser value per claimed stream and mutates it block by block. A
-/// value mutated through ``update(_:_:)`` is taken out of the table for the mutation and put
-/// back after it, so the table never holds a second reference to the value's storage while it
-/// changes (no copy-on-write of its arrays); ``remove(_:)`` hands a value out for good (at the
-/// end of the recording, so its memory goes as soon as it is finished).
+/// Every family keeps one analyser value per claimed stream and mutates it block by block. The
+/// values live in an array of slots (one per key, in the order the keys were first added) and
+/// ``update(_:_:)`` mutates a value in its slot, so a value is neither moved nor copied per call
+/// and the table never holds a second reference to its storage while it changes (no
+/// copy-on-write of its arrays); ``remove(_:)`` hands a value out for good (at the end of the
+/// recording, so its memory goes as soon as it is finished).
 ///
 /// ```swift
 /// var analyzers = AnalyzerTable<Int, MyStreamAnalyzer>()
@@ -15,13 +16,14 @@
 /// ```
 ///
 /// - Complexity: ``update(_:_:)``, ``remove(_:)`` and the subscript O(1) on average (a hashed
-///   table); memory O(analysers).
+///   key to its slot); memory O(analysers).
 public struct AnalyzerTable<Key: Hashable, Analyzer> {
-    @usableFromInline var values: [Key: Analyzer] = [:]
+    /// The analysers by slot; a removed one leaves `nil` (slot `i` belongs to `order[i]`).
+    @usableFromInline var slots: [Analyzer?] = []
+    /// Each key's slot.
+    @usableFromInline var slotOf: [Key: Int] = [:]
     /// The keys in the order they were first added (removed keys stay listed).
     public private(set) var order: [Key] = []
-    /// The keys of ``order``, for an O(1) membership test when adding.
-    @usableFromInline var ordered: Set<Key> = []
 
     /// Creates an empty table.
     public init() {}
@@ -32,17 +34,23 @@ public struct AnalyzerTable<Key: Hashable, Analyzer> {
     ///   - analyzer: the value.
     ///   - key: its stream index, device or series key.
     public mutating func add(_ analyzer: Analyzer, for key: Key) {
-        if values.updateValue(analyzer, forKey: key) == nil && ordered.insert(key).inserted { order.append(key) }
+        if let s = slotOf[key] {
+            slots[s] = analyzer
+        } else {
+            slotOf[key] = slots.count
+            slots.append(analyzer)
+            order.append(key)
+        }
     }
 
     /// The analyser under `key`, or `nil`; read only (mutate it with ``update(_:_:)``).
-    public subscript(key: Key) -> Analyzer? { values[key] }
+    public subscript(key: Key) -> Analyzer? { slotOf[key].flatMap { slots[$0] } }
 
     /// Whether the table holds an analyser under `key`.
-    public func contains(_ key: Key) -> Bool { values[key] != nil }
+    public func contains(_ key: Key) -> Bool { slotOf[key].map { slots[$0] != nil } ?? false }
 
-    /// Mutates the analyser under `key` in place: it is taken out for `body` and put back after
-    /// it, also when `body` throws.
+    /// Mutates the analyser under `key` in place, in its slot (also what `body` changed before
+    /// it throws stays).
     /// - Parameters:
     ///   - key: the analyser's key.
     ///   - body: the mutation.
@@ -51,15 +59,19 @@ public struct AnalyzerTable<Key: Hashable, Analyzer> {
     @inlinable
     @discardableResult
     public mutating func update<Result>(_ key: Key, _ body: (inout Analyzer) throws -> Result) rethrows -> Result? {
-        guard var analyzer = values.removeValue(forKey: key) else { return nil }
-        defer { values[key] = analyzer }
-        return try body(&analyzer)
+        guard let s = slotOf[key], slots[s] != nil else { return nil }
+        return try body(&slots[s]!)
     }
 
     /// Removes the analyser under `key` and hands it out (its key stays in ``order``).
     /// - Returns: the analyser, or `nil` when `key` holds nothing.
     @discardableResult
-    public mutating func remove(_ key: Key) -> Analyzer? { values.removeValue(forKey: key) }
+    public mutating func remove(_ key: Key) -> Analyzer? {
+        guard let s = slotOf[key] else { return nil }
+        var out: Analyzer? = nil
+        swap(&out, &slots[s])
+        return out
+    }
 }
 
 extension AnalyzerTable: Sendable where Key: Sendable, Analyzer: Sendable {}

@@ -47,13 +47,7 @@ public enum ECGWavesFamily: AnalysisFamily {
     /// The delineation of one recording.
     public struct Analyzer: RecordingAnalyzer {
         let options: ECGWavesOptions
-        /// The leads in claim order, mutated in place in the array (a lead is never copied per
-        /// beat or block); ``slotOf`` maps a stream index to its slot, ``live`` says which have
-        /// not finished (a finished slot holds an empty lead, its memory released).
-        var leads: [WaveLead] = []
-        var live: [Bool] = []
-        var streamOf: [Int] = []
-        var slotOf: [Int: Int] = [:]
+        var leads = AnalyzerTable<Int, WaveLead>()
         var byName: [String: Int] = [:]
         /// Per lead: its stream name (read per beat without copying the lead out of ``leads``).
         var nameOf: [Int: String] = [:]
@@ -78,18 +72,10 @@ public enum ECGWavesFamily: AnalysisFamily {
 
         public mutating func claim(_ stream: AnnouncedStream) -> Bool {
             guard stream.info.key.sensor == .electrocardiogram else { return false }
-            let lead = WaveLead(
-                streamName: stream.name, microvoltsPerUnit: ECGBeatEvents.microvoltsPerUnit(stream.info.columns.first?.unit),
-                medianWindowSeconds: options.medianBeatWindowSeconds)
-            if let s = slotOf[stream.index] {
-                leads[s] = lead
-                live[s] = true
-            } else {
-                slotOf[stream.index] = leads.count
-                leads.append(lead)
-                live.append(true)
-                streamOf.append(stream.index)
-            }
+            leads.add(
+                WaveLead(
+                    streamName: stream.name, microvoltsPerUnit: ECGBeatEvents.microvoltsPerUnit(stream.info.columns.first?.unit),
+                    medianWindowSeconds: options.medianBeatWindowSeconds), for: stream.index)
             byName[stream.name] = stream.index
             nameOf[stream.index] = stream.name
             var key = stream.info.key
@@ -105,26 +91,28 @@ public enum ECGWavesFamily: AnalysisFamily {
         }
 
         public mutating func consume(_ block: SampleBlock, output: any ResultOutput) throws {
-            guard let s = slotOf[block.stream], live[s] else { return }
-            leads[s].consume(block)
-            let (done, medians) = leads[s].take()
+            let taken = leads.update(block.stream) { l in
+                l.consume(block)
+                return l.take()
+            }
+            guard let (done, medians) = taken else { return }
             try emit(done, medians, lead: block.stream, output: output)
         }
 
         public mutating func consume(derived event: DerivedEvent, series: DerivedSeries, output: any ResultOutput) throws {
             guard event.series == ECGBeatEvents.series.id, let index = byName[event.stream] else { return }
             let beat = WaveLead.Beat(time: event.time, beatClass: event.values.first?.label, quality: event.values.dropFirst().first?.label)
-            guard let s = slotOf[index], live[s] else { return }
-            leads[s].add(beat)
-            let (done, medians) = leads[s].take()
+            let taken = leads.update(index) { l in
+                l.add(beat)
+                return l.take()
+            }
+            guard let (done, medians) = taken else { return }
             try emit(done, medians, lead: index, output: output)
         }
 
         public mutating func finish(output: any ResultOutput) throws {
-            for (s, index) in streamOf.enumerated() where live[s] {
-                live[s] = false
-                var l = WaveLead(streamName: "")
-                swap(&l, &leads[s])
+            for index in leads.order {
+                guard var l = leads.remove(index) else { continue }
                 l.flushAll()
                 try emit(l.done, l.doneMedians, lead: index, output: output)
                 if let g = groupOf[index] { groups[g]!.ended.insert(index) }
