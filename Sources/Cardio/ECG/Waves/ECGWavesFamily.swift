@@ -10,7 +10,8 @@ import Signals
 /// ``WaveDelineator`` (Martínez et al. 2004) on the scales within −1.0…+1.2 s of it, so rows
 /// depend on the samples and the beat times only, never on block sizes. Combined rows (stream `device/electrocardiogram/combined`):
 /// the first lead's beat and each other lead's beat within 150 ms of it; earliest P and QRS
-/// onset and latest P and QRS offset among the leads where the wave is present (the global
+/// onset and latest P and QRS offset among the leads where the wave is present (for P, among
+/// the leads whose boundary is coherent with their own last beats: ``Combiner``; the global
 /// boundaries: a lead's QRS offset fails early, on a truncated wide QRS), the median T offset
 /// (a lead's T offset fails late, on a U wave or a slow return, and the latest would keep
 /// every such failure); peaks from the first lead where present.
@@ -188,6 +189,7 @@ public enum ECGWavesFamily: AnalysisFamily {
                     guard let last = queues[m]?.last, last.beatTime > b.beatTime + ECGWavesFamily.matchSeconds else { return out }
                 }
                 var parts = [b]
+                var from = [reference]
                 for m in members.dropFirst() {
                     var q = queues[m] ?? []
                     // Drop beats too early to match this or any later reference beat.
@@ -196,17 +198,73 @@ public enum ECGWavesFamily: AnalysisFamily {
                         abs(q[i].beatTime - b.beatTime) <= ECGWavesFamily.matchSeconds
                     {
                         parts.append(q[i])
+                        from.append(m)
                         q.remove(at: i)
                     }
                     queues[m] = q
                 }
-                out.append(Self.combine(parts))
+                out.append(combine(parts, leads: from))
                 queues[reference]!.removeFirst()
             }
             return out
         }
 
-        /// The combined boundaries of one beat's leads (the first is the reference lead).
+        /// Per lead (``members`` index) and P boundary (0 onset, 1 offset): the last
+        /// ``coherenceBeats`` values of that lead, relative to the beat time, s (oldest first).
+        var history: [Int: [[Double]]] = [:]
+
+        /// Beats of a lead's history the coherence rule compares with.
+        static let coherenceBeats = 8
+        /// A lead's boundary this far from the median of its last ``coherenceBeats`` values is
+        /// incoherent, s.
+        static let coherenceSeconds = 0.04
+
+        /// The combined boundaries of one beat's leads (the first is the reference lead), and the
+        /// leads' histories updated.
+        ///
+        /// P onset and offset: the earliest onset and latest offset (the global boundaries) among
+        /// the leads whose value is coherent with that lead's own last ``coherenceBeats`` beats
+        /// (within ``coherenceSeconds`` of their median, relative to the beat time); all leads
+        /// when none is, or when a lead has fewer than 3 values. The PR interval and the P
+        /// wave's duration change little from one beat to the next in a stable rhythm (sinus or
+        /// ectopic atrial), and a real change of atrial activation shows in every lead at once,
+        /// so a lead's lone jump is a measurement failure (a U wave or the T end taken as the
+        /// P's first phase, a P found in noise); the earliest-onset / latest-offset rule would
+        /// keep every such failure. The multilead rules of Laguna et al. 1994 (Comput Biomed
+        /// Res 27:45–60) likewise discard a lead's boundary far from the other leads' before
+        /// taking the earliest onset / latest offset; with two leads the other lead cannot
+        /// outvote it, so each lead is compared with its own recent beats. QRS onset/offset
+        /// keep the plain earliest/latest rule (on the QT Database the coherence rule moved
+        /// them away from the annotations: a paced lead's truncated QRS is coherent with its
+        /// own truncated beats, so the lead that found the whole QRS is the one discarded).
+        mutating func combine(_ parts: [BeatWaves], leads: [Int]) -> BeatWaves {
+            var c = Self.combine(parts)
+            let pOn = coherent(parts, leads: leads, kind: 0) { $0.pStatus == .present ? $0.pOnset : nil }
+            let pOff = coherent(parts, leads: leads, kind: 1) { $0.pStatus == .present ? $0.pOffset : nil }
+            if let v = pOn.min() { c.pOnset = v }
+            if let v = pOff.max() { c.pOffset = v }
+            return c
+        }
+
+        /// The values of a boundary of the leads that are coherent with their own history (all
+        /// when none is), each lead's history updated with its value.
+        private mutating func coherent(_ parts: [BeatWaves], leads: [Int], kind: Int, _ value: (BeatWaves) -> Double?) -> [Double] {
+            var all: [Double] = [], kept: [Double] = []
+            for (i, part) in parts.enumerated() {
+                guard let v = value(part) else { continue }
+                let relative = v - part.beatTime
+                var h = history[leads[i]] ?? [[], []]
+                all.append(v)
+                if h[kind].count < 3 || abs(relative - Self.median(h[kind])!) <= Self.coherenceSeconds { kept.append(v) }
+                h[kind].append(relative)
+                if h[kind].count > Self.coherenceBeats { h[kind].removeFirst() }
+                history[leads[i]] = h
+            }
+            return kept.isEmpty ? all : kept
+        }
+
+        /// The combined boundaries of one beat's leads (the first is the reference lead), without
+        /// the leads' histories: earliest/latest P and QRS boundaries, median T offset.
         static func combine(_ parts: [BeatWaves]) -> BeatWaves {
             var c = parts[0]
             c.leads = parts.count
