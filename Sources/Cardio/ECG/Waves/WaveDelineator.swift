@@ -31,9 +31,14 @@
 /// - **P** at scale 2^4 likewise in [max(QRS onset − 280 ms, R − 0.4 RR), QRS onset − 30 ms],
 ///   ε_P = 0.02 · RMS, onset ξ_Pon = 0.5, offset ξ_Poff = 0.9; a biphasic P's three maxima span
 ///   at most 100 ms (a wider third maximum is a U or T wave's slope before the P).
+/// - **P and T slopes**: consecutive significant maxima of one sign are one slope with a notch,
+///   and only the largest of them is kept before the pairing above (the redundant modulus maxima
+///   of Li C, Zheng C, Tai C 1995, IEEE Trans Biomed Eng 42(1):21–28); otherwise a notch on the
+///   falling slope hides the rising slope before it and the wave is taken as one slope.
 ///
 /// No parameter depends on the record; the thresholds are Martínez 2004's. The wide-QRS, lone
-/// T slope, T and P span and following-RR T window rules are this implementation's, chosen on
+/// T slope, T and P span, following-RR T window and same-sign slope rules are this
+/// implementation's, chosen on
 /// physiology after the QT Database errors were read per record
 /// (`scripts/ecg/qtdb-waves-errors.py`; in-sample).
 ///
@@ -242,16 +247,28 @@ struct WaveDelineator {
         var shape: WaveShape
     }
 
-    /// The wave described by the significant maxima `found` (indices of `w`, in order).
+    /// The wave described by the significant maxima (indices of `w`, in order).
     /// - Parameters:
     ///   - delay: the scale's group delay (``QuadraticSplineWavelet/delay(_:)``).
     ///   - offsetLimit: last index the offset search may reach; `onsetLimit` first for the onset.
     ///   - onRatio: ξ_on as a share of the first maximum; `offRatio` ξ_off of the last.
     ///   - maxSpan: the most samples a biphasic wave's three maxima may span.
     static func shape(
-        _ w: UnsafeBufferPointer<Float>, _ found: [Int], delay: Double, offsetLimit: Int, onsetLimit: Int, onRatio: Float, offRatio: Float,
-        maxSpan: Int = .max
+        _ w: UnsafeBufferPointer<Float>, _ significant: [Int], delay: Double, offsetLimit: Int, onsetLimit: Int, onRatio: Float,
+        offRatio: Float, maxSpan: Int = .max
     ) -> Wave? {
+        // Consecutive maxima of one sign describe one slope (a notch on it): the largest stands
+        // for it (Li, Zheng & Tai 1995's redundant modulus maxima). Without this a notched
+        // falling slope hid the rising slope before it, and the wave was taken as one slope
+        // with its onset on the notch.
+        var found: [Int] = []
+        for i in significant {
+            if let l = found.last, (w[l] > 0) == (w[i] > 0) {
+                if abs(w[i]) > abs(w[l]) { found[found.count - 1] = i }
+            } else {
+                found.append(i)
+            }
+        }
         guard var a = found.max(by: { abs(w[$0]) < abs(w[$1]) }) else { return nil }
         let ia = found.firstIndex(of: a)!
         // The larger opposite-sign neighbour among the significant maxima.
