@@ -94,6 +94,27 @@ struct WaveDelineatorTests {
         #expect(tOff > 0.28 && tOff < 0.42, "T offset \(tOff)")
     }
 
+    @Test("a P whose falling slope has a shoulder (two maxima of one sign) ends after the shoulder")
+    func notchedP() throws {
+        // P of two Gaussians: 0.12 at R − 200 ms (σ 20 ms) and 0.10 at R − 140 ms (σ 15 ms); the
+        // signal falls all the way from the first peak through the second's shoulder, so scale
+        // 2^4 has one rising maximum and two falling ones. The P ends about 2.5 σ after the
+        // second centre (R − 102 ms); the first falling maximum alone would end it near R − 160 ms.
+        let r = Double(WaveDelineator.beatIndex) / 250
+        func g(_ t: Double, _ c: Double, _ s: Double) -> Float { Float(exp(-0.5 * pow((t - c) / s, 2))) }
+        let x: [Float] = (0..<WaveDelineator.length).map { i in
+            let t = Double(i) / 250
+            var v: Float = 0.12 * g(t, r - 0.2, 0.02) + 0.10 * g(t, r - 0.14, 0.015)
+            v += -0.15 * g(t, r - 0.025, 0.008) + 1.2 * g(t, r, 0.01) - 0.3 * g(t, r + 0.025, 0.008)
+            return v + 0.3 * g(t, r + 0.28, 0.04)
+        }
+        let m = WaveDelineator.delineate(x, valid: 0..<WaveDelineator.length, rr: 0.8, next: nil)
+        #expect(m.p == .present && m.pShape == .upright, "P \(m.p) \(String(describing: m.pShape))")
+        let on = try #require(Self.time(m.pOnset)), off = try #require(Self.time(m.pOffset))
+        #expect(on < -0.22 && on > -0.28, "P onset \(on)")
+        #expect(off > -0.125 && off < -0.07, "P offset \(off)")
+    }
+
     @Test("samples missing around the beat: not determinable")
     func notDeterminable() {
         let m = WaveDelineator.delineate(

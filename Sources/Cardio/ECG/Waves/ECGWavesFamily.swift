@@ -10,11 +10,11 @@ import Signals
 /// ``WaveDelineator`` (Martínez et al. 2004) on the scales within −1.0…+1.2 s of it, so rows
 /// depend on the samples and the beat times only, never on block sizes. Combined rows (stream `device/electrocardiogram/combined`):
 /// the first lead's beat and each other lead's beat within 150 ms of it; earliest P and QRS
-/// onset and latest P and QRS offset among the leads where the wave is present (for P, among
-/// the leads whose boundary is coherent with their own last beats: ``Combiner``; the global
+/// onset and latest P and QRS offset among the leads where the wave is present (the global
 /// boundaries: a lead's QRS offset fails early, on a truncated wide QRS), the median T offset
 /// (a lead's T offset fails late, on a U wave or a slow return, and the latest would keep
-/// every such failure); peaks from the first lead where present.
+/// every such failure); for P and T only among the leads whose boundary is coherent with
+/// their own last beats (``Combiner``); peaks from the first lead where present.
 public enum ECGWavesFamily: AnalysisFamily {
     public static let name = "waves"
     public static let summary = "ECG wave delineation (P, QRS, T per beat) and PR/QRS/QT/QTc per window"
@@ -209,7 +209,7 @@ public enum ECGWavesFamily: AnalysisFamily {
             return out
         }
 
-        /// Per lead (``members`` index) and P boundary (0 onset, 1 offset): the last
+        /// Per lead (``members`` index) and boundary (0 P onset, 1 P offset, 2 T offset): the last
         /// ``coherenceBeats`` values of that lead, relative to the beat time, s (oldest first).
         var history: [Int: [[Double]]] = [:]
 
@@ -222,15 +222,17 @@ public enum ECGWavesFamily: AnalysisFamily {
         /// The combined boundaries of one beat's leads (the first is the reference lead), and the
         /// leads' histories updated.
         ///
-        /// P onset and offset: the earliest onset and latest offset (the global boundaries) among
-        /// the leads whose value is coherent with that lead's own last ``coherenceBeats`` beats
-        /// (within ``coherenceSeconds`` of their median, relative to the beat time); all leads
-        /// when none is, or when a lead has fewer than 3 values. The PR interval and the P
-        /// wave's duration change little from one beat to the next in a stable rhythm (sinus or
-        /// ectopic atrial), and a real change of atrial activation shows in every lead at once,
-        /// so a lead's lone jump is a measurement failure (a U wave or the T end taken as the
-        /// P's first phase, a P found in noise); the earliest-onset / latest-offset rule would
-        /// keep every such failure. The multilead rules of Laguna et al. 1994 (Comput Biomed
+        /// P onset and offset: the earliest onset and latest offset (the global boundaries), and
+        /// T offset: the median, among the leads whose value is coherent with that lead's own
+        /// last ``coherenceBeats`` beats (within ``coherenceSeconds`` of their median, relative to
+        /// the beat time); all leads when none is, or when a lead has fewer than 3 values. The PR
+        /// interval and the P wave's duration change little from one beat to the next in a
+        /// stable rhythm (sinus or ectopic atrial), the QT follows a change of RR over minutes
+        /// (QT/RR hysteresis: Pueyo E et al. 2004, IEEE Trans Biomed Eng 51(9):1511–1520), and a
+        /// real change of activation or repolarisation shows in every lead at once, so a lead's
+        /// lone jump is a measurement failure (a U wave or the T end taken as the P's first
+        /// phase, a P found in noise, a U wave or slow return taken as the T's end); the
+        /// earliest-onset / latest-offset rule would keep every such failure. The multilead rules of Laguna et al. 1994 (Comput Biomed
         /// Res 27:45–60) likewise discard a lead's boundary far from the other leads' before
         /// taking the earliest onset / latest offset; with two leads the other lead cannot
         /// outvote it, so each lead is compared with its own recent beats. QRS onset/offset
@@ -241,8 +243,10 @@ public enum ECGWavesFamily: AnalysisFamily {
             var c = Self.combine(parts)
             let pOn = coherent(parts, leads: leads, kind: 0) { $0.pStatus == .present ? $0.pOnset : nil }
             let pOff = coherent(parts, leads: leads, kind: 1) { $0.pStatus == .present ? $0.pOffset : nil }
+            let tOff = coherent(parts, leads: leads, kind: 2) { $0.tStatus == .present ? $0.tOffset : nil }
             if let v = pOn.min() { c.pOnset = v }
             if let v = pOff.max() { c.pOffset = v }
+            if let v = Self.median(tOff) { c.tOffset = v }
             return c
         }
 
@@ -253,12 +257,13 @@ public enum ECGWavesFamily: AnalysisFamily {
             for (i, part) in parts.enumerated() {
                 guard let v = value(part) else { continue }
                 let relative = v - part.beatTime
-                var h = history[leads[i]] ?? [[], []]
                 all.append(v)
-                if h[kind].count < 3 || abs(relative - Self.median(h[kind])!) <= Self.coherenceSeconds { kept.append(v) }
-                h[kind].append(relative)
-                if h[kind].count > Self.coherenceBeats { h[kind].removeFirst() }
-                history[leads[i]] = h
+                // The lead's history, mutated in place in the dictionary (no copy per beat).
+                if history[leads[i]] == nil { history[leads[i]] = [[], [], []] }
+                let n = history[leads[i]]![kind].count
+                if n < 3 || abs(relative - Self.median(history[leads[i]]![kind])!) <= Self.coherenceSeconds { kept.append(v) }
+                history[leads[i]]![kind].append(relative)
+                if n >= Self.coherenceBeats { history[leads[i]]![kind].removeFirst() }
             }
             return kept.isEmpty ? all : kept
         }

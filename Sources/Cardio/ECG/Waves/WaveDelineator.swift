@@ -258,17 +258,9 @@ struct WaveDelineator {
         offRatio: Float, maxSpan: Int = .max
     ) -> Wave? {
         // Consecutive maxima of one sign describe one slope (a notch on it): the largest stands
-        // for it (Li, Zheng & Tai 1995's redundant modulus maxima). Without this a notched
-        // falling slope hid the rising slope before it, and the wave was taken as one slope
-        // with its onset on the notch.
-        var found: [Int] = []
-        for i in significant {
-            if let l = found.last, (w[l] > 0) == (w[i] > 0) {
-                if abs(w[i]) > abs(w[l]) { found[found.count - 1] = i }
-            } else {
-                found.append(i)
-            }
-        }
+        // for it. Without this a notched falling slope hid the rising slope before it, and the
+        // wave was taken as one slope with its onset on the notch.
+        let found = oneSlopeEach(w, significant)
         guard var a = found.max(by: { abs(w[$0]) < abs(w[$1]) }) else { return nil }
         let ia = found.firstIndex(of: a)!
         // The larger opposite-sign neighbour among the significant maxima.
@@ -333,6 +325,22 @@ struct WaveDelineator {
             wave.offset = Double(off) - delay
         }
         return wave
+    }
+
+    /// The maxima (indices of `w`, in order) with each run of consecutive maxima of one sign
+    /// replaced by its largest: one slope with a notch gives two maxima of one sign, and the
+    /// largest stands for the slope (the redundant modulus maxima of Li, Zheng & Tai 1995).
+    static func oneSlopeEach(_ w: UnsafeBufferPointer<Float>, _ maxima: [Int]) -> [Int] {
+        var out: [Int] = []
+        out.reserveCapacity(maxima.count)
+        for i in maxima {
+            if let l = out.last, (w[l] > 0) == (w[i] > 0) {
+                if abs(w[i]) > abs(w[l]) { out[out.count - 1] = i }
+            } else {
+                out.append(i)
+            }
+        }
+        return out
     }
 
     /// From `start`, steps until |w| drops below `threshold` or has a local minimum; `nil` when
