@@ -235,9 +235,10 @@ struct QTDBWavesValidationTests {
         let q1 = try #require(pooled["q1c combined"])
         #expect(q1.se(.qrsOnset) >= 99)
         #expect(q1.se(.qrsOffset) >= 99)
-        #expect(q1.se(.tOffset) >= 93)
-        #expect(q1.sd(.pOnset) < 35)
-        #expect(q1.sd(.qrsOffset) < 40)
-        #expect(q1.sd(.tOffset) < 50)
+        #expect(q1.se(.tOffset) >= 97)
+        #expect(q1.sd(.pOnset) < 26)
+        #expect(q1.sd(.pOffset) < 20)
+        #expect(q1.sd(.qrsOffset) < 32)
+        #expect(q1.sd(.tOffset) < 38)
     }
 }
