@@ -39,6 +39,13 @@ def run(binary, rec, out):
     return rows
 
 
+def header_signals(rec):
+    """Signal names in the record header's order (lead 0, lead 1 as the validation suite names them)."""
+    with open(os.path.join(ROOT, f"{rec}.hea")) as f:
+        lines = [ln.split() for ln in f if ln.strip() and not ln.startswith("#")]
+    return [ln[-1] for ln in lines[1:]]
+
+
 def kind_of(stream):
     return "combined" if stream.endswith("combined") else stream.split("/")[-1]
 
@@ -55,9 +62,10 @@ def main():
         rows = run(a.binary, rec, a.out)
         streams = sorted(rows)
         lead_names = {}
+        order = header_signals(rec)
         leads = [s for s in streams if not s.endswith("combined")]
-        for i, s in enumerate(leads):
-            lead_names[s] = f"lead {i}"
+        for s in leads:
+            lead_names[s] = f"lead {order.index(kind_of(s))}"
         for s in streams:
             if s.endswith("combined"):
                 lead_names[s] = "combined"
