@@ -109,10 +109,11 @@ struct FusionWindow {
     /// modulation, the fused one otherwise — each the largest index over simulated windows
     /// without breathing for that set of modulations (`scripts/respiration/spectral-threshold.py`),
     /// so a window only one source covers is held to that source's threshold.
-    func threshold(_ options: RespirationOptions) -> SpectralThreshold {
+    /// `fullSpan`: whether every window of the span has source rows (the rate bands apply only then).
+    func threshold(_ options: RespirationOptions, fullSpan: Bool = true) -> SpectralThreshold {
         let keys = Set(spectra.keys)
-        if keys.isSubset(of: Self.ecgKeys) { return SpectralThreshold(source: .ecg, options) }
-        if keys.isSubset(of: Self.ppgKeys) { return SpectralThreshold(source: .ppg, options) }
-        return SpectralThreshold(source: .fused, options)
+        if keys.isSubset(of: Self.ecgKeys) { return SpectralThreshold(source: .ecg, options, fullSpan: fullSpan) }
+        if keys.isSubset(of: Self.ppgKeys) { return SpectralThreshold(source: .ppg, options, fullSpan: fullSpan) }
+        return SpectralThreshold(source: .fused, options, fullSpan: fullSpan)
     }
 }

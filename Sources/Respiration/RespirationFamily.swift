@@ -95,6 +95,10 @@ public enum RespirationFamily: AnalysisFamily {
                 "modulation_indices",
                 "a peak is also the rate when one modulation's own spectrum (peak-conditioned, Bailón et al. 2006) or, fused rows, the product of the modulations' spectra (Nemati et al. 2010) is concentrated beyond its no-breathing maximum",
                 get: { $0.modulationIndices }, set: { $0.modulationIndices = $1 }),
+            .flag(
+                "rate_bands",
+                "spectral fusion's concentration thresholds are lowered above 12, 16 and 20 breaths/min to the no-breathing maxima of peaks at those rates (coloured noise; span 2 only)",
+                get: { $0.rateBands }, set: { $0.rateBands = $1 }),
             .number(
                 "fusion_lag_s", unit: "s", "fused rows are written once the recording is this far past the window's look-ahead",
                 range: 64...86400, get: { $0.fusionLagSeconds }, set: { $0.fusionLagSeconds = $1 }),
@@ -147,7 +151,8 @@ public enum RespirationFamily: AnalysisFamily {
             return out
         }
         RespirationStream.spectralFusion(
-            &out, ownKeys: now.spectra.count, spectra: spectra, perModulation: perModulation, threshold: now.threshold(options),
+            &out, ownKeys: now.spectra.count, spectra: spectra, perModulation: perModulation,
+            threshold: now.threshold(options, fullSpan: windows.count == 2 * options.spectralSpan + 1),
             seconds: options.windowSeconds,
             used: {
                 var used = [String: Double]()

@@ -78,6 +78,16 @@ public struct RespirationOptions: Sendable, Hashable {
     /// and their product), which takes the stage from ≈ 0.085 to ≈ 0.10 of the ECG and PPG
     /// chains — the speed target's bound (Benchmarks/README.md, "Respiration stage").
     public var modulationIndices = false
+    /// Whether the concentration thresholds depend on the rate the peak lies at (default on;
+    /// session 18): above 12, 16 and 20 breaths/min each source's thresholds are lowered to the
+    /// largest values of the indices over simulated windows without breathing whose peak lies
+    /// at or above that rate (``SpectralThreshold/bands``; `scripts/respiration/spectral-threshold.py`,
+    /// 7,200 windows, derived at span 2 and used at ``spectralSpan`` 2 only). The options above
+    /// stay the thresholds below 12 breaths/min and an upper bound everywhere. Coloured noise
+    /// (interpolated beat noise, motion's low-frequency hump) puts its most concentrated chance
+    /// peaks at low rates; a peak at 18 breaths/min is tested against the noise found there
+    /// (Mann & Lees 1996; Torrence & Compo 1998).
+    public var rateBands = true
     /// Fused rows are written once the recording has reached this far past the window's
     /// look-ahead, s (default 600): streams whose beats arrive further behind the others than
     /// this are not fused into earlier windows (counted in the analyzer's issues). Bounds what

@@ -152,13 +152,13 @@ struct RespirationStream {
             $0.row.spectra.sorted { $0.modulation.rawValue < $1.modulation.rawValue }
         }
         .map(\.spectrum)
-        let threshold = SpectralThreshold(source: source, options)
         let own = row.spectra
         let ownModulations = Set(own.map(\.modulation))
         // Each modulation's spectra over the span averaged (its Welch spectrum), in modulation
         // order: computed only when the mean spectrum's indices fail and the span is full.
         var inSpan = 0
         for r in recent where abs(r.index - w) <= span { inSpan += 1 }
+        let threshold = SpectralThreshold(source: source, options, fullSpan: inSpan == 2 * span + 1)
         let full = options.modulationIndices && span == SpectralThreshold.modulationSpan && inSpan == 2 * span + 1
         let near = recent, sortedModulations = modulations.sorted(by: { $0.rawValue < $1.rawValue })
         let perModulation = { () -> [(own: Bool, spectrum: [Double])] in
@@ -246,7 +246,8 @@ struct RespirationStream {
         row.quality = peak.concentration
         var rate: Double?
         var tried = false
-        if peak.concentration >= threshold.concentration || peak.local >= threshold.local {
+        let flat = threshold.at(peak.breathsPerMinute)
+        if peak.concentration >= flat.concentration || peak.local >= flat.local {
             rate = peak.breathsPerMinute
         } else if case let perModulation = perModulation(), !perModulation.isEmpty {
             tried = true
@@ -263,8 +264,8 @@ struct RespirationStream {
         guard let rate else {
             if let why = row.nullReason {
                 row.nullReason =
-                    "fused spectrum's peak concentration \(Double(Int(peak.concentration * 100)) / 100) below \(threshold.concentration) "
-                    + "and local concentration \(Double(Int(peak.local * 100)) / 100) below \(threshold.local)"
+                    "fused spectrum's peak concentration \(Double(Int(peak.concentration * 100)) / 100) below \(flat.concentration) "
+                    + "and local concentration \(Double(Int(peak.local * 100)) / 100) below \(flat.local)"
                     + (tried ? ", no single modulation's or product spectrum's peak at its threshold" : "")
                     + ", and smart fusion: " + why
             }
@@ -440,8 +441,42 @@ struct SpectralThreshold: Sendable, Hashable {
     /// averaged and every simulated maximum of these indices lay there.
     static let modulationSpan = 2
 
-    /// The thresholds of a source's modulations (ECG, PPG, or fused: every modulation).
-    init(source: RespirationSource, _ options: RespirationOptions) {
+    /// Rate bands of the concentration thresholds (session 18; ``RespirationOptions/rateBands``):
+    /// from each band's lower rate (breaths/min) up, the largest concentration and local
+    /// concentration of the fused spectrum's peak over simulated windows without breathing whose
+    /// peak lies at that rate or above (an upper envelope, non-increasing with the rate), rounded
+    /// up (`scripts/respiration/spectral-threshold.py`, `rate_bands`; 7,200 windows at span 2).
+    /// The noise of a beat-sampled, linearly interpolated modulation is coloured — interpolation
+    /// low-passes it and motion walks add a low-frequency hump — so its chance peaks are both more
+    /// frequent and more concentrated at low rates; a threshold that depends on where the peak
+    /// lies tests it against the noise background at that frequency rather than the worst one in
+    /// the band (significance of spectral peaks against a coloured background: Mann & Lees 1996;
+    /// Torrence & Compo 1998). Empty: the flat thresholds everywhere.
+    var bands: [Band] = []
+
+    /// A rate band's thresholds: from `fromBreathsPerMinute` up (to the next band).
+    struct Band: Sendable, Hashable {
+        var fromBreathsPerMinute: Double
+        var threshold: Pair
+    }
+
+    /// The concentration and local-concentration thresholds for a peak at `breathsPerMinute`:
+    /// the flat ones (the options), lowered to the rate band's (``bands``) where that is lower.
+    func at(_ breathsPerMinute: Double) -> Pair {
+        var t = Pair(concentration: concentration, local: local)
+        if let b = bands.last(where: { $0.fromBreathsPerMinute <= breathsPerMinute }) {
+            t.concentration = min(t.concentration, b.threshold.concentration)
+            t.local = min(t.local, b.threshold.local)
+        }
+        return t
+    }
+
+    /// The thresholds of a source's modulations (ECG, PPG, or fused: every modulation); the rate
+    /// bands (``bands``) only where every window of the span has spectra (`fullSpan`): at a
+    /// recording's first and last two windows the spectrum averages fewer windows, off-centre,
+    /// and its peak can stand for the neighbours' rate rather than the window's (the BIDMC
+    /// excerpt's first window: 22.0 against an annotated 24.6 breaths/min, found by a band).
+    init(source: RespirationSource, _ options: RespirationOptions, fullSpan: Bool = true) {
         switch source {
         case .ecg:
             (concentration, local) = (options.minimumConcentrationECG, options.minimumLocalConcentrationECG)
@@ -456,5 +491,29 @@ struct SpectralThreshold: Sendable, Hashable {
             modulation = Pair(concentration: 0.38, local: 0.59)
             product = Pair(concentration: 0.23, local: 0.38)
         }
+        if options.rateBands && fullSpan && options.spectralSpan == Self.modulationSpan && source != .accelerometer {
+            bands = Self.rateBands[source] ?? []
+        }
     }
+
+    /// ``bands`` per source (ECG: R amplitude, QRS area, beat interval; PPG: amplitude,
+    /// intensity, beat interval; fused: all five), from `scripts/respiration/spectral-threshold.py`
+    /// at span 2 (`rate_bands`).
+    static let rateBands: [RespirationSource: [Band]] = [
+        .ecg: [
+            Band(fromBreathsPerMinute: 12, threshold: Pair(concentration: 0.22, local: 0.38)),
+            Band(fromBreathsPerMinute: 16, threshold: Pair(concentration: 0.18, local: 0.38)),
+            Band(fromBreathsPerMinute: 20, threshold: Pair(concentration: 0.16, local: 0.38)),
+        ],
+        .ppg: [
+            Band(fromBreathsPerMinute: 12, threshold: Pair(concentration: 0.26, local: 0.43)),
+            Band(fromBreathsPerMinute: 16, threshold: Pair(concentration: 0.22, local: 0.42)),
+            Band(fromBreathsPerMinute: 20, threshold: Pair(concentration: 0.18, local: 0.40)),
+        ],
+        .fused: [
+            Band(fromBreathsPerMinute: 12, threshold: Pair(concentration: 0.21, local: 0.38)),
+            Band(fromBreathsPerMinute: 16, threshold: Pair(concentration: 0.19, local: 0.38)),
+            Band(fromBreathsPerMinute: 20, threshold: Pair(concentration: 0.16, local: 0.33)),
+        ],
+    ]
 }

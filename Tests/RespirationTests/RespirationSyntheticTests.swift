@@ -22,6 +22,9 @@ struct SyntheticBeats {
     var breathsPerMinute: Double? = 15
     /// Random amplitude/interval noise (relative), from a fixed-seed generator.
     var noise = 0.0
+    /// Relative depth of the respiratory modulation of the amplitudes (the baseline and the
+    /// interval: half of it).
+    var depth = 0.1
     var qualityLabel = "excellent"
     var ppgQualityLabel = "good"
 
@@ -35,21 +38,21 @@ struct SyntheticBeats {
             let phase = breathsPerMinute.map { 2 * Double.pi * $0 / 60 * t } ?? 0
             let resp = breathsPerMinute == nil ? 0 : sin(phase)
             func n() -> Double { noise * (rng.uniform() * 2 - 1) }
-            let amp = 1.0 * (1 + 0.1 * resp + n())
-            let area = 0.08 * (1 + 0.1 * resp + n())
+            let amp = 1.0 * (1 + depth * resp + n())
+            let area = 0.08 * (1 + depth * resp + n())
             ecg.append(
                 DerivedEvent(
                     series: "ecg_beats", stream: "m/electrocardiogram/II", time: t,
                     values: [.label("N"), .number(amp), .number(area), .label(qualityLabel)]))
             let pulse = t + 0.2
-            let foot = 1.0 + 0.05 * resp + n() * 0.05
-            let pa = 0.5 * (1 + 0.1 * resp + n())
+            let foot = 1.0 + depth / 2 * resp + n() * 0.05
+            let pa = 0.5 * (1 + depth * resp + n())
             ppg.append(
                 DerivedEvent(
                     series: "ppg_pulses", stream: "m/photoplethysmogram/PLETH", time: pulse,
                     values: [.number(foot + pa), .number(foot), .number(pa), .label(ppgQualityLabel)]))
             // Respiratory sinus arrhythmia: the interval shortens on inspiration.
-            t += 60 / heartRateBPM * (1 - 0.05 * resp + n() * 0.5)
+            t += 60 / heartRateBPM * (1 - depth / 2 * resp + n() * 0.5)
         }
         return (ecg, ppg)
     }
