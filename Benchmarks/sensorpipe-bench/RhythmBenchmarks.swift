@@ -63,7 +63,8 @@ func rhythmBenchmarks(_ scale: BenchmarkScale) -> [BenchmarkCase] {
             }
             let events = beats.map {
                 DerivedEvent(
-                    series: "ecg_beats", stream: key.description, time: $0, values: [.label("N"), .number(0.09), .label("good")])
+                    series: "ecg_beats", stream: key.description, time: $0,
+                    values: [.label("N"), .number(0.09), .label("good"), .number(0.9)])
             }
             let series = DerivedSeries(source: "ecg", name: "ecg_beats", summary: "beats", isEventSeries: true, attributes: [])
             return {

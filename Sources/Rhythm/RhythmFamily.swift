@@ -116,7 +116,7 @@ public enum RhythmFamily: AnalysisFamily {
                 guard streams.contains(event.stream) else { return }
                 beat = RhythmBeat(
                     time: event.time, beatClass: event.values[0].label, qrsWidth: event.values[1].number, quality: event.values[2].label,
-                    segment: 0, pCorrelation: event.values[3].number)
+                    segment: 0, pCorrelation: event.values.count > 3 ? event.values[3].number : .nan)
                 // The fused series' quality gate reads its leads' beat quality.
                 if let fused = fusedNames[event.stream], let q = beat.quality, fusedLeads[fused, default: 0] > 1 {
                     if streams.contains(fused) {

@@ -34,7 +34,7 @@ public struct RhythmModel: Sendable {
     /// The class probabilities of a window (``classes`` order).
     /// - Parameter row: the window with its measures.
     /// - Returns: probabilities summing to 1.
-    /// - Complexity: O(classes · inputs).
+    /// - Complexity: O(classes · inputs) for the logistic model, O(trees · depth) for trees.
     public func probabilities(_ row: RhythmWindowRow) -> [Double] {
         probabilities { row.measure($0) }
     }

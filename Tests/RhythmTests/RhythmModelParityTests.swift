@@ -16,8 +16,9 @@ struct RhythmModelParityTests {
         let text = try String(contentsOf: Fixtures.url("RhythmTests", "model-parity.csv"), encoding: .utf8)
         let lines = text.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         let header = try #require(lines.first)
-        let probabilityColumns = header.indices.filter { header[$0].hasPrefix("p_") }
-        #expect(probabilityColumns.count == RhythmModel.classes.count)
+        // The reference probabilities in RhythmModel.classes order (CinC's N, A, O, ~).
+        let probabilityColumns = try ["p_N", "p_A", "p_O", "p_~"].map { name in try #require(header.firstIndex(of: name), "\(name)") }
+        try #require(probabilityColumns.count == RhythmModel.classes.count)
         let model = RhythmModelParameters.ecg
         #expect(lines.count >= 9)
         for row in lines.dropFirst() {
