@@ -84,7 +84,7 @@ public enum RhythmFamily: AnalysisFamily {
 
         public var subscriptions: [DerivedSubscription] {
             [
-                DerivedSubscription(series: "ecg_beats", attributes: ["class", "qrs_width_s", "quality"]),
+                DerivedSubscription(series: "ecg_beats", attributes: ["class", "qrs_width_s", "quality", "p_correlation"]),
                 DerivedSubscription(series: "ecg_nn", attributes: ["nn_ms"]),
                 DerivedSubscription(series: "ppg_pulses", attributes: ["quality"]),
                 DerivedSubscription(series: "device_beats", attributes: ["segment"]),
@@ -115,7 +115,8 @@ public enum RhythmFamily: AnalysisFamily {
             case "ecg_beats":
                 guard streams.contains(event.stream) else { return }
                 beat = RhythmBeat(
-                    time: event.time, beatClass: event.values[0].label, qrsWidth: event.values[1].number, quality: event.values[2].label)
+                    time: event.time, beatClass: event.values[0].label, qrsWidth: event.values[1].number, quality: event.values[2].label,
+                    segment: 0, pCorrelation: event.values.count > 3 ? event.values[3].number : .nan)
                 // The fused series' quality gate reads its leads' beat quality.
                 if let fused = fusedNames[event.stream], let q = beat.quality, fusedLeads[fused, default: 0] > 1 {
                     if streams.contains(fused) {

@@ -1,11 +1,12 @@
 import Foundation
 
-/// A multinomial logistic-regression rhythm model fitted offline (`scripts/rhythm/fit.py`) and
-/// shipped as parameters (`RhythmModelParameters.swift`, generated; model card in
-/// docs/RHYTHM.md): each input is a window measure (``RhythmWindowRow``), log-transformed where
-/// its name starts with `log_`, standardised with the training mean and scale; a missing
-/// (undefined) input is set to the training mean; the class probabilities are the softmax of
-/// the linear scores.
+/// A rhythm model fitted offline (`scripts/rhythm/fit.py`) and shipped as parameters
+/// (`RhythmModelParameters.swift`, generated; model card in docs/RHYTHM.md): each input is a
+/// window measure (``RhythmWindowRow``), log-transformed where its name starts with `log_`. Either
+/// gradient-boosted trees (``trees``, ``RhythmTreeEnsemble``: a missing input follows each
+/// split's missing-value side) or a multinomial logistic regression: inputs standardised with
+/// the training mean and scale, a missing (undefined) input set to the training mean, the class
+/// probabilities the softmax of the linear scores.
 public struct RhythmModel: Sendable {
     /// The model's name and version (`rhythm.model`).
     public var name: String
@@ -18,6 +19,8 @@ public struct RhythmModel: Sendable {
     public var weights: [[Double]]
     /// Intercept per class.
     public var intercepts: [Double]
+    /// The trees, or `nil` for the logistic model (then ``means`` … ``intercepts`` hold it).
+    public var trees: RhythmTreeEnsemble? = nil
     /// The P-wave rule, or `nil`: a window whose P-wave coherence
     /// (``AtrialActivity/pWaveCoherence``) is at least this has P waves locked to its QRS
     /// complexes, which atrial fibrillation by definition lacks ("no distinct repeating P
@@ -31,26 +34,53 @@ public struct RhythmModel: Sendable {
     /// The class probabilities of a window (``classes`` order).
     /// - Parameter row: the window with its measures.
     /// - Returns: probabilities summing to 1.
-    /// - Complexity: O(classes · inputs).
+    /// - Complexity: O(classes · inputs) for the logistic model, O(trees · depth) for trees.
     public func probabilities(_ row: RhythmWindowRow) -> [Double] {
-        var z = [Double](repeating: 0, count: inputs.count)
+        probabilities { row.measure($0) }
+    }
+
+    /// The class probabilities from the window measures by name (``RhythmWindowRow/measure(_:)``).
+    /// - Parameter measure: a measure by its `rhythm` column name, `nil` when undefined.
+    /// - Returns: probabilities summing to 1 (``classes`` order).
+    /// - Complexity: O(classes · inputs) for the logistic model, O(trees · depth) for trees.
+    public func probabilities(measure: (String) -> Double?) -> [Double] {
+        var x = [Double](repeating: .nan, count: inputs.count)
         for (i, name) in inputs.enumerated() {
-            var x: Double?
             if name.hasPrefix("log_") {
-                x = row.measure(String(name.dropFirst(4))).map { log(max($0, 1e-4)) }
-            } else {
-                x = row.measure(name)
+                if let v = measure(String(name.dropFirst(4))), v.isFinite { x[i] = log(max(v, 1e-4)) }
+            } else if let v = measure(name), v.isFinite {
+                x[i] = v
             }
-            if let v = x, v.isFinite { z[i] = (v - means[i]) / scales[i] }
         }
+        if let trees { return Self.softmax(trees.scores(x)) }
+        var z = [Double](repeating: 0, count: inputs.count)
+        for i in x.indices where x[i].isFinite { z[i] = (x[i] - means[i]) / scales[i] }
         var scores = intercepts
         for c in scores.indices {
             for i in z.indices { scores[c] += weights[c][i] * z[i] }
         }
+        return Self.softmax(scores)
+    }
+
+    static func softmax(_ scores: [Double]) -> [Double] {
         let top = scores.max()!
         let e = scores.map { exp($0 - top) }
         let total = e.reduce(0, +)
         return e.map { $0 / total }
+    }
+}
+
+extension RhythmModel {
+    /// A gradient-boosted-trees model.
+    /// - Parameters:
+    ///   - name: name and version.
+    ///   - inputs: input names, in the trees' input order.
+    ///   - trees: the ensemble.
+    ///   - pWaveCoherenceLimit: the P-wave rule, or `nil`.
+    public init(name: String, inputs: [String], trees: RhythmTreeEnsemble, pWaveCoherenceLimit: Double? = nil) {
+        self.init(
+            name: name, inputs: inputs, means: [], scales: [], weights: [], intercepts: [], trees: trees,
+            pWaveCoherenceLimit: pWaveCoherenceLimit)
     }
 
     /// The label of a window: the most probable class, except that a window the P-wave rule
@@ -100,6 +130,13 @@ extension RhythmWindowRow {
         case "qrs_coherence": return atrial?.qrsCoherence
         case "atrial_residual": return atrial?.atrialResidual
         case "hf_noise": return atrial?.highFrequencyNoise
+        case "sinus_p_share": return pattern?.sinusPShare
+        case "p_correlation_median": return pattern?.pCorrelationMedian
+        case "ventricular_share": return pattern?.ventricularShare
+        case "qrs_width_sd_s": return pattern?.qrsWidthSpreadSeconds
+        case "rr_max_ratio": return pattern?.longestRRRatio
+        case "rr_min_ratio": return pattern?.shortestRRRatio
+        case "bigeminy_share": return pattern?.bigeminyShare
         default: return nil
         }
     }

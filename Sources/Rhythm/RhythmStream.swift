@@ -11,6 +11,9 @@ struct RhythmBeat: Sendable {
     /// Segment of a device's beat list (``RhythmSource/device``): beats of different segments
     /// are not neighbours (a gap in the list lies between them).
     var segment = 0
+    /// The classifier's P-window correlation with its sinus P template (`ecg_beats.p_correlation`),
+    /// NaN when none.
+    var pCorrelation = Double.nan
 }
 
 /// The rhythm analysis of one stream: its beats (and, for an ECG lead, its recent samples) until
@@ -203,6 +206,7 @@ struct RhythmStream: Sendable {
             row.ectopyFreeIrregularity = RRIrregularity(intervals: nv)
             let widths = inWindow.map(\.qrsWidth).filter(\.isFinite)
             if !widths.isEmpty { row.qrsWidthSeconds = widths.reduce(0, +) / Double(widths.count) }
+            row.pattern = BeatPattern(beats: inWindow, intervals: rr)
         }
         let labelled = inWindow.filter { $0.quality != nil }
         if !labelled.isEmpty {

@@ -67,6 +67,8 @@ public struct RhythmWindowRow: Sendable, Hashable {
     public var intervalCoverage: Double?
     /// Atrial-activity measures (ECG leads only).
     public var atrial: AtrialActivity?
+    /// Beat-level measures: sinus P per beat, ectopy, pauses, bigeminy (ECG leads only).
+    public var pattern: BeatPattern?
     /// The model that labelled the window (``RhythmModel/name``), or `nil`.
     public var model: String?
     /// Why the window has no model label, or `nil`.
@@ -117,7 +119,7 @@ public enum RhythmTables {
             },
             .init(
                 "af_probability", .real,
-                "the model's probability of atrial fibrillation (0–1), before the P-wave rule (docs/RHYTHM.md); NULL when insufficient"
+                "the model's probability of atrial fibrillation (0–1), before any P-wave rule the model has (docs/RHYTHM.md); NULL when insufficient"
             ) {
                 .finite($0.afProbability)
             },
@@ -205,6 +207,33 @@ public enum RhythmTables {
             },
             .init("hf_noise", .real, "RMS of what 20-ms smoothing removes from the PR segments / QRS template peak-to-peak; ECG leads") {
                 .finite($0.atrial?.highFrequencyNoise)
+            },
+            .init(
+                "sinus_p_share", .real,
+                "share of the beats not classed V whose P window matches the classifier's sinus P template (ecg_beats.p_correlation ≥ 0.7); NULL with fewer than 4 such beats with a correlation; ECG leads"
+            ) {
+                .finite($0.pattern?.sinusPShare)
+            },
+            .init("p_correlation_median", .real, "median ecg_beats.p_correlation of those beats; ECG leads") {
+                .finite($0.pattern?.pCorrelationMedian)
+            },
+            .init("ventricular_share", .real, "share of beats the ECG beat classifier calls V; ECG leads") {
+                .finite($0.pattern?.ventricularShare)
+            },
+            .init("qrs_width_sd_s", .real, unit: "s", "standard deviation of the beats' QRS widths (at least 4); ECG leads") {
+                .finite($0.pattern?.qrsWidthSpreadSeconds)
+            },
+            .init("rr_max_ratio", .real, "longest kept RR interval / median RR (pauses); ECG leads") {
+                .finite($0.pattern?.longestRRRatio)
+            },
+            .init("rr_min_ratio", .real, "shortest kept RR interval / median RR (premature beats); ECG leads") {
+                .finite($0.pattern?.shortestRRRatio)
+            },
+            .init(
+                "bigeminy_share", .real,
+                "share of RR triples whose step exceeds 12.5 % of the median RR while the third returns within 6.25 % of the first (short–long repeating); ECG leads"
+            ) {
+                .finite($0.pattern?.bigeminyShare)
             },
             .init("model", .text, "the model that labelled the window (docs/RHYTHM.md model card); NULL when insufficient") {
                 .optional($0.model)

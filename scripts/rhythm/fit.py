@@ -10,12 +10,17 @@ Split (by record, fixed before any fitting): fold = record number mod 5 (A00001 
   * The shipped model is fitted on folds 0-3 only; fold 4 is held out and is evaluated in Swift,
     end to end (`scripts/rhythm/validate.py`), never used for fitting or choosing anything.
   * The regularisation C is chosen by 4-fold CV inside folds 0-3 (mean F1 of N, A, O).
-Model: scikit-learn multinomial logistic regression on standardised inputs (log where the name
-starts with log_); a missing input is set to the training mean (z = 0), as RhythmModel does.
+Models: scikit-learn multinomial logistic regression on standardised inputs (log where the name
+starts with log_; a missing input is set to the training mean, z = 0, as RhythmModel does), and,
+for the ECG model, gradient-boosted trees (scikit-learn HistGradientBoostingClassifier, fixed
+settings TREE_SETTINGS with rounds and learning rate from TREE_GRID; missing inputs follow each split's learned missing-value side). The ECG
+model's kind is chosen by 4-fold CV inside folds 0-3 (mean F1 of N, A, O), like C; the trees are
+written out node by node (RhythmTreeEnsemble) and a few fold-4 rows with scikit-learn's own
+predict_proba go to Tests/RhythmTests/Fixtures/model-parity.csv (the Swift parity test).
 Windows with fewer than min_intervals RR intervals have no model label (`insufficient`) and are
 left out of fitting.
 """
-import csv, math, sys, argparse
+import csv, math, sys, argparse, textwrap
 import numpy as np
 from sklearn.linear_model import LogisticRegression
 
@@ -26,7 +31,10 @@ ECG_INPUTS = ["mean_hr_bpm", "log_nrmssd", "shannon_entropy", "turning_point_rat
               "large_delta_share", "log_rr_cv", "rr_coverage", "ectopic_share", "qrs_width_s", "unacceptable_share", "good_share",
               "p_wave_coherence", "qrs_coherence", "log_atrial_residual", "log_hf_noise",
               "log_nv_nrmssd", "nv_shannon_entropy", "nv_turning_point_ratio", "nv_cosen", "log_nv_mad_delta_ratio",
-              "nv_large_delta_share", "log_nv_rr_cv"]
+              "nv_large_delta_share", "log_nv_rr_cv",
+              # Session 18 (BeatPattern): sinus P per beat, ventricular share, QRS-width spread, RR extremes, bigeminy.
+              "sinus_p_share", "p_correlation_median", "ventricular_share", "log_qrs_width_sd_s", "log_rr_max_ratio",
+              "log_rr_min_ratio", "bigeminy_share"]
 RR_INPUTS = ["mean_hr_bpm", "log_nrmssd", "shannon_entropy", "turning_point_ratio", "cosen", "log_mad_delta_ratio",
              "large_delta_share", "log_rr_cv", "rr_coverage"]
 # Model names and versions (the `model` column): v2 of the ECG model adds the nv_ inputs and reads
@@ -34,7 +42,13 @@ RR_INPUTS = ["mean_hr_bpm", "log_nrmssd", "shannon_entropy", "turning_point_rati
 # v3 of the ECG model (session 16) keeps v2's coefficients and adds the P-wave rule below.
 # v4 (session 17): the same inputs and procedure refitted after the beat classifier's atrial rule
 # (issue 30), which changes `ectopic_share` (more beats classed S).
-VERSIONS = {"ecg": "ecg-logistic-v4", "rr": "rr-logistic-v1"}
+# v5 (session 18): the BeatPattern inputs; the model kind (logistic or trees) chosen by inner CV;
+# the name says the kind chosen.
+VERSIONS = {"ecg": "ecg-{kind}-v5", "rr": "rr-logistic-v1"}
+# Gradient-boosted trees: at most 15 leaves per tree, one tree per class and round; the rounds and
+# learning rate from TREE_GRID (the smaller first: it wins ties), chosen with the kind by inner CV.
+TREE_SETTINGS = dict(max_leaf_nodes=15, random_state=0, early_stopping=False)
+TREE_GRID = (dict(max_iter=75, learning_rate=0.2), dict(max_iter=150, learning_rate=0.1))
 # The P-wave rule of the ECG model: a window whose P-wave coherence is at least the threshold has
 # P waves locked to its QRS complexes, which atrial fibrillation by definition lacks (ESC 2020:
 # "no distinct repeating P waves"), so it is not labelled af (the next most probable class is).
@@ -87,6 +101,50 @@ class Model:
         return np.array(CLASSES)[self.proba(X).argmax(axis=1)]
 
 
+class Trees:
+    """Gradient-boosted trees (HistGradientBoostingClassifier) with the interface of Model."""
+
+    def __init__(self, inputs, c=None, grid=0):
+        self.inputs, self.c, self.settings = inputs, c, dict(TREE_SETTINGS, **TREE_GRID[grid])
+
+    def fit(self, X, y):
+        from sklearn.ensemble import HistGradientBoostingClassifier
+        self.g = HistGradientBoostingClassifier(**self.settings).fit(X, y)
+        self.order = [list(self.g.classes_).index(k) for k in CLASSES]
+        return self
+
+    def proba(self, X):
+        return self.g.predict_proba(X)[:, self.order]
+
+    def predict(self, X):
+        return np.array(CLASSES)[self.proba(X).argmax(axis=1)]
+
+    def encoded(self):
+        """The ensemble as text (RhythmTreeEnsemble(encoded:)): a line `b` with the baseline score
+        per class (CLASSES order); per tree a line `t CLASS`, then its nodes in index order, `s
+        FEATURE THRESHOLD LEFT RIGHT MISSING_LEFT` for a split (go left when x <= THRESHOLD; a
+        missing x goes left when MISSING_LEFT is 1) or `l VALUE` for a leaf (the raw score added)."""
+        base = np.ravel(self.g._baseline_prediction)
+        lines = ["b " + " ".join(repr(float(base[k])) for k in self.order)]
+        for round_ in self.g._predictors:
+            for k in range(len(CLASSES)):
+                nodes = round_[self.order[k]].nodes
+                lines.append(f"t {k}")
+                for n in nodes:
+                    if n["is_leaf"]:
+                        lines.append(f"l {float(n['value'])!r}")
+                    else:
+                        assert not n["is_categorical"]
+                        lines.append(f"s {int(n['feature_idx'])} {float(n['num_threshold'])!r} {int(n['left'])} {int(n['right'])} "
+                                     f"{int(n['missing_go_to_left'])}")
+        return "\n".join(lines)
+
+
+def make(kind, inputs, c):
+    """kind: "logistic", or "trees:i" (TREE_GRID[i])."""
+    return Trees(inputs, c, int(kind.split(":")[1])) if kind.startswith("trees") else Model(inputs, c)
+
+
 def f1_table(truth, pred):
     out = {}
     for c in CLASSES:
@@ -126,11 +184,28 @@ def predictions(model, rows, min_intervals, p_wave=None):
     return [pred.get(r["record"], "~") for r in rows]  # insufficient scores as noisy (~)
 
 
-def choose_p_wave(rows, inputs, c, min_intervals):
+def choose_kind(rows, inputs, c, min_intervals):
+    best = None
+    for kind in ["logistic"] + [f"trees:{i}" for i in range(len(TREE_GRID))]:
+        truth, pred = [], []
+        for f in range(4):
+            train = labelled([r for r in rows if r["fold"] != f], min_intervals)
+            test = [r for r in rows if r["fold"] == f]
+            m = make(kind, inputs, c).fit(design(train, inputs), [r["truth"] for r in train])
+            truth += [r["truth"] for r in test]
+            pred += predictions(m, test, min_intervals)
+        score = f1_table(truth, pred)["mean_NAO"]
+        print(f"  {kind}: inner 4-fold mean F1(N,A,O) = {score:.3f}", file=sys.stderr)
+        if best is None or score > best[1]:
+            best = (kind, score)
+    return best[0]
+
+
+def choose_p_wave(rows, inputs, c, min_intervals, kind="logistic"):
     fits = []
     for f in range(4):
         train = labelled([r for r in rows if r["fold"] != f], min_intervals)
-        fits.append((Model(inputs, c).fit(design(train, inputs), [r["truth"] for r in train]), [r for r in rows if r["fold"] == f]))
+        fits.append((make(kind, inputs, c).fit(design(train, inputs), [r["truth"] for r in train]), [r for r in rows if r["fold"] == f]))
     best = None
     for th in P_WAVE_GRID:
         truth, pred = [], []
@@ -166,8 +241,21 @@ def swift_array(xs):
 
 
 def swift_model(var, name, m, p_wave=None):
-    weights = ",\n            ".join(swift_array(w) for w in m.W)
     inputs = ", ".join(f'"{n}"' for n in m.inputs)
+    rule = f", pWaveCoherenceLimit: {p_wave!r}" if p_wave is not None else ""
+    if isinstance(m, Trees):
+        return f"""    /// {name}
+    static let {var} = RhythmModel(
+        name: "{name}",
+        inputs: [{inputs}],
+        trees: RhythmTreeEnsemble(encoded: {var}Trees){rule})
+
+    /// The trees of ``{var}`` (``RhythmTreeEnsemble/init(encoded:)``).
+    static let {var}Trees = \"\"\"
+{textwrap.indent(m.encoded(), "        ")}
+        \"\"\"
+"""
+    weights = ",\n            ".join(swift_array(w) for w in m.W)
     return f"""    /// {name}
     static let {var} = RhythmModel(
         name: "{name}",
@@ -177,8 +265,37 @@ def swift_model(var, name, m, p_wave=None):
         weights: [
             {weights},
         ],
-        intercepts: {swift_array(m.b)}{f", pWaveCoherenceLimit: {p_wave!r}" if p_wave is not None else ""})
+        intercepts: {swift_array(m.b)}{rule})
 """
+
+
+def cv5(rows, kind, inputs, c, min_intervals, p_wave=None):
+    """5-fold CV (the issue's figure), folds by record number mod 5: (truth, with rule, without)."""
+    truth, pred, plain = [], [], []
+    for f in range(5):
+        train = labelled([r for r in rows if r["fold"] != f], min_intervals)
+        test = [r for r in rows if r["fold"] == f]
+        m = make(kind, inputs, c).fit(design(train, inputs), [r["truth"] for r in train])
+        truth += [r["truth"] for r in test]
+        pred += predictions(m, test, min_intervals, p_wave)
+        plain += predictions(m, test, min_intervals)
+    return truth, pred, plain
+
+
+def parity_rows(model, rows, path, min_intervals):
+    """A few fold-4 rows (never fitted on) with their raw input values and the reference
+    probabilities from scikit-learn's own predict_proba, for the Swift parity test."""
+    test = labelled([r for r in rows if r["fold"] == 4], min_intervals)
+    picked = []
+    for c in CLASSES:
+        picked += [r for r in test if r["truth"] == c][:3]
+    raw = sorted({n[4:] if n.startswith("log_") else n for n in model.inputs})
+    P = model.proba(design(picked, model.inputs))
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["record"] + raw + [f"p_{c}" for c in CLASSES])
+        for r, p in zip(picked, P):
+            w.writerow([r["record"]] + [r.get(n, "") for n in raw] + [repr(float(x)) for x in p])
 
 
 def main():
@@ -186,8 +303,8 @@ def main():
     ap.add_argument("features_csv")
     ap.add_argument("reference_csv")
     ap.add_argument("--out", default="Sources/Rhythm/RhythmModelParameters.swift")
+    ap.add_argument("--parity", default="Tests/RhythmTests/Fixtures/model-parity.csv")
     ap.add_argument("--min-intervals", type=int, default=6)
-    ap.add_argument("--compare-trees", action="store_true", help="also cross-validate gradient-boosted trees (printed only)")
     a = ap.parse_args()
     rows = load(a.features_csv, a.reference_csv, a.min_intervals)
     dev = [r for r in rows if r["fold"] != 4]
@@ -196,47 +313,34 @@ def main():
     for var, inputs in (("ecg", ECG_INPUTS), ("rr", RR_INPUTS)):
         print(f"{var}: choosing C on folds 0-3", file=sys.stderr)
         c = choose_c(dev, inputs, a.min_intervals)
-        p_wave = choose_p_wave(dev, inputs, c, a.min_intervals) if var == "ecg" else None
-        # 5-fold cross-validation (the issue's figure), folds by record number mod 5.
-        truth, pred, plain = [], [], []
-        for f in range(5):
-            train = labelled([r for r in rows if r["fold"] != f], a.min_intervals)
-            test = [r for r in rows if r["fold"] == f]
-            m = Model(inputs, c).fit(design(train, inputs), [r["truth"] for r in train])
-            truth += [r["truth"] for r in test]
-            pred += predictions(m, test, a.min_intervals, p_wave)
-            plain += predictions(m, test, a.min_intervals)
+        kind = choose_kind(dev, inputs, c, a.min_intervals) if var == "ecg" else "logistic"
+        p_wave = choose_p_wave(dev, inputs, c, a.min_intervals, kind) if var == "ecg" else None
+        truth, pred, plain = cv5(rows, kind, inputs, c, a.min_intervals, p_wave)
         t = f1_table(truth, pred)
         rule = f", P-wave rule {p_wave}" if p_wave is not None else ""
-        lines.append(f"{var}: 5-fold CV (fold = record number mod 5, {len(rows)} records), C={c}{rule}: " +
+        what = f"gradient-boosted trees {TREE_GRID[int(kind[6:])]}" if kind.startswith("trees") else f"logistic, C={c}"
+        lines.append(f"{var}: 5-fold CV (fold = record number mod 5, {len(rows)} records), {what}{rule}: " +
                      ", ".join(f"F1 {k} {v:.3f}" for k, v in t.items()))
         if p_wave is not None:
             lines.append(f"{var} without the P-wave rule (same folds): " +
                          ", ".join(f"F1 {k} {v:.3f}" for k, v in f1_table(truth, plain).items()))
+        if var == "ecg":
+            # The kind not chosen, for the record (same inputs and folds, no P-wave rule).
+            other = "logistic" if kind.startswith("trees") else "trees:0"
+            ot, op, _ = cv5(rows, other, inputs, c, a.min_intervals)
+            lines.append(f"{var} as {other} (not chosen; same inputs and folds, no P-wave rule): " +
+                         ", ".join(f"F1 {k} {v:.3f}" for k, v in f1_table(ot, op).items()))
         # The cross-validated confusion matrix (each record predicted by the fold model that did
         # not see it; fewer than min_intervals intervals scores as ~).
         lines.append(f"{var}: CV confusion (rows reference, columns label): " + "   ".join(
             f"{r}: " + " ".join(f"{p} {sum(1 for x, y in zip(truth, pred) if x == r and y == p)}" for p in CLASSES)
             for r in CLASSES))
         train = labelled(dev, a.min_intervals)
-        models[var] = (Model(inputs, c).fit(design(train, inputs), [r["truth"] for r in train]), len(train), c, p_wave)
-    if a.compare_trees:
-        # For the record only (not shipped): gradient-boosted trees on the same inputs, same folds.
-        from sklearn.ensemble import HistGradientBoostingClassifier
-        truth, pred = [], []
-        for f in range(5):
-            train = labelled([r for r in rows if r["fold"] != f], a.min_intervals)
-            test = [r for r in rows if r["fold"] == f]
-            ok = labelled(test, a.min_intervals)
-            g = HistGradientBoostingClassifier(max_iter=200, learning_rate=0.1, max_leaf_nodes=15, random_state=0)
-            g.fit(design(train, ECG_INPUTS), [r["truth"] for r in train])
-            p = dict(zip((r["record"] for r in ok), g.predict(design(ok, ECG_INPUTS))))
-            truth += [r["truth"] for r in test]
-            pred += [p.get(r["record"], "~") for r in test]
-        t = f1_table(truth, pred)
-        lines.append("trees (not shipped): 5-fold CV, same inputs and folds: " + ", ".join(f"F1 {k} {v:.3f}" for k, v in t.items()))
+        models[var] = (make(kind, inputs, c).fit(design(train, inputs), [r["truth"] for r in train]), len(train), c, p_wave, kind)
     for l in lines:
         print(l)
+    m, _, _, _, kind = models["ecg"]
+    parity_rows(m, rows, a.parity, a.min_intervals)
     with open(a.out, "w") as f:
         f.write("// Generated by scripts/rhythm/fit.py from the CinC 2017 development records' rhythm rows\n")
         f.write("// (folds 0-3 of fold = record number mod 5; fold 4 held out). Do not edit: rerun the script.\n")
@@ -245,11 +349,14 @@ def main():
         f.write("enum RhythmModelParameters {\n")
         for var, title in (("ecg", "ECG leads: RR irregularity, beat classes and atrial activity"),
                            ("rr", "Beat timing only (fused ECG series, PPG pulses)")):
-            m, n, c, p_wave = models[var]
-            name = VERSIONS[var]
+            m, n, c, p_wave, kind = models[var]
+            name = VERSIONS[var].format(kind=kind.split(":")[0])
             rule = f", P-wave rule at coherence {p_wave}" if p_wave is not None else ""
-            f.write(swift_model(var, name, m, p_wave).replace(f"/// {name}",
-                    f"/// {title}: {n} training windows, C = {c}{rule}."))
+            what = f"gradient-boosted trees ({m.settings['max_iter']} rounds × {len(CLASSES)} classes, ≤ " \
+                f"{m.settings['max_leaf_nodes']} leaves, learning rate {m.settings['learning_rate']})" if isinstance(m, Trees) else f"C = {c}"
+            doc = textwrap.fill(f"{title}: {n} training windows, {what}{rule}.", width=136, initial_indent="    /// ",
+                                subsequent_indent="    /// ")
+            f.write(swift_model(var, name, m, p_wave).replace(f"    /// {name}", doc, 1))
         f.write("}\n")
 
 

@@ -60,7 +60,7 @@ def cinc(db, reference, cv_file):
     truth = [ref[r] for r in held]
     labels = [got.get(r, "insufficient") for r in held]
     pred = [MAP[l] for l in labels]
-    out += [f"Held-out fold 4 ({len(held)} records never used for fitting or choosing the regularisation), "
+    out += [f"Held-out fold 4 ({len(held)} records never used for fitting or for any choice: C, model kind, rounds, P-wave rule), "
             "end to end with the release build; `noisy` and `insufficient` both score as `~`"
             + (f"; {len(missing)} records without a rhythm row count as `~`" if missing else "") + ":", ""]
     cols = ["sinus", "af", "other", "noisy", "insufficient"]

@@ -36,6 +36,10 @@ public enum ECGBeatEvents {
                 "qrs_area", unit: "(lead unit)·s",
                 "area of the morphology signal above the PR-segment baseline from QRS onset to offset (the qrs_width_s limits), signed; none when the beat's samples are masked"
             ),
+            .number(
+                "p_correlation", unit: "",
+                "Pearson correlation of the beat's atrial window (300–60 ms before the R apex) with the classifier's running sinus P template (BeatFeatures.pCorrelation): near 1 with the sinus P wave, low when it differs or is absent; none until the template has 8 beats or when the window is masked or flat"
+            ),
         ])
 
     /// The series' id (``DerivedSeries/id``), `ecg_beats`.
@@ -89,6 +93,7 @@ extension ECGAnalyzer {
                     f.qrsWidthSeconds.map { .number($0) } ?? .none,
                     Self.label(at: p.time, in: qualityLabels).map { .label($0.rawValue) } ?? .none,
                     f.rAboveBaseline.map { .number($0) } ?? .none, f.qrsArea.map { .number($0) } ?? .none,
+                    f.pCorrelation.map { .number($0) } ?? .none,
                 ])
         }
         pendingBeatEvents.removeFirst(n)
