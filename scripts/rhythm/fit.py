@@ -184,56 +184,54 @@ def predictions(model, rows, min_intervals, p_wave=None):
     return [pred.get(r["record"], "~") for r in rows]  # insufficient scores as noisy (~)
 
 
-def choose_kind(rows, inputs, c, min_intervals):
+def fold_fits(rows, kind, inputs, c, min_intervals, folds):
+    """Per fold: the model fitted on the other folds' labelled rows, and that fold's rows."""
+    fits = []
+    for f in folds:
+        train = labelled([r for r in rows if r["fold"] != f], min_intervals)
+        m = make(kind, inputs, c).fit(design(train, inputs), [r["truth"] for r in train])
+        fits.append((m, [r for r in rows if r["fold"] == f]))
+    return fits
+
+
+def cv_predictions(fits, min_intervals, p_wave=None):
+    """Truth and label of every row, each labelled by the model that did not see its fold."""
+    truth, pred = [], []
+    for m, test in fits:
+        truth += [r["truth"] for r in test]
+        pred += predictions(m, test, min_intervals, p_wave)
+    return truth, pred
+
+
+def choose(candidates, score_of, what):
+    """The candidate with the best inner 4-fold mean F1(N,A,O) (the first on a tie)."""
     best = None
-    for kind in ["logistic"] + [f"trees:{i}" for i in range(len(TREE_GRID))]:
-        truth, pred = [], []
-        for f in range(4):
-            train = labelled([r for r in rows if r["fold"] != f], min_intervals)
-            test = [r for r in rows if r["fold"] == f]
-            m = make(kind, inputs, c).fit(design(train, inputs), [r["truth"] for r in train])
-            truth += [r["truth"] for r in test]
-            pred += predictions(m, test, min_intervals)
-        score = f1_table(truth, pred)["mean_NAO"]
-        print(f"  {kind}: inner 4-fold mean F1(N,A,O) = {score:.3f}", file=sys.stderr)
+    for x in candidates:
+        score = score_of(x)
+        print(f"  {what(x)}: inner 4-fold mean F1(N,A,O) = {score:.3f}", file=sys.stderr)
         if best is None or score > best[1]:
-            best = (kind, score)
+            best = (x, score)
     return best[0]
+
+
+def inner_score(rows, kind, inputs, c, min_intervals):
+    return f1_table(*cv_predictions(fold_fits(rows, kind, inputs, c, min_intervals, range(4)), min_intervals))["mean_NAO"]
+
+
+def choose_kind(rows, inputs, c, min_intervals):
+    kinds = ["logistic"] + [f"trees:{i}" for i in range(len(TREE_GRID))]
+    return choose(kinds, lambda k: inner_score(rows, k, inputs, c, min_intervals), str)
 
 
 def choose_p_wave(rows, inputs, c, min_intervals, kind="logistic"):
-    fits = []
-    for f in range(4):
-        train = labelled([r for r in rows if r["fold"] != f], min_intervals)
-        fits.append((make(kind, inputs, c).fit(design(train, inputs), [r["truth"] for r in train]), [r for r in rows if r["fold"] == f]))
-    best = None
-    for th in P_WAVE_GRID:
-        truth, pred = [], []
-        for m, test in fits:
-            truth += [r["truth"] for r in test]
-            pred += predictions(m, test, min_intervals, th)
-        score = f1_table(truth, pred)["mean_NAO"]
-        print(f"  P-wave rule {th}: inner 4-fold mean F1(N,A,O) = {score:.3f}", file=sys.stderr)
-        if best is None or score > best[1]:
-            best = (th, score)
-    return best[0]
+    fits = fold_fits(rows, kind, inputs, c, min_intervals, range(4))
+    return choose(P_WAVE_GRID, lambda th: f1_table(*cv_predictions(fits, min_intervals, th))["mean_NAO"],
+                  lambda th: f"P-wave rule {th}")
 
 
 def choose_c(rows, inputs, min_intervals):
-    best = None
-    for c in (0.01, 0.1, 1.0, 10.0):
-        truth, pred = [], []
-        for f in range(4):
-            train = labelled([r for r in rows if r["fold"] != f], min_intervals)
-            test = [r for r in rows if r["fold"] == f]
-            m = Model(inputs, c).fit(design(train, inputs), [r["truth"] for r in train])
-            truth += [r["truth"] for r in test]
-            pred += predictions(m, test, min_intervals)
-        score = f1_table(truth, pred)["mean_NAO"]
-        print(f"  C={c}: inner 4-fold mean F1(N,A,O) = {score:.3f}", file=sys.stderr)
-        if best is None or score > best[1]:
-            best = (c, score)
-    return best[0]
+    return choose((0.01, 0.1, 1.0, 10.0), lambda c: inner_score(rows, "logistic", inputs, c, min_intervals),
+                  lambda c: f"C={c}")
 
 
 def swift_array(xs):
@@ -271,15 +269,9 @@ def swift_model(var, name, m, p_wave=None):
 
 def cv5(rows, kind, inputs, c, min_intervals, p_wave=None):
     """5-fold CV (the issue's figure), folds by record number mod 5: (truth, with rule, without)."""
-    truth, pred, plain = [], [], []
-    for f in range(5):
-        train = labelled([r for r in rows if r["fold"] != f], min_intervals)
-        test = [r for r in rows if r["fold"] == f]
-        m = make(kind, inputs, c).fit(design(train, inputs), [r["truth"] for r in train])
-        truth += [r["truth"] for r in test]
-        pred += predictions(m, test, min_intervals, p_wave)
-        plain += predictions(m, test, min_intervals)
-    return truth, pred, plain
+    fits = fold_fits(rows, kind, inputs, c, min_intervals, range(5))
+    truth, pred = cv_predictions(fits, min_intervals, p_wave)
+    return truth, pred, cv_predictions(fits, min_intervals)[1]
 
 
 def parity_rows(model, rows, path, min_intervals):
