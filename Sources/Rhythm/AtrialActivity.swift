@@ -452,15 +452,20 @@ struct SampleRing: Sendable {
                     if time(run: r, j) - time(run: r, j - 1) > maxGap { return false }
                 }
             }
+            // One pass without early exit (it vectorises): every sample converted, the flags
+            // OR-ed and the largest exponent field kept; a masked flag or an all-ones exponent
+            // (infinite or NaN) then rejects the segment, as testing each sample would.
             let ok = values[r].withUnsafeBufferPointer { values in
                 flags[r].withUnsafeBufferPointer { flags in
                     out.withUnsafeMutableBufferPointer { out in
+                        var flagged: UInt8 = 0, exponent: UInt32 = 0
                         for j in j0..<(j0 + m) {
-                            let v = flags[j] & mask != 0 ? Float.nan : values[j]
-                            guard v.isFinite else { return false }
+                            let v = values[j]
+                            flagged |= flags[j]
+                            exponent = max(exponent, v.bitPattern & 0x7F80_0000)
                             out[k + j - j0] = Double(v)
                         }
-                        return true
+                        return flagged & mask == 0 && exponent != 0x7F80_0000
                     }
                 }
             }
