@@ -59,9 +59,17 @@ public struct AtrialActivity: Sendable, Hashable {
         var pr = [Double]()
         pr.reserveCapacity(beats.count * prLength)
         var previous = previousBeat
+        // The next beat's samples are read ahead (``SampleRing/touch(from:count:)``: one sample
+        // per cache line) while this beat's segments are processed, so the copy does not wait on
+        // memory; what was read only feeds a capacity request (no result depends on it).
+        var next = beats.first.flatMap { samples.index(atOrAfter: $0) }
+        var touched: UInt32 = 0
         for (k, t) in beats.enumerated() {
             defer { previous = t }
-            guard let r = samples.index(atOrAfter: t) else { continue }
+            let current = next
+            next = k + 1 < beats.count ? samples.index(atOrAfter: beats[k + 1]) : nil
+            if let n = next { touched |= samples.touch(from: n - prStart, count: prStart + prEnd + 1) }
+            guard let r = current else { continue }
             let hasQRS = samples.segment(from: r - prEnd, count: qrsLength, into: &qrs.raw)
             var hasPR = false
             if let p = previous, t - p >= 0.4, !ventricular[k] {
@@ -75,6 +83,7 @@ public struct AtrialActivity: Sendable, Hashable {
             }
             if hasPR { pr += prWork.smoothed[0..<prLength] }
         }
+        pr.reserveCapacity(pr.count + Int(touched & 1))
         let prCount = prWork.segments, qrsCount = qrs.segments
         let prSum = prWork.sum, qrsSum = qrs.sum
         let prPower = prWork.power, qrsPower = qrs.power, noise = prWork.noise
@@ -426,6 +435,44 @@ struct SampleRing: Sendable {
         return lo < count ? lo : nil
     }
 
+    /// Reads the kept samples `start..<start + n` (clamped to those kept) one per 64-byte line
+    /// of values and of flags, so that their cache lines are fetched ahead of
+    /// ``segment(from:count:into:)``: a software prefetch.
+    /// - Returns: the OR of the values' bit patterns and the flags read (meaningless; it only
+    ///   makes the reads happen).
+    func touch(from start: Int, count n: Int) -> UInt32 {
+        let lo = max(0, start), hi = min(count, start + n)
+        guard lo < hi else { return 0 }
+        var acc: UInt32 = 0
+        var a = firstKept + lo
+        let end = firstKept + hi
+        var r = run(holding: a)
+        while a < end {
+            if a >= ends[r] {
+                r += 1
+                continue
+            }
+            let j0 = a - firsts[r], j1 = min(end, ends[r]) - firsts[r]
+            values[r].withUnsafeBufferPointer { v in
+                flags[r].withUnsafeBufferPointer { f in
+                    var j = j0
+                    while j < j1 {
+                        acc |= v[j].bitPattern
+                        j += 16
+                    }
+                    j = j0
+                    while j < j1 {
+                        acc |= UInt32(f[j])
+                        j += 64
+                    }
+                    acc |= v[j1 - 1].bitPattern | UInt32(f[j1 - 1])
+                }
+            }
+            a = j1 + firsts[r]
+        }
+        return acc
+    }
+
     /// Puts `count` samples from index `start` as Double into `out` (which then holds exactly
     /// those) and returns `true`, or returns `false` when they run outside the kept samples, hold
     /// a masked sample or a gap (spacing over 1.5 samples); `out` is then not meaningful.
@@ -452,15 +499,20 @@ struct SampleRing: Sendable {
                     if time(run: r, j) - time(run: r, j - 1) > maxGap { return false }
                 }
             }
+            // One pass without early exit (it vectorises): every sample converted, the flags
+            // OR-ed and the largest exponent field kept; a masked flag or an all-ones exponent
+            // (infinite or NaN) then rejects the segment, as testing each sample would.
             let ok = values[r].withUnsafeBufferPointer { values in
                 flags[r].withUnsafeBufferPointer { flags in
                     out.withUnsafeMutableBufferPointer { out in
+                        var flagged: UInt8 = 0, exponent: UInt32 = 0
                         for j in j0..<(j0 + m) {
-                            let v = flags[j] & mask != 0 ? Float.nan : values[j]
-                            guard v.isFinite else { return false }
+                            let v = values[j]
+                            flagged |= flags[j]
+                            exponent = max(exponent, v.bitPattern & 0x7F80_0000)
                             out[k + j - j0] = Double(v)
                         }
-                        return true
+                        return flagged & mask == 0 && exponent != 0x7F80_0000
                     }
                 }
             }

@@ -42,10 +42,13 @@ public struct RRIrregularity: Sendable, Hashable {
         out.reserveCapacity(max(0, beatTimes.count - 1))
         for i in beatTimes.indices.dropFirst() {
             let rr = beatTimes[i] - beatTimes[i - 1]
-            if rr >= 0.25 && rr <= 2.5 { out.append(rr) }
+            if keeps(rr) { out.append(rr) }
         }
         return out
     }
+
+    /// Whether an interval (s) is kept: 0.25–2.5 s (``intervals(_:)``).
+    @inline(__always) static func keeps(_ rr: Double) -> Bool { rr >= 0.25 && rr <= 2.5 }
 
     /// The measures of a window's kept intervals, or `nil` with fewer than 4.
     /// - Parameter rr: intervals in s (``intervals(_:)``).

@@ -95,16 +95,16 @@ public enum RhythmFamily: AnalysisFamily {
             guard let name = indices[block.stream] else { return }
             let last = try streams.update(name) { s in
                 s.consume(block)
-                try s.emitFinal(model: Self.model(for: s.source), output: output, final: false)
+                try s.emitFinal(output: output, final: false)
                 return s.lastSample
             }
             // The fused series spans its leads: its last sample follows theirs (not only the leads'
             // state when its first beat came), so its windows and long/single-window choice do not
             // depend on how the samples were cut into blocks.
-            if let fused = fusedNames[name], let last, streams.contains(fused) {
+            if let fused = fusedNames[name], let last {
                 try streams.update(fused) { f in
                     f.extend(toLastSample: last)
-                    try f.emitFinal(model: Self.model(for: f.source), output: output, final: false)
+                    try f.emitFinal(output: output, final: false)
                 }
             }
         }
@@ -113,22 +113,29 @@ public enum RhythmFamily: AnalysisFamily {
             let beat: RhythmBeat
             switch event.series {
             case "ecg_beats":
-                guard streams.contains(event.stream) else { return }
-                beat = RhythmBeat(
+                // (Streams are looked up through `update`, which reads the slot in place: `contains`
+                // and the subscript copy the stream, its beats and its sample ring.)
+                let lead = RhythmBeat(
                     time: event.time, beatClass: event.values[0].label, qrsWidth: event.values[1].number, quality: event.values[2].label,
                     segment: 0, pCorrelation: event.values.count > 3 ? event.values[3].number : .nan)
-                // The fused series' quality gate reads its leads' beat quality.
-                if let fused = fusedNames[event.stream], let q = beat.quality, fusedLeads[fused, default: 0] > 1 {
-                    if streams.contains(fused) {
-                        streams.update(fused) { $0.appendLeadQuality(time: beat.time, unacceptable: q == "unacceptable") }
-                    } else {
-                        pendingLeadQuality[fused, default: []].append((beat.time, q == "unacceptable"))
+                let known: Void? = try streams.update(event.stream) { s in
+                    s.append(lead)
+                    try s.emitFinal(output: output, final: false)
+                }
+                guard known != nil else { return }
+                // The fused series' quality gate reads its leads' beat quality (only the fused
+                // series' own windows read it, so it may come after the lead's windows are written).
+                if let fused = fusedNames[event.stream], let q = lead.quality, fusedLeads[fused, default: 0] > 1 {
+                    let unacceptable = q == "unacceptable"
+                    if streams.update(fused, { $0.appendLeadQuality(time: lead.time, unacceptable: unacceptable) }) == nil {
+                        pendingLeadQuality[fused, default: []].append((lead.time, unacceptable))
                     }
                 }
+                return
             case "ecg_nn":
                 // Only the fused series: a lead's own beats come as ecg_beats.
-                if let s = streams[event.stream] {
-                    guard s.source == .fused else { return }
+                if let source = streams.update(event.stream, { $0.source }) {
+                    guard source == .fused else { return }
                 } else {
                     let leads = fusedNames.filter { $0.value == event.stream }.map(\.key)
                     guard !leads.isEmpty else { return }
@@ -147,31 +154,32 @@ public enum RhythmFamily: AnalysisFamily {
                 }
                 beat = RhythmBeat(time: event.time, beatClass: nil, qrsWidth: .nan, quality: nil)
             case "ppg_pulses":
-                guard streams.contains(event.stream) else { return }
                 beat = RhythmBeat(time: event.time, beatClass: nil, qrsWidth: .nan, quality: event.values[0].label)
             case "device_beats":
                 // A device's own beat list: a stream of its own, windows per run of beats.
                 let segment = event.values[0].number
                 guard segment.isFinite, abs(segment) < 1e15 else { return }
-                if !streams.contains(event.stream) {
-                    streams.add(RhythmStream(name: event.stream, source: .device, options: options, keepsSamples: false), for: event.stream)
-                }
                 let device = RhythmBeat(time: event.time, beatClass: nil, qrsWidth: .nan, quality: nil, segment: Int(segment))
-                try streams.update(event.stream) { try $0.appendDevice(device, model: Self.model(for: .device), output: output) }
+                if try streams.update(event.stream, { try $0.appendDevice(device, output: output) }) == nil {
+                    var s = RhythmStream(name: event.stream, source: .device, options: options, keepsSamples: false)
+                    try s.appendDevice(device, output: output)
+                    streams.add(s, for: event.stream)
+                }
                 return
             default:
                 return
             }
+            // A stream not claimed (or not created) is not updated: `update` returns nil.
             try streams.update(event.stream) { s in
                 s.append(beat)
-                try s.emitFinal(model: Self.model(for: s.source), output: output, final: false)
+                try s.emitFinal(output: output, final: false)
             }
         }
 
         public mutating func finish(output: any ResultOutput) throws {
             for name in streams.order {
                 guard var s = streams.remove(name) else { continue }
-                try s.emitFinal(model: Self.model(for: s.source), output: output, final: true)
+                try s.emitFinal(output: output, final: true)
             }
         }
 

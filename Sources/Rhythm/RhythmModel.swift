@@ -11,7 +11,10 @@ public struct RhythmModel: Sendable {
     /// The model's name and version (`rhythm.model`).
     public var name: String
     /// Input names (``RhythmWindowRow/measure(_:)``, with an optional `log_` prefix).
-    public var inputs: [String]
+    public var inputs: [String] { didSet { resolved = Self.resolve(inputs) } }
+    /// ``inputs`` resolved once: each one's measure (`nil` for a name no measure has) and
+    /// whether it is log-transformed, so a window's inputs are read without comparing names.
+    private var resolved: [(measure: RhythmMeasure?, log: Bool)]
     /// Training mean and scale (standard deviation) of each transformed input.
     public var means: [Double]
     public var scales: [Double]
@@ -31,12 +34,40 @@ public struct RhythmModel: Sendable {
     /// The labels the classes stand for, in score order.
     public static let classes: [RhythmLabel] = [.sinus, .af, .other, .noisy]
 
-    /// The class probabilities of a window (``classes`` order).
+    init(
+        name: String, inputs: [String], means: [Double], scales: [Double], weights: [[Double]], intercepts: [Double],
+        trees: RhythmTreeEnsemble? = nil, pWaveCoherenceLimit: Double? = nil
+    ) {
+        self.name = name
+        self.inputs = inputs
+        self.resolved = Self.resolve(inputs)
+        self.means = means
+        self.scales = scales
+        self.weights = weights
+        self.intercepts = intercepts
+        self.trees = trees
+        self.pWaveCoherenceLimit = pWaveCoherenceLimit
+    }
+
+    static func resolve(_ inputs: [String]) -> [(measure: RhythmMeasure?, log: Bool)] {
+        inputs.map { name in
+            name.hasPrefix("log_") ? (RhythmMeasure(rawValue: String(name.dropFirst(4))), true) : (RhythmMeasure(rawValue: name), false)
+        }
+    }
+
+    /// The class probabilities of a window (``classes`` order): the same inputs as
+    /// ``probabilities(measure:)`` with ``RhythmWindowRow/measure(_:)``, read through the
+    /// inputs resolved once.
     /// - Parameter row: the window with its measures.
     /// - Returns: probabilities summing to 1.
     /// - Complexity: O(classes · inputs) for the logistic model, O(trees · depth) for trees.
     public func probabilities(_ row: RhythmWindowRow) -> [Double] {
-        probabilities { row.measure($0) }
+        var x = [Double](repeating: .nan, count: resolved.count)
+        for (i, input) in resolved.enumerated() {
+            guard let m = input.measure, let v = row.measure(m), v.isFinite else { continue }
+            x[i] = input.log ? log(max(v, 1e-4)) : v
+        }
+        return probabilities(inputs: x)
     }
 
     /// The class probabilities from the window measures by name (``RhythmWindowRow/measure(_:)``).
@@ -52,6 +83,11 @@ public struct RhythmModel: Sendable {
                 x[i] = v
             }
         }
+        return probabilities(inputs: x)
+    }
+
+    /// The class probabilities from the transformed inputs (NaN for a missing one).
+    private func probabilities(inputs x: [Double]) -> [Double] {
         if let trees { return Self.softmax(trees.scores(x)) }
         var z = [Double](repeating: 0, count: inputs.count)
         for i in x.indices where x[i].isFinite { z[i] = (x[i] - means[i]) / scales[i] }
@@ -104,40 +140,80 @@ extension RhythmWindowRow {
     /// undefined for the window.
     /// - Parameter name: the column name.
     public func measure(_ name: String) -> Double? {
+        RhythmMeasure(rawValue: name).flatMap { measure($0) }
+    }
+
+    /// A measure (``measure(_:)``) by its resolved name.
+    func measure(_ m: RhythmMeasure) -> Double? {
         let r = irregularity
-        switch name {
-        case "mean_hr_bpm": return meanHeartRateBPM
-        case "nrmssd": return r?.normalizedRMSSD
-        case "shannon_entropy": return r?.shannonEntropy
-        case "turning_point_ratio": return r?.turningPointRatio
-        case "cosen": return r?.cosEn
-        case "mad_delta_ratio": return r?.medianAbsoluteDeltaRatio
-        case "large_delta_share": return r?.largeDeltaShare
-        case "rr_cv": return r?.coefficientOfVariation
-        case "rr_coverage": return intervalCoverage
-        case "nv_nrmssd": return ectopyFreeIrregularity?.normalizedRMSSD
-        case "nv_shannon_entropy": return ectopyFreeIrregularity?.shannonEntropy
-        case "nv_turning_point_ratio": return ectopyFreeIrregularity?.turningPointRatio
-        case "nv_cosen": return ectopyFreeIrregularity?.cosEn
-        case "nv_mad_delta_ratio": return ectopyFreeIrregularity?.medianAbsoluteDeltaRatio
-        case "nv_large_delta_share": return ectopyFreeIrregularity?.largeDeltaShare
-        case "nv_rr_cv": return ectopyFreeIrregularity?.coefficientOfVariation
-        case "ectopic_share": return ectopicShare
-        case "qrs_width_s": return qrsWidthSeconds
-        case "unacceptable_share": return unacceptableShare
-        case "good_share": return goodShare
-        case "p_wave_coherence": return atrial?.pWaveCoherence
-        case "qrs_coherence": return atrial?.qrsCoherence
-        case "atrial_residual": return atrial?.atrialResidual
-        case "hf_noise": return atrial?.highFrequencyNoise
-        case "sinus_p_share": return pattern?.sinusPShare
-        case "p_correlation_median": return pattern?.pCorrelationMedian
-        case "ventricular_share": return pattern?.ventricularShare
-        case "qrs_width_sd_s": return pattern?.qrsWidthSpreadSeconds
-        case "rr_max_ratio": return pattern?.longestRRRatio
-        case "rr_min_ratio": return pattern?.shortestRRRatio
-        case "bigeminy_share": return pattern?.bigeminyShare
-        default: return nil
+        switch m {
+        case .meanHrBpm: return meanHeartRateBPM
+        case .nrmssd: return r?.normalizedRMSSD
+        case .shannonEntropy: return r?.shannonEntropy
+        case .turningPointRatio: return r?.turningPointRatio
+        case .cosen: return r?.cosEn
+        case .madDeltaRatio: return r?.medianAbsoluteDeltaRatio
+        case .largeDeltaShare: return r?.largeDeltaShare
+        case .rrCv: return r?.coefficientOfVariation
+        case .rrCoverage: return intervalCoverage
+        case .nvNrmssd: return ectopyFreeIrregularity?.normalizedRMSSD
+        case .nvShannonEntropy: return ectopyFreeIrregularity?.shannonEntropy
+        case .nvTurningPointRatio: return ectopyFreeIrregularity?.turningPointRatio
+        case .nvCosen: return ectopyFreeIrregularity?.cosEn
+        case .nvMadDeltaRatio: return ectopyFreeIrregularity?.medianAbsoluteDeltaRatio
+        case .nvLargeDeltaShare: return ectopyFreeIrregularity?.largeDeltaShare
+        case .nvRrCv: return ectopyFreeIrregularity?.coefficientOfVariation
+        case .ectopicShare: return ectopicShare
+        case .qrsWidthS: return qrsWidthSeconds
+        case .unacceptableShare: return unacceptableShare
+        case .goodShare: return goodShare
+        case .pWaveCoherence: return atrial?.pWaveCoherence
+        case .qrsCoherence: return atrial?.qrsCoherence
+        case .atrialResidual: return atrial?.atrialResidual
+        case .hfNoise: return atrial?.highFrequencyNoise
+        case .sinusPShare: return pattern?.sinusPShare
+        case .pCorrelationMedian: return pattern?.pCorrelationMedian
+        case .ventricularShare: return pattern?.ventricularShare
+        case .qrsWidthSdS: return pattern?.qrsWidthSpreadSeconds
+        case .rrMaxRatio: return pattern?.longestRRRatio
+        case .rrMinRatio: return pattern?.shortestRRRatio
+        case .bigeminyShare: return pattern?.bigeminyShare
         }
     }
+}
+
+/// The window measures a model can take as inputs (``RhythmWindowRow/measure(_:)``), by their
+/// `rhythm` column names.
+enum RhythmMeasure: String {
+    case meanHrBpm = "mean_hr_bpm"
+    case nrmssd = "nrmssd"
+    case shannonEntropy = "shannon_entropy"
+    case turningPointRatio = "turning_point_ratio"
+    case cosen = "cosen"
+    case madDeltaRatio = "mad_delta_ratio"
+    case largeDeltaShare = "large_delta_share"
+    case rrCv = "rr_cv"
+    case rrCoverage = "rr_coverage"
+    case nvNrmssd = "nv_nrmssd"
+    case nvShannonEntropy = "nv_shannon_entropy"
+    case nvTurningPointRatio = "nv_turning_point_ratio"
+    case nvCosen = "nv_cosen"
+    case nvMadDeltaRatio = "nv_mad_delta_ratio"
+    case nvLargeDeltaShare = "nv_large_delta_share"
+    case nvRrCv = "nv_rr_cv"
+    case ectopicShare = "ectopic_share"
+    case qrsWidthS = "qrs_width_s"
+    case unacceptableShare = "unacceptable_share"
+    case goodShare = "good_share"
+    case pWaveCoherence = "p_wave_coherence"
+    case qrsCoherence = "qrs_coherence"
+    case atrialResidual = "atrial_residual"
+    case hfNoise = "hf_noise"
+    case sinusPShare = "sinus_p_share"
+    case pCorrelationMedian = "p_correlation_median"
+    case ventricularShare = "ventricular_share"
+    case qrsWidthSdS = "qrs_width_sd_s"
+    case rrMaxRatio = "rr_max_ratio"
+    case rrMinRatio = "rr_min_ratio"
+    case bigeminyShare = "bigeminy_share"
 }

@@ -26,7 +26,7 @@ struct RhythmBeat: Sendable {
 /// is final: a shorter stream is one window from its first to its last sample.
 ///
 /// A device's beat list (``RhythmSource/device``) has no samples of its own, only its beats
-/// (``appendDevice(_:model:output:)``): a run of beats whose neighbours are at most
+/// (``appendDevice(_:output:)``): a run of beats whose neighbours are at most
 /// ``RhythmOptions/windowSeconds`` apart (one Apple Health list: about a minute, with gaps of a
 /// few seconds) is one window from its first beat to its last (inclusive) when it spans at most
 /// ``RhythmOptions/singleWindowMaxSeconds``, else ``RhythmOptions/windowSeconds`` windows from
@@ -103,36 +103,36 @@ struct RhythmStream: Sendable {
     /// Takes a beat of a device's list (in time order): a beat more than
     /// ``RhythmOptions/windowSeconds`` after the previous one ends the previous run, whose
     /// windows are then written.
-    mutating func appendDevice(_ beat: RhythmBeat, model: RhythmModel, output: any ResultOutput) throws {
+    mutating func appendDevice(_ beat: RhythmBeat, output: any ResultOutput) throws {
         guard beat.time >= lastBeat else { return }
-        if lastBeat.isFinite && beat.time - lastBeat > options.windowSeconds { try emitDeviceRun(model: model, output: output) }
+        if lastBeat.isFinite && beat.time - lastBeat > options.windowSeconds { try emitDeviceRun(output: output) }
         if start == nil { start = beat.time }
         lastBeat = beat.time
         beats.append(beat)
     }
 
     /// Writes the windows of the run of device beats held (see the type's description).
-    private mutating func emitDeviceRun(model: RhythmModel, output: any ResultOutput) throws {
+    private mutating func emitDeviceRun(output: any ResultOutput) throws {
         guard let first = beats.first?.time, let last = beats.last?.time else { return }
         let end = last.nextUp // the last beat is inside its window
         if last - first <= options.singleWindowMaxSeconds {
-            try emit(window: first, end, model: model, output: output)
+            try emit(window: first, end, output: output)
         } else {
             var k = 0.0
             while first + k * options.windowSeconds < end {
                 let a = first + k * options.windowSeconds
-                try emit(window: a, min(a + options.windowSeconds, end), model: model, output: output)
+                try emit(window: a, min(a + options.windowSeconds, end), output: output)
                 k += 1
             }
         }
     }
 
     /// Emits every final window (all of them when `final`) and the episodes they close.
-    mutating func emitFinal(model: RhythmModel, output: any ResultOutput, final: Bool) throws {
+    mutating func emitFinal(output: any ResultOutput, final: Bool) throws {
         if source == .device {
-            // Runs are written as they end (``appendDevice(_:model:output:)``); the last one here.
+            // Runs are written as they end (``appendDevice(_:output:)``); the last one here.
             guard final else { return }
-            try emitDeviceRun(model: model, output: output)
+            try emitDeviceRun(output: output)
             try closeEpisode(output: output)
             return
         }
@@ -140,7 +140,7 @@ struct RhythmStream: Sendable {
         let end = lastSample + samplePeriod
         if !isLong {
             guard final else { return }
-            if nextWindow == 0 && end > s { try emit(window: s, end, model: model, output: output) }
+            if nextWindow == 0 && end > s { try emit(window: s, end, output: output) }
             nextWindow = 1
             try closeEpisode(output: output)
             return
@@ -161,14 +161,14 @@ struct RhythmStream: Sendable {
             } else {
                 guard lastSample >= b + 0.1 && lastBeat >= b else { break }
             }
-            try emit(window: a, b, model: model, output: output)
+            try emit(window: a, b, output: output)
             nextWindow += 1
             ring?.drop(before: b - 1)
         }
         if final { try closeEpisode(output: output) }
     }
 
-    private mutating func emit(window a: Double, _ b: Double, model: RhythmModel, output: any ResultOutput) throws {
+    private mutating func emit(window a: Double, _ b: Double, output: any ResultOutput) throws {
         var k = 0
         while k < beats.count && beats[k].time < a { k += 1 }
         if k > 0 { previousBeat = beats[k - 1].time }
@@ -181,7 +181,8 @@ struct RhythmStream: Sendable {
             // A device's list: neighbours only within a segment (no interval across a gap).
             rr = []
             for i in inWindow.indices.dropFirst() where inWindow[i].segment == inWindow[i - 1].segment {
-                rr += RRIrregularity.intervals([inWindow[i - 1].time, inWindow[i].time])
+                let interval = inWindow[i].time - inWindow[i - 1].time
+                if RRIrregularity.keeps(interval) { rr.append(interval) }
             }
         }
         var row = RhythmWindowRow(
@@ -200,8 +201,10 @@ struct RhythmStream: Sendable {
             }
             // Intervals between two beats neither of which is ventricular (RRIrregularity's range).
             var nv = [Double]()
+            nv.reserveCapacity(inWindow.count)
             for i in inWindow.indices.dropFirst() where inWindow[i].beatClass != "V" && inWindow[i - 1].beatClass != "V" {
-                nv += RRIrregularity.intervals([inWindow[i - 1].time, inWindow[i].time])
+                let interval = inWindow[i].time - inWindow[i - 1].time
+                if RRIrregularity.keeps(interval) { nv.append(interval) }
             }
             row.ectopyFreeIrregularity = RRIrregularity(intervals: nv)
             let widths = inWindow.map(\.qrsWidth).filter(\.isFinite)
@@ -232,6 +235,8 @@ struct RhythmStream: Sendable {
                 "fewer than \(Int(options.minimumIntervals.rounded(.up))) RR intervals of 0.25–2.5 s in the window (\(rr.count))"
                 + (source == .device ? "; intervals only between neighbouring listed beats, none across a gap in the device's list" : "")
         } else {
+            // The model is fetched here, once per labelled window, not handed down per beat or block.
+            let model = RhythmFamily.Analyzer.model(for: source)
             let p = model.probabilities(row)
             row.label = model.label(p, of: row)
             row.afProbability = p[1]

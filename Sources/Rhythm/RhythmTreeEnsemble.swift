@@ -21,6 +21,8 @@ public struct RhythmTreeEnsemble: Sendable {
     /// Root node and class of each tree.
     let roots: [Int32]
     let treeClass: [Int32]
+    /// Inputs the splits read (one past the largest split input).
+    let inputCount: Int
 
     /// Reads the text `scripts/rhythm/fit.py` writes: a line `b` with the baseline score per
     /// class; per tree a line `t CLASS` followed by its nodes in index order, `s FEATURE
@@ -64,6 +66,7 @@ public struct RhythmTreeEnsemble: Sendable {
         self.missingLeft = missingLeft
         self.roots = roots
         self.treeClass = treeClass
+        inputCount = Int(feature.max() ?? -1) + 1
     }
 
     /// Number of trees.
@@ -74,20 +77,23 @@ public struct RhythmTreeEnsemble: Sendable {
     /// - Returns: one score per class; the probabilities are their softmax.
     /// - Complexity: O(trees · depth).
     public func scores(_ x: [Double]) -> [Double] {
+        precondition(x.count >= inputCount, "RhythmTreeEnsemble: \(x.count) inputs, \(inputCount) needed")
         var s = baseline
         feature.withUnsafeBufferPointer { feature in
             threshold.withUnsafeBufferPointer { threshold in
                 left.withUnsafeBufferPointer { left in
                     right.withUnsafeBufferPointer { right in
                         missingLeft.withUnsafeBufferPointer { missingLeft in
-                            for t in roots.indices {
-                                var n = Int(roots[t])
-                                while feature[n] >= 0 {
-                                    let v = x[Int(feature[n])]
-                                    let goLeft = v.isNaN ? missingLeft[n] : v <= threshold[n]
-                                    n = Int(goLeft ? left[n] : right[n])
+                            x.withUnsafeBufferPointer { x in
+                                for t in roots.indices {
+                                    var n = Int(roots[t])
+                                    while feature[n] >= 0 {
+                                        let v = x[Int(feature[n])]
+                                        let goLeft = v.isNaN ? missingLeft[n] : v <= threshold[n]
+                                        n = Int(goLeft ? left[n] : right[n])
+                                    }
+                                    s[Int(treeClass[t])] += threshold[n]
                                 }
-                                s[Int(treeClass[t])] += threshold[n]
                             }
                         }
                     }
