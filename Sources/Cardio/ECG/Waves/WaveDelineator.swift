@@ -359,16 +359,6 @@ struct WaveDelineator {
 
     /// Indices of local maxima of |w| in `from...to` (clamped).
     static func moduloMaxima(_ w: UnsafeBufferPointer<Float>, from: Int, to: Int) -> [Int] {
-        maxima(w, from: from, to: to, above: 0)
-    }
-
-    /// Modulus maxima in `from...to` above `threshold` (one pass, one array).
-    static func significant(_ w: UnsafeBufferPointer<Float>, from: Int, to: Int, threshold: Float) -> [Int] {
-        maxima(w, from: from, to: to, above: threshold)
-    }
-
-    /// Indices of local maxima of |w| in `from...to` (clamped) where |w| is above `above` (and 0).
-    private static func maxima(_ w: UnsafeBufferPointer<Float>, from: Int, to: Int, above: Float) -> [Int] {
         let lo = max(from, 1), hi = min(to, w.count - 2)
         guard lo <= hi else { return [] }
         // Each |W| read once, through the pointer; every index written, the count advanced
@@ -380,12 +370,17 @@ struct WaveDelineator {
             for i in lo...hi {
                 let next = abs(p[i + 1])
                 o[c] = i
-                c += (v > 0 ? 1 : 0) & (v >= previous ? 1 : 0) & (v > next ? 1 : 0) & (v > above ? 1 : 0)
+                c += (v > 0 ? 1 : 0) & (v >= previous ? 1 : 0) & (v > next ? 1 : 0)
                 previous = v
                 v = next
             }
             made = c
         }
+    }
+
+    /// Modulus maxima in `from...to` above `threshold`.
+    static func significant(_ w: UnsafeBufferPointer<Float>, from: Int, to: Int, threshold: Float) -> [Int] {
+        moduloMaxima(w, from: from, to: to).filter { abs(w[$0]) > threshold }
     }
 
     /// Root mean square of `w[from..<to]` (clamped).

@@ -97,17 +97,6 @@ struct WaveGrid {
                     }
                     averages.withUnsafeBufferPointer { ap in
                         let m = ap.baseAddress! - lo
-                        if Double(end) * step < Self.exactFloorBound {
-                            var jd = Double(j)
-                            while j < end {
-                                let (i0, f) = Self.split(jd * step)
-                                let a = m[i0], b = m[i0 &+ 1]
-                                o[n] = a + (b - a) * f
-                                n &+= 1
-                                j &+= 1
-                                jd += 1
-                            }
-                        }
                         while j < end {
                             let u = Double(j) * step
                             let i0 = Int(u)
@@ -119,11 +108,10 @@ struct WaveGrid {
                         }
                     }
                 } else {
-                    let fast = Double(end) * step < Self.exactFloorBound
-                    var jd = Double(j)
                     while j < end {
-                        let u = jd * step
-                        let (i0, f) = fast ? Self.split(u) : (Int(u), Float(u - Double(Int(u))))
+                        let u = Double(j) * step
+                        let i0 = Int(u)
+                        let f = Float(u - Double(i0))
                         let a: Float, b: Float
                         if half == 0 {
                             a = r[i0]
@@ -135,7 +123,6 @@ struct WaveGrid {
                         o[n] = a + (b - a) * f
                         n += 1
                         j += 1
-                        jd += 1
                     }
                 }
                 made = n
@@ -149,24 +136,6 @@ struct WaveGrid {
             raw.removeFirst(drop)
             rawBase += drop
         }
-    }
-
-    /// Below this, ``split(_:)`` is exact.
-    private static let exactFloorBound: Double = 0x1p51
-
-    /// `(Int(u), Float(u − Double(Int(u))))` for `0 ≤ u <` ``exactFloorBound``, bit for bit,
-    /// without the range checks of `Int(_:)`: `u + 2^52` holds the integer nearest `u` in its
-    /// low mantissa bits (exactly), one less when that is above `u` (the floor); every step is
-    /// exact, so the floor and the fraction are those of the conversion.
-    @inline(__always)
-    private static func split(_ u: Double) -> (Int, Float) {
-        let magic: Double = 0x1p52
-        let t = u + magic
-        let r = t - magic
-        let above = r > u
-        let i0 = Int(truncatingIfNeeded: t.bitPattern &- magic.bitPattern) &- (above ? 1 : 0)
-        let fl = above ? r - 1 : r
-        return (i0, Float(u - fl))
     }
 
     /// The mean of `count` samples from `p`: their sum from the first, divided by `width`.
