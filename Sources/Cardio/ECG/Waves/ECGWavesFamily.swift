@@ -50,11 +50,13 @@ public enum ECGWavesFamily: AnalysisFamily {
         let options: ECGWavesOptions
         var leads = AnalyzerTable<Int, WaveLead>()
         var byName: [String: Int] = [:]
-        /// Per lead (by stream index): its stream name (read per beat without copying the lead out
-        /// of ``leads``), and whether its group has two leads or more (rows combined); arrays, so
-        /// that a beat hashes no key.
-        var nameOf: [String?] = []
+        /// Per lead: its stream name (read per beat without copying the lead out of ``leads``).
+        var nameOf: [Int: String] = [:]
+        /// The same by stream index for indices below ``indexed``, and whether the lead's group has
+        /// two leads or more (rows combined): arrays, so that a beat hashes no key.
+        var names: [String?] = []
         var combined: [Bool] = []
+        static let indexed = 4096
         /// The last beat event's stream and its lead, and the last row's stream and its
         /// accumulator (beats come stream by stream: a string comparison instead of a hash).
         var lastEvent: (stream: String, index: Int)?
@@ -85,11 +87,14 @@ public enum ECGWavesFamily: AnalysisFamily {
                     streamName: stream.name, microvoltsPerUnit: ECGBeatEvents.microvoltsPerUnit(stream.info.columns.first?.unit),
                     medianWindowSeconds: options.medianBeatWindowSeconds), for: stream.index)
             byName[stream.name] = stream.index
-            if nameOf.count <= stream.index {
-                nameOf += [String?](repeating: nil, count: stream.index + 1 - nameOf.count)
-                combined += [Bool](repeating: false, count: stream.index + 1 - combined.count)
-            }
             nameOf[stream.index] = stream.name
+            if stream.index >= 0 && stream.index < Self.indexed {
+                if names.count <= stream.index {
+                    names += [String?](repeating: nil, count: stream.index + 1 - names.count)
+                    combined += [Bool](repeating: false, count: stream.index + 1 - combined.count)
+                }
+                names[stream.index] = stream.name
+            }
             var key = stream.info.key
             key.channel = ECGWavesFamily.combinedChannel
             let g = key.description
@@ -99,7 +104,7 @@ public enum ECGWavesFamily: AnalysisFamily {
                 groupOrder.append(g)
             }
             groups[g]!.members.append(stream.index)
-            if groups[g]!.members.count >= 2 { for m in groups[g]!.members { combined[m] = true } }
+            if groups[g]!.members.count >= 2 { for m in groups[g]!.members where m >= 0 && m < combined.count { combined[m] = true } }
             return true
         }
 
@@ -156,11 +161,14 @@ public enum ECGWavesFamily: AnalysisFamily {
 
         /// Writes a lead's delineated beats and median beat rows, and passes the beats to its group.
         private mutating func emit(_ beats: [BeatWaves], _ medians: [MedianBeatPoint], lead: Int, output: any ResultOutput) throws {
-            guard !beats.isEmpty || !medians.isEmpty, lead >= 0, lead < nameOf.count, let name = nameOf[lead] else { return }
+            let inArrays = lead >= 0 && lead < names.count
+            guard !beats.isEmpty || !medians.isEmpty, let name = inArrays ? names[lead] : nameOf[lead] else { return }
             for b in beats { try write(b, stream: name, output: output) }
             for m in medians { try output.emit(ECGWavesTables.medianBeats, Streamed(stream: name, value: m)) }
             guard !beats.isEmpty else { return }
-            guard options.combinesLeads, combined[lead], let g = groupOf[lead] else { return }
+            guard options.combinesLeads, inArrays ? combined[lead] : true, let g = groupOf[lead], groups[g]!.members.count >= 2 else {
+                return
+            }
             groups[g]!.queues[lead, default: []].append(contentsOf: beats)
             try drain(g, output: output)
         }
