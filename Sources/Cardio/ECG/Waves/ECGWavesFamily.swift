@@ -52,6 +52,15 @@ public enum ECGWavesFamily: AnalysisFamily {
         var byName: [String: Int] = [:]
         /// Per lead: its stream name (read per beat without copying the lead out of ``leads``).
         var nameOf: [Int: String] = [:]
+        /// The same by stream index for indices below ``indexed``, and whether the lead's group has
+        /// two leads or more (rows combined): arrays, so that a beat hashes no key.
+        var names: [String?] = []
+        var combined: [Bool] = []
+        static let indexed = 4096
+        /// The last beat event's stream and its lead, and the last row's stream and its
+        /// accumulator (beats come stream by stream: a string comparison instead of a hash).
+        var lastEvent: (stream: String, index: Int)?
+        var lastRow: (stream: String, index: Int)?
         /// Per lead: its group's combined stream name.
         var groupOf: [Int: String] = [:]
         var groups: [String: Combiner] = [:]
@@ -79,6 +88,13 @@ public enum ECGWavesFamily: AnalysisFamily {
                     medianWindowSeconds: options.medianBeatWindowSeconds), for: stream.index)
             byName[stream.name] = stream.index
             nameOf[stream.index] = stream.name
+            if stream.index >= 0 && stream.index < Self.indexed {
+                if names.count <= stream.index {
+                    names += [String?](repeating: nil, count: stream.index + 1 - names.count)
+                    combined += [Bool](repeating: false, count: stream.index + 1 - combined.count)
+                }
+                names[stream.index] = stream.name
+            }
             var key = stream.info.key
             key.channel = ECGWavesFamily.combinedChannel
             let g = key.description
@@ -88,6 +104,7 @@ public enum ECGWavesFamily: AnalysisFamily {
                 groupOrder.append(g)
             }
             groups[g]!.members.append(stream.index)
+            if groups[g]!.members.count >= 2 { for m in groups[g]!.members where m >= 0 && m < combined.count { combined[m] = true } }
             return true
         }
 
@@ -101,7 +118,15 @@ public enum ECGWavesFamily: AnalysisFamily {
         }
 
         public mutating func consume(derived event: DerivedEvent, series: DerivedSeries, output: any ResultOutput) throws {
-            guard event.series == ECGBeatEvents.series.id, let index = byName[event.stream] else { return }
+            guard event.series == ECGBeatEvents.series.id else { return }
+            let index: Int
+            if let e = lastEvent, e.stream == event.stream {
+                index = e.index
+            } else {
+                guard let i = byName[event.stream] else { return }
+                index = i
+                lastEvent = (event.stream, i)
+            }
             let beat = WaveLead.Beat(time: event.time, beatClass: event.values.first?.label, quality: event.values.dropFirst().first?.label)
             let taken = leads.update(index) { l in
                 l.add(beat)
@@ -136,11 +161,14 @@ public enum ECGWavesFamily: AnalysisFamily {
 
         /// Writes a lead's delineated beats and median beat rows, and passes the beats to its group.
         private mutating func emit(_ beats: [BeatWaves], _ medians: [MedianBeatPoint], lead: Int, output: any ResultOutput) throws {
-            guard !beats.isEmpty || !medians.isEmpty, let name = nameOf[lead] else { return }
+            let inArrays = lead >= 0 && lead < names.count
+            guard !beats.isEmpty || !medians.isEmpty, let name = inArrays ? names[lead] : nameOf[lead] else { return }
             for b in beats { try write(b, stream: name, output: output) }
             for m in medians { try output.emit(ECGWavesTables.medianBeats, Streamed(stream: name, value: m)) }
             guard !beats.isEmpty else { return }
-            guard options.combinesLeads, let g = groupOf[lead], groups[g]!.members.count >= 2 else { return }
+            guard options.combinesLeads, inArrays ? combined[lead] : true, let g = groupOf[lead], groups[g]!.members.count >= 2 else {
+                return
+            }
             groups[g]!.queues[lead, default: []].append(contentsOf: beats)
             try drain(g, output: output)
         }
@@ -155,11 +183,15 @@ public enum ECGWavesFamily: AnalysisFamily {
         private mutating func write(_ b: BeatWaves, stream: String, output: any ResultOutput) throws {
             try output.emit(ECGWavesTables.waves, Streamed(stream: stream, value: b))
             let i: Int
-            if let k = accumulatorIndex[stream] {
+            if let r = lastRow, r.stream == stream {
+                i = r.index
+            } else if let k = accumulatorIndex[stream] {
                 i = k
+                lastRow = (stream, k)
             } else {
                 i = accumulators.count
                 accumulatorIndex[stream] = i
+                lastRow = (stream, i)
                 accumulators.append(IntervalAccumulator(windowSeconds: options.intervalWindowSeconds))
                 accumulatorOrder.append(stream)
                 previousNormal.append(false)
