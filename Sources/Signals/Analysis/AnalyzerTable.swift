@@ -20,6 +20,9 @@
 public struct AnalyzerTable<Key: Hashable, Analyzer> {
     /// The analysers by slot; a removed one leaves `nil` (slot `i` belongs to `order[i]`).
     @usableFromInline var slots: [Analyzer?] = []
+    /// Whether each slot holds an analyser (read without touching the analyser: a generic
+    /// read of `slots[i]` copies the value, retaining its storage).
+    @usableFromInline var live: [Bool] = []
     /// Each key's slot.
     @usableFromInline var slotOf: [Key: Int] = [:]
     /// The keys in the order they were first added (removed keys stay listed).
@@ -36,9 +39,11 @@ public struct AnalyzerTable<Key: Hashable, Analyzer> {
     public mutating func add(_ analyzer: Analyzer, for key: Key) {
         if let s = slotOf[key] {
             slots[s] = analyzer
+            live[s] = true
         } else {
             slotOf[key] = slots.count
             slots.append(analyzer)
+            live.append(true)
             order.append(key)
         }
     }
@@ -47,7 +52,8 @@ public struct AnalyzerTable<Key: Hashable, Analyzer> {
     public subscript(key: Key) -> Analyzer? { slotOf[key].flatMap { slots[$0] } }
 
     /// Whether the table holds an analyser under `key`.
-    public func contains(_ key: Key) -> Bool { slotOf[key].map { slots[$0] != nil } ?? false }
+    @inlinable
+    public func contains(_ key: Key) -> Bool { slotOf[key].map { live[$0] } ?? false }
 
     /// Mutates the analyser under `key` in place, in its slot (also what `body` changed before
     /// it throws stays).
@@ -59,7 +65,7 @@ public struct AnalyzerTable<Key: Hashable, Analyzer> {
     @inlinable
     @discardableResult
     public mutating func update<Result>(_ key: Key, _ body: (inout Analyzer) throws -> Result) rethrows -> Result? {
-        guard let s = slotOf[key], slots[s] != nil else { return nil }
+        guard let s = slotOf[key], live[s] else { return nil }
         return try body(&slots[s]!)
     }
 
@@ -70,6 +76,7 @@ public struct AnalyzerTable<Key: Hashable, Analyzer> {
         guard let s = slotOf[key] else { return nil }
         var out: Analyzer? = nil
         swap(&out, &slots[s])
+        live[s] = false
         return out
     }
 }
