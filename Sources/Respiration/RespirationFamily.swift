@@ -131,24 +131,12 @@ public enum RespirationFamily: AnalysisFamily {
             options.modulationIndices && options.spectralSpan == SpectralThreshold.modulationSpan
             && windows.count == 2 * options.spectralSpan + 1
         let perModulation = { () -> [(own: Bool, spectrum: [Double])] in
-            var out = [(own: Bool, spectrum: [Double])]()
-            guard full else { return out }
-            var sums = [String: (sum: [Double], count: Int)]()
+            guard full else { return [] }
+            var spectra = [(key: String, spectrum: [Double])]()
             for w in windows {
-                for (k, e) in w.spectra where e.count > 0 {
-                    var s = sums[k] ?? ([Double](repeating: 0, count: e.sum.count), 0)
-                    sums[k] = nil
-                    if s.sum.count == e.sum.count {
-                        for b in s.sum.indices { s.sum[b] += e.sum[b] / Double(e.count) }
-                        s.count += 1
-                    }
-                    sums[k] = s
-                }
+                for (k, e) in w.spectra where e.count > 0 { spectra.append((k, e.sum.map { $0 / Double(e.count) })) }
             }
-            for (k, s) in sums.sorted(by: { $0.key < $1.key }) where s.count > 0 {
-                out.append((now.spectra[k] != nil, s.sum.map { $0 / Double(s.count) }))
-            }
-            return out
+            return RespirationStream.spanAverages(spectra) { now.spectra[$0] != nil }
         }
         RespirationStream.spectralFusion(
             &out, ownKeys: now.spectra.count, spectra: spectra, perModulation: perModulation,

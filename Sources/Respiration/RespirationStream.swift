@@ -160,23 +160,16 @@ struct RespirationStream {
         for r in recent where abs(r.index - w) <= span { inSpan += 1 }
         let threshold = SpectralThreshold(source: source, options, fullSpan: inSpan == 2 * span + 1)
         let full = options.modulationIndices && span == SpectralThreshold.modulationSpan && inSpan == 2 * span + 1
-        let near = recent, sortedModulations = modulations.sorted(by: { $0.rawValue < $1.rawValue })
+        let near = recent, streamModulations = Set(modulations), ownKeys = Set(own.map(\.modulation.rawValue))
         let perModulation = { () -> [(own: Bool, spectrum: [Double])] in
-            var out = [(own: Bool, spectrum: [Double])]()
-            guard full else { return out }
-            for m in sortedModulations {
-                var sum = [Double](), count = 0
-                for r in near where abs(r.index - w) <= span {
-                    for s in r.row.spectra where s.modulation == m {
-                        if sum.isEmpty { sum = [Double](repeating: 0, count: s.spectrum.count) }
-                        guard s.spectrum.count == sum.count else { continue }
-                        for b in sum.indices { sum[b] += s.spectrum[b] }
-                        count += 1
-                    }
+            guard full else { return [] }
+            var spectra = [(key: String, spectrum: [Double])]()
+            for r in near where abs(r.index - w) <= span {
+                for s in r.row.spectra where streamModulations.contains(s.modulation) {
+                    spectra.append((s.modulation.rawValue, s.spectrum))
                 }
-                if count > 0 { out.append((ownModulations.contains(m), sum.map { $0 / Double(count) })) }
             }
-            return out
+            return Self.spanAverages(spectra) { ownKeys.contains($0) }
         }
         Self.spectralFusion(
             &row, ownKeys: ownModulations.count, spectra: spectra, perModulation: perModulation, threshold: threshold,
@@ -222,6 +215,32 @@ struct RespirationStream {
             RespirationSignalSample(
                 source: source, modulation: m.modulation, windowStart: row.startSeconds,
                 time: row.startSeconds + Double(i) / gridHz, value: x[i] / scale, breath: peaks.contains(i), note: note)
+        }
+    }
+
+    /// Each key's spectra over a span averaged (its Welch spectrum: the mean of the windows'
+    /// periodograms, Welch 1967), in key order — the per-modulation spectra of spectral fusion
+    /// for a stream's rows and for the fused rows alike.
+    /// - Parameters:
+    ///   - spectra: the span's spectra with their keys, in window order; a spectrum whose length
+    ///     differs from its key's first is skipped.
+    ///   - own: whether a key is one of the window's own modulations.
+    /// - Returns: per key with a spectrum, whether it is the window's own and the average.
+    /// - Complexity: O(spectra × bins).
+    static func spanAverages(
+        _ spectra: [(key: String, spectrum: [Double])], own: (String) -> Bool
+    ) -> [(own: Bool, spectrum: [Double])] {
+        var sums = [String: (sum: [Double], count: Int)]()
+        for (k, x) in spectra {
+            var s = sums.removeValue(forKey: k) ?? ([Double](repeating: 0, count: x.count), 0)
+            if s.sum.count == x.count {
+                for b in s.sum.indices { s.sum[b] += x[b] }
+                s.count += 1
+            }
+            sums[k] = s
+        }
+        return sums.sorted { $0.key < $1.key }.compactMap { k, s in
+            s.count > 0 ? (own(k), s.sum.map { $0 / Double(s.count) }) : nil
         }
     }
 
