@@ -57,7 +57,7 @@ public struct BeatPattern: Sendable, Hashable {
         }
         if p.count >= 4 {
             sinusPShare = Double(p.filter { $0 >= Self.sinusPCorrelation }.count) / Double(p.count)
-            pCorrelationMedian = Self.median(p)
+            pCorrelationMedian = RRIrregularity.median(p)
         }
         if classed > 0 { ventricularShare = Double(ventricular) / Double(classed) }
         if widths.count >= 4 {
@@ -65,7 +65,7 @@ public struct BeatPattern: Sendable, Hashable {
             qrsWidthSpreadSeconds = (widths.reduce(0) { $0 + ($1 - m) * ($1 - m) } / Double(widths.count)).squareRoot()
         }
         guard rr.count >= 4 else { return }
-        let median = Self.median(rr)
+        let median = RRIrregularity.median(rr)
         longestRRRatio = rr.max()! / median
         shortestRRRatio = rr.min()! / median
         var alternating = 0
@@ -75,9 +75,4 @@ public struct BeatPattern: Sendable, Hashable {
         bigeminyShare = Double(alternating) / Double(rr.count - 2)
     }
 
-    static func median(_ xs: [Double]) -> Double {
-        let s = xs.sorted()
-        let n = s.count
-        return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2
-    }
 }

@@ -113,8 +113,8 @@ public enum RhythmFamily: AnalysisFamily {
             let beat: RhythmBeat
             switch event.series {
             case "ecg_beats":
-                // (Streams are looked up through `update`, which reads the slot in place: `contains`
-                // and the subscript copy the stream, its beats and its sample ring.)
+                // (Streams are looked up through `update`, which reads the slot in place: the
+                // subscript would copy the stream, its beats and its sample ring.)
                 let lead = RhythmBeat(
                     time: event.time, beatClass: event.values[0].label, qrsWidth: event.values[1].number, quality: event.values[2].label,
                     segment: 0, pCorrelation: event.values.count > 3 ? event.values[3].number : .nan)

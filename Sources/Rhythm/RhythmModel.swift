@@ -62,12 +62,7 @@ public struct RhythmModel: Sendable {
     /// - Returns: probabilities summing to 1.
     /// - Complexity: O(classes · inputs) for the logistic model, O(trees · depth) for trees.
     public func probabilities(_ row: RhythmWindowRow) -> [Double] {
-        var x = [Double](repeating: .nan, count: resolved.count)
-        for (i, input) in resolved.enumerated() {
-            guard let m = input.measure, let v = row.measure(m), v.isFinite else { continue }
-            x[i] = input.log ? log(max(v, 1e-4)) : v
-        }
-        return probabilities(inputs: x)
+        probabilities(inputs: transformed { i in resolved[i].measure.flatMap { row.measure($0) } })
     }
 
     /// The class probabilities from the window measures by name (``RhythmWindowRow/measure(_:)``).
@@ -75,15 +70,18 @@ public struct RhythmModel: Sendable {
     /// - Returns: probabilities summing to 1 (``classes`` order).
     /// - Complexity: O(classes · inputs) for the logistic model, O(trees · depth) for trees.
     public func probabilities(measure: (String) -> Double?) -> [Double] {
-        var x = [Double](repeating: .nan, count: inputs.count)
-        for (i, name) in inputs.enumerated() {
-            if name.hasPrefix("log_") {
-                if let v = measure(String(name.dropFirst(4))), v.isFinite { x[i] = log(max(v, 1e-4)) }
-            } else if let v = measure(name), v.isFinite {
-                x[i] = v
-            }
+        probabilities(inputs: transformed { i in measure(resolved[i].log ? String(inputs[i].dropFirst(4)) : inputs[i]) })
+    }
+
+    /// The model's inputs from each input's raw value (by input index): log-transformed where
+    /// the name says so, NaN where the value is missing or not finite.
+    private func transformed(_ value: (Int) -> Double?) -> [Double] {
+        var x = [Double](repeating: .nan, count: resolved.count)
+        for (i, input) in resolved.enumerated() {
+            guard let v = value(i), v.isFinite else { continue }
+            x[i] = input.log ? log(max(v, 1e-4)) : v
         }
-        return probabilities(inputs: x)
+        return x
     }
 
     /// The class probabilities from the transformed inputs (NaN for a missing one).
