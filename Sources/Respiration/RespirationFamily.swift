@@ -99,6 +99,10 @@ public enum RespirationFamily: AnalysisFamily {
                 "rate_bands",
                 "spectral fusion's concentration thresholds are lowered above 12, 16 and 20 breaths/min to the no-breathing maxima of peaks at those rates (coloured noise; span 2 only)",
                 get: { $0.rateBands }, set: { $0.rateBands = $1 }),
+            .flag(
+                "joint_index",
+                "a peak is also the rate when its concentration times its local concentration reaches that product's no-breathing maximum at the peak's rate band (span 2 only)",
+                get: { $0.jointIndex }, set: { $0.jointIndex = $1 }),
             .number(
                 "fusion_lag_s", unit: "s", "fused rows are written once the recording is this far past the window's look-ahead",
                 range: 64...86400, get: { $0.fusionLagSeconds }, set: { $0.fusionLagSeconds = $1 }),

@@ -88,6 +88,15 @@ public struct RespirationOptions: Sendable, Hashable {
     /// peaks at low rates; a peak at 18 breaths/min is tested against the noise found there
     /// (Mann & Lees 1996; Torrence & Compo 1998).
     public var rateBands = true
+    /// Whether a peak is also the rate when the product of its concentration and local
+    /// concentration reaches the largest value of that product over simulated windows without
+    /// breathing at the peak's rate band (default on; session 19; ``SpectralThreshold/jointBands``,
+    /// `scripts/respiration/spectral-threshold.py`: 7,200 windows, derived at span 2, used at
+    /// ``spectralSpan`` 2 only and only where the span is full). Noise that is high on one index is
+    /// rarely high on both (the concentration's noise maxima are broad low-frequency humps, the
+    /// local concentration's narrow chance peaks), so a peak moderately concentrated by both is
+    /// rare in noise.
+    public var jointIndex = true
     /// Fused rows are written once the recording has reached this far past the window's
     /// look-ahead, s (default 600): streams whose beats arrive further behind the others than
     /// this are not fused into earlier windows (counted in the analyzer's issues). Bounds what

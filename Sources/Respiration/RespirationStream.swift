@@ -268,6 +268,8 @@ struct RespirationStream {
         let flat = threshold.at(peak.breathsPerMinute)
         if peak.concentration >= flat.concentration || peak.local >= flat.local {
             rate = peak.breathsPerMinute
+        } else if let joint = threshold.joint(peak.breathsPerMinute), peak.concentration * peak.local >= joint {
+            rate = peak.breathsPerMinute
         } else if case let perModulation = perModulation(), !perModulation.isEmpty {
             tried = true
             if let t = threshold.product, let p = RespiratorySpectrum.productPeak(perModulation.map(\.spectrum), seconds: seconds),
@@ -513,7 +515,46 @@ struct SpectralThreshold: Sendable, Hashable {
         if options.rateBands && fullSpan && options.spectralSpan == Self.modulationSpan && source != .accelerometer {
             bands = Self.rateBands[source] ?? []
         }
+        if options.jointIndex && fullSpan && options.spectralSpan == Self.modulationSpan && source != .accelerometer {
+            jointBands = Self.jointBands[source] ?? []
+        }
     }
+
+    /// Thresholds of the joint index — the product of the fused spectrum's peak concentration and
+    /// local concentration — from each band's lower rate (breaths/min) up (session 19;
+    /// ``RespirationOptions/jointIndex``): the largest product over the simulated windows without
+    /// breathing whose span is full and whose peak lies at that rate or above, rounded up to
+    /// 0.001 (`scripts/respiration/spectral-threshold.py`, `joint_bands`; 7,200 windows at span 2).
+    /// Empty: the joint index is not tested.
+    var jointBands: [JointBand] = []
+
+    /// A joint-index band's threshold: from `fromBreathsPerMinute` up (to the next band).
+    struct JointBand: Sendable, Hashable {
+        var fromBreathsPerMinute: Double
+        var product: Double
+    }
+
+    /// The joint index's threshold for a peak at `breathsPerMinute` (``jointBands``), or `nil`
+    /// when it is not tested.
+    func joint(_ breathsPerMinute: Double) -> Double? {
+        jointBands.last { $0.fromBreathsPerMinute <= breathsPerMinute }?.product
+    }
+
+    /// ``jointBands`` per source (as ``rateBands``), from `scripts/respiration/spectral-threshold.py`
+    /// at span 2 (`joint_bands`). The two indices of one peak see different noise: the
+    /// concentration's largest noise values come from broad low-frequency humps (drifting
+    /// amplitudes), the local concentration's from narrow chance peaks in a flat background, so
+    /// noise that is high on one is rarely high on both; a peak moderately concentrated by both
+    /// is rarer in the simulated noise than by either alone (both indices: Nemati et al. 2010's
+    /// spectral fusion; de Haan & Jeanne 2013's spectral signal-to-noise form), and each band's
+    /// product is tested against the noise at that rate (Mann & Lees 1996).
+    static let jointBands: [RespirationSource: [JointBand]] = [
+        .ecg: [0.078, 0.070, 0.053, 0.043].enumerated().map { JointBand(fromBreathsPerMinute: edges[$0], product: $1) },
+        .ppg: [0.090, 0.090, 0.071, 0.059].enumerated().map { JointBand(fromBreathsPerMinute: edges[$0], product: $1) },
+        .fused: [0.076, 0.062, 0.049, 0.048].enumerated().map { JointBand(fromBreathsPerMinute: edges[$0], product: $1) },
+    ]
+    /// The joint index's band edges, breaths/min (everything below 12 is the first band).
+    private static let edges: [Double] = [0, 12, 16, 20]
 
     /// ``bands`` per source (ECG: R amplitude, QRS area, beat interval; PPG: amplitude,
     /// intensity, beat interval; fused: all five), from `scripts/respiration/spectral-threshold.py`

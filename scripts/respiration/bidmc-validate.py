@@ -255,13 +255,17 @@ def part_lines(title, names, part, sources, have_nk):
 # The ninth value: rate bands (session 18, --respiration-rate-bands; thresholds lowered above 12, 16 and 20
 # breaths/min to the no-breathing maxima of peaks there; derived at span 2, so on only at span 2); the row
 # with them off at the default thresholds is session 17's default rule.
-SWEEP = [(1, 0.22, 0.28, 0.23, 0.45, 0.5, 0.4, False, False), (2, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, False, False),
-         (2, 0.15, 0.15, 0.15, 1.0, 1.0, 1.0, False, False), (2, 0.18, 0.18, 0.18, 1.0, 1.0, 1.0, False, False),
-         (2, 0.22, 0.22, 0.22, 1.0, 1.0, 1.0, False, False), (2, 0.22, 0.22, 0.22, 0.43, 0.43, 0.4, False, False),
-         (2, 0.22, 0.22, 0.22, 0.43, 0.43, 0.4, True, False), (2, 0.22, 0.22, 0.22, 0.43, 0.43, 0.4, False, True),
-         (2, 0.22, 0.22, 0.22, 0.43, 0.43, 0.4, True, True),
-         (3, 0.21, 0.22, 0.2, 0.4, 0.43, 0.37, False, False), (4, 0.19, 0.2, 0.19, 0.36, 0.38, 0.35, False, False)]
-DEFAULT = (2, 0.22, 0.22, 0.22, 0.43, 0.43, 0.4, False, True)
+# The tenth value: the joint index (session 19, --respiration-joint-index; the product of concentration
+# and local concentration against its no-breathing maximum per rate band; derived at span 2, so on only at
+# span 2); the row with it off at the default thresholds is session 18's default rule.
+SWEEP = [(1, 0.22, 0.28, 0.23, 0.45, 0.5, 0.4, False, False, False), (2, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, False, False, False),
+         (2, 0.15, 0.15, 0.15, 1.0, 1.0, 1.0, False, False, False), (2, 0.18, 0.18, 0.18, 1.0, 1.0, 1.0, False, False, False),
+         (2, 0.22, 0.22, 0.22, 1.0, 1.0, 1.0, False, False, False), (2, 0.22, 0.22, 0.22, 0.43, 0.43, 0.4, False, False, False),
+         (2, 0.22, 0.22, 0.22, 0.43, 0.43, 0.4, True, False, False), (2, 0.22, 0.22, 0.22, 0.43, 0.43, 0.4, False, True, False),
+         (2, 0.22, 0.22, 0.22, 0.43, 0.43, 0.4, True, True, False), (2, 0.22, 0.22, 0.22, 0.43, 0.43, 0.4, False, True, True),
+         (2, 0.22, 0.22, 0.22, 0.43, 0.43, 0.4, True, True, True),
+         (3, 0.21, 0.22, 0.2, 0.4, 0.43, 0.37, False, False, False), (4, 0.19, 0.2, 0.19, 0.36, 0.38, 0.35, False, False, False)]
+DEFAULT = (2, 0.22, 0.22, 0.22, 0.43, 0.43, 0.4, False, True, True)
 # The single-modulation and product thresholds (SpectralThreshold, from spectral-threshold.py at span 2).
 MODULATION = {"ecg": (0.38, 0.59), "ppg": (0.38, 0.53), "fused": (0.38, 0.59)}
 PRODUCT = (0.23, 0.38)
@@ -320,6 +324,10 @@ def noise_rates(settings):
                        for t in [st.banded(src, r, s[1 + i], s[4 + i]) if f else (s[1 + i], s[4 + i])]]
             else:
                 hit = [c >= s[1 + i] or v >= s[4 + i] for _, c, v in both]
+            if s[9] and s[0] == 2:
+                # The joint index, only where the span is full (as the family applies it).
+                full = [2 <= k < len(r) - 2 for r in runs for k in range(len(r))]
+                hit = [h or (f and c * v >= st.joint(src, r)) for h, f, (r, c, v) in zip(hit, full, both)]
             if s[7]:
                 # Only where the span is full (as the family applies them).
                 full = [2 <= k < len(r) - 2 for r in runs for k in range(len(r))]
@@ -410,6 +418,11 @@ def main():
             "0.18 / 0.38, 0.16 / 0.38; PPG 0.26 / 0.43, 0.22 / 0.42, 0.18 / 0.40; fused 0.21 / 0.38, 0.19 / 0.38, 0.16 / 0.33, "
             "never above the flat thresholds of the row; span 2 only); the row with them off at the default thresholds is "
             "session 17's default rule. "
+            "`joint index` (`--respiration-joint-index`, session 19, default on): a peak is also the rate where the span is full "
+            "when its concentration times its local concentration reaches the largest value of that product over the 7,200 "
+            "simulated no-breathing windows with a full span whose peak lies in the same rate band (below 12, from 12, 16, 20 "
+            "breaths/min: ECG 0.078, 0.070, 0.053, 0.043; PPG 0.090, 0.090, 0.071, 0.059; fused 0.076, 0.062, 0.049, 0.048; "
+            "span 2 only); the row with it off at the default thresholds is session 18's default rule. "
             "Concentration 0 gives every window with two modulations a rate; the defaults (bold) are "
             "the largest values of each index over simulated beats without breathing at span 2; the first row is session 15's "
             "rule (span 1, its thresholds the maxima over the simulation's inner windows only; the `noise windows` column counts today's simulation, which includes each run's first and last windows); the last two rows are spans 3 and 4 at the script's maxima for them. `noise windows` is the share of those simulated windows (noise and motion, "
@@ -417,21 +430,22 @@ def main():
             "rate may come from any of the three: its own spectrum, or the agreeing ECG and PPG rows' rates; the smart-fusion "
             "fallback adds its own: 0.3 % of the noise case at its default gates, `scripts/respiration/noise-gate.py`).")
         lines.append("")
-        lines.append("| span | min concentration ecg / ppg / fused | min local concentration ecg / ppg / fused | modulation indices | rate bands | "
+        lines.append("| span | min concentration ecg / ppg / fused | min local concentration ecg / ppg / fused | modulation indices | rate bands | joint index | "
                      "ecg MAE / coverage | ppg MAE / coverage | fused MAE / coverage | noise windows reaching a threshold (ecg / ppg / fused) |")
-        lines.append("| ---: | --- | --- | --- | --- | --- | --- | --- | --- |")
+        lines.append("| ---: | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
         noise = noise_rates(SWEEP)
         for setting, fp in zip(SWEEP, noise):
-            span, e, p, f, le, lp, lf, mi, rb = setting
+            span, e, p, f, le, lp, lf, mi, rb, ji = setting
             extra = ["--respiration-spectral-span", str(span), "--respiration-min-concentration-ecg", str(e), "--respiration-min-concentration-ppg", str(p),
                      "--respiration-min-concentration-fused", str(f), "--respiration-min-local-concentration-ecg", str(le),
                      "--respiration-min-local-concentration-ppg", str(lp), "--respiration-min-local-concentration-fused", str(lf),
-                     "--respiration-modulation-indices", "true" if mi else "false", "--respiration-rate-bands", "true" if rb else "false"]
+                     "--respiration-modulation-indices", "true" if mi else "false", "--respiration-rate-bands", "true" if rb else "false",
+                     "--respiration-joint-index", "true" if ji else "false"]
             cells = sweep_point([present[n] for n in SPLIT["development"] if n in present], args.sensorpipe, extra)
             local = "off" if (le, lp, lf) == (1.0, 1.0, 1.0) else f"{le} / {lp} / {lf}"
             bold = "**" if setting == DEFAULT else ""
             label = (f"{bold}{span}{bold} | {bold}{e} / {p} / {f}{bold} | {bold}{local}{bold} | {bold}{'on' if mi else 'off'}{bold}"
-                     f" | {bold}{'on' if rb else 'off'}{bold}")
+                     f" | {bold}{'on' if rb else 'off'}{bold} | {bold}{'on' if ji else 'off'}{bold}")
             lines.append(f"| {label} | " + " | ".join(cells) + " | " + " / ".join(f"{x:.1%}" for x in fp) + " |")
         lines.append("")
     lines.append(

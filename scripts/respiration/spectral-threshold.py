@@ -68,6 +68,14 @@ motion 6000-6179; not used for any threshold) and counts the windows reaching to
 and today's banded ones, per source (`flat`, `banded`): the out-of-sample false rate of each rule
 (ECG 4 / 4, PPG 10 / 12, fused 0 / 0).
 
+Joint index (session 19; RespirationOptions.jointIndex, SpectralThreshold.jointBands): the product of the
+fused-spectrum peak's concentration and local concentration; per source and band (below 12, from 12, 16,
+20 breaths/min) `joint_bands` is its largest value over the 7,200 windows whose span is full (the family
+applies it only there) and whose peak lies at that rate or above, rounded up to 0.001: ECG 0.078, 0.070,
+0.053, 0.043; PPG 0.090, 0.090, 0.071, 0.059; fused 0.076, 0.062, 0.049, 0.048. `--bands-check` also
+counts the windows reaching today's banded thresholds or the joint index (`joint`; ECG 8, PPG 13,
+fused 1 of 7,200).
+
 Usage: python3 scripts/respiration/spectral-threshold.py [--bands-check] [--span S] [--json] [--shares T1,T2,...] [--seeds validation]
 """
 import json
@@ -210,8 +218,22 @@ def banded(source, rate, c0, l0):
     return c, v
 
 
+# Today's joint index (session 19; SpectralThreshold.jointBands): lower rate, largest concentration x local
+# concentration over the full-span windows whose peak lies at that rate or above.
+JOINT_EDGES = (0, 12, 16, 20)
+JOINT_BANDS = {"ecg": [(0, 0.078), (12, 0.070), (16, 0.053), (20, 0.043)],
+               "ppg": [(0, 0.090), (12, 0.090), (16, 0.071), (20, 0.059)],
+               "fused": [(0, 0.076), (12, 0.062), (16, 0.049), (20, 0.048)]}
+
+
+def joint(source, rate):
+    """Today's joint-index threshold for a peak at `rate` (full span only)."""
+    return [t for edge, t in JOINT_BANDS[source] if rate >= edge][-1]
+
+
 def bands_check():
-    """Windows of 7,200 other simulated runs' windows reaching today's flat and banded thresholds."""
+    """Windows of 7,200 other simulated runs' windows reaching today's flat and banded thresholds, and
+    the banded ones or today's joint index (`joint`)."""
     runs = [windows(beats(seed, False)) for seed in range(5000, 5180)] + [windows(beats(seed, True)) for seed in range(6000, 6180)]
     out = {}
     for source, mods in SOURCES.items():
@@ -220,7 +242,9 @@ def bands_check():
         flat = sum(c >= c0 or v >= l0 for (_, c, v), _ in peaks)
         # The bands apply only where the span is full (as the family applies them).
         band = sum(c >= t[0] or v >= t[1] for (r, c, v), full in peaks for t in [banded(source, r, c0, l0) if full else (c0, l0)])
-        out[source] = dict(windows=len(peaks), flat=int(flat), banded=int(band))
+        both = sum(c >= t[0] or v >= t[1] or (full and c * v >= joint(source, r))
+                   for (r, c, v), full in peaks for t in [banded(source, r, c0, l0) if full else (c0, l0)])
+        out[source] = dict(windows=len(peaks), flat=int(flat), banded=int(band), joint=int(both))
     return out
 
 
@@ -285,6 +309,12 @@ def main():
             out[source]["rate_bands"] = [(e, up([c for r, c, _ in peaks if r >= e]), up([v for r, _, v in peaks if r >= e]))
                                          for e in RATE_EDGES]
             out[source]["rate_band_windows"] = [int(sum(r >= e for r, _, _ in peaks)) for e in RATE_EDGES]
+            # Joint index (session 19): the largest concentration x local concentration over the windows
+            # whose span is full (where the family applies it) and whose peak lies at each edge or above,
+            # rounded up to 0.001.
+            full_all = [SPAN <= k < len(r) - SPAN for r in runs + extra for k in range(len(r))]
+            out[source]["joint_bands"] = [(e, float(np.ceil(max(c * v for (r, c, v), f in zip(peaks, full_all) if f and r >= e) * 1000) / 1000))
+                                          for e in JOINT_EDGES]
         if "--shares" in sys.argv:
             ts = [float(t) for t in sys.argv[sys.argv.index("--shares") + 1].split(",")]
             out[source]["shares"] = {str(t): float(np.mean([v >= t for v in x])) for t in ts}
