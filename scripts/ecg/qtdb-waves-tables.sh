@@ -2,7 +2,9 @@
 # The ECG waves tables of docs/VALIDATION.md ("ECG waves"), in one run on the same 15 QT Database
 # records: SensorPipe (QTDBWavesValidationTests: pooled lead 0 / lead 1 / combined rows and the
 # per-record tables, q1c and q2c) and the NeuroKit2 peer (qtdb-neurokit-delineate.py), then the
-# gross-error breakdown (qtdb-waves-errors.py, from the release `sensorpipe` binary).
+# gross-error breakdown (qtdb-waves-errors.py, from the release `sensorpipe` binary), then the
+# window-level QT plausibility study (qtdb-qt-plausibility.py: QTDB windows against the marks and the
+# share of MIT-BIH windows a QT-IQR rule would empty).
 # Usage: scripts/ecg/qtdb-waves-tables.sh [OUTPUT.md]   (default /tmp/qtdb-waves-tables.md)
 set -eu
 cd "$(dirname "$0")/../.."
@@ -11,5 +13,6 @@ SENSORPIPE_WAVES_TABLE="$out.sensorpipe" swift test -c release --filter QTDBWave
 python3 scripts/ecg/qtdb-neurokit-delineate.py > "$out.neurokit"
 swift build -c release --product sensorpipe
 python3 scripts/ecg/qtdb-waves-errors.py > "$out.errors"
-cat "$out.sensorpipe" "$out.neurokit" "$out.errors" > "$out"
+python3 scripts/ecg/qtdb-qt-plausibility.py > "$out.plausibility"
+cat "$out.sensorpipe" "$out.neurokit" "$out.errors" "$out.plausibility" > "$out"
 echo "written: $out"

@@ -115,6 +115,26 @@ struct WaveDelineatorTests {
         #expect(off > -0.125 && off < -0.07, "P offset \(off)")
     }
 
+    @Test("a paced beat: the QRS ends after the wide paced complex, not after the pacing spike")
+    func pacedBeat() throws {
+        // A one-sample pacing spike (4 mV) at R, then a wide ventricular complex: +0.8 at R + 50 ms
+        // and −0.5 at R + 110 ms (σ 20 ms), which returns to the baseline about 2.5 σ after its
+        // last centre (R + 160 ms); its scale-2^2 slopes are about an eighth of the spike's.
+        let r = Double(WaveDelineator.beatIndex) / 250
+        func g(_ t: Double, _ c: Double, _ s: Double) -> Float { Float(exp(-0.5 * pow((t - c) / s, 2))) }
+        let x: [Float] = (0..<WaveDelineator.length).map { i in
+            let t = Double(i) / 250
+            var v: Float = i == WaveDelineator.beatIndex ? 4 : 0
+            v += 0.8 * g(t, r + 0.05, 0.02) - 0.5 * g(t, r + 0.11, 0.02)
+            return v - 0.3 * g(t, r + 0.36, 0.05)
+        }
+        let m = WaveDelineator.delineate(x, valid: 0..<WaveDelineator.length, rr: 0.8, next: nil)
+        #expect(m.qrs == .present)
+        let on = try #require(Self.time(m.qrsOnset)), off = try #require(Self.time(m.qrsOffset))
+        #expect(on <= 0 && on > -0.02, "QRS onset \(on)")
+        #expect(off > 0.13 && off < 0.2, "QRS offset \(off)")
+    }
+
     @Test("samples missing around the beat: not determinable")
     func notDeterminable() {
         let m = WaveDelineator.delineate(
