@@ -1,3 +1,4 @@
+import Foundation
 import Signals
 
 /// Atrial-activity and morphology measures of one rhythm window, from the ECG samples around the
@@ -30,6 +31,21 @@ public struct AtrialActivity: Sendable, Hashable {
     /// RMS of what the 20-ms smoothing removed from the PR segments, over the QRS template's
     /// peak-to-peak amplitude: high-frequency noise.
     public var highFrequencyNoise: Double
+    /// f-wave band share: the share of the residual's power (each PR segment minus the PR
+    /// template, Hann-windowed) between 4 and 9 Hz — the band of the dominant atrial frequency of
+    /// atrial fibrillation (Bollmann A, Husser D, Mainardi L et al. 2006, Analysis of surface
+    /// electrocardiograms in atrial fibrillation, Europace 8:911–926) — from the segments'
+    /// discrete-time Fourier transforms at 4, 5, …, 9 Hz (1-Hz spacing, each standing for its
+    /// 1-Hz band) over their power by Parseval: 2 Σ_f |X(f)|² / (rate · Σ x²). This is the
+    /// spectral view of the residual that QRST cancellation leaves (Stridh M, Sörnmo L 2001;
+    /// Rieta JJ, Castells F, Sánchez C et al. 2004, Atrial activity extraction for atrial
+    /// fibrillation analysis using blind source separation, IEEE Trans Biomed Eng
+    /// 51:1176–1186, who measure the spectral concentration of the atrial residual around its
+    /// 3–9 Hz peak). The segments are 240 ms long (one or two f-wave cycles; the Hann window's
+    /// main lobe is ±8 Hz wide), so this says where the residual's power lies — slow f waves
+    /// against broadband noise and the remains of P and T waves — rather than estimating a
+    /// dominant frequency.
+    public var fWaveBandShare: Double
 
     /// The measures from a window's samples and beats, or `nil` with fewer than 4 usable beats.
     /// - Parameters:
@@ -93,14 +109,46 @@ public struct AtrialActivity: Sendable, Hashable {
         pWaveCoherence = Self.coherence(power: prPower, count: prCount, template: prTemplate)
         qrsCoherence = Self.coherence(power: qrsPower, count: qrsCount, template: qrsTemplate)
         let amplitude = (qrsTemplate.max() ?? 0) - (qrsTemplate.min() ?? 0)
-        var residual = 0.0
+        // The residual's Hann window and its Fourier kernels at the band's whole frequencies
+        // (per window, not per beat).
+        let band = Self.fWaveBand
+        let hann = (0..<prLength).map { 0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(prLength - 1)) }
+        var cosines = [Double](), sines = [Double]()
+        cosines.reserveCapacity(band.count * prLength)
+        sines.reserveCapacity(band.count * prLength)
+        for f in band {
+            let w = 2 * Double.pi * Double(f) / rate
+            for i in 0..<prLength {
+                cosines.append(hann[i] * cos(w * Double(i)))
+                sines.append(hann[i] * sin(w * Double(i)))
+            }
+        }
+        var residual = 0.0, windowed = 0.0, bandPower = 0.0
         pr.withUnsafeBufferPointer { pr in
             prTemplate.withUnsafeBufferPointer { template in
-                for k in 0..<prCount {
-                    let o = k * prLength
-                    for i in 0..<prLength {
-                        let d = pr[o + i] - template[i]
-                        residual += d * d
+                hann.withUnsafeBufferPointer { hann in
+                    cosines.withUnsafeBufferPointer { cosines in
+                        sines.withUnsafeBufferPointer { sines in
+                            for k in 0..<prCount {
+                                let o = k * prLength
+                                for i in 0..<prLength {
+                                    let d = pr[o + i] - template[i]
+                                    residual += d * d
+                                    let w = hann[i] * d
+                                    windowed += w * w
+                                }
+                                for f in 0..<band.count {
+                                    let c = f * prLength
+                                    var re = 0.0, im = 0.0
+                                    for i in 0..<prLength {
+                                        let d = pr[o + i] - template[i]
+                                        re += d * cosines[c + i]
+                                        im += d * sines[c + i]
+                                    }
+                                    bandPower += re * re + im * im
+                                }
+                            }
+                        }
                     }
                 }
             }
@@ -108,6 +156,7 @@ public struct AtrialActivity: Sendable, Hashable {
         let n = Double(prCount * prLength)
         atrialResidual = amplitude > 0 ? (residual / n).squareRoot() / amplitude : .nan
         highFrequencyNoise = amplitude > 0 ? (noise / n).squareRoot() / amplitude : .nan
+        fWaveBandShare = windowed > 0 ? 2 * bandPower / (rate * windowed) : .nan
     }
 
     /// The index geometry of a least-squares line over `count` samples: the centre index and
@@ -286,6 +335,9 @@ public struct AtrialActivity: Sendable, Hashable {
             }
         }
     }
+
+    /// The whole frequencies (Hz) of ``fWaveBandShare``'s band.
+    static let fWaveBand = 4...9
 
     /// Coherence of `count` segments from their summed power (Σ x² over every sample of every
     /// segment) and their template.

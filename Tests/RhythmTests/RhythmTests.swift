@@ -220,7 +220,7 @@ struct RhythmTests {
         } else {
             #expect(row.label == reference)
         }
-        #expect(row.model == "ecg-trees-v5")
+        #expect(row.model == "ecg-trees-v6")
         if reference == .af {
             for sinus in Self.excerpt where sinus.label == .sinus {
                 let other = try #require(try analyze(sinus.record, blockCapacity: 4096).first)
