@@ -55,8 +55,10 @@ public struct AtrialActivity: Sendable, Hashable {
     ///     beat has no PR segment of its own (no conducted P wave before a ventricular ectopic
     ///     beat), so it is left out of the P-wave template.
     ///   - previousBeat: the beat before the window's first, or `nil`.
+    ///   - kernel: the ``BandKernel`` of the samples' rate, kept by the caller across windows
+    ///     (built here when `nil` or of another rate).
     /// - Complexity: O(beats · segment length).
-    init?(samples: SampleRing, beats: [Double], ventricular: [Bool], previousBeat: Double?) {
+    init?(samples: SampleRing, beats: [Double], ventricular: [Bool], previousBeat: Double?, kernel: BandKernel? = nil) {
         let rate = samples.sampleRate
         guard rate >= 50 else { return nil }
         let prStart = Int((0.300 * rate).rounded()), prEnd = Int((0.060 * rate).rounded())
@@ -109,43 +111,37 @@ public struct AtrialActivity: Sendable, Hashable {
         pWaveCoherence = Self.coherence(power: prPower, count: prCount, template: prTemplate)
         qrsCoherence = Self.coherence(power: qrsPower, count: qrsCount, template: qrsTemplate)
         let amplitude = (qrsTemplate.max() ?? 0) - (qrsTemplate.min() ?? 0)
-        // The residual's Hann window and its Fourier kernels at the band's whole frequencies
-        // (per window, not per beat).
+        // The residual's Hann window and its Fourier kernels (built once per stream and rate).
+        let kernel = kernel.flatMap { $0.rate == rate && $0.length == prLength ? $0 : nil } ?? BandKernel(rate: rate)
         let band = Self.fWaveBand
-        let hann = (0..<prLength).map { 0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(prLength - 1)) }
-        var cosines = [Double](), sines = [Double]()
-        cosines.reserveCapacity(band.count * prLength)
-        sines.reserveCapacity(band.count * prLength)
-        for f in band {
-            let w = 2 * Double.pi * Double(f) / rate
-            for i in 0..<prLength {
-                cosines.append(hann[i] * cos(w * Double(i)))
-                sines.append(hann[i] * sin(w * Double(i)))
-            }
-        }
+        let hann = kernel.hann, cosines = kernel.cosines, sines = kernel.sines
         var residual = 0.0, windowed = 0.0, bandPower = 0.0
+        // One segment's residual (reused).
+        var scratch = [Double](repeating: 0, count: prLength)
         pr.withUnsafeBufferPointer { pr in
             prTemplate.withUnsafeBufferPointer { template in
                 hann.withUnsafeBufferPointer { hann in
                     cosines.withUnsafeBufferPointer { cosines in
                         sines.withUnsafeBufferPointer { sines in
-                            for k in 0..<prCount {
-                                let o = k * prLength
-                                for i in 0..<prLength {
-                                    let d = pr[o + i] - template[i]
-                                    residual += d * d
-                                    let w = hann[i] * d
-                                    windowed += w * w
-                                }
-                                for f in 0..<band.count {
-                                    let c = f * prLength
-                                    var re = 0.0, im = 0.0
+                            scratch.withUnsafeMutableBufferPointer { d in
+                                for k in 0..<prCount {
+                                    let o = k * prLength
                                     for i in 0..<prLength {
-                                        let d = pr[o + i] - template[i]
-                                        re += d * cosines[c + i]
-                                        im += d * sines[c + i]
+                                        let x = pr[o + i] - template[i]
+                                        d[i] = x
+                                        residual += x * x
+                                        let w = hann[i] * x
+                                        windowed += w * w
                                     }
-                                    bandPower += re * re + im * im
+                                    for f in 0..<band.count {
+                                        let c = f * prLength
+                                        var re = 0.0, im = 0.0
+                                        for i in 0..<prLength {
+                                            re += d[i] * cosines[c + i]
+                                            im += d[i] * sines[c + i]
+                                        }
+                                        bandPower += re * re + im * im
+                                    }
                                 }
                             }
                         }
@@ -338,6 +334,41 @@ public struct AtrialActivity: Sendable, Hashable {
 
     /// The whole frequencies (Hz) of ``fWaveBandShare``'s band.
     static let fWaveBand = 4...9
+
+    /// The PR segment's length (samples) at a sample rate: R − 300 ms … R − 60 ms.
+    static func prLength(rate: Double) -> Int { Int((0.300 * rate).rounded()) - Int((0.060 * rate).rounded()) }
+
+    /// The Hann window of a PR segment and the Fourier kernels of ``fWaveBand`` (window times
+    /// cosine and sine at each whole frequency, one row of ``length`` per frequency) at one sample
+    /// rate: the same for every window of a stream, so built once (their trigonometric functions
+    /// cost more than a window's transforms).
+    struct BandKernel: Sendable {
+        let rate: Double
+        let length: Int
+        let hann: [Double]
+        let cosines: [Double]
+        let sines: [Double]
+
+        init(rate: Double) {
+            self.rate = rate
+            let n = AtrialActivity.prLength(rate: rate)
+            length = n
+            let hann = (0..<n).map { 0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(max(1, n - 1))) }
+            var cosines = [Double](), sines = [Double]()
+            cosines.reserveCapacity(AtrialActivity.fWaveBand.count * n)
+            sines.reserveCapacity(AtrialActivity.fWaveBand.count * n)
+            for f in AtrialActivity.fWaveBand {
+                let w = 2 * Double.pi * Double(f) / rate
+                for i in 0..<n {
+                    cosines.append(hann[i] * cos(w * Double(i)))
+                    sines.append(hann[i] * sin(w * Double(i)))
+                }
+            }
+            self.hann = hann
+            self.cosines = cosines
+            self.sines = sines
+        }
+    }
 
     /// Coherence of `count` segments from their summed power (Σ x² over every sample of every
     /// segment) and their template.
