@@ -113,7 +113,7 @@ public struct AtrialActivity: Sendable, Hashable {
         let amplitude = (qrsTemplate.max() ?? 0) - (qrsTemplate.min() ?? 0)
         // The residual's Hann window and its Fourier kernels (built once per stream and rate).
         let kernel = kernel.flatMap { $0.rate == rate && $0.length == prLength ? $0 : nil } ?? BandKernel(rate: rate)
-        let band = Self.fWaveBand
+        let bands = Self.fWaveBand.count
         let hann = kernel.hann, cosines = kernel.cosines, sines = kernel.sines
         var residual = 0.0, windowed = 0.0, bandPower = 0.0
         // One segment's residual (reused).
@@ -133,15 +133,15 @@ public struct AtrialActivity: Sendable, Hashable {
                                         let w = hann[i] * x
                                         windowed += w * w
                                     }
-                                    for f in 0..<band.count {
-                                        let c = f * prLength
-                                        var re = 0.0, im = 0.0
-                                        for i in 0..<prLength {
-                                            re += d[i] * cosines[c + i]
-                                            im += d[i] * sines[c + i]
-                                        }
-                                        bandPower += re * re + im * im
+                                    // Every frequency in one pass over the samples (one lane each):
+                                    // each lane sums its products in sample order.
+                                    var re = SIMD8<Double>(), im = SIMD8<Double>()
+                                    for i in 0..<prLength {
+                                        let x = SIMD8<Double>(repeating: d[i])
+                                        re += x * cosines[i]
+                                        im += x * sines[i]
                                     }
+                                    for f in 0..<bands { bandPower += re[f] * re[f] + im[f] * im[f] }
                                 }
                             }
                         }
@@ -339,29 +339,28 @@ public struct AtrialActivity: Sendable, Hashable {
     static func prLength(rate: Double) -> Int { Int((0.300 * rate).rounded()) - Int((0.060 * rate).rounded()) }
 
     /// The Hann window of a PR segment and the Fourier kernels of ``fWaveBand`` (window times
-    /// cosine and sine at each whole frequency, one row of ``length`` per frequency) at one sample
-    /// rate: the same for every window of a stream, so built once (their trigonometric functions
-    /// cost more than a window's transforms).
+    /// cosine and sine at each whole frequency: per sample, one lane per frequency, the lanes past
+    /// the band zero) at one sample rate: the same for every window of a stream, so built once
+    /// (their trigonometric functions cost more than a window's transforms).
     struct BandKernel: Sendable {
         let rate: Double
         let length: Int
         let hann: [Double]
-        let cosines: [Double]
-        let sines: [Double]
+        let cosines: [SIMD8<Double>]
+        let sines: [SIMD8<Double>]
 
         init(rate: Double) {
             self.rate = rate
             let n = AtrialActivity.prLength(rate: rate)
             length = n
             let hann = (0..<n).map { 0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(max(1, n - 1))) }
-            var cosines = [Double](), sines = [Double]()
-            cosines.reserveCapacity(AtrialActivity.fWaveBand.count * n)
-            sines.reserveCapacity(AtrialActivity.fWaveBand.count * n)
-            for f in AtrialActivity.fWaveBand {
+            precondition(AtrialActivity.fWaveBand.count <= 8)
+            var cosines = [SIMD8<Double>](repeating: .zero, count: n), sines = cosines
+            for (lane, f) in AtrialActivity.fWaveBand.enumerated() {
                 let w = 2 * Double.pi * Double(f) / rate
                 for i in 0..<n {
-                    cosines.append(hann[i] * cos(w * Double(i)))
-                    sines.append(hann[i] * sin(w * Double(i)))
+                    cosines[i][lane] = hann[i] * cos(w * Double(i))
+                    sines[i][lane] = hann[i] * sin(w * Double(i))
                 }
             }
             self.hann = hann
