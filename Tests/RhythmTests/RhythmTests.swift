@@ -206,7 +206,7 @@ struct RhythmTests {
     }
 
     /// The held-out strips whose reference label the shipped model does not give (measured once
-    /// with `ecg-trees-v5` in the CinC run of docs/VALIDATION.md): A00404 (AF) comes out `other`,
+    /// with `ecg-trees-v6` in the CinC run of docs/VALIDATION.md, as with v5): A00404 (AF) comes out `other`,
     /// A00034 (noisy) `other` (A00029, `other`, was called `sinus` by `ecg-logistic-v4`). They
     /// stay known issues, so the test notices when they change.
     static let knownMisses: Set<String> = ["A00404", "A00034"]
