@@ -1,3 +1,4 @@
+import Foundation
 import Signals
 
 /// Atrial-activity and morphology measures of one rhythm window, from the ECG samples around the
@@ -30,6 +31,21 @@ public struct AtrialActivity: Sendable, Hashable {
     /// RMS of what the 20-ms smoothing removed from the PR segments, over the QRS template's
     /// peak-to-peak amplitude: high-frequency noise.
     public var highFrequencyNoise: Double
+    /// f-wave band share: the share of the residual's power (each PR segment minus the PR
+    /// template, Hann-windowed) between 4 and 9 Hz — the band of the dominant atrial frequency of
+    /// atrial fibrillation (Bollmann A, Husser D, Mainardi L et al. 2006, Analysis of surface
+    /// electrocardiograms in atrial fibrillation, Europace 8:911–926) — from the segments'
+    /// discrete-time Fourier transforms at 4, 5, …, 9 Hz (1-Hz spacing, each standing for its
+    /// 1-Hz band) over their power by Parseval: 2 Σ_f |X(f)|² / (rate · Σ x²). This is the
+    /// spectral view of the residual that QRST cancellation leaves (Stridh M, Sörnmo L 2001;
+    /// Rieta JJ, Castells F, Sánchez C et al. 2004, Atrial activity extraction for atrial
+    /// fibrillation analysis using blind source separation, IEEE Trans Biomed Eng
+    /// 51:1176–1186, who measure the spectral concentration of the atrial residual around its
+    /// 3–9 Hz peak). The segments are 240 ms long (one or two f-wave cycles; the Hann window's
+    /// main lobe is ±8 Hz wide), so this says where the residual's power lies — slow f waves
+    /// against broadband noise and the remains of P and T waves — rather than estimating a
+    /// dominant frequency.
+    public var fWaveBandShare: Double
 
     /// The measures from a window's samples and beats, or `nil` with fewer than 4 usable beats.
     /// - Parameters:
@@ -39,8 +55,10 @@ public struct AtrialActivity: Sendable, Hashable {
     ///     beat has no PR segment of its own (no conducted P wave before a ventricular ectopic
     ///     beat), so it is left out of the P-wave template.
     ///   - previousBeat: the beat before the window's first, or `nil`.
+    ///   - kernel: the ``BandKernel`` of the samples' rate, kept by the caller across windows
+    ///     (built here when `nil` or of another rate).
     /// - Complexity: O(beats · segment length).
-    init?(samples: SampleRing, beats: [Double], ventricular: [Bool], previousBeat: Double?) {
+    init?(samples: SampleRing, beats: [Double], ventricular: [Bool], previousBeat: Double?, kernel: BandKernel? = nil) {
         let rate = samples.sampleRate
         guard rate >= 50 else { return nil }
         let prStart = Int((0.300 * rate).rounded()), prEnd = Int((0.060 * rate).rounded())
@@ -93,14 +111,40 @@ public struct AtrialActivity: Sendable, Hashable {
         pWaveCoherence = Self.coherence(power: prPower, count: prCount, template: prTemplate)
         qrsCoherence = Self.coherence(power: qrsPower, count: qrsCount, template: qrsTemplate)
         let amplitude = (qrsTemplate.max() ?? 0) - (qrsTemplate.min() ?? 0)
-        var residual = 0.0
+        // The residual's Hann window and its Fourier kernels (built once per stream and rate).
+        let kernel = kernel.flatMap { $0.rate == rate && $0.length == prLength ? $0 : nil } ?? BandKernel(rate: rate)
+        let bands = Self.fWaveBand.count
+        let hann = kernel.hann, cosines = kernel.cosines, sines = kernel.sines
+        var residual = 0.0, windowed = 0.0, bandPower = 0.0
+        // One segment's residual (reused).
+        var scratch = [Double](repeating: 0, count: prLength)
         pr.withUnsafeBufferPointer { pr in
             prTemplate.withUnsafeBufferPointer { template in
-                for k in 0..<prCount {
-                    let o = k * prLength
-                    for i in 0..<prLength {
-                        let d = pr[o + i] - template[i]
-                        residual += d * d
+                hann.withUnsafeBufferPointer { hann in
+                    cosines.withUnsafeBufferPointer { cosines in
+                        sines.withUnsafeBufferPointer { sines in
+                            scratch.withUnsafeMutableBufferPointer { d in
+                                for k in 0..<prCount {
+                                    let o = k * prLength
+                                    for i in 0..<prLength {
+                                        let x = pr[o + i] - template[i]
+                                        d[i] = x
+                                        residual += x * x
+                                        let w = hann[i] * x
+                                        windowed += w * w
+                                    }
+                                    // Every frequency in one pass over the samples (one lane each):
+                                    // each lane sums its products in sample order.
+                                    var re = SIMD8<Double>(), im = SIMD8<Double>()
+                                    for i in 0..<prLength {
+                                        let x = SIMD8<Double>(repeating: d[i])
+                                        re += x * cosines[i]
+                                        im += x * sines[i]
+                                    }
+                                    for f in 0..<bands { bandPower += re[f] * re[f] + im[f] * im[f] }
+                                }
+                            }
+                        }
                     }
                 }
             }
@@ -108,6 +152,7 @@ public struct AtrialActivity: Sendable, Hashable {
         let n = Double(prCount * prLength)
         atrialResidual = amplitude > 0 ? (residual / n).squareRoot() / amplitude : .nan
         highFrequencyNoise = amplitude > 0 ? (noise / n).squareRoot() / amplitude : .nan
+        fWaveBandShare = windowed > 0 ? 2 * bandPower / (rate * windowed) : .nan
     }
 
     /// The index geometry of a least-squares line over `count` samples: the centre index and
@@ -284,6 +329,43 @@ public struct AtrialActivity: Sendable, Hashable {
                 let d = (raw[i] - rawMean - rawSlope * (Double(i) - line.centre)) - s
                 noise += d * d
             }
+        }
+    }
+
+    /// The whole frequencies (Hz) of ``fWaveBandShare``'s band.
+    static let fWaveBand = 4...9
+
+    /// The PR segment's length (samples) at a sample rate: R − 300 ms … R − 60 ms.
+    static func prLength(rate: Double) -> Int { Int((0.300 * rate).rounded()) - Int((0.060 * rate).rounded()) }
+
+    /// The Hann window of a PR segment and the Fourier kernels of ``fWaveBand`` (window times
+    /// cosine and sine at each whole frequency: per sample, one lane per frequency, the lanes past
+    /// the band zero) at one sample rate: the same for every window of a stream, so built once
+    /// (their trigonometric functions cost more than a window's transforms).
+    struct BandKernel: Sendable {
+        let rate: Double
+        let length: Int
+        let hann: [Double]
+        let cosines: [SIMD8<Double>]
+        let sines: [SIMD8<Double>]
+
+        init(rate: Double) {
+            self.rate = rate
+            let n = AtrialActivity.prLength(rate: rate)
+            length = n
+            let hann = (0..<n).map { 0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(max(1, n - 1))) }
+            precondition(AtrialActivity.fWaveBand.count <= 8)
+            var cosines = [SIMD8<Double>](repeating: .zero, count: n), sines = cosines
+            for (lane, f) in AtrialActivity.fWaveBand.enumerated() {
+                let w = 2 * Double.pi * Double(f) / rate
+                for i in 0..<n {
+                    cosines[i][lane] = hann[i] * cos(w * Double(i))
+                    sines[i][lane] = hann[i] * sin(w * Double(i))
+                }
+            }
+            self.hann = hann
+            self.cosines = cosines
+            self.sines = sines
         }
     }
 

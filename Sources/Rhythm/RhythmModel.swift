@@ -169,6 +169,7 @@ extension RhythmWindowRow {
         case .qrsCoherence: return atrial?.qrsCoherence
         case .atrialResidual: return atrial?.atrialResidual
         case .hfNoise: return atrial?.highFrequencyNoise
+        case .fWaveBandShare: return atrial?.fWaveBandShare
         case .sinusPShare: return pattern?.sinusPShare
         case .pCorrelationMedian: return pattern?.pCorrelationMedian
         case .ventricularShare: return pattern?.ventricularShare
@@ -207,6 +208,7 @@ enum RhythmMeasure: String {
     case qrsCoherence = "qrs_coherence"
     case atrialResidual = "atrial_residual"
     case hfNoise = "hf_noise"
+    case fWaveBandShare = "f_wave_band_share"
     case sinusPShare = "sinus_p_share"
     case pCorrelationMedian = "p_correlation_median"
     case ventricularShare = "ventricular_share"

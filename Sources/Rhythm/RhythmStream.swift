@@ -42,6 +42,8 @@ struct RhythmStream: Sendable {
     var samplePeriod = 0.0
     /// ECG leads: the samples (atrial activity).
     var ring: SampleRing?
+    /// ECG leads: the f-wave band's Fourier kernels at the ring's rate (``AtrialActivity/BandKernel``).
+    var bandKernel: AtrialActivity.BandKernel?
     var beats: [RhythmBeat] = []
     var lastBeat = -Double.infinity
     var previousBeat: Double?
@@ -227,8 +229,12 @@ struct RhythmStream: Sendable {
             leadQuality.removeAll { $0.time < b }
         }
         if let ring {
+            if ring.sampleRate >= 50 && bandKernel?.rate != ring.sampleRate {
+                bandKernel = AtrialActivity.BandKernel(rate: ring.sampleRate)
+            }
             row.atrial = AtrialActivity(
-                samples: ring, beats: times, ventricular: inWindow.map { $0.beatClass == "V" }, previousBeat: previousBeat)
+                samples: ring, beats: times, ventricular: inWindow.map { $0.beatClass == "V" }, previousBeat: previousBeat,
+                kernel: bandKernel)
         }
         if Double(rr.count) < options.minimumIntervals {
             row.nullReason =

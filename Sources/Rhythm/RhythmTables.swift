@@ -209,6 +209,12 @@ public enum RhythmTables {
                 .finite($0.atrial?.highFrequencyNoise)
             },
             .init(
+                "f_wave_band_share", .real,
+                "share of the Hann-windowed PR residual's power (segments minus their template) at 4–9 Hz, the atrial fibrillatory band; ECG leads"
+            ) {
+                .finite($0.atrial?.fWaveBandShare)
+            },
+            .init(
                 "sinus_p_share", .real,
                 "share of the beats not classed V whose P window matches the classifier's sinus P template (ecg_beats.p_correlation ≥ 0.7); NULL with fewer than 4 such beats with a correlation; ECG leads"
             ) {
