@@ -61,7 +61,8 @@ public struct ECGIntervals: Sendable, Hashable {
     /// Why QT/QTc is empty, or `nil`.
     public var nullReason: String? {
         if let d = qtLeadDisagreement {
-            return "leads disagree on QT by \(Int(d.rounded())) ms (limit \(Int(Self.leadDisagreementLimit)) ms)"
+            let reason = "leads disagree on QT by \(Int(d.rounded())) ms (limit \(Int(Self.leadDisagreementLimit)) ms)"
+            return pr == nil ? reason + "; fewer than \(Self.minimumBeats) beats with a delineated P onset" : reason
         }
         guard qt == nil else { return pr == nil ? "fewer than \(Self.minimumBeats) beats with a delineated P onset" : nil }
         return
