@@ -11,6 +11,13 @@ A candidate rule empties a window's QT/QTc when the window's beat-to-beat QT val
   that the rule empties (no reference QT there; a rule that empties many windows of ordinary
   recordings does not hold up).
 
+The cross-lead rule (LEAD_LIMIT_MS) is the one `ecg_intervals` applies by default
+(waves.qt_lead_agreement): the rules are measured on a run with it off (each lead's QT as measured),
+then a run with the defaults checks that the windows the shipped rule empties (null_reason "leads
+disagree on QT") are the ones this script's copy of the rule empties. A second table lists the
+MIT-BIH records where it empties windows, with each lead's median QT and QTcF, to judge whether one
+lead's QT there is wrong (QTcF far outside 350-470 ms while the other lead's is inside).
+
 Runs the release `sensorpipe analyze` on each record (or reuses --out). In-sample: QTDB is the
 development set of the delineator.
 
@@ -33,6 +40,16 @@ QTDB_RECORDS = ("sel100 sel102 sel103 sel104 sel114 sel116 sel117 sel123 sel213 
                 "sel232 sel233").split()
 
 
+RAW = ("--waves-qt-lead-agreement", "false")
+
+
+def disagreeing(res):
+    """The (stream, window start) rows a run empties for the leads' disagreement."""
+    with open(os.path.join(res, "ecg_intervals.csv")) as f:
+        return {(r["stream"], float(r["start"])) for r in csv.DictReader(f)
+                if r["scope"] == "window" and r["null_reason"].startswith("leads disagree on QT")}
+
+
 def windows(res):
     out = []
     with open(os.path.join(res, "ecg_intervals.csv")) as f:
@@ -41,7 +58,7 @@ def windows(res):
                 continue
             kind = "combined" if r["stream"].endswith("combined") else "lead"
             out.append(dict(stream=r["stream"], kind=kind, start=float(r["start"]), end=float(r["end"]),
-                            qt=float(r["qt_ms"]), qt_iqr=float(r["qt_iqr_ms"]),
+                            qt=float(r["qt_ms"]), qt_iqr=float(r["qt_iqr_ms"]), qtcf=float(r["qtc_fridericia_ms"]),
                             qtcf_iqr=float(r["qtc_fridericia_iqr_ms"])))
     return out
 
@@ -57,8 +74,33 @@ def annotated_qt(rec):
     return out
 
 
+# The cross-lead rule: in a window where the leads' median QTs (lead rows of one device, same window)
+# differ by more than this, the lead rows and the combined row lose QT/QTc. Chosen from physiology
+# before it was measured: the QT dispersion across the 12 leads (max - min) is 30-60 ms in healthy
+# subjects, its upper normal limit about 70 ms, and values above 100 ms are rare even in disease
+# (Malik M, Batchvarov VN, J Am Coll Cardiol 2000;36:1749-1766); two leads differ by at most the
+# dispersion.
+LEAD_LIMIT_MS = 100
+
+
+def cross_lead(rows):
+    """Marks each window row `disagree` (the spread of the lead rows' median QTs of its device and
+    window, ms, or None with fewer than two lead rows with a QT)."""
+    by = {}
+    for w in rows:
+        device = w["stream"].rsplit("/", 1)[0]
+        by.setdefault((device, w["start"]), []).append(w)
+    for ws in by.values():
+        q = [w["qt"] for w in ws if w["kind"] == "lead"]
+        d = max(q) - min(q) if len(q) >= 2 else None
+        for w in ws:
+            w["disagree"] = d
+
+
 RULES = [("QT IQR > %d ms" % t, lambda w, t=t: w["qt_iqr"] > t) for t in (60, 80, 100, 120)] + [
-    ("QTcF IQR > 60 ms", lambda w: w["qtcf_iqr"] > 60)]
+    ("QTcF IQR > 60 ms", lambda w: w["qtcf_iqr"] > 60),
+    ("leads' QT differ > %d ms" % LEAD_LIMIT_MS,
+     lambda w: w["disagree"] is not None and w["disagree"] > LEAD_LIMIT_MS)]
 
 
 def main():
@@ -68,10 +110,20 @@ def main():
     ap.add_argument("--reuse", action="store_true")
     a = ap.parse_args()
     scored = []  # (kind, window, error ms)
+    mismatch = []  # records where the shipped rule and this copy of it empty different windows
+
+    def check(root, rec, ws, sub):
+        _, res = analyze(a.binary, root, rec, os.path.join(a.out, sub), reuse=a.reuse)
+        mine = {(w["stream"], w["start"]) for w in ws if RULES[-1][1](w)}
+        if mine != disagreeing(res):
+            mismatch.append(rec)
     for rec in QTDB_RECORDS:
-        _, res = analyze(a.binary, QTDB, rec, os.path.join(a.out, "qtdb"), reuse=a.reuse)
+        _, res = analyze(a.binary, QTDB, rec, os.path.join(a.out, "qtdb-raw"), reuse=a.reuse, options=RAW)
         ann = annotated_qt(rec)
-        for w in windows(res):
+        ws = windows(res)
+        cross_lead(ws)
+        check(QTDB, rec, ws, "qtdb")
+        for w in ws:
             v = [qt for (t, qt) in ann if w["start"] <= t < w["end"]]
             if len(v) >= 3:
                 scored.append((w["kind"], rec, w, w["qt"] - float(np.median(v))))
@@ -79,8 +131,11 @@ def main():
     with open(os.path.join(MITDB, "RECORDS")) as f:
         records = f.read().split()
     for rec in records:
-        _, res = analyze(a.binary, MITDB, rec, os.path.join(a.out, "mitdb"), reuse=a.reuse)
-        mit += [(rec, w) for w in windows(res)]
+        _, res = analyze(a.binary, MITDB, rec, os.path.join(a.out, "mitdb-raw"), reuse=a.reuse, options=RAW)
+        ws = windows(res)
+        cross_lead(ws)
+        check(MITDB, rec, ws, "mitdb")
+        mit += [(rec, w) for w in ws]
     print("| rule | stream | QTDB windows kept: n, mean abs error ms, share abs error > 40 ms | QTDB windows emptied: n,"
           " mean abs error ms, share > 40 ms (records) | MIT-BIH windows with a QT emptied |")
     print("|---|---|---|---|---:|")
@@ -100,6 +155,34 @@ def main():
             share = 100 * np.mean([rule(w) for w in m]) if m else float("nan")
             print("| %s | %s | %s | %s%s | %.1f %% of %d |" % (
                 name, kind, summary(kept), summary(dropped), " (" + " ".join(recs) + ")" if recs else "", share, len(m)))
+
+
+    print()
+    print("MIT-BIH records where the cross-lead rule (leads' QT differ > %d ms) empties windows: windows emptied of the"
+          " combined stream's windows with a QT; each stream's median over its windows (rule off) of QT / QTcF, ms"
+          % LEAD_LIMIT_MS)
+    print()
+    print("| record | windows emptied | streams: QT / QTcF (median of windows) |")
+    print("|---|---:|---|")
+    rule = RULES[-1][1]
+    total = 0
+    for rec in records:
+        ws = [w for (r, w) in mit if r == rec]
+        comb = [w for w in ws if w["kind"] == "combined"]
+        hit = sum(rule(w) for w in comb)
+        total += hit
+        if not hit:
+            continue
+        streams = []
+        for s in sorted(set(w["stream"] for w in ws), key=lambda s: (s.endswith("combined"), s)):
+            v = [w for w in ws if w["stream"] == s]
+            streams.append("%s %.0f / %.0f" % (s.rsplit("/", 1)[1], np.median([w["qt"] for w in v]),
+                                               np.median([w["qtcf"] for w in v])))
+        print("| %s | %d of %d | %s |" % (rec, hit, len(comb), ", ".join(streams)))
+    print()
+    print("Shipped rule (defaults) against this script's copy: %s." % (
+        "the same windows emptied in all %d records" % (len(QTDB_RECORDS) + len(records)) if not mismatch
+        else "DIFFERENT windows in " + " ".join(mismatch)))
 
 
 if __name__ == "__main__":

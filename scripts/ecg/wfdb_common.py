@@ -33,9 +33,10 @@ def marks(path, fs=250.0):
     return out
 
 
-def analyze(binary, root, rec, out, reuse=False):
-    """Unpacks root/rec.{hea,dat.xz} into out/data and runs `sensorpipe analyze` into out/rec;
-    returns (header path, result folder). With `reuse`, an existing result folder is kept."""
+def analyze(binary, root, rec, out, reuse=False, options=()):
+    """Unpacks root/rec.{hea,dat.xz} into out/data and runs `sensorpipe analyze` into out/rec
+    (with the analysis `options`, e.g. ("--waves-qt-lead-agreement", "false")); returns (header
+    path, result folder). With `reuse`, an existing result folder is kept."""
     cache = os.path.join(out, "data")
     os.makedirs(cache, exist_ok=True)
     hea, dat = os.path.join(cache, rec + ".hea"), os.path.join(cache, rec + ".dat")
@@ -47,5 +48,5 @@ def analyze(binary, root, rec, out, reuse=False):
             g.write(f.read())
     res = os.path.join(out, rec)
     if not (reuse and os.path.exists(os.path.join(res, "ecg_waves.csv"))):
-        subprocess.run([binary, "analyze", hea, "--out", res], check=True, stdout=subprocess.DEVNULL)
+        subprocess.run([binary, "analyze", hea, "--out", res, *options], check=True, stdout=subprocess.DEVNULL)
     return hea, res

@@ -38,8 +38,19 @@ public struct ECGIntervals: Sendable, Hashable {
     /// a beat is not counted once per lead).
     public var countsInSummary = true
 
+    /// The spread (max − min) of the leads' median QTs of this window, ms, when it exceeds
+    /// ``leadDisagreementLimit`` and QT/QTc were emptied for it (``applyLeadAgreement(_:isLead:)``).
+    public var qtLeadDisagreement: Double?
+
     /// Fewest contributing beats for a median.
     public static let minimumBeats = 5
+
+    /// Leads' median QTs of one window further apart than this empty its QT/QTc, ms. The QT
+    /// dispersion across the 12 leads (max − min) is 30–60 ms in healthy subjects, its upper
+    /// normal limit about 70 ms, and values above 100 ms are rare even in disease (Malik M,
+    /// Batchvarov VN, J Am Coll Cardiol 2000;36:1749–1766); any two leads differ by at most the
+    /// dispersion, so a larger difference is a delineation failure in one lead at least.
+    public static let leadDisagreementLimit = 100.0
 
     /// A median and interquartile range, ms.
     public struct Spread: Sendable, Hashable {
@@ -49,9 +60,41 @@ public struct ECGIntervals: Sendable, Hashable {
 
     /// Why QT/QTc is empty, or `nil`.
     public var nullReason: String? {
+        if let d = qtLeadDisagreement {
+            let reason = "leads disagree on QT by \(Int(d.rounded())) ms (limit \(Int(Self.leadDisagreementLimit)) ms)"
+            return pr == nil ? reason + "; fewer than \(Self.minimumBeats) beats with a delineated P onset" : reason
+        }
         guard qt == nil else { return pr == nil ? "fewer than \(Self.minimumBeats) beats with a delineated P onset" : nil }
         return
             "fewer than \(Self.minimumBeats) normal beats after a normal beat in acceptable quality with a delineated QRS onset and T offset"
+    }
+
+    /// The cross-lead QT agreement rule over the rows of one device's leads and window (or whole
+    /// recording), its combined row included: when two leads or more have a QT and their median
+    /// QTs differ by more than ``leadDisagreementLimit``, every row loses QT and QTc (which lead
+    /// failed is not known, and the combined row's T offset is the leads' median, so it carries
+    /// half the failure) and records the difference (``qtLeadDisagreement``). A device with one
+    /// lead has no such check.
+    /// - Parameters:
+    ///   - rows: the rows, changed in place.
+    ///   - isLead: per row, whether it is a lead's (not the combined row).
+    public static func applyLeadAgreement(_ rows: inout [ECGIntervals], isLead: [Bool]) {
+        var low = Double.infinity, high = -Double.infinity, n = 0
+        for (r, lead) in zip(rows, isLead) where lead {
+            guard let q = r.qt?.median else { continue }
+            low = min(low, q)
+            high = max(high, q)
+            n += 1
+        }
+        guard n >= 2, high - low > leadDisagreementLimit else { return }
+        for i in rows.indices {
+            rows[i].qt = nil
+            rows[i].qtcBazett = nil
+            rows[i].qtcFridericia = nil
+            rows[i].qtcFramingham = nil
+            rows[i].qtcHodges = nil
+            rows[i].qtLeadDisagreement = high - low
+        }
     }
 
     /// The four QTc formulas, ms.

@@ -34,6 +34,10 @@ public enum ECGWavesFamily: AnalysisFamily {
             .flag(
                 "combine_leads", "also write boundaries combined across the leads of a multi-lead recording (default on)",
                 get: { $0.combinesLeads }, set: { $0.combinesLeads = $1 }),
+            .flag(
+                "qt_lead_agreement",
+                "empty a window's QT/QTc in all rows of a multi-lead device when its leads' median QTs differ by more than 100 ms (default on)",
+                get: { $0.checksLeadAgreement }, set: { $0.checksLeadAgreement = $1 }),
         ]
     }
 
@@ -71,6 +75,8 @@ public enum ECGWavesFamily: AnalysisFamily {
         var accumulatorOrder: [String] = []
         var previousNormal: [Bool] = []
         var accumulatorIndex: [String: Int] = [:]
+        /// Per multi-lead group: interval rows not yet written (``emitInterval(_:stream:output:)``).
+        var held: [String: [(stream: String, value: ECGIntervals)]] = [:]
         public private(set) var streamIssues: [AnalysisIssue] = []
         public var issues: [String] { streamIssues.map(\.description) }
 
@@ -147,9 +153,61 @@ public enum ECGWavesFamily: AnalysisFamily {
             for (i, name) in accumulatorOrder.enumerated() {
                 for var r in accumulators[i].finish() {
                     r.countsInSummary = summarises(name)
-                    try output.emit(ECGWavesTables.intervals, Streamed(stream: name, value: r))
+                    try emitInterval(r, stream: name, output: output)
                 }
             }
+            for g in groupOrder { try release(g, all: true, output: output) }
+        }
+
+        /// The group (combined stream name) of a stream whose device has two leads or more (`nil`
+        /// without the cross-lead QT rule).
+        private func multiLeadGroup(_ stream: String) -> String? {
+            guard options.checksLeadAgreement else { return nil }
+            let g = groups[stream] != nil ? stream : byName[stream].flatMap { groupOf[$0] }
+            guard let g, groups[g]!.members.count >= 2 else { return nil }
+            return g
+        }
+
+        /// Writes an interval row; a multi-lead device's rows are held until every stream of the
+        /// device has passed their window, for the cross-lead QT rule.
+        private mutating func emitInterval(_ r: ECGIntervals, stream: String, output: any ResultOutput) throws {
+            guard let g = multiLeadGroup(stream) else {
+                try output.emit(ECGWavesTables.intervals, Streamed(stream: stream, value: r))
+                return
+            }
+            held[g, default: []].append((stream, r))
+            try release(g, all: false, output: output)
+        }
+
+        /// Writes a group's held rows of the windows that every stream of the group has passed
+        /// (`all`: every held row), with ``ECGIntervals/applyLeadAgreement(_:isLead:)`` over each
+        /// window's (and the whole recording's) rows.
+        private mutating func release(_ g: String, all: Bool, output: any ResultOutput) throws {
+            guard let rows = held[g], !rows.isEmpty else { return }
+            let w = options.intervalWindowSeconds
+            func window(_ r: ECGIntervals) -> Int { r.scope == "window" ? Int((r.startSeconds / w).rounded()) : Int.max }
+            var horizon = Int.max
+            if !all {
+                var streams = groups[g]!.members.map { nameOf[$0] }
+                if options.combinesLeads { streams.append(g) }
+                for s in streams {
+                    guard let s, let k = accumulatorIndex[s], let open = accumulators[k].window else { return }
+                    horizon = min(horizon, open)
+                }
+            }
+            var keys: [Int] = []
+            for r in rows where all || window(r.value) < horizon {
+                let k = window(r.value)
+                if !keys.contains(k) { keys.append(k) }
+            }
+            guard !keys.isEmpty else { return }
+            for key in keys {
+                let part = rows.filter { window($0.value) == key }
+                var values = part.map(\.value)
+                ECGIntervals.applyLeadAgreement(&values, isLead: part.map { $0.stream != g })
+                for (p, v) in zip(part, values) { try output.emit(ECGWavesTables.intervals, Streamed(stream: p.stream, value: v)) }
+            }
+            held[g] = rows.filter { !keys.contains(window($0.value)) }
         }
 
         /// Whether a stream's interval windows feed the summary: a combined stream's, or a lead's
@@ -198,7 +256,7 @@ public enum ECGWavesFamily: AnalysisFamily {
             }
             if var closed = accumulators[i].add(b, previousNormal: previousNormal[i]) {
                 closed.countsInSummary = summarises(stream)
-                try output.emit(ECGWavesTables.intervals, Streamed(stream: stream, value: closed))
+                try emitInterval(closed, stream: stream, output: output)
             }
             previousNormal[i] = b.beatClass == "N"
         }

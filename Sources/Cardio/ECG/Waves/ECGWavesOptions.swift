@@ -11,6 +11,10 @@ public struct ECGWavesOptions: Sendable, Hashable {
     /// For multi-lead recordings, also write the boundaries combined across the leads of a
     /// device (stream channel `combined`; default `true`).
     public var combinesLeads = true
+    /// For multi-lead recordings, empty a window's QT/QTc in every row of the device when its
+    /// leads' median QTs differ by more than ``ECGIntervals/leadDisagreementLimit`` (default
+    /// `true`; off: each lead's QT as measured, for review).
+    public var checksLeadAgreement = true
     /// Creates default options.
     public init() {}
 }

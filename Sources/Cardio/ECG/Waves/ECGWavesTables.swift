@@ -115,7 +115,11 @@ public enum ECGWavesTables {
                 .init("\(name)_ms", .real, unit: "ms", "median \(meaning) over the contributing beats") { .finite(path($0.value)?.median) })
             c.append(.init("\(name)_iqr_ms", .real, unit: "ms", "its interquartile range (Q3 − Q1)") { .finite(path($0.value)?.iqr) })
         }
-        c.append(.init("null_reason", .text, "why QT/QTc or PR is empty") { .optional($0.value.nullReason) })
+        c.append(
+            .init(
+                "null_reason", .text,
+                "why QT/QTc or PR is empty: too few qualifying beats, or the leads of a multi-lead device disagree on QT"
+            ) { .optional($0.value.nullReason) })
         return c
     }
 
