@@ -12,7 +12,7 @@ struct WaveDelineatorTests {
     /// at R + 280 ms (σ 40 ms), QRS of three Gaussians (Q, R, S; σ 8–10 ms).
     static func beat(pAmplitude: Float, tAmplitude: Float) -> [Float] {
         let r = Double(WaveDelineator.beatIndex) / 250
-        func g(_ t: Double, _ c: Double, _ s: Double) -> Float { Float(exp(-0.5 * pow((t - c) / s, 2))) }
+        let g = Self.gaussian
         return (0..<WaveDelineator.length).map { i in
             let t = Double(i) / 250
             var v: Float = pAmplitude * g(t, r - 0.16, 0.02)
@@ -21,6 +21,9 @@ struct WaveDelineatorTests {
             return v
         }
     }
+
+    /// A unit Gaussian of centre `c` and width `s` (seconds) at time `t`.
+    static func gaussian(_ t: Double, _ c: Double, _ s: Double) -> Float { Float(exp(-0.5 * pow((t - c) / s, 2))) }
 
     static func time(_ position: Double?) -> Double? { position.map { ($0 - Double(WaveDelineator.beatIndex)) / 250 } }
 
@@ -62,7 +65,7 @@ struct WaveDelineatorTests {
     /// Gaussian (0.15, σ 20 ms) at R + `late` s and, when `next` is given, the next beat's QRS there.
     static func beat(tPeak: Double, late: Double, next: Double?) -> [Float] {
         let r = Double(WaveDelineator.beatIndex) / 250
-        func g(_ t: Double, _ c: Double, _ s: Double) -> Float { Float(exp(-0.5 * pow((t - c) / s, 2))) }
+        let g = Self.gaussian
         func qrs(_ t: Double, _ c: Double) -> Float { -0.15 * g(t, c - 0.025, 0.008) + 1.2 * g(t, c, 0.01) - 0.3 * g(t, c + 0.025, 0.008) }
         return (0..<WaveDelineator.length).map { i in
             let t = Double(i) / 250
@@ -101,7 +104,7 @@ struct WaveDelineatorTests {
         // 2^4 has one rising maximum and two falling ones. The P ends about 2.5 σ after the
         // second centre (R − 102 ms); the first falling maximum alone would end it near R − 160 ms.
         let r = Double(WaveDelineator.beatIndex) / 250
-        func g(_ t: Double, _ c: Double, _ s: Double) -> Float { Float(exp(-0.5 * pow((t - c) / s, 2))) }
+        let g = Self.gaussian
         let x: [Float] = (0..<WaveDelineator.length).map { i in
             let t = Double(i) / 250
             var v: Float = 0.12 * g(t, r - 0.2, 0.02) + 0.10 * g(t, r - 0.14, 0.015)
@@ -121,7 +124,7 @@ struct WaveDelineatorTests {
         // and −0.5 at R + 110 ms (σ 20 ms), which returns to the baseline about 2.5 σ after its
         // last centre (R + 160 ms); its scale-2^2 slopes are about an eighth of the spike's.
         let r = Double(WaveDelineator.beatIndex) / 250
-        func g(_ t: Double, _ c: Double, _ s: Double) -> Float { Float(exp(-0.5 * pow((t - c) / s, 2))) }
+        let g = Self.gaussian
         let x: [Float] = (0..<WaveDelineator.length).map { i in
             let t = Double(i) / 250
             var v: Float = i == WaveDelineator.beatIndex ? 4 : 0
