@@ -94,9 +94,10 @@ import Testing
 
     /// Where no breathing exists (white noise in every modulation; motion), other realisations
     /// than the rate bands' test: the joint index gives no row a rate that the rule without it
-    /// does not give. (Seed 43's noise gives its last window's PPG row, and so its fused row, 9.5
-    /// breaths/min with the joint index off as well: the flat PPG thresholds' own out-of-sample
-    /// leak at a recording's edge, where the joint index does not apply.)
+    /// does not give, and no rate at all except where the rule without it already leaks (recorded
+    /// as a known issue: seed 43's noise gives its last window's PPG row, and so its fused row, 9.5
+    /// breaths/min with the joint index off as well — the flat PPG thresholds' own out-of-sample
+    /// leak at a recording's edge, where the joint index does not apply).
     @Test(arguments: [41, 42, 43, 44, 45, 46] as [UInt64]) func noBreathingGivesNoRateThroughTheJointIndex(seed: UInt64) throws {
         var off = RespirationOptions()
         off.jointIndex = false
@@ -112,8 +113,13 @@ import Testing
                 #expect(
                     w.value.breathsPerMinute == nil || w.value.breathsPerMinute == o.value.breathsPerMinute,
                     "\(name) seed \(seed): \(w.value.source) \(w.value.startSeconds) s")
-                if seed != 43 || name != "noise" {
-                    #expect(w.value.breathsPerMinute == nil, "\(name) seed \(seed): \(w.value.source) \(w.value.startSeconds) s")
+                let message: Comment = "\(name) seed \(seed): \(w.value.source) \(w.value.startSeconds) s"
+                if o.value.breathsPerMinute != nil {
+                    withKnownIssue("the rule without the joint index already gives this row a rate: its own leak") {
+                        #expect(w.value.breathsPerMinute == nil, message)
+                    }
+                } else {
+                    #expect(w.value.breathsPerMinute == nil, message)
                 }
             }
         }
