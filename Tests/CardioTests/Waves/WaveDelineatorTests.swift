@@ -22,6 +22,13 @@ struct WaveDelineatorTests {
         }
     }
 
+    /// A beat window at 250 Hz (``WaveDelineator/length`` samples) from a function of the sample
+    /// index, its time (s) and the time of R (s).
+    static func signal(_ value: (Int, Double, Double) -> Float) -> [Float] {
+        let r = Double(WaveDelineator.beatIndex) / 250
+        return (0..<WaveDelineator.length).map { i in value(i, Double(i) / 250, r) }
+    }
+
     /// A unit Gaussian of centre `c` and width `s` (seconds) at time `t`.
     static func gaussian(_ t: Double, _ c: Double, _ s: Double) -> Float { Float(exp(-0.5 * pow((t - c) / s, 2))) }
 
@@ -103,10 +110,8 @@ struct WaveDelineatorTests {
         // signal falls all the way from the first peak through the second's shoulder, so scale
         // 2^4 has one rising maximum and two falling ones. The P ends about 2.5 σ after the
         // second centre (R − 102 ms); the first falling maximum alone would end it near R − 160 ms.
-        let r = Double(WaveDelineator.beatIndex) / 250
         let g = Self.gaussian
-        let x: [Float] = (0..<WaveDelineator.length).map { i in
-            let t = Double(i) / 250
+        let x = Self.signal { _, t, r in
             var v: Float = 0.12 * g(t, r - 0.2, 0.02) + 0.10 * g(t, r - 0.14, 0.015)
             v += -0.15 * g(t, r - 0.025, 0.008) + 1.2 * g(t, r, 0.01) - 0.3 * g(t, r + 0.025, 0.008)
             return v + 0.3 * g(t, r + 0.28, 0.04)
@@ -123,10 +128,8 @@ struct WaveDelineatorTests {
         // A one-sample pacing spike (4 mV) at R, then a wide ventricular complex: +0.8 at R + 50 ms
         // and −0.5 at R + 110 ms (σ 20 ms), which returns to the baseline about 2.5 σ after its
         // last centre (R + 160 ms); its scale-2^2 slopes are about an eighth of the spike's.
-        let r = Double(WaveDelineator.beatIndex) / 250
         let g = Self.gaussian
-        let x: [Float] = (0..<WaveDelineator.length).map { i in
-            let t = Double(i) / 250
+        let x = Self.signal { i, t, r in
             var v: Float = i == WaveDelineator.beatIndex ? 4 : 0
             v += 0.8 * g(t, r + 0.05, 0.02) - 0.5 * g(t, r + 0.11, 0.02)
             return v - 0.3 * g(t, r + 0.36, 0.05)
