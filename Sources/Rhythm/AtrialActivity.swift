@@ -61,7 +61,7 @@ public struct AtrialActivity: Sendable, Hashable {
     init?(samples: SampleRing, beats: [Double], ventricular: [Bool], previousBeat: Double?, kernel: BandKernel? = nil) {
         let rate = samples.sampleRate
         guard rate >= 50 else { return nil }
-        let prStart = Int((0.300 * rate).rounded()), prEnd = Int((0.060 * rate).rounded())
+        let (prStart, prEnd) = Self.prBounds(rate: rate)
         let prLength = prStart - prEnd, qrsLength = 2 * prEnd + 1
         let smooth = max(1, Int((0.020 * rate).rounded()) | 1)
         guard prLength >= 8 else { return nil }
@@ -112,7 +112,7 @@ public struct AtrialActivity: Sendable, Hashable {
         qrsCoherence = Self.coherence(power: qrsPower, count: qrsCount, template: qrsTemplate)
         let amplitude = (qrsTemplate.max() ?? 0) - (qrsTemplate.min() ?? 0)
         // The residual's Hann window and its Fourier kernels (built once per stream and rate).
-        let kernel = kernel.flatMap { $0.rate == rate && $0.length == prLength ? $0 : nil } ?? BandKernel(rate: rate)
+        let kernel = kernel.flatMap { $0.rate == rate ? $0 : nil } ?? BandKernel(rate: rate)
         let bands = Self.fWaveBand.count
         let hann = kernel.hann, cosines = kernel.cosines, sines = kernel.sines
         var residual = 0.0, windowed = 0.0, bandPower = 0.0
@@ -335,8 +335,10 @@ public struct AtrialActivity: Sendable, Hashable {
     /// The whole frequencies (Hz) of ``fWaveBandShare``'s band.
     static let fWaveBand = 4...9
 
-    /// The PR segment's length (samples) at a sample rate: R − 300 ms … R − 60 ms.
-    static func prLength(rate: Double) -> Int { Int((0.300 * rate).rounded()) - Int((0.060 * rate).rounded()) }
+    /// The PR segment's bounds at a sample rate, samples before R: R − 300 ms … R − 60 ms.
+    static func prBounds(rate: Double) -> (start: Int, end: Int) {
+        (Int((0.300 * rate).rounded()), Int((0.060 * rate).rounded()))
+    }
 
     /// The Hann window of a PR segment and the Fourier kernels of ``fWaveBand`` (window times
     /// cosine and sine at each whole frequency: per sample, one lane per frequency, the lanes past
@@ -344,15 +346,14 @@ public struct AtrialActivity: Sendable, Hashable {
     /// (their trigonometric functions cost more than a window's transforms).
     struct BandKernel: Sendable {
         let rate: Double
-        let length: Int
         let hann: [Double]
         let cosines: [SIMD8<Double>]
         let sines: [SIMD8<Double>]
 
         init(rate: Double) {
             self.rate = rate
-            let n = AtrialActivity.prLength(rate: rate)
-            length = n
+            let (start, end) = AtrialActivity.prBounds(rate: rate)
+            let n = start - end
             let hann = (0..<n).map { 0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(max(1, n - 1))) }
             precondition(AtrialActivity.fWaveBand.count <= 8)
             var cosines = [SIMD8<Double>](repeating: .zero, count: n), sines = cosines
