@@ -440,7 +440,7 @@ struct RespirationStream {
 /// (``RespiratorySpectrum/productPeak(_:seconds:)``): each the largest value of its index over
 /// simulated windows without breathing (noise and motion) at span 2, rounded up
 /// (`scripts/respiration/spectral-threshold.py`: the first two over its 1,600 windows, the
-/// session-17 two over 7,200 — 1,600 were too few for their heavier tail: at those maxima a
+/// single-modulation and product ones over 7,200 — 1,600 were too few for their heavier tail: at those maxima a
 /// window of the Swift motion test got a rate; they apply only where the span is full); the
 /// peak is the rate when any is reached.
 struct SpectralThreshold: Sendable, Hashable {
@@ -452,9 +452,9 @@ struct SpectralThreshold: Sendable, Hashable {
 
     var concentration: Double
     var local: Double
-    /// The single modulation's peak (session 17).
+    /// The single modulation's peak.
     var modulation: Pair
-    /// The product spectrum's peak, fused rows of both sources only (session 17); `nil`: not tested.
+    /// The product spectrum's peak, fused rows of both sources only; `nil`: not tested.
     var product: Pair?
     /// The spectral span the single-modulation and product thresholds were derived at: they
     /// apply at this span only, and only to windows whose span is full (every one of the 2 ×
@@ -462,7 +462,7 @@ struct SpectralThreshold: Sendable, Hashable {
     /// averaged and every simulated maximum of these indices lay there.
     static let modulationSpan = 2
 
-    /// Rate bands of the concentration thresholds (session 18; ``RespirationOptions/rateBands``):
+    /// Rate bands of the concentration thresholds (``RespirationOptions/rateBands``):
     /// from each band's lower rate (breaths/min) up, the largest concentration and local
     /// concentration of the fused spectrum's peak over simulated windows without breathing whose
     /// peak lies at that rate or above (an upper envelope, non-increasing with the rate), rounded
@@ -512,17 +512,14 @@ struct SpectralThreshold: Sendable, Hashable {
             modulation = Pair(concentration: 0.38, local: 0.59)
             product = Pair(concentration: 0.23, local: 0.38)
         }
-        if options.rateBands && fullSpan && options.spectralSpan == Self.modulationSpan && source != .accelerometer {
-            bands = Self.rateBands[source] ?? []
-        }
-        if options.jointIndex && fullSpan && options.spectralSpan == Self.modulationSpan && source != .accelerometer {
-            jointBands = Self.jointBands[source] ?? []
-        }
+        let banded = fullSpan && options.spectralSpan == Self.modulationSpan && source != .accelerometer
+        if banded && options.rateBands { bands = Self.rateBands[source] ?? [] }
+        if banded && options.jointIndex { jointBands = Self.jointBands[source] ?? [] }
     }
 
     /// Thresholds of the joint index — the product of the fused spectrum's peak concentration and
-    /// local concentration — from each band's lower rate (breaths/min) up (session 19;
-    /// ``RespirationOptions/jointIndex``): the largest product over the simulated windows without
+    /// local concentration — from each band's lower rate (breaths/min) up
+    /// (``RespirationOptions/jointIndex``): the largest product over the simulated windows without
     /// breathing whose span is full and whose peak lies at that rate or above, rounded up to
     /// 0.001 (`scripts/respiration/spectral-threshold.py`, `joint_bands`; 7,200 windows at span 2).
     /// Empty: the joint index is not tested.
