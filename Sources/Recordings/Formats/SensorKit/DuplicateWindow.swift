@@ -6,7 +6,10 @@
 /// (load ≤ ½); when the current generation is full, the older one is forgotten wholesale (an O(1)
 /// stamp change, no per-key deletion) and reused. **Bound:** a duplicate is always recognised when
 /// its twin is among the last ``capacity``/2 distinct keys of its kind, and never when more than
-/// ``capacity`` distinct keys came between; memory ≈ 64 bytes × capacity at most.
+/// ``capacity`` distinct keys came between; memory ≈ 64 bytes × capacity at most. The tables start
+/// at ``initialSlots`` and double (rehashing both generations) while a generation would pass half
+/// of them, so a file with few samples never allocates and zero-fills the full 64 bytes × capacity
+/// (16 MB per kind at the decoder's default, which cost a 1-MB file three times its decoding time).
 struct DuplicateWindow {
     struct Key: Hashable {
         var a: UInt64
@@ -23,6 +26,10 @@ struct DuplicateWindow {
     /// Most keys remembered (two generations of `capacity / 2`).
     let capacity: Int
     private let generationSize: Int
+    /// Slots per table when the tables are first allocated.
+    static let initialSlots = 1024
+    /// Slots per table once fully grown: the power of two ≥ 2 × the generation size (load ≤ ½).
+    private let fullSlots: Int
     private var tables: [[Slot]] = [[], []]
     private var stamps: [UInt64] = [1, 1]
     private var counts = [0, 0]
@@ -34,6 +41,9 @@ struct DuplicateWindow {
         precondition(capacity > 0)
         self.capacity = capacity
         generationSize = max(1, capacity / 2)
+        var size = 1
+        while size < 2 * generationSize { size <<= 1 }
+        fullSlots = size
     }
 
     @inline(__always)
@@ -74,6 +84,7 @@ struct DuplicateWindow {
             stamps[current] += 1
             counts[current] = 0
         }
+        if 2 * (counts[current] + 1) > mask + 1 && mask + 1 < fullSlots { grow() }
         let stamp = stamps[current]
         let s0 = slot(k)
         tables[current].withUnsafeMutableBufferPointer { slots in
@@ -82,6 +93,25 @@ struct DuplicateWindow {
             slots[s] = Slot(key: k, stamp: stamp)
         }
         counts[current] += 1
+    }
+
+    /// Doubles both tables, re-entering each generation's occupied slots (amortised O(1) per key).
+    private mutating func grow() {
+        let size = 2 * (mask + 1)
+        mask = size - 1
+        let empty = Slot(key: Key(a: 0, b: 0, c: 0), stamp: 0)
+        for t in 0..<2 {
+            let stamp = stamps[t]
+            var grown = [Slot](repeating: empty, count: size)
+            grown.withUnsafeMutableBufferPointer { slots in
+                for old in tables[t] where old.stamp == stamp {
+                    var s = slot(old.key)
+                    while slots[s].stamp == stamp { s = (s + 1) & mask }
+                    slots[s] = old
+                }
+            }
+            tables[t] = grown
+        }
     }
 
     private mutating func catchUp() {
@@ -99,8 +129,7 @@ struct DuplicateWindow {
     @inline(__always)
     mutating func insert(_ k: Key, time: Double) -> Bool {
         if tables[0].isEmpty {
-            var size = 1
-            while size < 2 * generationSize { size <<= 1 }
+            let size = min(fullSlots, Self.initialSlots)
             let empty = Slot(key: Key(a: 0, b: 0, c: 0), stamp: 0)
             tables = [[Slot](repeating: empty, count: size), [Slot](repeating: empty, count: size)]
             mask = size - 1
