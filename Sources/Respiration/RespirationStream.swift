@@ -285,7 +285,8 @@ struct RespirationStream {
         guard let rate else {
             if let why = row.nullReason {
                 row.nullReason =
-                    "fused spectrum's peak concentration \(Double(Int(peak.concentration * 100)) / 100) below \(flat.concentration) "
+                    "fused spectrum's peak (\(Double(Int(peak.breathsPerMinute * 10)) / 10) breaths/min) concentration "
+                    + "\(Double(Int(peak.concentration * 100)) / 100) below \(flat.concentration) "
                     + "and local concentration \(Double(Int(peak.local * 100)) / 100) below \(flat.local)"
                     + (tried ? ", no single modulation's or product spectrum's peak at its threshold" : "")
                     + ", and smart fusion: " + why

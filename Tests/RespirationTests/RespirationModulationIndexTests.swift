@@ -186,3 +186,26 @@ func baselineBreathing(
         #expect(row.nullReason == nil)
     }
 }
+
+/// A row whose fused-spectrum peak the indices reject names that peak's rate in its `null_reason`
+/// (what `scripts/respiration/bidmc-validate.py` scores as the would-be error of each gate).
+@Suite struct RespirationRejectedPeakTests {
+    @Test func rejectedPeakIsNamed() throws {
+        // Two flat spectra over the 0.05–1 Hz bins (1/256 Hz steps) with a small bump at 0.25 Hz
+        // (15 breaths/min): a peak, but far below any concentration threshold.
+        let first = Int((0.05 * 256).rounded(.up)), last = 256
+        var s = [Double](repeating: 1, count: last - first + 1)
+        s[64 - first] = 1.5
+        let total = s.reduce(0, +)
+        let spectrum = s.map { $0 / total }
+        var row = RespirationWindow(
+            source: .ecg, startSeconds: 0, endSeconds: 32, breathsPerMinute: nil, quality: nil, used: [:], nullReason: "too few")
+        RespirationStream.spectralFusion(
+            &row, ownKeys: 2, spectra: [spectrum, spectrum], threshold: SpectralThreshold(source: .ecg, RespirationOptions()),
+            seconds: 32, used: { [:] })
+        #expect(row.breathsPerMinute == nil)
+        let reason = try #require(row.nullReason)
+        #expect(reason.hasPrefix("fused spectrum's peak (15.0 breaths/min) concentration"), "\(reason)")
+        #expect(reason.hasSuffix(", and smart fusion: too few"), "\(reason)")
+    }
+}

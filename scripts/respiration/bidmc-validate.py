@@ -127,6 +127,16 @@ def reason_class(text):
     return re.sub(r": (every|standard deviation)[^,]*", "", text).strip()
 
 
+# The rejected spectral peak a row's null_reason names ("fused spectrum's peak (R breaths/min) ...").
+PEAK = re.compile(r"fused spectrum's peak \(([0-9.]+) breaths/min\)")
+# The rate bands of the rejected-peak table (SpectralThreshold's band edges), breaths/min.
+BANDS = [(0, 12, "below 12"), (12, 16, "12–16"), (16, 20, "16–20"), (20, 1e9, "20 and above")]
+
+
+def band_of(rate):
+    return next(name for lo, hi, name in BANDS if lo <= rate < hi)
+
+
 def neurokit_rates(signals):
     import lzma
 
@@ -157,7 +167,8 @@ def fmt(x, d=2):
 def evaluate(records, exe, have_nk, sources, keep):
     """Scores every record of one part; returns the part's pooled pairs, per-record rows and counts."""
     part = dict(pooled={s: [] for s in sources}, groups={s: [] for s in sources}, rated={s: 0 for s in sources},
-                ref_windows=0, per_record=[], reasons={"ecg": {}, "ppg": {}, "fused": {}}, nk_same=[], fused_same=[])
+                ref_windows=0, per_record=[], reasons={"ecg": {}, "ppg": {}, "fused": {}}, nk_same=[], fused_same=[],
+                wouldbe={"ecg": {}, "ppg": {}, "fused": {}}, rejected={})
     with tempfile.TemporaryDirectory() as tmp:
         for sig in records:
             name = os.path.basename(sig).split("_Signals")[0]
@@ -191,6 +202,15 @@ def evaluate(records, exe, have_nk, sources, keep):
                     if why:
                         c = reason_class(why)
                         part["reasons"][s][c] = part["reasons"][s].get(c, 0) + 1
+                        # The rejected spectral peak (in the null_reason): its error had it been the rate.
+                        m = PEAK.search(why)
+                        if m:
+                            err = abs(float(m.group(1)) - ref[k])
+                            part["wouldbe"][s].setdefault(c, []).append(err)
+                            if s == "fused":
+                                last = max(rows["fused"])
+                                key = (band_of(float(m.group(1))), "full" if 2 <= k <= last - 2 else "first or last two windows")
+                                part["rejected"].setdefault(key, []).append(err)
             part["per_record"].append(rec)
             print(name, fmt(rec["ref"], 1),
                   *(f"{s}:{fmt(rec[s]['mae'] if rec[s] else None)}/{fmt(rec[s + '_cov'])}" for s in sources), file=sys.stderr)
@@ -220,14 +240,32 @@ def part_lines(title, names, part, sources, have_nk):
         lines.append(f"Same windows (the {a['n']} reference windows where the fused row has a rate): fused MAE {a['mae']:.2f}, "
                      f"LoA {a['lo']:.2f} … {a['hi']:.2f}; NeuroKit2 MAE {b['mae']:.2f}, LoA {b['lo']:.2f} … {b['hi']:.2f}.")
         lines.append("")
-    lines.append("Why reference windows have no rate (rows' `null_reason`, numbers removed; counts of reference windows):")
+    lines.append("Why reference windows have no rate (rows' `null_reason`, numbers removed; counts of reference windows). "
+                 "Where the spectral indices rejected the row's fused-spectrum peak (its rate is in the `null_reason`), "
+                 "`would-be MAE` is that peak's mean absolute error against the reference and `within 2` the share within "
+                 "2 breaths/min — what accepting those windows would have given:")
     lines.append("")
-    lines.append("| source | reason | windows |")
-    lines.append("| --- | --- | ---: |")
+    lines.append("| source | reason | windows | would-be MAE | within 2 |")
+    lines.append("| --- | --- | ---: | ---: | ---: |")
     for s in ["ecg", "ppg", "fused"]:
         for c, n in sorted(part["reasons"][s].items(), key=lambda x: -x[1]):
-            lines.append(f"| {s} | {c} | {n} |")
+            e = part["wouldbe"][s].get(c, [])
+            lines.append(f"| {s} | {c} | {n} | {fmt(sum(e) / len(e) if e else None)} | "
+                         + (f"{sum(x <= 2 for x in e) / len(e):.0%}" if e else "—") + " |")
     lines.append("")
+    if part["rejected"]:
+        lines.append("Fused rows whose spectral peak was rejected, by the peak's rate and where the window lies (`full`: the "
+                     "span of two windows each side is inside the record, where the rate bands and the joint index apply; "
+                     "else a record's first or last two windows, where only the flat thresholds do):")
+        lines.append("")
+        lines.append("| peak rate, breaths/min | span | windows | would-be MAE | within 2 |")
+        lines.append("| --- | --- | ---: | ---: | ---: |")
+        for _, _, name in BANDS:
+            for where in ("full", "first or last two windows"):
+                e = part["rejected"].get((name, where), [])
+                if e:
+                    lines.append(f"| {name} | {where} | {len(e)} | {sum(e) / len(e):.2f} | {sum(x <= 2 for x in e) / len(e):.0%} |")
+        lines.append("")
     lines.append("Per record (MAE in breaths/min / coverage; fused bias and 95 % LoA over the record's windows with a rate):")
     lines.append("")
     others = [s for s in sources if s not in ("ecg", "ppg", "fused")]
