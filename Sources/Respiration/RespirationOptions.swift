@@ -26,7 +26,7 @@ public struct RespirationOptions: Sendable, Hashable {
 
     /// Windows each side of a window whose normalised spectra are averaged into its fused
     /// spectrum (default 2: the window and its four nearest neighbours, 160 s at 32-s windows,
-    /// centred, so a window's rows wait for the two windows after it; 1 was session 15's rule).
+    /// centred, so a window's rows wait for the two windows after it; 1 averages nothing).
     /// Welch-style averaging of successive periodograms (Welch 1967) lowers the variance of the
     /// noise spectrum while a breathing rhythm that holds over the span keeps its peak; the
     /// concentration thresholds below are the noise maxima at this span (at another span,
@@ -60,7 +60,7 @@ public struct RespirationOptions: Sendable, Hashable {
     /// The same for the fused rows (default 0.40, from the same simulation).
     public var minimumLocalConcentrationFused = 0.40
     /// Whether two more tests of the fused spectra's peak apply when the concentration indices
-    /// above do not reach their thresholds (default off; session 17): the most concentrated single
+    /// above do not reach their thresholds (default off): the most concentrated single
     /// modulation's own spectrum over the span (a respiratory peak one modulation carries
     /// cleanly is not diluted by the others' noise; peak-conditioned spectral averaging, Bailón
     /// et al. 2006) and, for fused rows with ECG and PPG spectra, the geometric mean of the
@@ -78,8 +78,8 @@ public struct RespirationOptions: Sendable, Hashable {
     /// and their product), which takes the stage from ≈ 0.085 to ≈ 0.10 of the ECG and PPG
     /// chains — the speed target's bound (Benchmarks/README.md, "Respiration stage").
     public var modulationIndices = false
-    /// Whether the concentration thresholds depend on the rate the peak lies at (default on;
-    /// session 18): above 12, 16 and 20 breaths/min each source's thresholds are lowered to the
+    /// Whether the concentration thresholds depend on the rate the peak lies at (default on):
+    /// above 12, 16 and 20 breaths/min each source's thresholds are lowered to the
     /// largest values of the indices over simulated windows without breathing whose peak lies
     /// at or above that rate (``SpectralThreshold/bands``; `scripts/respiration/spectral-threshold.py`,
     /// 7,200 windows, derived at span 2 and used at ``spectralSpan`` 2 only). The options above
@@ -90,7 +90,7 @@ public struct RespirationOptions: Sendable, Hashable {
     public var rateBands = true
     /// Whether a peak is also the rate when the product of its concentration and local
     /// concentration reaches the largest value of that product over simulated windows without
-    /// breathing at the peak's rate band (default on; session 19; ``SpectralThreshold/jointBands``,
+    /// breathing at the peak's rate band (default on; ``SpectralThreshold/jointBands``,
     /// `scripts/respiration/spectral-threshold.py`: 7,200 windows, derived at span 2, used at
     /// ``spectralSpan`` 2 only and only where the span is full). Noise that is high on one index is
     /// rarely high on both (the concentration's noise maxima are broad low-frequency humps, the

@@ -50,7 +50,7 @@ func baselineBreathing(
 }
 
 /// The single-modulation and product-spectrum indices of spectral fusion
-/// (``RespirationOptions/modulationIndices``, session 17).
+/// (``RespirationOptions/modulationIndices``).
 @Suite struct RespirationModulationIndexTests {
     /// The two peaks on spectra whose answer is known by hand (32-s window; 244 bins, 13…256 of
     /// 1/256 Hz): a spike of 40 on a floor of 1 at bin 77 has concentration (40 + 8) / 283 and
@@ -111,14 +111,14 @@ func baselineBreathing(
 
     /// Where no breathing exists — flat beats, white noise in every modulation, motion (walks
     /// and steps independent per modulation) — the single-modulation and product indices give
-    /// no rate: every row without a rate under session 16's rule (indices off) has none with
+    /// no rate: every row without a rate with the indices off has none with
     /// them, and the rows whose two concentration indices failed say the new tests failed too.
     /// Every row is empty: smart fusion does not take the pulse amplitude (RIAV) and intensity
     /// (RIIV, which holds half the pulse amplitude) agreeing on a noise peak as evidence — they
     /// are one measurement (``ModulationRate/measurement``; before that rule the last PPG window
     /// of the noise case at seed 21 had a rate). (Motion with one walk moving a source's modulations
-    /// together, `sharedMotion`, is not among these cases: with it session 16's concentration
-    /// index reached its threshold in a PPG window of seed 21.)
+    /// together, `sharedMotion`, is not among these cases: with it the concentration
+    /// index (indices off) reached its threshold in a PPG window of seed 21.)
     @Test(arguments: [21, 22, 23, 24] as [UInt64]) func noBreathingGivesNoRateThroughTheModulationIndices(seed: UInt64) throws {
         let flat = SyntheticBeats(breathsPerMinute: nil).events()
         let cases: [(String, [DerivedEvent])] = [

@@ -4,8 +4,7 @@ import Testing
 
 @testable import Respiration
 
-/// The rate bands of spectral fusion's concentration thresholds (``RespirationOptions/rateBands``,
-/// session 18).
+/// The rate bands of spectral fusion's concentration thresholds (``RespirationOptions/rateBands``).
 @Suite struct RespirationRateBandTests {
     /// The thresholds at a peak's rate are the flat options below 12 breaths/min and the band's
     /// (the table `scripts/respiration/spectral-threshold.py` printed, `rate_bands`) above,
@@ -59,7 +58,7 @@ import Testing
     /// of a noisy spectrum; a window the flat thresholds also rate is 1.8 off).
     @Test func weakFastBreathingIsFoundThroughTheRateBands() throws {
         let e = SyntheticBeats(seconds: 640, breathsPerMinute: 20, noise: 0.1, depth: 0.03).events()
-        // The joint index (session 19) off in both: it finds these windows on its own.
+        // The joint index off in both: it finds these windows on its own.
         var on = RespirationOptions()
         on.jointIndex = false
         var off = on
@@ -71,7 +70,7 @@ import Testing
         #expect(banded.count >= before.count + 3, "with the bands \(banded.count), without \(before.count) of \(with.count)")
     }
 
-    /// The joint index's threshold (``RespirationOptions/jointIndex``, session 19) at a peak's rate
+    /// The joint index's threshold (``RespirationOptions/jointIndex``) at a peak's rate
     /// is its band's (the table `scripts/respiration/spectral-threshold.py` printed, `joint_bands`);
     /// off, at another span than 2, or where the span is not full, it is not tested.
     @Test func jointIndexThresholdsDependOnThePeaksRate() {

@@ -306,7 +306,7 @@ func describe(_ rows: [Streamed<RespirationWindow>]) -> [String] {
         #expect(hour.held == threeHours.held, "\(hour.held) vs \(threeHours.held)")
         // Held: the lag's windows, the 2 × span + 1 windows a fused row waits for (its last
         // neighbour is emitted once the window span after it is computed) and the span windows
-        // before it the next row needs (span 1: 600 / 32 + 5, the bound before session 16).
+        // before it the next row needs (span 1: 600 / 32 + 5, the bound without spectral averaging).
         let span = RespirationOptions().spectralSpan
         #expect(threeHours.held <= Int(600 / 32) + 3 * span + 2)
         #expect(threeHours.rows.filter { $0.contains(" fused ") }.count >= 330)

@@ -285,17 +285,17 @@ def part_lines(title, names, part, sources, have_nk):
 # Settings of the sweep: spectral span (windows each side averaged), spectral fusion's minimum peak
 # concentration (ecg, ppg, fused) and minimum local concentration (ecg, ppg, fused; 1.0: that index
 # off); the defaults (from scripts/respiration/spectral-threshold.py at span 2) are marked. The first
-# row is session 15's rule (span 1, its thresholds from the same script at --span 1); the last two are
+# row is span 1 (no spectral averaging; its thresholds from the same script at --span 1); the last two are
 # spans 3 and 4 at that script's thresholds for them (--span 3, --span 4).
-# The eighth value: the single-modulation and product-spectrum indices (session 17,
+# The eighth value: the single-modulation and product-spectrum indices (
 # --respiration-modulation-indices; their thresholds fixed at span 2's, so on only at span 2); the row
-# with them off at the default thresholds is session 16's rule.
-# The ninth value: rate bands (session 18, --respiration-rate-bands; thresholds lowered above 12, 16 and 20
+# with them off at the default thresholds is the rule without them.
+# The ninth value: rate bands (--respiration-rate-bands; thresholds lowered above 12, 16 and 20
 # breaths/min to the no-breathing maxima of peaks there; derived at span 2, so on only at span 2); the row
-# with them off at the default thresholds is session 17's default rule.
-# The tenth value: the joint index (session 19, --respiration-joint-index; the product of concentration
+# with them off at the default thresholds is the rule without them.
+# The tenth value: the joint index (--respiration-joint-index; the product of concentration
 # and local concentration against its no-breathing maximum per rate band; derived at span 2, so on only at
-# span 2); the row with it off at the default thresholds is session 18's default rule.
+# span 2); the row with it off at the default thresholds is the rule without it.
 SWEEP = [(1, 0.22, 0.28, 0.23, 0.45, 0.5, 0.4, False, False, False), (2, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, False, False, False),
          (2, 0.15, 0.15, 0.15, 1.0, 1.0, 1.0, False, False, False), (2, 0.18, 0.18, 0.18, 1.0, 1.0, 1.0, False, False, False),
          (2, 0.22, 0.22, 0.22, 1.0, 1.0, 1.0, False, False, False), (2, 0.22, 0.22, 0.22, 0.43, 0.43, 0.4, False, False, False),

@@ -67,8 +67,8 @@ def passes(e, acf_min, tol):
 
 
 # The beat measurement each modulation is read from: the interval, or one sensor's amplitudes (R
-# amplitude and QRS area; PPG amplitude and intensity). Agreement needs two measurements (issue 31,
-# session 17: modulations of one measurement share its noise).
+# amplitude and QRS area; PPG amplitude and intensity). Agreement needs two measurements (issue 31:
+# modulations of one measurement share its noise).
 MEASUREMENT = {"ecg_amplitude": "ecg", "ecg_qrs_area": "ecg", "frequency": "interval", "ppg_amplitude": "ppg",
                "ppg_intensity": "ppg"}
 

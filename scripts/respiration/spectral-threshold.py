@@ -8,10 +8,9 @@ modulation's Hann-windowed periodogram of the 4-Hz, 0.1-0.7 Hz band-passed, detr
 normalised spectra of the window's modulations (the ECG and PPG beat intervals averaged into one
 modulation; Zhu et al. 2015's mean of normalised spectra, Charlton et al. 2016's spectral fusion)
 over the window and its S neighbours each side (--span S, default 2 as RespirationOptions.spectralSpan:
-five windows, look-ahead two; Welch-style averaging across adjacent windows; session 15 used 1,
-whose thresholds were ECG 0.22 / 0.45, PPG 0.28 / 0.50, fused 0.23 / 0.40 over the inner windows); its peak in 0.1-0.7 Hz; the index is the share of the fused spectrum's 0.05-1 Hz
+five windows, look-ahead two; Welch-style averaging across adjacent windows; span 1's earlier thresholds were ECG 0.22 / 0.45, PPG 0.28 / 0.50, fused 0.23 / 0.40 over the inner windows); its peak in 0.1-0.7 Hz; the index is the share of the fused spectrum's 0.05-1 Hz
 power within +-1/(2 x window) Hz of the peak (peak concentration). The second index (local
-concentration, session 15) is the share of the fused spectrum within +-3/window Hz of the peak that
+concentration) is the share of the fused spectrum within +-3/window Hz of the peak that
 lies within +-1/(2 x window) Hz of it; the peak is the rate when either index reaches its threshold.
 
 The no-breathing cases are those of RespirationSyntheticTests: noBreathingGivesNoRate (beats at
@@ -20,13 +19,13 @@ motionWithoutBreathingGivesNoRate (random walks with steps in the amplitudes and
 jittered beat times); 40 runs of 640 s each (fixed seeds). The threshold per source (ecg: amplitude,
 QRS area, interval; ppg: amplitude, intensity, interval; fused: all five) is the largest value of
 each index over the pooled windows of both cases (1,600: 20 windows per run, the first and last
-included since session 16), rounded up to 0.01: no simulated window
+included), rounded up to 0.01: no simulated window
 without breathing reaches either (`windows_reaching_either` counts those that do: 0). (The 99.5th percentile, the first choice, let 3 windows of the Swift
 motion test's own realisation through: ECG 0.215 ≥ 0.21, fused 0.219 and 0.215 ≥ 0.21.)
 
 With --shares T1,T2,... also the share of those windows whose index reaches each T (per source).
 
-Two more indices (session 17; RespirationOptions.modulationIndices), tried when neither above reaches
+Two more indices (RespirationOptions.modulationIndices), tried when neither above reaches
 its threshold, over each modulation's spectra averaged across the same windows (its Welch spectrum):
 the single modulation's peak -- of the window's own modulations, the one whose spectrum's peak is the
 most concentrated, its concentration and local concentration (peak-conditioned averaging's peakness,
@@ -51,15 +50,15 @@ script, it let more of the validation runs' windows through on ECG rows and adde
 on PPG rows).
 
 At --span 2 (today's default): ECG 0.22 / 0.43, PPG 0.22 / 0.43, fused 0.22 / 0.40 (concentration /
-local concentration); --span 1: 0.24 / 0.47, 0.29 / 0.48, 0.27 / 0.45 (session 15's 0.22 / 0.45,
+local concentration); --span 1: 0.24 / 0.47, 0.29 / 0.48, 0.27 / 0.45 (the earlier span-1 thresholds 0.22 / 0.45,
 0.28 / 0.50, 0.23 / 0.40 came from the 18 inner windows per run only); --span 3: 0.21 / 0.40,
 0.22 / 0.43, 0.20 / 0.37; --span 4: 0.19 / 0.36, 0.20 / 0.38, 0.19 / 0.35.
 
-Rate bands (session 18; RespirationOptions.rateBands, SpectralThreshold.rateBands): the noise of a
+Rate bands (RespirationOptions.rateBands, SpectralThreshold.rateBands): the noise of a
 beat-sampled, interpolated modulation is coloured (interpolation low-passes it, motion walks add a
 low-frequency hump), so its most concentrated chance peaks lie at low rates. For each source and each
 band's lower rate (12, 16, 20 breaths/min) `rate_bands` gives the largest concentration and local
-concentration over the 7,200 windows (those of the session-17 indices, edges included) whose
+concentration over the 7,200 windows (those of the single-modulation indices, edges included) whose
 fused-spectrum peak lies at that rate or above (an upper envelope), rounded up (the family applies them
 only where the span is full): ECG 0.22 / 0.38, 0.18 / 0.38, 0.16 / 0.38;
 PPG 0.26 / 0.43, 0.22 / 0.42, 0.18 / 0.40; fused 0.21 / 0.38, 0.19 / 0.38, 0.16 / 0.33. The family
@@ -68,7 +67,7 @@ motion 6000-6179; not used for any threshold) and counts the windows reaching to
 and today's banded ones, per source (`flat`, `banded`): the out-of-sample false rate of each rule
 (ECG 4 / 4, PPG 10 / 12, fused 0 / 0).
 
-Joint index (session 19; RespirationOptions.jointIndex, SpectralThreshold.jointBands): the product of the
+Joint index (RespirationOptions.jointIndex, SpectralThreshold.jointBands): the product of the
 fused-spectrum peak's concentration and local concentration; per source and band (below 12, from 12, 16,
 20 breaths/min) `joint_bands` is its largest value over the 7,200 windows whose span is full (the family
 applies it only there) and whose peak lies at that rate or above, rounded up to 0.001: ECG 0.078, 0.070,
@@ -92,7 +91,7 @@ FREQS, BAND = ng.FREQS, ng.BAND
 PURITY = (FREQS >= 0.05) & (FREQS <= 1.0)
 REACH = int(round(1 / (2 * WINDOW) * 256))
 # Windows each side averaged into the fused spectrum (--span S; default 2: five windows, look-ahead
-# two windows, as RespirationOptions.spectralSpan; session 15's rule was 1).
+# two windows, as RespirationOptions.spectralSpan; 1 averages nothing).
 SPAN = int(sys.argv[sys.argv.index("--span") + 1]) if "--span" in sys.argv else 2
 SOURCES = {
     "ecg": [("ecg_amplitude",), ("ecg_qrs_area",), ("frequency",)],
@@ -157,7 +156,7 @@ def windows(b):
     return out
 
 
-# The modulations of each row for the session-17 indices: a stream's own beat interval.
+# The modulations of each row for the single-modulation indices: a stream's own beat interval.
 OWN = {
     "ecg": ["ecg_amplitude", "ecg_frequency", "ecg_qrs_area"],
     "ppg": ["ppg_amplitude", "ppg_frequency", "ppg_intensity"],
@@ -218,7 +217,7 @@ def banded(source, rate, c0, l0):
     return c, v
 
 
-# Today's joint index (session 19; SpectralThreshold.jointBands): lower rate, largest concentration x local
+# Today's joint index (SpectralThreshold.jointBands): lower rate, largest concentration x local
 # concentration over the full-span windows whose peak lies at that rate or above.
 JOINT_EDGES = (0, 12, 16, 20)
 JOINT_BANDS = {"ecg": [(0, 0.078), (12, 0.070), (16, 0.053), (20, 0.043)],
@@ -260,7 +259,7 @@ def up(x):
 # windows reaching them on another set of runs (--seeds validation).
 DEFAULTS = {"ecg": ((0.22, 0.43), (0.38, 0.59), None), "ppg": ((0.22, 0.43), (0.38, 0.53), None),
             "fused": ((0.22, 0.40), (0.38, 0.59), (0.23, 0.38))}
-# The runs the session-17 indices' thresholds are the maxima over (noise seeds, motion seeds).
+# The runs the single-modulation indices' thresholds are the maxima over (noise seeds, motion seeds).
 MORE = [(range(1000, 1040), range(2000, 2040)), (range(3000, 3100), range(4000, 4100))]
 
 
@@ -270,7 +269,7 @@ def main():
         return 0
     noise, motion = (range(1000, 1040), range(2000, 2040)) if "--seeds" in sys.argv else (range(40), range(100, 140))
     runs = [windows(beats(seed, False)) for seed in noise] + [windows(beats(seed, True)) for seed in motion]
-    # Unless --seeds validation: the session-17 indices' thresholds over 7,200 windows.
+    # Unless --seeds validation: the single-modulation indices' thresholds over 7,200 windows.
     extra = [] if "--seeds" in sys.argv else [windows(beats(seed, m)) for n, mo in MORE for m, seeds in ((False, n), (True, mo))
                                                for seed in seeds]
     out = {}
@@ -291,8 +290,8 @@ def main():
                            modulation_threshold=[up([c for c, _ in one_all]), up([v for _, v in one_all])])
         if prod:
             out[source]["product_threshold"] = [up([c for c, _ in prod_all]), up([v for _, v in prod_all])]
-        # The union of today's tests at today's thresholds (before session 17: the first two only);
-        # the session-17 indices apply only where the span is full (not the first and last SPAN windows).
+        # The union of today's tests at today's thresholds (without the modulation indices: the first two only);
+        # the modulation indices apply only where the span is full (not the first and last SPAN windows).
         (c0, l0), (c1, l1), pr = DEFAULTS[source]
         before = [c >= c0 or v >= l0 for c, v in both]
         full = [SPAN <= k < len(r) - SPAN for r in runs for k in range(len(r))]
@@ -309,7 +308,7 @@ def main():
             out[source]["rate_bands"] = [(e, up([c for r, c, _ in peaks if r >= e]), up([v for r, _, v in peaks if r >= e]))
                                          for e in RATE_EDGES]
             out[source]["rate_band_windows"] = [int(sum(r >= e for r, _, _ in peaks)) for e in RATE_EDGES]
-            # Joint index (session 19): the largest concentration x local concentration over the windows
+            # Joint index: the largest concentration x local concentration over the windows
             # whose span is full (where the family applies it) and whose peak lies at each edge or above,
             # rounded up to 0.001.
             full_all = [SPAN <= k < len(r) - SPAN for r in runs + extra for k in range(len(r))]
