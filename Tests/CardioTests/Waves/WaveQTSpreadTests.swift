@@ -38,7 +38,8 @@ struct WaveQTSpreadTests {
             key: StreamKey(deviceID: "w", sensor: .electrocardiogram, channel: "I"),
             columns: [ColumnInfo(name: "ecg", unit: .millivolts)], nominalSampleRate: rate)
         let stream = AnnouncedStream(index: 0, info: info, file: "w")
-        #expect(a.claim(stream))
+        let claimed = a.claim(stream)
+        #expect(claimed)
         let out = IntervalRowCollector()
         let beats = stride(from: 1.0, to: seconds - 1.5, by: rr).map { $0 }
         var next = 0
