@@ -11,10 +11,14 @@ A candidate rule empties a window's QT/QTc when the window's beat-to-beat QT val
   that the rule empties (no reference QT there; a rule that empties many windows of ordinary
   recordings does not hold up).
 
-The cross-lead rule (LEAD_LIMIT_MS) is the one `ecg_intervals` applies by default
-(waves.qt_lead_agreement): the rules are measured on a run with it off (each lead's QT as measured),
-then a run with the defaults checks that the windows the shipped rule empties (null_reason "leads
-disagree on QT") are the ones this script's copy of the rule empties. A second table lists the
+Two rules are the ones `ecg_intervals` applies by default: the single-stream QT spread rule
+(waves.qt_spread: QT IQR > SPREAD_ALLOWANCE_MS + RR_SLOPE x RR IQR, any row) and the cross-lead rule
+(waves.qt_lead_agreement: LEAD_LIMIT_MS, over the leads' measured median QTs). The rules are
+measured on a run with both off (each stream's QT as measured), then a run with the defaults checks that
+the windows the shipped rules empty (null_reason "QT IQR ..." and "leads disagree on QT") are the ones
+this script's copies of the rules empty. On MIT-BIH, where no QT is annotated, the lead rows a rule empties
+are also compared with the other lead's QT of the same window (rule off): the median |difference| of the
+emptied rows against the kept ones (a wrong T end shows as a lead far from the other). A second table lists the
 MIT-BIH records where it empties windows, with each lead's median QT and QTcF, to judge whether one
 lead's QT there is wrong (QTcF far outside 350-470 ms while the other lead's is inside).
 
@@ -40,14 +44,14 @@ QTDB_RECORDS = ("sel100 sel102 sel103 sel104 sel114 sel116 sel117 sel123 sel213 
                 "sel232 sel233").split()
 
 
-RAW = ("--waves-qt-lead-agreement", "false")
+RAW = ("--waves-qt-lead-agreement", "false", "--waves-qt-spread", "false")
 
 
-def disagreeing(res):
-    """The (stream, window start) rows a run empties for the leads' disagreement."""
+def emptied(res, prefix):
+    """The (stream, window start) rows a run empties with a null_reason starting with `prefix`."""
     with open(os.path.join(res, "ecg_intervals.csv")) as f:
         return {(r["stream"], float(r["start"])) for r in csv.DictReader(f)
-                if r["scope"] == "window" and r["null_reason"].startswith("leads disagree on QT")}
+                if r["scope"] == "window" and r["null_reason"].startswith(prefix)}
 
 
 def windows(res):
@@ -58,7 +62,8 @@ def windows(res):
                 continue
             kind = "combined" if r["stream"].endswith("combined") else "lead"
             out.append(dict(stream=r["stream"], kind=kind, start=float(r["start"]), end=float(r["end"]),
-                            qt=float(r["qt_ms"]), qt_iqr=float(r["qt_iqr_ms"]), qtcf=float(r["qtc_fridericia_ms"]),
+                            qt=float(r["qt_ms"]), qt_iqr=float(r["qt_iqr_ms"]), rr_iqr=float(r["rr_iqr_ms"]),
+                            qtcf=float(r["qtc_fridericia_ms"]),
                             qtcf_iqr=float(r["qtc_fridericia_iqr_ms"])))
     return out
 
@@ -83,9 +88,25 @@ def annotated_qt(rec):
 LEAD_LIMIT_MS = 100
 
 
+# The single-stream rule: a window's QT IQR above SPREAD_ALLOWANCE_MS + RR_SLOPE x its RR IQR. Chosen
+# from physiology before it was measured (ECGIntervals.qtSpreadLimit): the beat-to-beat QT variability
+# at a steady rate has an SD of 2-10 ms (Berger et al. 1997; Baumert et al. 2016) and a delineator inside
+# the CSE tolerance (T offset 2 sigma 30.6 ms) adds an IQR of about 21 ms; the allowance is 100 ms, the
+# most two measurements of one heart's QT may differ by (LEAD_LIMIT_MS), four times both together; the
+# steady-state QT/RR slope is 0.15-0.25 (Framingham; Bazett at 60-80 /min), 0.3 is above it.
+SPREAD_ALLOWANCE_MS = 100
+RR_SLOPE = 0.3
+
+
+def spread(w):
+    return w["qt_iqr"] > SPREAD_ALLOWANCE_MS + RR_SLOPE * w["rr_iqr"]
+
+
 def cross_lead(rows):
     """Marks each window row `disagree` (the spread of the lead rows' median QTs of its device and
-    window, ms, or None with fewer than two lead rows with a QT)."""
+    window, ms, or None with fewer than two lead rows with a QT; the shipped rule compares a lead the
+    spread rule emptied with its measured median too) and `other` (a lead row: |its QT - the other
+    lead's|, ms)."""
     by = {}
     for w in rows:
         device = w["stream"].rsplit("/", 1)[0]
@@ -95,12 +116,25 @@ def cross_lead(rows):
         d = max(q) - min(q) if len(q) >= 2 else None
         for w in ws:
             w["disagree"] = d
+            o = [v["qt"] for v in ws if v["kind"] == "lead" and v is not w]
+            w["other"] = abs(w["qt"] - o[0]) if w["kind"] == "lead" and len(o) == 1 else None
+
+
+def shipped_spread(w):
+    return spread(w)
+
+
+def shipped_lead(w):
+    """The cross-lead rule's rows as shipped: a row the spread rule empties keeps that reason."""
+    return not spread(w) and w["disagree"] is not None and w["disagree"] > LEAD_LIMIT_MS
 
 
 RULES = [("QT IQR > %d ms" % t, lambda w, t=t: w["qt_iqr"] > t) for t in (60, 80, 100, 120)] + [
     ("QTcF IQR > 60 ms", lambda w: w["qtcf_iqr"] > 60),
+    ("QT IQR > %d ms + %.1f x RR IQR (shipped, waves.qt_spread)" % (SPREAD_ALLOWANCE_MS, RR_SLOPE), spread),
     ("leads' QT differ > %d ms" % LEAD_LIMIT_MS,
-     lambda w: w["disagree"] is not None and w["disagree"] > LEAD_LIMIT_MS)]
+     lambda w: w["disagree"] is not None and w["disagree"] > LEAD_LIMIT_MS),
+    ("both (shipped defaults)", lambda w: shipped_spread(w) or shipped_lead(w))]
 
 
 def main():
@@ -114,9 +148,9 @@ def main():
 
     def check(root, rec, ws, sub):
         _, res = analyze(a.binary, root, rec, os.path.join(a.out, sub), reuse=a.reuse)
-        mine = {(w["stream"], w["start"]) for w in ws if RULES[-1][1](w)}
-        if mine != disagreeing(res):
-            mismatch.append(rec)
+        for prefix, rule in (("QT IQR", shipped_spread), ("leads disagree on QT", shipped_lead)):
+            if {(w["stream"], w["start"]) for w in ws if rule(w)} != emptied(res, prefix):
+                mismatch.append(rec + " (" + prefix + ")")
     for rec in QTDB_RECORDS:
         _, res = analyze(a.binary, QTDB, rec, os.path.join(a.out, "qtdb-raw"), reuse=a.reuse, options=RAW)
         ann = annotated_qt(rec)
@@ -137,8 +171,9 @@ def main():
         check(MITDB, rec, ws, "mitdb")
         mit += [(rec, w) for w in ws]
     print("| rule | stream | QTDB windows kept: n, mean abs error ms, share abs error > 40 ms | QTDB windows emptied: n,"
-          " mean abs error ms, share > 40 ms (records) | MIT-BIH windows with a QT emptied |")
-    print("|---|---|---|---|---:|")
+          " mean abs error ms, share > 40 ms (records) | MIT-BIH windows with a QT emptied | MIT-BIH lead rows: abs"
+          " difference to the other lead's QT, median and share > 50 ms, kept / emptied |")
+    print("|---|---|---|---|---:|---:|")
 
     def summary(rows):
         if not rows:
@@ -153,8 +188,16 @@ def main():
             recs = sorted(set(r[1][3:] for r in dropped))
             m = [w for (_, w) in mit if w["kind"] == kind]
             share = 100 * np.mean([rule(w) for w in m]) if m else float("nan")
-            print("| %s | %s | %s | %s%s | %.1f %% of %d |" % (
-                name, kind, summary(kept), summary(dropped), " (" + " ".join(recs) + ")" if recs else "", share, len(m)))
+            other = "–"
+            if kind == "lead":
+                ok = [w["other"] for w in m if w["other"] is not None and not rule(w)]
+                no = [w["other"] for w in m if w["other"] is not None and rule(w)]
+                def d(v):
+                    return "%.0f ms, %.0f %%" % (np.median(v), 100 * np.mean(np.array(v) > 50)) if v else "–"
+                other = "%s / %s" % (d(ok), d(no))
+            print("| %s | %s | %s | %s%s | %.1f %% of %d | %s |" % (
+                name, kind, summary(kept), summary(dropped), " (" + " ".join(recs) + ")" if recs else "", share, len(m),
+                other))
 
 
     print()
@@ -164,7 +207,7 @@ def main():
     print()
     print("| record | windows emptied | streams: QT / QTcF (median of windows) |")
     print("|---|---:|---|")
-    rule = RULES[-1][1]
+    rule = RULES[-2][1]
     total = 0
     for rec in records:
         ws = [w for (r, w) in mit if r == rec]
@@ -180,7 +223,26 @@ def main():
                                                np.median([w["qtcf"] for w in v])))
         print("| %s | %d of %d | %s |" % (rec, hit, len(comb), ", ".join(streams)))
     print()
-    print("Shipped rule (defaults) against this script's copy: %s." % (
+    print("MIT-BIH records where the QT spread rule (QT IQR > %d ms + %.1f x RR IQR) empties windows (rule off:"
+          " windows emptied of the stream's windows with a QT, and the emptied windows' QT IQR / RR IQR, ms)"
+          % (SPREAD_ALLOWANCE_MS, RR_SLOPE))
+    print()
+    print("| record | stream: windows emptied (QT IQR / RR IQR, median of the emptied) |")
+    print("|---|---|")
+    for rec in records:
+        ws = [w for (r, w) in mit if r == rec]
+        out = []
+        for s in sorted(set(w["stream"] for w in ws), key=lambda s: (s.endswith("combined"), s)):
+            v = [w for w in ws if w["stream"] == s]
+            hit = [w for w in v if spread(w)]
+            if hit:
+                out.append("%s %d of %d (%.0f / %.0f)" % (s.rsplit("/", 1)[1], len(hit), len(v),
+                                                          np.median([w["qt_iqr"] for w in hit]),
+                                                          np.median([w["rr_iqr"] for w in hit])))
+        if out:
+            print("| %s | %s |" % (rec, ", ".join(out)))
+    print()
+    print("Shipped rules (defaults) against this script's copies: %s." % (
         "the same windows emptied in all %d records" % (len(QTDB_RECORDS) + len(records)) if not mismatch
         else "DIFFERENT windows in " + " ".join(mismatch)))
 

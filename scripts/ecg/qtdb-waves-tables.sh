@@ -3,8 +3,8 @@
 # records: SensorPipe (QTDBWavesValidationTests: pooled lead 0 / lead 1 / combined rows and the
 # per-record tables, q1c and q2c) and the NeuroKit2 peer (qtdb-neurokit-delineate.py), then the
 # gross-error breakdown (qtdb-waves-errors.py, from the release `sensorpipe` binary), then the
-# window-level QT plausibility study (qtdb-qt-plausibility.py: QTDB windows against the marks and the
-# share of MIT-BIH windows a QT-IQR rule would empty).
+# window-level QT plausibility study (qtdb-qt-plausibility.py: the shipped QT spread and cross-lead rules
+# and the alternatives, QTDB windows against the marks, the share of MIT-BIH windows each rule empties).
 # Usage: scripts/ecg/qtdb-waves-tables.sh [OUTPUT.md]   (default /tmp/qtdb-waves-tables.md)
 set -eu
 cd "$(dirname "$0")/../.."

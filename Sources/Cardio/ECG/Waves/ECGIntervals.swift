@@ -42,6 +42,15 @@ public struct ECGIntervals: Sendable, Hashable {
     /// ``leadDisagreementLimit`` and QT/QTc were emptied for it (``applyLeadAgreement(_:isLead:)``).
     public var qtLeadDisagreement: Double?
 
+    /// The QT IQR, ms, when it exceeds ``qtSpreadLimit(rrIQR:)`` and QT/QTc were emptied for it
+    /// (``applyQTSpread()``).
+    public var qtSpread: Double?
+
+    /// The median QT the spread rule emptied, ms: the cross-lead rule still compares it with the
+    /// other leads' (a lead whose T ends are spread over two waves is still evidence that the
+    /// combined row, built from it, may carry the wrong one).
+    var qtMedianBeforeSpread: Double?
+
     /// Fewest contributing beats for a median.
     public static let minimumBeats = 5
 
@@ -52,6 +61,43 @@ public struct ECGIntervals: Sendable, Hashable {
     /// dispersion, so a larger difference is a delineation failure in one lead at least.
     public static let leadDisagreementLimit = 100.0
 
+    /// The QT interquartile range of one stream's window (or whole stream) that the heart can
+    /// explain, ms: ``qtSpreadAllowance`` plus ``qtRRSlope`` × the RR interquartile range.
+    /// - Parameter rrIQR: the RR interquartile range of the QT beats, ms.
+    public static func qtSpreadLimit(rrIQR: Double) -> Double { qtSpreadAllowance + qtRRSlope * rrIQR }
+
+    /// The part of ``qtSpreadLimit(rrIQR:)`` that RR changes do not explain, ms. Beat-to-beat QT
+    /// variability at a steady rate has an SD of 2–10 ms (IQR ≤ 14 ms; Berger et al., Circulation
+    /// 1997;96:1557–1565; Baumert et al., Europace 2016;18:925–944) and a delineator inside the
+    /// CSE tolerance (T offset 2σ 30.6 ms) adds an IQR of about 21 ms; the allowance is the
+    /// 100 ms that no two measurements of one heart's QT may differ by (the upper bound of the
+    /// 12-lead QT dispersion, ``leadDisagreementLimit``), four times what both give together, so
+    /// only beats whose T ends lie on different waves exceed it.
+    public static let qtSpreadAllowance = 100.0
+
+    /// The QT change per RR change allowed by ``qtSpreadLimit(rrIQR:)``, above the steady-state
+    /// QT/RR slopes: 0.154 for the population (Framingham, Sagie et al. 1992), 0.25 implied by
+    /// Bazett's formula at 60–80 /min, individual slopes varying around them (Malik et al., Heart
+    /// 2002;87:220–228); QT follows RR with a lag of about 2 minutes (Pueyo et al. 2004), so
+    /// within a window it changes less.
+    public static let qtRRSlope = 0.3
+
+    /// The single-stream QT plausibility rule: when the QT interquartile range exceeds
+    /// ``qtSpreadLimit(rrIQR:)``, the beats' T offsets are not one repolarisation (a T end taken
+    /// on two different waves, e.g. the T and a U wave), so the median is one of two readings;
+    /// QT and QTc are emptied and the IQR recorded (``qtSpread``). Needs no second lead, so it
+    /// applies to single-lead recordings too.
+    public mutating func applyQTSpread() {
+        guard let q = qt, let r = rr, q.iqr > Self.qtSpreadLimit(rrIQR: r.iqr) else { return }
+        qt = nil
+        qtcBazett = nil
+        qtcFridericia = nil
+        qtcFramingham = nil
+        qtcHodges = nil
+        qtSpread = q.iqr
+        qtMedianBeforeSpread = q.median
+    }
+
     /// A median and interquartile range, ms.
     public struct Spread: Sendable, Hashable {
         public var median: Double
@@ -60,8 +106,14 @@ public struct ECGIntervals: Sendable, Hashable {
 
     /// Why QT/QTc is empty, or `nil`.
     public var nullReason: String? {
-        if let d = qtLeadDisagreement {
-            let reason = "leads disagree on QT by \(Int(d.rounded())) ms (limit \(Int(Self.leadDisagreementLimit)) ms)"
+        var qtReason: String?
+        if let s = qtSpread, let r = rr {
+            qtReason =
+                "QT IQR \(Int(s.rounded())) ms above the \(Int(Self.qtSpreadLimit(rrIQR: r.iqr).rounded())) ms RR changes allow (\(Int(Self.qtSpreadAllowance)) + \(Self.qtRRSlope) × RR IQR \(Int(r.iqr.rounded())) ms): T ends on different waves"
+        } else if let d = qtLeadDisagreement {
+            qtReason = "leads disagree on QT by \(Int(d.rounded())) ms (limit \(Int(Self.leadDisagreementLimit)) ms)"
+        }
+        if let reason = qtReason {
             return pr == nil ? reason + "; fewer than \(Self.minimumBeats) beats with a delineated P onset" : reason
         }
         guard qt == nil else { return pr == nil ? "fewer than \(Self.minimumBeats) beats with a delineated P onset" : nil }
@@ -73,15 +125,16 @@ public struct ECGIntervals: Sendable, Hashable {
     /// recording), its combined row included: when two leads or more have a QT and their median
     /// QTs differ by more than ``leadDisagreementLimit``, every row loses QT and QTc (which lead
     /// failed is not known, and the combined row's T offset is the leads' median, so it carries
-    /// half the failure) and records the difference (``qtLeadDisagreement``). A device with one
-    /// lead has no such check.
+    /// half the failure) and records the difference (``qtLeadDisagreement``). A lead row the
+    /// spread rule emptied (``applyQTSpread()``) takes part with its measured median. A device
+    /// with one lead has no such check.
     /// - Parameters:
     ///   - rows: the rows, changed in place.
     ///   - isLead: per row, whether it is a lead's (not the combined row).
     public static func applyLeadAgreement(_ rows: inout [ECGIntervals], isLead: [Bool]) {
         var low = Double.infinity, high = -Double.infinity, n = 0
         for (r, lead) in zip(rows, isLead) where lead {
-            guard let q = r.qt?.median else { continue }
+            guard let q = r.qt?.median ?? r.qtMedianBeforeSpread else { continue }
             low = min(low, q)
             high = max(high, q)
             n += 1
@@ -111,6 +164,8 @@ public struct ECGIntervals: Sendable, Hashable {
 /// Collects the qualifying beats of one stream into windows and the whole stream.
 struct IntervalAccumulator {
     let windowSeconds: Double
+    /// Whether each row gets ``ECGIntervals/applyQTSpread()``.
+    let checksQTSpread: Bool
     var window: Int?
     var current = Values()
     var whole = Values()
@@ -176,14 +231,23 @@ struct IntervalAccumulator {
         }
     }
 
-    init(windowSeconds: Double) { self.windowSeconds = windowSeconds }
+    init(windowSeconds: Double, checksQTSpread: Bool) {
+        self.windowSeconds = windowSeconds
+        self.checksQTSpread = checksQTSpread
+    }
+
+    private func checked(_ r: ECGIntervals) -> ECGIntervals {
+        var r = r
+        if checksQTSpread { r.applyQTSpread() }
+        return r
+    }
 
     /// Adds a beat (in time order); returns the window it closes, if any.
     mutating func add(_ w: BeatWaves, previousNormal: Bool) -> ECGIntervals? {
         let k = Int((w.beatTime / windowSeconds).rounded(.down))
         var closed: ECGIntervals?
         if let c = window, c != k {
-            closed = current.result(scope: "window", start: Double(c) * windowSeconds, end: Double(c + 1) * windowSeconds)
+            closed = checked(current.result(scope: "window", start: Double(c) * windowSeconds, end: Double(c + 1) * windowSeconds))
             current = Values()
         }
         window = k
@@ -198,8 +262,8 @@ struct IntervalAccumulator {
     func finish() -> [ECGIntervals] {
         guard let c = window, let f = first, let l = last else { return [] }
         return [
-            current.result(scope: "window", start: Double(c) * windowSeconds, end: Double(c + 1) * windowSeconds),
-            whole.result(scope: "recording", start: f, end: l),
+            checked(current.result(scope: "window", start: Double(c) * windowSeconds, end: Double(c + 1) * windowSeconds)),
+            checked(whole.result(scope: "recording", start: f, end: l)),
         ]
     }
 }

@@ -38,6 +38,10 @@ public enum ECGWavesFamily: AnalysisFamily {
                 "qt_lead_agreement",
                 "empty a window's QT/QTc in all rows of a multi-lead device when its leads' median QTs differ by more than 100 ms (default on)",
                 get: { $0.checksLeadAgreement }, set: { $0.checksLeadAgreement = $1 }),
+            .flag(
+                "qt_spread",
+                "empty a window's QT/QTc when its QT IQR exceeds 100 ms + 0.3 × its RR IQR: the T ends lie on different waves (default on; single-lead recordings too)",
+                get: { $0.checksQTSpread }, set: { $0.checksQTSpread = $1 }),
         ]
     }
 
@@ -250,7 +254,8 @@ public enum ECGWavesFamily: AnalysisFamily {
                 i = accumulators.count
                 accumulatorIndex[stream] = i
                 lastRow = (stream, i)
-                accumulators.append(IntervalAccumulator(windowSeconds: options.intervalWindowSeconds))
+                accumulators.append(
+                    IntervalAccumulator(windowSeconds: options.intervalWindowSeconds, checksQTSpread: options.checksQTSpread))
                 accumulatorOrder.append(stream)
                 previousNormal.append(false)
             }

@@ -15,6 +15,10 @@ public struct ECGWavesOptions: Sendable, Hashable {
     /// leads' median QTs differ by more than ``ECGIntervals/leadDisagreementLimit`` (default
     /// `true`; off: each lead's QT as measured, for review).
     public var checksLeadAgreement = true
+    /// Empty a window's (and the whole stream's) QT/QTc when its QT IQR exceeds what RR changes
+    /// allow, ``ECGIntervals/qtSpreadLimit(rrIQR:)`` (default `true`; any number of leads; off:
+    /// the QT as measured, for review).
+    public var checksQTSpread = true
     /// Creates default options.
     public init() {}
 }

@@ -118,7 +118,7 @@ public enum ECGWavesTables {
         c.append(
             .init(
                 "null_reason", .text,
-                "why QT/QTc or PR is empty: too few qualifying beats, or the leads of a multi-lead device disagree on QT"
+                "why QT/QTc or PR is empty: too few qualifying beats, a QT IQR above what RR changes allow, or the leads of a multi-lead device disagree on QT"
             ) { .optional($0.value.nullReason) })
         return c
     }
