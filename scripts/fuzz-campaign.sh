@@ -24,7 +24,7 @@ export SENSORPIPE_FUZZ=1
 bin=.build/fuzz/release
 seeds=.build/fuzz/seeds
 # Seeds are written afresh from the fixtures every time (as scripts/fuzz.sh does): kept from an
-# earlier checkout they go stale (in session 14 FuzzMerge ran 10^6 executions on shard seeds of an
+# earlier checkout they go stale (once FuzzMerge ran 10^6 executions on shard seeds of an
 # older schema, every one refused before the copy step).
 rm -rf "$seeds"; python3 scripts/fuzz-seeds.py "$seeds" >/dev/null
 export ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1:quarantine_size_mb=32:malloc_context_size=0

@@ -32,22 +32,22 @@ ECG_INPUTS = ["mean_hr_bpm", "log_nrmssd", "shannon_entropy", "turning_point_rat
               "p_wave_coherence", "qrs_coherence", "log_atrial_residual", "log_hf_noise",
               "log_nv_nrmssd", "nv_shannon_entropy", "nv_turning_point_ratio", "nv_cosen", "log_nv_mad_delta_ratio",
               "nv_large_delta_share", "log_nv_rr_cv",
-              # Session 18 (BeatPattern): sinus P per beat, ventricular share, QRS-width spread, RR extremes, bigeminy.
+              # v5 (BeatPattern): sinus P per beat, ventricular share, QRS-width spread, RR extremes, bigeminy.
               "sinus_p_share", "p_correlation_median", "ventricular_share", "log_qrs_width_sd_s", "log_rr_max_ratio",
               "log_rr_min_ratio", "bigeminy_share",
-              # Session 19: the f-wave band share of the PR residual (AtrialActivity). Tried and dropped (5-fold CV
+              # v6: the f-wave band share of the PR residual (AtrialActivity). Tried and dropped (5-fold CV
               # mean F1 0.792 with it, 0.795 without): nv_pnn50, pNN50 over the intervals without ventricular ectopy.
               "f_wave_band_share"]
 RR_INPUTS = ["mean_hr_bpm", "log_nrmssd", "shannon_entropy", "turning_point_ratio", "cosen", "log_mad_delta_ratio",
              "large_delta_share", "log_rr_cv", "rr_coverage"]
 # Model names and versions (the `model` column): v2 of the ECG model adds the nv_ inputs and reads
-# p_wave_coherence without ventricular beats (session 15).
-# v3 of the ECG model (session 16) keeps v2's coefficients and adds the P-wave rule below.
-# v4 (session 17): the same inputs and procedure refitted after the beat classifier's atrial rule
+# p_wave_coherence without ventricular beats.
+# v3 of the ECG model keeps v2's coefficients and adds the P-wave rule below.
+# v4: the same inputs and procedure refitted after the beat classifier's atrial rule
 # (issue 30), which changes `ectopic_share` (more beats classed S).
-# v5 (session 18): the BeatPattern inputs; the model kind (logistic or trees) chosen by inner CV;
+# v5: the BeatPattern inputs; the model kind (logistic or trees) chosen by inner CV;
 # the name says the kind chosen.
-# v6 (session 19): adds f_wave_band_share.
+# v6: adds f_wave_band_share.
 VERSIONS = {"ecg": "ecg-{kind}-v6", "rr": "rr-logistic-v1"}
 # Gradient-boosted trees: at most 15 leaves per tree, one tree per class and round; the rounds and
 # learning rate from TREE_GRID (the smaller first: it wins ties), chosen with the kind by inner CV.
