@@ -9,7 +9,7 @@
 /// ``capacity`` distinct keys came between; memory ≈ 64 bytes × capacity at most. The tables start
 /// at ``initialSlots`` and double (rehashing both generations) while a generation would pass half
 /// of them, so a file with few samples never allocates and zero-fills the full 64 bytes × capacity
-/// (16 MB per kind at the decoder's default, which cost a 1-MB file three times its decoding time).
+/// (8 MiB per kind at the decoder's default, which cost a 1-MB file three times its decoding time).
 struct DuplicateWindow {
     struct Key: Hashable {
         var a: UInt64
