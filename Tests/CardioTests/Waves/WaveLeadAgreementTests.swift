@@ -13,6 +13,21 @@ final class IntervalRowCollector: ResultOutput {
     func publish(_ event: DerivedEvent) throws {}
 }
 
+/// Checks every row with enough QT beats for a QT plausibility rule's effect: QT and the four QTc
+/// empty, the reason starting with `reasonPrefix`, PR, QRS and RR kept.
+/// - Returns: how many rows were checked.
+func expectQTEmptied(_ rows: [Streamed<ECGIntervals>], reasonPrefix: String) -> Int {
+    var emptied = 0
+    for r in rows where r.value.qtBeats >= ECGIntervals.minimumBeats {
+        #expect(r.value.qt == nil && r.value.qtcBazett == nil && r.value.qtcFridericia == nil, "\(r.stream) \(r.value.startSeconds)")
+        #expect(r.value.qtcFramingham == nil && r.value.qtcHodges == nil)
+        #expect(r.value.nullReason?.hasPrefix(reasonPrefix) == true, "\(r.value.nullReason ?? "nil")")
+        #expect(r.value.pr != nil && r.value.qrs != nil && r.value.rr != nil, "PR, QRS and RR are kept")
+        emptied += 1
+    }
+    return emptied
+}
+
 /// The cross-lead QT rule of `ecg_intervals` (``ECGIntervals/applyLeadAgreement(_:isLead:)``) on
 /// a crafted two-lead recording: both leads carry the same beats (R every 0.8 s), lead II's T wave
 /// peaks 280 ms after R, lead V5's at `secondT`; with V5's T 160 ms later the leads' QTs differ
@@ -94,14 +109,7 @@ struct WaveLeadAgreementTests {
         }
         let rows = try Self.run(secondT: 0.44)
         #expect(rows.count == measured.count)
-        var emptied = 0
-        for r in rows where r.value.qtBeats >= ECGIntervals.minimumBeats {
-            #expect(r.value.qt == nil && r.value.qtcBazett == nil && r.value.qtcFridericia == nil, "\(r.stream) \(r.value.startSeconds)")
-            #expect(r.value.qtcFramingham == nil && r.value.qtcHodges == nil)
-            #expect(r.value.nullReason?.hasPrefix("leads disagree on QT by") == true, "\(r.value.nullReason ?? "nil")")
-            #expect(r.value.pr != nil && r.value.qrs != nil, "PR and QRS are kept")
-            emptied += 1
-        }
+        let emptied = expectQTEmptied(rows, reasonPrefix: "leads disagree on QT by")
         #expect(emptied >= 8, "both windows and the recording rows of three streams: \(emptied)")
     }
 

@@ -89,11 +89,7 @@ public struct ECGIntervals: Sendable, Hashable {
     /// applies to single-lead recordings too.
     public mutating func applyQTSpread() {
         guard let q = qt, let r = rr, q.iqr > Self.qtSpreadLimit(rrIQR: r.iqr) else { return }
-        qt = nil
-        qtcBazett = nil
-        qtcFridericia = nil
-        qtcFramingham = nil
-        qtcHodges = nil
+        clearQT()
         qtSpread = q.iqr
         qtMedianBeforeSpread = q.median
     }
@@ -141,13 +137,18 @@ public struct ECGIntervals: Sendable, Hashable {
         }
         guard n >= 2, high - low > leadDisagreementLimit else { return }
         for i in rows.indices {
-            rows[i].qt = nil
-            rows[i].qtcBazett = nil
-            rows[i].qtcFridericia = nil
-            rows[i].qtcFramingham = nil
-            rows[i].qtcHodges = nil
+            rows[i].clearQT()
             rows[i].qtLeadDisagreement = high - low
         }
+    }
+
+    /// Empties QT and the four QTc (the QT plausibility rules; PR, QRS and RR stay).
+    private mutating func clearQT() {
+        qt = nil
+        qtcBazett = nil
+        qtcFridericia = nil
+        qtcFramingham = nil
+        qtcHodges = nil
     }
 
     /// The four QTc formulas, ms.
