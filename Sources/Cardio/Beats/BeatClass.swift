@@ -93,10 +93,10 @@ public struct BeatFeatures: Sendable, Hashable {
     public var amplitudeDeviationSpreads: Double?
     /// Pearson correlation of the beat's atrial window (300…60 ms before the R apex, at the
     /// normal template's alignment) with the running sinus P template (``BeatClassifier``, step
-    /// 9), both with their least-squares line removed (drift is not a P wave): near 1 the P wave of the sinus beats; low when the P wave differs (ectopic atrial
+    /// 9): near 1 the P wave of the sinus beats; low when the P wave differs (ectopic atrial
     /// focus), is absent or hidden in the previous T wave. `nil` until the template has 8 beats.
     public var pCorrelation: Double?
-    /// RMS amplitude of the beat's detrended atrial window over the sinus P template's (step 9).
+    /// RMS amplitude of the beat's atrial window over the sinus P template's (step 9).
     public var pAmplitudeRatio: Double?
     /// Running mean of ``pCorrelation`` over the beats that built the sinus P template: how
     /// consistent the atrial activity of the sinus beats is (low in atrial fibrillation or noise).

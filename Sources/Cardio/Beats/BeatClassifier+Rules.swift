@@ -300,45 +300,30 @@ extension BeatClassifier {
     /// Step 9, atrial features: the Pearson correlation and RMS amplitude ratio of the beat's P
     /// window (``pWindowStartSeconds``…``pWindowEndSeconds`` before the R apex, at the normal
     /// template's alignment) against the running sinus P template, once it has
-    /// ``sinusPMinimumBeats`` beats, both with their least-squares line removed. Baseline wander
-    /// (respiration, electrode motion; below ~1 Hz) and the tail of the previous T wave are a ramp
-    /// over the 240-ms window, and a common ramp correlates by itself, so without the line fibrillatory
-    /// waves riding on drift pass for the sinus P wave; removing a straight line over a short
-    /// segment is the classical local baseline estimate (Sörnmo L, Laguna P (2005) Bioelectrical
-    /// Signal Processing in Cardiac and Neurological Applications, Elsevier, §7.2 baseline wander:
-    /// polynomial/linear fitting between isoelectric points). The line is removed in the sums
-    /// (one pass): with c the sample index centred on the window, the residual's cross products are
-    /// S_xy − S_x·S_y / n − S_cx·S_cy / S_cc. `nil` when a sample is masked or the window is flat
-    /// after the line is removed (a residual variance below 10⁻⁶ of the raw one).
+    /// ``sinusPMinimumBeats`` beats. `nil` when a sample is masked or the window is flat.
     mutating func atrialFeatures(_ v: UnsafeBufferPointer<Float>, start: Int, _ f: inout BeatFeatures) {
         f.sinusRRSeconds = beatsSinceSinusP <= Self.sinusRRRecentBeats ? sinusRR : nil
         f.rrIrregularity = medianIrregularity()
         guard sinusPCount >= Self.sinusPMinimumBeats, start >= 0, start + sinusP.count <= v.count else { return }
         let n = sinusP.count
-        let half = 0.5 * Float(n - 1)
-        var sx: Float = 0, sy: Float = 0, sxx: Float = 0, syy: Float = 0, sxy: Float = 0, scx: Float = 0, scy: Float = 0
+        var sx: Float = 0, sy: Float = 0, sxx: Float = 0, syy: Float = 0, sxy: Float = 0
         sinusP.withUnsafeBufferPointer { t in
             for j in 0..<n {
-                let x = v[start + j], y = t[j], c = Float(j) - half
-                sx += x; sy += y; sxx += x * x; syy += y * y; sxy += x * y; scx += c * x; scy += c * y
+                let x = v[start + j], y = t[j]
+                sx += x; sy += y; sxx += x * x; syy += y * y; sxy += x * y
             }
         }
         let fn = Float(n)
-        let scc = fn * (fn * fn - 1) / 12
-        let rawX = sxx - sx * sx / fn, rawY = syy - sy * sy / fn
-        let vx = rawX - scx * scx / scc, vy = rawY - scy * scy / scc
-        let cxy = sxy - sx * sy / fn - scx * scy / scc
-        guard vx.isFinite, vy.isFinite, vx > 1e-6 * rawX, vy > 1e-6 * rawY, vx > 0, vy > 0 else { return }
-        f.pCorrelation = Double(min(max(cxy / (vx * vy).squareRoot(), -1), 1))
+        let vx = sxx - sx * sx / fn, vy = syy - sy * sy / fn, cxy = sxy - sx * sy / fn
+        guard vx.isFinite, vx > 0, vy > 0 else { return }
+        f.pCorrelation = Double(cxy / (vx * vy).squareRoot())
         f.pAmplitudeRatio = Double((vx / vy).squareRoot())
         f.pTemplateAgreement = sinusPAgreement
     }
 
     /// Updates the sinus P template with a beat of the normal morphology that is not premature
     /// (prematurity ≥ ``sinusPPrematurity``) and not ventricular, whatever its final class (so
-    /// the atrial features do not depend on the supraventricular decisions). The template is the
-    /// running mean of the raw windows; ``atrialFeatures(_:start:_:)`` removes its line when it
-    /// correlates (removing a least-squares line is linear: the same as averaging detrended windows).
+    /// the atrial features do not depend on the supraventricular decisions).
     mutating func updateSinusP(_ v: UnsafeBufferPointer<Float>, start: Int, _ f: BeatFeatures) {
         noteRR(f)
         let notVentricular = (f.ventricularProbability ?? 1) <= Self.ventricularThreshold

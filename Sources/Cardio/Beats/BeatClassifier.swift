@@ -92,10 +92,8 @@ import Foundation
 ///    (prematurity ≥ 0.9); once it has 8 beats, a beat contributes only when its own P window
 ///    correlates ≥ 0.5 with it (ectopic atrial beats do not pull it), and 32 eligible beats in a
 ///    row that do not re-seed it (the sinus P changed). ``BeatFeatures/pCorrelation`` is the
-///    Pearson correlation of the beat's P window with the template, both with their least-squares
-///    line removed (baseline drift and the previous T wave's tail are a ramp over the window, which
-///    alone would correlate; Sörnmo & Laguna 2005, §7.2), ``BeatFeatures/pAmplitudeRatio``
-///    their detrended RMS ratio, ``BeatFeatures/pTemplateAgreement`` the running mean correlation of the
+///    Pearson correlation of the beat's P window with the template, ``BeatFeatures/pAmplitudeRatio``
+///    their RMS ratio, ``BeatFeatures/pTemplateAgreement`` the running mean correlation of the
 ///    contributing beats (how coherent the sinus P is; atrial fibrillation has none). The
 ///    **sinus RR** (``BeatFeatures/sinusRRSeconds``) is the running RR (weight 1/8) of the beats
 ///    whose P correlates ≥ 0.7 with the template, reported only while one of the last 16 beats

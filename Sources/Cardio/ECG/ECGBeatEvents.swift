@@ -38,7 +38,7 @@ public enum ECGBeatEvents {
             ),
             .number(
                 "p_correlation", unit: "",
-                "Pearson correlation of the beat's atrial window (300–60 ms before the R apex) with the classifier's running sinus P template, both with their least-squares line removed (BeatFeatures.pCorrelation): near 1 with the sinus P wave, low when it differs or is absent; none until the template has 8 beats or when the window is masked or flat after the line is removed"
+                "Pearson correlation of the beat's atrial window (300–60 ms before the R apex) with the classifier's running sinus P template (BeatFeatures.pCorrelation): near 1 with the sinus P wave, low when it differs or is absent; none until the template has 8 beats or when the window is masked or flat"
             ),
         ])
 
