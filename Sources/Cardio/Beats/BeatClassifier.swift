@@ -92,7 +92,10 @@ import Foundation
 ///    (prematurity ≥ 0.9); once it has 8 beats, a beat contributes only when its own P window
 ///    correlates ≥ 0.5 with it (ectopic atrial beats do not pull it), and 32 eligible beats in a
 ///    row that do not re-seed it (the sinus P changed). ``BeatFeatures/pCorrelation`` is the
-///    Pearson correlation of the beat's P window with the template, ``BeatFeatures/pAmplitudeRatio``
+///    Pearson correlation of the beat's P window with the template, taken as it is, slope
+///    included: the window of an early atrial beat lies on the preceding T wave, and that ramp is
+///    part of what sets it apart (with the least-squares line removed, EC57 SVEB Se fell from
+///    76.8 % to 34.2 %, record 232; docs/RHYTHM.md), ``BeatFeatures/pAmplitudeRatio``
 ///    their RMS ratio, ``BeatFeatures/pTemplateAgreement`` the running mean correlation of the
 ///    contributing beats (how coherent the sinus P is; atrial fibrillation has none). The
 ///    **sinus RR** (``BeatFeatures/sinusRRSeconds``) is the running RR (weight 1/8) of the beats
