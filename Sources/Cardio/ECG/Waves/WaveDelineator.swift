@@ -171,7 +171,7 @@ struct WaveDelineator {
             // the last kept, is the other slope of one broad deflection (a paced or bundle-branch
             // QS or R wave lasts up to 120 ms; P and T slopes at 2^2 are far below the QRS's).
             if var l = maxima.firstIndex(of: last) {
-                var noise: Float?
+                let noiseFrom = max(im - samples(0.25), widx(valid.lowerBound, 2) + 1), noiseTo = im - samples(0.06)
                 while l + 1 < maxima.count {
                     l += 1
                     let nx = maxima[l]
@@ -182,11 +182,7 @@ struct WaveDelineator {
                         continue
                     }
                     guard nx - last <= samples(0.08) else { break }
-                    guard v > 0.25 * wideReference else { continue }
-                    if noise == nil {
-                        noise = medianMagnitude(w2, from: max(im - samples(0.25), widx(valid.lowerBound, 2) + 1), to: im - samples(0.06))
-                    }
-                    if v > 6 * noise! { last = nx }
+                    if v > 0.25 * wideReference, exceedsMedianMagnitude(v, factor: 6, w2, from: noiseFrom, to: noiseTo) { last = nx }
                 }
             }
         }
@@ -428,6 +424,17 @@ struct WaveDelineator {
             for i in lo..<hi { buffer[i - lo] = abs(w[i]) }
             return WaveSort.orderStatistics(UnsafeBufferPointer(buffer), positions: [(hi - lo - 1) / 2])[0]
         }
+    }
+
+    /// Whether `v > factor × ` ``medianMagnitude(_:from:to:)`` of the same range, without sorting: the
+    /// lower middle |w| times `factor` is below `v` exactly when more than half of the values are
+    /// (at least `(n − 1) / 2 + 1` of them; `factor · x` is monotone in x). Empty range: `v > 0`.
+    static func exceedsMedianMagnitude(_ v: Float, factor: Float, _ w: UnsafeBufferPointer<Float>, from: Int, to: Int) -> Bool {
+        let lo = max(from, 0), hi = min(to, w.count)
+        guard hi > lo else { return v > 0 }
+        var below = 0
+        for i in lo..<hi { below += factor * abs(w[i]) < v ? 1 : 0 }
+        return below >= (hi - lo - 1) / 2 + 1
     }
 
     /// Root mean square of `w[from..<to]` (clamped).
