@@ -123,6 +123,38 @@ def main():
                 if g or miss:
                     parts.append(f"{rec[3:]}:{g}/{len(e)}" + (f" miss {miss}" if miss else "") + f" ({np.mean(e) if e else 0:+.0f})")
             print(f"- {k}: " + ", ".join(parts))
+    print("\n### Where the SD comes from: each record's share of the pooled squared deviation (q1c, combined; "
+          "record mean ± SD, ms)")
+    for k in ["P on", "QRS off", "T off"]:
+        e = np.array([x[1] for x in acc.get(("q1c", "combined", k), [])])
+        if len(e) < 2:
+            continue
+        mu, total = e.mean(), ((e - e.mean()) ** 2).sum()
+        parts = []
+        for rec in RECORDS:
+            r = np.array([x[1] for x in acc.get(("q1c", "combined", k), []) if x[0] == rec])
+            if len(r):
+                parts.append((((r - mu) ** 2).sum() / total, rec, r))
+        parts.sort(reverse=True)
+        print(f"- {k} (pooled {mu:.1f} ± {e.std(ddof=1):.1f}): " + ", ".join(
+            f"{rec[3:]} {100 * sh:.0f}% ({r.mean():+.0f} ± {r.std():.0f})" for sh, rec, r in parts if sh >= 0.05))
+    print("\n### The two annotators against each other: q2c − q1c, ms (each q1c mark matched to the nearest q2c mark "
+          "of its kind within 150 ms; records with a .q2c)")
+    for k in KINDS:
+        d, per = [], []
+        for rec in RECORDS:
+            p2 = os.path.join(ROOT, f"{rec}.q2c")
+            if not os.path.exists(p2):
+                continue
+            m1, m2 = marks(os.path.join(ROOT, f"{rec}.q1c"))[k], np.array(marks(p2)[k])
+            if len(m2) == 0 or len(m1) == 0:
+                continue
+            e = [1000 * (m2[j] - t) for t in m1 for j in [int(np.argmin(np.abs(m2 - t)))] if abs(m2[j] - t) <= 0.15]
+            d += e
+            if e:
+                per.append(f"{rec[3:]} {np.mean(e):+.0f}")
+        if len(d) > 1:
+            print(f"- {k}: {np.mean(d):.1f} ± {np.std(d, ddof=1):.1f} (n {len(d)}); per record mean: " + ", ".join(per))
     if a.list:
         for ln in ["lead 0", "lead 1", "combined"]:
             print(f"\n### q1c {a.list} gross, {ln}")

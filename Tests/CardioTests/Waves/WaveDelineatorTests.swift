@@ -141,6 +141,41 @@ struct WaveDelineatorTests {
         #expect(off > 0.13 && off < 0.2, "QRS offset \(off)")
     }
 
+    @Test("a broad QS deflection: the QRS ends after its upstroke, 90 ms after the downstroke")
+    func broadQS() throws {
+        // A QS complex of one negative Gaussian (σ 45 ms, −1.5 mV) centred on R: its steepest
+        // downstroke lies at R − 45 ms and its upstroke at R + 45 ms, 90 ms apart (beyond the wide-QRS
+        // rule's 80-ms step), each as steep as the other; it is back within 5 % of the baseline
+        // 2.45 σ after R (R + 110 ms). A low T wave follows at R + 360 ms.
+        let g = Self.gaussian
+        let x = Self.signal { _, t, r in -1.5 * g(t, r, 0.045) + 0.3 * g(t, r + 0.36, 0.05) }
+        let m = WaveDelineator.delineate(x, valid: 0..<WaveDelineator.length, rr: 1.0, next: nil)
+        #expect(m.qrs == .present)
+        let off = try #require(Self.time(m.qrsOffset))
+        #expect(off > 0.045 && off < 0.16, "QRS offset \(off)")
+    }
+
+    @Test("the noise test counts instead of sorting: same answer as v > factor × median |w|")
+    func noiseGateEqualsMedian() {
+        // A deterministic pseudo-random sequence (with repeated values, so ties occur), every
+        // range length 0…40 and thresholds on both sides of each range's median.
+        var state: UInt32 = 12345
+        let w: [Float] = (0..<200).map { _ in
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return Float(Int(state >> 24) % 23 - 11) * 0.25
+        }
+        w.withUnsafeBufferPointer { p in
+            for from in stride(from: 0, to: 160, by: 7) {
+                for n in 0...40 {
+                    let median = WaveDelineator.medianMagnitude(p, from: from, to: from + n)
+                    for v: Float in [0, 0.5, 6 * median - 0.25, 6 * median, 6 * median + 0.25, 20] {
+                        #expect(WaveDelineator.exceedsMedianMagnitude(v, factor: 6, p, from: from, to: from + n) == (v > 6 * median))
+                    }
+                }
+            }
+        }
+    }
+
     @Test("samples missing around the beat: not determinable")
     func notDeterminable() {
         let m = WaveDelineator.delineate(

@@ -7,8 +7,10 @@
 ///   the R wave's pair (it and its larger opposite-sign neighbour within 80 ms), then at most one
 ///   Q maximum before (> γ_pre = 0.06 of the largest) and one S maximum after (> γ_post = 0.09),
 ///   each of alternating sign within 60 ms of the pair; then, for a wide QRS (bundle-branch
-///   block, paced, ventricular), every further maximum above 0.25 of the largest, each within
-///   80 ms of the last one kept, up to 180 ms after the largest; when the largest pair lies
+///   block, paced, ventricular), every further maximum above 0.25 of the largest and above 6 × the
+///   lead's median |W| 60–250 ms before (clear of its noise), each within 80 ms of the last one
+///   kept, and every maximum of the other sign at least 0.5 of the largest within 120 ms of it
+///   (the other slope of one broad deflection), up to 180 ms after the largest; when the largest pair lies
 ///   within 12 ms (a pacing spike: pacemaker pulses last 0.1–2 ms, IEC 60601-2-27:2011
 ///   201.12.1.101.13) and the largest maximum in the 80 ms after it exceeds 6 × the lead's
 ///   median |W| 60–250 ms before (a QRS, not noise), "0.25 of the largest" is of that one
@@ -160,14 +162,27 @@ struct WaveDelineator {
                 if (w2[sw] > 0) != (w2[last] > 0), sw - last <= samples(0.06), abs(w2[sw]) > 0.09 * big { last = sw }
             }
             // A wide QRS (bundle-branch block, paced or ventricular beats): further maxima above
-            // γ_post, each within 60 ms of the previous, up to 180 ms after the largest, belong
-            // to it (its later slopes; a pacing spike is the largest maximum then).
+            // 0.25 of the largest, each within 80 ms of the last kept, up to 180 ms after the
+            // largest, belong to it (its later slopes; a pacing spike is the largest maximum
+            // then), when they stand clear of the lead's noise (above 6 × its median |W| 60–250
+            // ms before, the gate of the pacing-spike rule): in a low, noisy lead (a 0.2-mV V1)
+            // noise maxima pass 0.25 of the largest and carried the offset 40–120 ms late. A
+            // maximum of the other sign at least half as steep as the largest, within 120 ms of
+            // the last kept, is the other slope of one broad deflection (a paced or bundle-branch
+            // QS or R wave lasts up to 120 ms; P and T slopes at 2^2 are far below the QRS's).
             if var l = maxima.firstIndex(of: last) {
+                let noiseFrom = max(im - samples(0.25), widx(valid.lowerBound, 2) + 1), noiseTo = im - samples(0.06)
                 while l + 1 < maxima.count {
                     l += 1
                     let nx = maxima[l]
-                    guard nx - last <= samples(0.08), nx - im <= samples(0.18) else { break }
-                    if abs(w2[nx]) > 0.25 * wideReference { last = nx }
+                    guard nx - im <= samples(0.18) else { break }
+                    let v = abs(w2[nx])
+                    if nx - last <= samples(0.12), (w2[nx] > 0) != (w2[last] > 0), v >= 0.5 * big {
+                        last = nx
+                        continue
+                    }
+                    guard nx - last <= samples(0.08) else { break }
+                    if v > 0.25 * wideReference, exceedsMedianMagnitude(v, factor: 6, w2, from: noiseFrom, to: noiseTo) { last = nx }
                 }
             }
         }
@@ -409,6 +424,17 @@ struct WaveDelineator {
             for i in lo..<hi { buffer[i - lo] = abs(w[i]) }
             return WaveSort.orderStatistics(UnsafeBufferPointer(buffer), positions: [(hi - lo - 1) / 2])[0]
         }
+    }
+
+    /// Whether `v > factor × ` ``medianMagnitude(_:from:to:)`` of the same range, without sorting: the
+    /// lower middle |w| times `factor` is below `v` exactly when more than half of the values are
+    /// (at least `(n − 1) / 2 + 1` of them; `factor · x` is monotone in x). Empty range: `v > 0`.
+    static func exceedsMedianMagnitude(_ v: Float, factor: Float, _ w: UnsafeBufferPointer<Float>, from: Int, to: Int) -> Bool {
+        let lo = max(from, 0), hi = min(to, w.count)
+        guard hi > lo else { return v > 0 }
+        var below = 0
+        for i in lo..<hi { below += factor * abs(w[i]) < v ? 1 : 0 }
+        return below >= (hi - lo - 1) / 2 + 1
     }
 
     /// Root mean square of `w[from..<to]` (clamped).
