@@ -238,7 +238,7 @@ struct QTDBWavesValidationTests {
         #expect(q1.se(.tOffset) >= 97)
         #expect(q1.sd(.pOnset) < 26)
         #expect(q1.sd(.pOffset) < 20)
-        #expect(q1.sd(.qrsOffset) < 24)
+        #expect(q1.sd(.qrsOffset) < 19)
         #expect(q1.sd(.tOffset) < 38)
     }
 }
