@@ -315,7 +315,7 @@ struct RespirationStream {
         var rates = [ModulationRate]()
         var spectra = [ModulationSpectrum]()
         var enough = 0
-        var failed = (purity: 0, autocorrelation: 0, count: 0)
+        var failed = (purity: 0, autocorrelation: 0, count: 0, constant: 0)
         for (i, m) in modulations.enumerated() {
             var times = [Double](), values = [Double]()
             for b in beats where b.time >= start - Self.margin && b.time < end + Self.margin && b.values[i].isFinite {
@@ -325,6 +325,13 @@ struct RespirationStream {
             guard Self.covers(times, start: start, end: end) else { continue }
             enough += 1
             Self.removeOutliers(&times, &values)
+            // A modulation whose values do not vary beyond floating-point rounding (a simulator's
+            // identical beats: the beat times' rounding repeats with a few beats' period and,
+            // normalised, makes a perfectly concentrated peak) carries no breathing.
+            guard Self.varies(values) else {
+                failed.constant += 1
+                continue
+            }
             guard times.count >= 2,
                 let e = RespiratorySpectrum.estimate(
                     times: times, values: values, start: start, seconds: w, margin: Self.margin, gridHz: options.gridHz,
@@ -360,7 +367,8 @@ struct RespirationStream {
             failing:
                 "fewer than 2 modulations pass quality (\(failed.purity) below spectral purity \(options.minimumPurity), "
                 + "\(failed.autocorrelation) below autocorrelation \(options.minimumAutocorrelation), \(failed.count) with a "
-                + "breath count more than \(options.countAgreementBreathsPerMinute) breaths/min from the peak)",
+                + "breath count more than \(options.countAgreementBreathsPerMinute) breaths/min from the peak"
+                + (failed.constant > 0 ? ", \(failed.constant) without beat-to-beat variation" : "") + ")",
             key: { $0.modulation.rawValue })
         recent.append((k, row))
         waiting.append(k)
@@ -411,6 +419,20 @@ struct RespirationStream {
             last = t
         }
         return end - last <= 6
+    }
+
+    /// Whether `values` vary by more than floating-point rounding: their range exceeds 10⁻⁹ of
+    /// their largest magnitude (far below any sensor's resolution: 1 nV in 1 mV, 1 ns in a 1-s
+    /// interval), so a modulation of identical beats is not analysed.
+    static func varies(_ values: [Double]) -> Bool {
+        guard var lo = values.first else { return false }
+        var hi = lo, size = abs(lo)
+        for v in values {
+            lo = min(lo, v)
+            hi = max(hi, v)
+            size = max(size, abs(v))
+        }
+        return hi - lo > 1e-9 * size
     }
 
     /// Drops values further than 4 scaled median absolute deviations from the median (a missed
