@@ -436,15 +436,26 @@ struct RespirationStream {
     }
 
     /// Drops values further than 4 scaled median absolute deviations from the median (a missed
-    /// or ectopic beat's interval, an artefact's amplitude).
+    /// or ectopic beat's interval, an artefact's amplitude). Deviations within floating-point
+    /// rounding (10⁻⁹ of the largest magnitude, as in ``varies(_:)``) count as zero, and when more
+    /// than half the values are equal, so that the MAD is zero, the smallest non-zero deviation
+    /// (the data's resolution: one sample period for the intervals of beats at sample instants)
+    /// stands in for it — the MAD breaks down on data with more than 50 % ties (Rousseeuw & Croux
+    /// 1993), and a rounding-sized MAD would drop every interval a sample away from the median.
     static func removeOutliers(_ times: inout [Double], _ values: inout [Double]) {
         func median(_ x: [Double]) -> Double {
             let s = x.sorted()
             return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
         }
+        guard !values.isEmpty else { return }
         let m = median(values)
-        let mad = 1.4826 * median(values.map { abs($0 - m) })
-        guard mad > 0 else { return }
+        let rounding = 1e-9 * values.reduce(0) { max($0, abs($1)) }
+        let deviations = values.map { abs($0 - m) <= rounding ? 0 : abs($0 - m) }
+        var mad = 1.4826 * median(deviations)
+        if mad == 0 {
+            guard let step = deviations.lazy.filter({ $0 > 0 }).min() else { return }
+            mad = 1.4826 * step
+        }
         var t = [Double](), v = [Double]()
         for (ti, vi) in zip(times, values) where abs(vi - m) <= 4 * mad {
             t.append(ti)
