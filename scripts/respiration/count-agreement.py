@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Breath counting as an independent acceptance of the fused spectral peak (issue 31, session 21):
+"""Breath counting as an independent acceptance of the fused spectral peak (issue 31):
 measured on the simulated no-breathing windows and on BIDMC's development records, not adopted
 unless both say so.
 
@@ -37,7 +37,7 @@ local concentration) at a lower threshold: per rate band, its largest value over
 rejected, full-span windows whose counts agree (a noise maximum given agreement), its windows added
 on BIDMC and in the bands-check runs; then the agreement alone.
 
-Measured (session 21; BIDMC in-sample, an estimate through the re-measured modulations):
+Measured (BIDMC in-sample, an estimate through the re-measured modulations):
 - Agreement alone adds noise windows by the tens to hundreds where today's rule lets 8 / 13 / 1
   (ECG / PPG / fused) of the 7,200 bands-check windows through: fused `orig`, 1/min, from 16/min:
   68.0 % at MAE 0.71 on BIDMC (+4.8 points) for +107 bands-check windows; `adv`, 2/min, from 16/min:

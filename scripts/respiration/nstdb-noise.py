@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Recorded ECG noise without breathing through the Swift respiration stage (issue 31, session 21):
+"""Recorded ECG noise without breathing through the Swift respiration stage (issue 31):
 do the NSTDB noise records give a rate, and how close do their windows come to the spectral
 thresholds derived from the simulated no-breathing beats (scripts/respiration/spectral-threshold.py)?
 
@@ -23,7 +23,7 @@ leave on recorded noise. The `em` (electrode motion) record is not on this machi
 Also 3 recordings of identical beats (no jitter, no noise): their modulations differ only by
 floating-point rounding (`none, identical beats`).
 
-Measured (session 21, default options):
+Measured (default options):
 - Identical beats: before the stage left out modulations without variation, 54 of 57 rows got
   24 breaths/min (the beat times' rounding repeats every three beats); after it 3 of 57, each a
   recording's first window (6.1/min, from the ECG chain's start-up transient in the first beats'
