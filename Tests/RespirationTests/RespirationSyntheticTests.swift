@@ -170,6 +170,24 @@ func describe(_ rows: [Streamed<RespirationWindow>]) -> [String] {
         #expect(rows.contains { $0.value.nullReason?.contains("without beat-to-beat variation") == true })
     }
 
+    /// The outlier rule on quantised intervals (beats at 125-Hz sample instants, 8-ms steps):
+    /// with most intervals one sample count (MAD zero, or rounding-sized), those a sample or two
+    /// away stay in, while a missed beat's doubled interval is dropped.
+    @Test func outlierRuleKeepsQuantisedIntervals() {
+        let counts = [100, 100, 101, 100, 99, 100, 100, 102, 100, 200, 100, 101, 100, 100]
+        var times = counts.indices.map { Double($0) }
+        // Sample counts over 125 Hz, with the rounding of beat-time differences.
+        var values = counts.enumerated().map { Double($1) / 125 + Double($0 % 3) * 1e-16 }
+        RespirationStream.removeOutliers(&times, &values)
+        #expect(times.count == counts.count - 1)
+        #expect(!times.contains(9))
+        #expect(values.contains { abs($0 - 0.816) < 1e-9 })
+        // All equal up to rounding: nothing to judge, nothing dropped.
+        var t2 = [0.0, 1, 2, 3], v2 = [0.8, 0.8 + 1e-16, 0.8, 0.8 - 1e-16]
+        RespirationStream.removeOutliers(&t2, &v2)
+        #expect(t2.count == 4)
+    }
+
     /// Motion without breathing: the wearer's movements shift the pulse amplitude and baseline
     /// in steps and drifts (independently per modulation) and disturb the beat intervals; no
     /// rate. (Motion the PPG family labels unacceptable is ``unacceptableWindowsGiveNoRate()``.)
