@@ -315,7 +315,7 @@ struct RespirationStream {
         var rates = [ModulationRate]()
         var spectra = [ModulationSpectrum]()
         var enough = 0
-        var failed = (purity: 0, autocorrelation: 0, count: 0)
+        var failed = (purity: 0, autocorrelation: 0, count: 0, constant: 0)
         for (i, m) in modulations.enumerated() {
             var times = [Double](), values = [Double]()
             for b in beats where b.time >= start - Self.margin && b.time < end + Self.margin && b.values[i].isFinite {
@@ -325,6 +325,13 @@ struct RespirationStream {
             guard Self.covers(times, start: start, end: end) else { continue }
             enough += 1
             Self.removeOutliers(&times, &values)
+            // A modulation whose values do not vary beyond floating-point rounding (a simulator's
+            // identical beats: the beat times' rounding repeats with a few beats' period and,
+            // normalised, makes a perfectly concentrated peak) carries no breathing.
+            guard Self.varies(values) else {
+                failed.constant += 1
+                continue
+            }
             guard times.count >= 2,
                 let e = RespiratorySpectrum.estimate(
                     times: times, values: values, start: start, seconds: w, margin: Self.margin, gridHz: options.gridHz,
@@ -360,7 +367,8 @@ struct RespirationStream {
             failing:
                 "fewer than 2 modulations pass quality (\(failed.purity) below spectral purity \(options.minimumPurity), "
                 + "\(failed.autocorrelation) below autocorrelation \(options.minimumAutocorrelation), \(failed.count) with a "
-                + "breath count more than \(options.countAgreementBreathsPerMinute) breaths/min from the peak)",
+                + "breath count more than \(options.countAgreementBreathsPerMinute) breaths/min from the peak"
+                + (failed.constant > 0 ? ", \(failed.constant) without beat-to-beat variation" : "") + ")",
             key: { $0.modulation.rawValue })
         recent.append((k, row))
         waiting.append(k)
@@ -413,16 +421,41 @@ struct RespirationStream {
         return end - last <= 6
     }
 
+    /// Whether `values` vary by more than floating-point rounding: their range exceeds 10⁻⁹ of
+    /// their largest magnitude (far below any sensor's resolution: 1 nV in 1 mV, 1 ns in a 1-s
+    /// interval), so a modulation of identical beats is not analysed.
+    static func varies(_ values: [Double]) -> Bool {
+        guard var lo = values.first else { return false }
+        var hi = lo, size = abs(lo)
+        for v in values {
+            lo = min(lo, v)
+            hi = max(hi, v)
+            size = max(size, abs(v))
+        }
+        return hi - lo > 1e-9 * size
+    }
+
     /// Drops values further than 4 scaled median absolute deviations from the median (a missed
-    /// or ectopic beat's interval, an artefact's amplitude).
+    /// or ectopic beat's interval, an artefact's amplitude). Deviations within floating-point
+    /// rounding (10⁻⁹ of the largest magnitude, as in ``varies(_:)``) count as zero, and when more
+    /// than half the values are equal, so that the MAD is zero, the smallest non-zero deviation
+    /// (the data's resolution: one sample period for the intervals of beats at sample instants)
+    /// stands in for it — the MAD breaks down on data with more than 50 % ties (Rousseeuw & Croux
+    /// 1993), and a rounding-sized MAD would drop every interval a sample away from the median.
     static func removeOutliers(_ times: inout [Double], _ values: inout [Double]) {
         func median(_ x: [Double]) -> Double {
             let s = x.sorted()
             return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
         }
+        guard !values.isEmpty else { return }
         let m = median(values)
-        let mad = 1.4826 * median(values.map { abs($0 - m) })
-        guard mad > 0 else { return }
+        let rounding = 1e-9 * values.reduce(0) { max($0, abs($1)) }
+        let deviations = values.map { abs($0 - m) <= rounding ? 0 : abs($0 - m) }
+        var mad = 1.4826 * median(deviations)
+        if mad == 0 {
+            guard let step = deviations.lazy.filter({ $0 > 0 }).min() else { return }
+            mad = 1.4826 * step
+        }
         var t = [Double](), v = [Double]()
         for (ti, vi) in zip(times, values) where abs(vi - m) <= 4 * mad {
             t.append(ti)

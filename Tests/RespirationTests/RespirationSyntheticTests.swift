@@ -142,6 +142,52 @@ func describe(_ rows: [Streamed<RespirationWindow>]) -> [String] {
         #expect(rows.contains { $0.value.nullReason?.contains("fewer than 2 modulations pass quality") == true })
     }
 
+    /// Identical beats as a simulator's ECG and PPG give them, timed at sample instants of a
+    /// 360-Hz recording: their values differ only by floating-point rounding, which repeats every
+    /// three beats (2.5 s: 24/min) and, normalised, made a perfectly concentrated spectral peak —
+    /// the ECG chain on a synthetic 72/min ECG without breathing gave 24 breaths/min in every
+    /// window (`scripts/respiration/nstdb-noise.py`'s clean ECG, regular beats). No rate, and the
+    /// reason names the modulations without variation.
+    @Test func identicalBeatsAtSampleInstantsGiveNoRate() throws {
+        var ecg = [DerivedEvent](), ppg = [DerivedEvent]()
+        for k in 0..<768 {
+            let t = Double(180 + 300 * k) / 360
+            let rounding = Double(k % 3) * .ulpOfOne
+            ecg.append(
+                DerivedEvent(
+                    series: "ecg_beats", stream: "m/electrocardiogram/II", time: t,
+                    values: [.label("N"), .number(1 + rounding), .number(0.08 * (1 + rounding)), .label("excellent")]))
+            ppg.append(
+                DerivedEvent(
+                    series: "ppg_pulses", stream: "m/photoplethysmogram/PLETH", time: t + 0.2,
+                    values: [.number(1.5 * (1 + rounding)), .number(1), .number(0.5 * (1 + rounding)), .label("good")]))
+        }
+        let rows = try runRespiration(ecg + ppg)
+        #expect(rows.count >= 3 * 19)
+        for w in rows {
+            #expect(w.value.breathsPerMinute == nil, "\(w.value.source) \(w.value.startSeconds): \(w.value.breathsPerMinute ?? 0)")
+        }
+        #expect(rows.contains { $0.value.nullReason?.contains("without beat-to-beat variation") == true })
+    }
+
+    /// The outlier rule on quantised intervals (beats at 125-Hz sample instants, 8-ms steps):
+    /// with most intervals one sample count (MAD zero, or rounding-sized), those a sample or two
+    /// away stay in, while a missed beat's doubled interval is dropped.
+    @Test func outlierRuleKeepsQuantisedIntervals() {
+        let counts = [100, 100, 101, 100, 99, 100, 100, 102, 100, 200, 100, 101, 100, 100]
+        var times = counts.indices.map { Double($0) }
+        // Sample counts over 125 Hz, with the rounding of beat-time differences.
+        var values = counts.enumerated().map { Double($1) / 125 + Double($0 % 3) * 1e-16 }
+        RespirationStream.removeOutliers(&times, &values)
+        #expect(times.count == counts.count - 1)
+        #expect(!times.contains(9))
+        #expect(values.contains { abs($0 - 0.816) < 1e-9 })
+        // All equal up to rounding: nothing to judge, nothing dropped.
+        var t2 = [0.0, 1, 2, 3], v2 = [0.8, 0.8 + 1e-16, 0.8, 0.8 - 1e-16]
+        RespirationStream.removeOutliers(&t2, &v2)
+        #expect(t2.count == 4)
+    }
+
     /// Motion without breathing: the wearer's movements shift the pulse amplitude and baseline
     /// in steps and drifts (independently per modulation) and disturb the beat intervals; no
     /// rate. (Motion the PPG family labels unacceptable is ``unacceptableWindowsGiveNoRate()``.)
