@@ -35,14 +35,21 @@ N = int(WINDOW * GRID)
 DFT = np.exp(-2j * np.pi * np.outer(FREQS, np.arange(N)) / GRID)
 
 
-def estimate(t, v, start):
+def filtered(t, v, start):
+    """One modulation's window starting at `start`: interpolated onto the GRID-Hz grid with MARGIN s
+    each side, band-passed forwards and backwards, cut to the window and detrended (the stage's
+    estimator; spectral-threshold.py and count-agreement.py use it too)."""
     pad = int(MARGIN * GRID)
     grid = start + (np.arange(N + 2 * pad) - pad) / GRID
     x = np.interp(grid, t, v)
     x = x - x.mean()
     y = sosfiltfilt(SOS, x)[pad:pad + N]
     i = np.arange(N) - (N - 1) / 2
-    y = y - y.mean() - (i @ y) / (i @ i) * i
+    return y - y.mean() - (i @ y) / (i @ i) * i
+
+
+def estimate(t, v, start):
+    y = filtered(t, v, start)
     p = np.abs(DFT @ (y * (0.5 - 0.5 * np.cos(2 * np.pi * np.arange(N) / (N - 1))))) ** 2
     k = int(np.argmax(np.where(BAND, p, -1)))
     purity = p[max(0, k - 16):k + 17].sum() / p.sum()

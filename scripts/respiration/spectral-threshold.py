@@ -106,14 +106,7 @@ SOURCES = {
 def spectrum(t, v, start):
     """Normalised periodogram of one modulation over one window (the estimator of noise-gate.py)."""
     m = (t >= start - MARGIN) & (t < start + WINDOW + MARGIN)
-    t, v = t[m], v[m]
-    pad = int(MARGIN * GRID)
-    grid = start + (np.arange(N + 2 * pad) - pad) / GRID
-    x = np.interp(grid, t, v)
-    x = x - x.mean()
-    y = ng.sosfiltfilt(ng.SOS, x)[pad:pad + N]
-    i = np.arange(N) - (N - 1) / 2
-    y = y - y.mean() - (i @ y) / (i @ i) * i
+    y = ng.filtered(t[m], v[m], start)
     p = np.abs(ng.DFT @ (y * (0.5 - 0.5 * np.cos(2 * np.pi * np.arange(N) / (N - 1))))) ** 2
     return p / p[PURITY].sum()
 
