@@ -327,7 +327,8 @@ struct RespirationStream {
             Self.removeOutliers(&times, &values)
             // A modulation whose values do not vary beyond floating-point rounding (a simulator's
             // identical beats: the beat times' rounding repeats with a few beats' period and,
-            // normalised, makes a perfectly concentrated peak) carries no breathing.
+            // normalised, makes a perfectly concentrated peak), or do so in fewer beats than two
+            // breaths move (a start-up transient), carries no breathing.
             guard Self.varies(values) else {
                 failed.constant += 1
                 continue
@@ -421,19 +422,27 @@ struct RespirationStream {
         return end - last <= 6
     }
 
-    /// Whether `values` vary by more than floating-point rounding: their range exceeds 10⁻⁹ of
-    /// their largest magnitude (far below any sensor's resolution: 1 nV in 1 mV, 1 ns in a 1-s
-    /// interval), so a modulation of identical beats is not analysed.
+    /// Whether `values` vary beyond floating-point rounding in at least
+    /// ``minimumVaryingBeats`` beats: values further from their median than 10⁻⁹ of their
+    /// largest magnitude (far below any sensor's resolution: 1 nV in 1 mV, 1 ns in a 1-s
+    /// interval). Breathing moves every beat; the peak and trough beats of two breaths are the
+    /// fewest a rate needs. So a modulation of identical beats is not analysed, nor one whose only
+    /// variation is a few beats' start-up transient (the ECG chain's first five beats settle to
+    /// within 10⁻⁶; those the outlier rule keeps would otherwise make the window's spectrum).
+    /// - Complexity: O(n log n) in the window's beats.
     static func varies(_ values: [Double]) -> Bool {
-        guard var lo = values.first else { return false }
-        var hi = lo, size = abs(lo)
-        for v in values {
-            lo = min(lo, v)
-            hi = max(hi, v)
-            size = max(size, abs(v))
-        }
-        return hi - lo > 1e-9 * size
+        guard !values.isEmpty else { return false }
+        let s = values.sorted()
+        let median = s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+        let rounding = 1e-9 * max(abs(s[0]), abs(s[s.count - 1]))
+        var varying = 0
+        for v in values where abs(v - median) > rounding { varying += 1 }
+        return varying >= minimumVaryingBeats
     }
+
+    /// Beats that must differ from the window's median for a modulation to be analysed
+    /// (``varies(_:)``).
+    static let minimumVaryingBeats = 4
 
     /// Drops values further than 4 scaled median absolute deviations from the median (a missed
     /// or ectopic beat's interval, an artefact's amplitude). Deviations within floating-point

@@ -170,6 +170,46 @@ func describe(_ rows: [Streamed<RespirationWindow>]) -> [String] {
         #expect(rows.contains { $0.value.nullReason?.contains("without beat-to-beat variation") == true })
     }
 
+    /// Identical beats after the ECG chain's start-up: the first five beats' R amplitude and QRS
+    /// area settle from 1.4 % and 9 % off to within 10⁻⁶ (values read from the chain on a
+    /// synthetic 72/min ECG without breathing, first beat 0.5 s into the recording), the rest
+    /// equal. The outlier rule drops the first four and keeps the fifth; one varying beat is no
+    /// breathing, so no rate (before the rule counted varying beats, the first window got
+    /// 6.9 breaths/min).
+    @Test func startUpTransientOfIdenticalBeatsGivesNoRate() throws {
+        let amplitude = [0.8614406585693359, 0.8750143647193909, 0.8734204173088074, 0.8735478520393372, 0.8735405206680298]
+        let area = [0.01424482266108195, 0.01584850682152642, 0.015654480457305907, 0.0156702717145284, 0.015669340557522244]
+        var ecg = [DerivedEvent]()
+        for k in 0..<720 {
+            let t = (180 + 300 * Double(k)) / 360
+            let a = k < amplitude.count ? amplitude[k] : 0.8735407590866089
+            let q = k < area.count ? area[k] : 0.015669369697570802
+            ecg.append(
+                DerivedEvent(
+                    series: "ecg_beats", stream: "m/electrocardiogram/II", time: t,
+                    values: [.label("N"), .number(a), .number(q), .label("excellent")]))
+        }
+        let rows = try runRespiration(ecg)
+        #expect(rows.count >= 2 * 18)
+        for w in rows {
+            #expect(w.value.breathsPerMinute == nil, "\(w.value.source) \(w.value.startSeconds): \(w.value.breathsPerMinute ?? 0)")
+        }
+    }
+
+    /// Fewer than four beats off the median (rounding aside) is no variation; four is.
+    @Test func varyingBeatsAreCounted() {
+        var v = [Double](repeating: 0.8, count: 40)
+        v[3] = 0.81
+        v[9] = 0.79
+        v[20] = 0.8 + 1e-15
+        #expect(!RespirationStream.varies(v))
+        v[25] = 0.805
+        #expect(!RespirationStream.varies(v))
+        v[30] = 0.795
+        #expect(RespirationStream.varies(v))
+        #expect(!RespirationStream.varies([]))
+    }
+
     /// The outlier rule on quantised intervals (beats at 125-Hz sample instants, 8-ms steps):
     /// with most intervals one sample count (MAD zero, or rounding-sized), those a sample or two
     /// away stay in, while a missed beat's doubled interval is dropped.
