@@ -432,13 +432,20 @@ struct RespirationStream {
     /// - Complexity: O(n log n) in the window's beats.
     static func varies(_ values: [Double]) -> Bool {
         guard !values.isEmpty else { return false }
-        let s = values.sorted()
-        let median = s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
-        let rounding = 1e-9 * max(abs(s[0]), abs(s[s.count - 1]))
+        let m = median(values), rounding = roundingScale(values)
         var varying = 0
-        for v in values where abs(v - median) > rounding { varying += 1 }
+        for v in values where abs(v - m) > rounding { varying += 1 }
         return varying >= minimumVaryingBeats
     }
+
+    /// The median of `x` (not empty); O(n log n).
+    static func median(_ x: [Double]) -> Double {
+        let s = x.sorted()
+        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+    }
+
+    /// Floating-point rounding at the scale of `values`: 10⁻⁹ of their largest magnitude.
+    static func roundingScale(_ values: [Double]) -> Double { 1e-9 * values.reduce(0) { max($0, abs($1)) } }
 
     /// Beats that must differ from the window's median for a modulation to be analysed
     /// (``varies(_:)``).
@@ -452,13 +459,8 @@ struct RespirationStream {
     /// stands in for it — the MAD breaks down on data with more than 50 % ties (Rousseeuw & Croux
     /// 1993), and a rounding-sized MAD would drop every interval a sample away from the median.
     static func removeOutliers(_ times: inout [Double], _ values: inout [Double]) {
-        func median(_ x: [Double]) -> Double {
-            let s = x.sorted()
-            return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
-        }
         guard !values.isEmpty else { return }
-        let m = median(values)
-        let rounding = 1e-9 * values.reduce(0) { max($0, abs($1)) }
+        let m = median(values), rounding = roundingScale(values)
         let deviations = values.map { abs($0 - m) <= rounding ? 0 : abs($0 - m) }
         var mad = 1.4826 * median(deviations)
         if mad == 0 {
