@@ -155,6 +155,13 @@ struct WaveDelineatorTests {
         #expect(off > 0.045 && off < 0.16, "QRS offset \(off)")
     }
 
+    /// The median of |w| over `w[from..<to]` by sorting (the lower middle value of an even
+    /// count; 0 when empty): the reference for ``WaveDelineator/exceedsMedianMagnitude``.
+    static func medianMagnitude(_ w: UnsafeBufferPointer<Float>, from: Int, to: Int) -> Float {
+        let m = w[max(from, 0)..<min(to, w.count)].map { abs($0) }.sorted()
+        return m.isEmpty ? 0 : m[(m.count - 1) / 2]
+    }
+
     @Test("the noise test counts instead of sorting: same answer as v > factor × median |w|")
     func noiseGateEqualsMedian() {
         // A deterministic pseudo-random sequence (with repeated values, so ties occur), every
@@ -167,7 +174,7 @@ struct WaveDelineatorTests {
         w.withUnsafeBufferPointer { p in
             for from in stride(from: 0, to: 160, by: 7) {
                 for n in 0...40 {
-                    let median = WaveDelineator.medianMagnitude(p, from: from, to: from + n)
+                    let median = Self.medianMagnitude(p, from: from, to: from + n)
                     for v: Float in [0, 0.5, 6 * median - 0.25, 6 * median, 6 * median + 0.25, 20] {
                         #expect(WaveDelineator.exceedsMedianMagnitude(v, factor: 6, p, from: from, to: from + n) == (v > 6 * median))
                     }

@@ -146,12 +146,11 @@ struct WaveDelineator {
             // the largest of them within 80 ms after the spike instead of the spike, when that
             // stands clear of the lead's noise (above 6 × the median |W| 60–250 ms before).
             var wideReference = big
+            let noiseFrom = max(im - samples(0.25), widx(valid.lowerBound, 2) + 1), noiseTo = im - samples(0.06)
             if let b = best, abs(b - im) <= 3, let l = maxima.firstIndex(of: last) {
                 var after: Float = 0
                 for nx in maxima[(l + 1)...] where nx - last <= samples(0.08) { after = max(after, abs(w2[nx])) }
-                if after > 6 * medianMagnitude(w2, from: max(im - samples(0.25), widx(valid.lowerBound, 2) + 1), to: im - samples(0.06)) {
-                    wideReference = after
-                }
+                if exceedsMedianMagnitude(after, factor: 6, w2, from: noiseFrom, to: noiseTo) { wideReference = after }
             }
             if let f = maxima.firstIndex(of: first), f > 0 {
                 let q = maxima[f - 1]
@@ -171,7 +170,6 @@ struct WaveDelineator {
             // the last kept, is the other slope of one broad deflection (a paced or bundle-branch
             // QS or R wave lasts up to 120 ms; P and T slopes at 2^2 are far below the QRS's).
             if var l = maxima.firstIndex(of: last) {
-                let noiseFrom = max(im - samples(0.25), widx(valid.lowerBound, 2) + 1), noiseTo = im - samples(0.06)
                 while l + 1 < maxima.count {
                     l += 1
                     let nx = maxima[l]
@@ -415,20 +413,11 @@ struct WaveDelineator {
         moduloMaxima(w, from: from, to: to).filter { abs(w[$0]) > threshold }
     }
 
-    /// The median of |w| over `w[from..<to]` (clamped; the lower middle value of an even count),
-    /// 0 when empty.
-    static func medianMagnitude(_ w: UnsafeBufferPointer<Float>, from: Int, to: Int) -> Float {
-        let lo = max(from, 0), hi = min(to, w.count)
-        guard hi > lo else { return 0 }
-        return withUnsafeTemporaryAllocation(of: Float.self, capacity: hi - lo) { buffer in
-            for i in lo..<hi { buffer[i - lo] = abs(w[i]) }
-            return WaveSort.orderStatistics(UnsafeBufferPointer(buffer), positions: [(hi - lo - 1) / 2])[0]
-        }
-    }
-
-    /// Whether `v > factor × ` ``medianMagnitude(_:from:to:)`` of the same range, without sorting: the
-    /// lower middle |w| times `factor` is below `v` exactly when more than half of the values are
-    /// (at least `(n − 1) / 2 + 1` of them; `factor · x` is monotone in x). Empty range: `v > 0`.
+    /// Whether `v > factor ×` the median of |w| over `w[from..<to]` (clamped; the lower middle value
+    /// of an even count), without sorting: the lower middle |w| times `factor` is below `v` exactly
+    /// when more than half of the values are (at least `(n − 1) / 2 + 1` of them; `factor · x` is
+    /// monotone in x). Empty range: `v > 0`. The noise gate of the pacing-spike and wide-QRS rules.
+    /// - Complexity: O(to − from).
     static func exceedsMedianMagnitude(_ v: Float, factor: Float, _ w: UnsafeBufferPointer<Float>, from: Int, to: Int) -> Bool {
         let lo = max(from, 0), hi = min(to, w.count)
         guard hi > lo else { return v > 0 }
