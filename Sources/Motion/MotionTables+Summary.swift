@@ -60,8 +60,8 @@ extension MotionTables {
         SummaryFigure(
             family: MotionFamily.name, name: "mvpa_bout10_min", unit: "min",
             meaning:
-                "minutes of MVPA in bouts of ≥ 10 min (GGIR's 80 % rule; motion_daily.mvpa_bout10_min) summed over the valid days; empty without a valid day",
-            aggregation: .sum, sourceTable: "motion_daily", sourceColumn: "mvpa_bout10_min"),
+                "minutes of MVPA in bouts of ≥ 10 min (GGIR's 80 % rule; motion_daily.mvpa_bout10_min) per valid day, mean over the valid days (GGIR's plain average of valid days); empty without a valid day",
+            aggregation: .mean, sourceTable: "motion_daily", sourceColumn: "mvpa_bout10_min"),
         SummaryFigure(
             family: MotionFamily.name, name: "cadence_peak30_spm", unit: "1/min",
             meaning:
@@ -80,18 +80,18 @@ extension MotionTables {
         SummaryFigure(
             family: MotionFamily.name, name: "mvpa_bout1_min", unit: "min",
             meaning:
-                "minutes of MVPA in bouts of ≥ 1 min (GGIR's 80 % rule; motion_daily.mvpa_bout1_min) summed over the valid days; empty without a valid day",
-            aggregation: .sum, sourceTable: "motion_daily", sourceColumn: "mvpa_bout1_min"),
+                "minutes of MVPA in bouts of ≥ 1 min (GGIR's 80 % rule; motion_daily.mvpa_bout1_min) per valid day, mean over the valid days; empty without a valid day",
+            aggregation: .mean, sourceTable: "motion_daily", sourceColumn: "mvpa_bout1_min"),
         SummaryFigure(
             family: MotionFamily.name, name: "mvpa_bout5_min", unit: "min",
             meaning:
-                "minutes of MVPA in bouts of ≥ 5 min (GGIR's 80 % rule; motion_daily.mvpa_bout5_min) summed over the valid days; empty without a valid day",
-            aggregation: .sum, sourceTable: "motion_daily", sourceColumn: "mvpa_bout5_min"),
+                "minutes of MVPA in bouts of ≥ 5 min (GGIR's 80 % rule; motion_daily.mvpa_bout5_min) per valid day, mean over the valid days; empty without a valid day",
+            aggregation: .mean, sourceTable: "motion_daily", sourceColumn: "mvpa_bout5_min"),
         SummaryFigure(
             family: MotionFamily.name, name: "sed_in_bouts30_min", unit: "min",
             meaning:
-                "sedentary minutes in bouts of ≥ 30 min over a valid clock day, sleep period included (motion_daily.sed_in_bouts30_min), summed over the valid days; empty without a valid day",
-            aggregation: .sum, sourceTable: "motion_daily", sourceColumn: "sed_in_bouts30_min"),
+                "sedentary minutes in bouts of ≥ 30 min over a valid clock day, sleep period included (motion_daily.sed_in_bouts30_min), mean over the valid days; empty without a valid day",
+            aggregation: .mean, sourceTable: "motion_daily", sourceColumn: "sed_in_bouts30_min"),
         SummaryFigure(
             family: MotionFamily.name, name: "sed_to_active_tp", unit: "1/min",
             meaning:
@@ -103,10 +103,10 @@ extension MotionTables {
                 "peak 1-min cadence of a valid day (steps in its highest clock minute; motion_daily.cadence_peak1_spm), mean over the valid days; empty without a valid day",
             aggregation: .mean, sourceTable: "motion_daily", sourceColumn: "cadence_peak1_spm"),
         SummaryFigure(
-            family: MotionFamily.name, name: "cadence_ge100_min", type: .integer, unit: "min",
+            family: MotionFamily.name, name: "cadence_ge100_min", unit: "min",
             meaning:
-                "minutes with at least 100 steps on a valid day (motion_daily.cadence_ge100_min) summed over the valid days; empty without a valid day",
-            aggregation: .sum, sourceTable: "motion_daily", sourceColumn: "cadence_ge100_min"),
+                "minutes with at least 100 steps on a valid day (motion_daily.cadence_ge100_min), mean over the valid days; empty without a valid day",
+            aggregation: .mean, sourceTable: "motion_daily", sourceColumn: "cadence_ge100_min"),
         SummaryFigure(
             family: MotionFamily.name, name: "sleep_efficiency",
             meaning:
@@ -125,8 +125,8 @@ extension MotionTables {
         SummaryFigure(
             family: MotionFamily.name, name: "nap_min", unit: "min",
             meaning:
-                "time in nap bouts outside the sleep period (motion_nights.nap_s; option naps, GGIR's nap window and durations), minutes, summed over the nights analysed for naps",
-            aggregation: .sum, sourceTable: "motion_nights", sourceColumn: "nap_s"),
+                "time in nap bouts outside the sleep period (motion_nights.nap_s; option naps, GGIR's nap window and durations), minutes, mean over the nights analysed for naps; empty without one (naps off by default)",
+            aggregation: .mean, sourceTable: "motion_nights", sourceColumn: "nap_s"),
         SummaryFigure(
             family: MotionFamily.name, name: "night_rotation_rate_dps", unit: "deg/s",
             meaning:

@@ -287,6 +287,43 @@ struct SummaryFigureContractTests {
         #expect(missing.isEmpty, "declared figures no fixture gave data: \(missing)")
     }
 
+    /// The converse of ``everyDeclaredFigureFilled()``: where every row a figure summarises has
+    /// its source column empty (a 3-min accelerometer recording has `motion_daily` rows but no
+    /// valid day, so no bout minutes), the figure is empty too, never 0. Counts (integer sums:
+    /// beats, windows with a rate, episodes, steps) and shares (the share of assessed windows
+    /// with a rate) are exempt: a count of nothing is 0, and so is a share of none.
+    /// Before: the per-valid-day bout, sedentary-bout and cadence minutes were summed figures,
+    /// written as 0.0 without a valid day although declared "empty without a valid day".
+    @Test("a figure is empty where the rows it summarises hold no value (counts excepted)")
+    func emptyWhereTheSourceIsEmpty() throws {
+        let vocabulary = AnalysisRegistry.summaryVocabulary
+        var checked = Set<String>()
+        for run in try Self.runs() {
+            let summaries = run.sink.named("recording_summary") + run.sink.named("daily_summary")
+            for figure in vocabulary.figures where !(figure.aggregation == .sum && figure.type == .integer) && figure.aggregation != .share
+            {
+                guard let table = figure.sourceTable, let column = figure.sourceColumn else { continue }
+                let declaring = AnalysisRegistry.families.filter { $0.tables.contains { $0.name == table } }.map(\.name)
+                let bySource = declaring != [figure.family]
+                let rows = run.sink.named(table).filter { row in
+                    (!bySource || row["source"] == nil || row["source"] == .text(figure.family))
+                        && (row["recommended"] == nil || row["recommended"] == .integer(1))
+                }
+                guard !rows.isEmpty, rows.allSatisfy({ $0[column] == nil || $0[column] == .null }) else { continue }
+                checked.insert("\(figure.family)/\(figure.name)")
+                for row in summaries where row["family"] == .text(figure.family) {
+                    let v = row[figure.name]
+                    #expect(
+                        v == nil || v == .null,
+                        "\(run.name): \(figure.family)/\(figure.name) is \(String(describing: v)) although every \(table).\(column) is empty"
+                    )
+                }
+            }
+        }
+        // The 3-min Datasets accelerometer recordings have no valid day.
+        #expect(checked.contains("motion/mvpa_bout10_min"), "checked: \(checked.sorted())")
+    }
+
     @Test("motion's steps and wear hours equal motion_daily's sums")
     func motionMatchesDaily() throws {
         let path = Fixtures.repositoryRoot.appendingPathComponent("Datasets/\(Self.datasets[3])").path
