@@ -145,6 +145,41 @@ struct SummaryTablesTests {
         #expect(day1.value(.median) == 30 && day1.values.count == 5)
     }
 
+    /// A sum without facts is 0 only in a row that analysed some time: an accelerometer file whose
+    /// only sample record is rejected (a NaN component, reported) gives a motion row with 0
+    /// analysed hours, whose counts (steps) and times (wear, sedentary) are empty, not 0; the same
+    /// file with the record intact gives 0 where nothing was counted. Before: steps 0, wear_hours
+    /// 0.0 and the intensity minutes 0.0 for a recording of which nothing was analysed.
+    @Test func sumsWithoutAnalysedTimeAreEmpty() throws {
+        let dir = TemporaryDirectory()
+        let header =
+            #"{"type":"header","schema":"sensorkit-ndjson","version":1,"sensor":"accelerometer","deviceId":"w","exporter":"test"}"#
+        let samples = (0..<200).map { i in
+            #"{"startDate":\#(1_700_000_000 + Double(i) / 50),"identifier":\#(i),"acceleration":{"x":"#
+                + (i == 7 ? "NaN" : "0.0") + #","y":0.0,"z":1.0}}"#
+        }
+        let record = #"{"type":"accelerometer","deviceId":"w","sample":["# + samples.joined(separator: ",") + "]}"
+        func motionRow(_ text: String, _ name: String) throws -> [String: ResultValue] {
+            let path = dir.url.appendingPathComponent(name).path
+            try (header + "\n" + text + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+            let sink = MemorySink()
+            _ = try RecordingAnalysis.run(path: path, analysis: AnalysisConfiguration(), sink: sink)
+            return try #require(sink.named("recording_summary").first { $0["family"] == .text("motion") })
+        }
+        let rejected = try motionRow(record, "rejected.ndjson")
+        #expect(rejected["analysed_hours"] == .real(0))
+        for name in ["steps", "wear_hours", "non_wear_hours", "sedentary_min", "light_min", "mvpa_min"] {
+            #expect(rejected[name] == .null, "\(name): \(String(describing: rejected[name]))")
+        }
+        let intact = try motionRow(record.replacingOccurrences(of: "NaN", with: "0.0"), "intact.ndjson")
+        guard case .real(let hours)? = intact["analysed_hours"] else {
+            Issue.record("no analysed hours")
+            return
+        }
+        #expect(hours > 0)
+        #expect(intact["steps"] == .integer(0))
+    }
+
     /// A figure with local hours counts facts starting in those hours of the local clock only, and
     /// none on a clock that is not local; a median figure is exact per day and per recording.
     @Test func localHoursAndMedian() {

@@ -22,13 +22,15 @@ public struct SummaryVocabulary: Sendable, Hashable {
         public var meaning: String
 
         /// The value of this column in a row of `family` with these figures: the aggregate, 0 for a
-        /// sum without facts in a declaring family's row, `nil` otherwise.
+        /// sum without facts in a declaring family's row that analysed some time (a count of
+        /// nothing over analysed data is 0; over no analysed data — every sample rejected, a
+        /// stream without segments — it is unknown), `nil` otherwise.
         /// - Parameters:
         ///   - figures: the row's figures.
         ///   - family: the row's family.
         public func value(in figures: SummaryFigures, family: String) -> Double? {
             if let v = figures.value(name, aggregation) { return v }
-            return aggregation == .sum && families.contains(family) ? 0 : nil
+            return aggregation == .sum && families.contains(family) && figures.analysedSeconds > 0 ? 0 : nil
         }
 
         /// The value as a result value (integers rounded).

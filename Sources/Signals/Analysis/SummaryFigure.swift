@@ -14,8 +14,10 @@
 public struct SummaryFigure: Sendable, Hashable, Codable {
     /// How a figure's facts are added up per recording and per local day.
     public enum Aggregation: String, Sendable, Hashable, Codable, CaseIterable {
-        /// Σ value. With no fact the figure is 0 in the rows of a family that declares it (a count
-        /// of nothing is 0) and empty in other families' rows.
+        /// Σ value. With no fact the figure is 0 in the rows of a family that declares it and
+        /// analysed some time (a count of nothing is 0), empty in a row without analysed time
+        /// (nothing was counted) and in other families' rows. A total over a population that may
+        /// be empty (valid days, nights) is a ``mean`` instead.
         case sum
         /// Σ value·weight / Σ weight: a mean over the facts (weight 1 for a plain mean over
         /// windows, seconds or samples for a time- or sample-weighted mean). Empty without facts.
