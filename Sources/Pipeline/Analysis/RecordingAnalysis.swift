@@ -257,6 +257,8 @@ public enum RecordingAnalysis {
         var owner: [(source: Int, local: Int)] = [] // global stream index → (file, local index)
         var used = Set<Int>() // families that claimed a stream
         var implausible: [Int: Int] = [:] // global stream index → samples at implausible times
+        var gridding: [Int: ECGTimeGridding] = [:] // ECG streams → their grid (explicit times only)
+        var gridded: [SampleBlock] = []
         while true {
             // Non-block events first (announcements must precede their blocks); then the block
             // that starts earliest across files (ties: the earlier file).
@@ -303,6 +305,7 @@ public enum RecordingAnalysis {
                     }
                 }
                 claimedBy.append(claimers)
+                if info.key.sensor == .electrocardiogram && !claimers.isEmpty { gridding[index] = ECGTimeGridding() }
                 output.figures.announce(index: index, info: info)
                 let attributes = storedAttributes(info, device: announced.device)
                 summary.streamSummaries.append(
@@ -330,7 +333,15 @@ public enum RecordingAnalysis {
                     continue
                 }
                 output.figures.add(b)
-                for f in claimedBy[index] { try router.call(f, output: output) { try $0.consume(b, output: output) } }
+                if gridding[index] != nil {
+                    gridded.removeAll(keepingCapacity: true)
+                    gridding[index]!.process(b, into: &gridded)
+                    for g in gridded {
+                        for f in claimedBy[index] { try router.call(f, output: output) { try $0.consume(g, output: output) } }
+                    }
+                } else {
+                    for f in claimedBy[index] { try router.call(f, output: output) { try $0.consume(b, output: output) } }
+                }
                 if let progress, b.count > 0 {
                     decoded.samples += b.count
                     decoded.firstTime = min(decoded.firstTime, b.time(at: 0))
@@ -344,6 +355,26 @@ public enum RecordingAnalysis {
             case .annotation(let a):
                 // The input's own annotations: stored as they come (the decoder bounds them).
                 try output.emit(AnnotationTables.annotations, a)
+            }
+        }
+        // ECG streams gridded from explicit times: what is still held, and the note per stream.
+        for index in gridding.keys.sorted() {
+            gridded.removeAll(keepingCapacity: true)
+            gridding[index]!.finish(into: &gridded)
+            for g in gridded {
+                for f in claimedBy[index] { try router.call(f, output: output) { try $0.consume(g, output: output) } }
+            }
+            let rates = gridding[index]!.rates
+            guard !rates.isEmpty else { continue }
+            let distinct = rates.reduce(into: [Double]()) { if !$0.contains($1) { $0.append($1) } }
+            summary.analysisIssues.append(
+                AnalysisIssue(
+                    stream: summary.streamSummaries[index].key.description,
+                    message: "explicit sample times (a time column): \(rates.count) segment(s) put on a uniform grid before "
+                        + "the ECG analyses, at \(distinct.prefix(4).map { "\($0)" }.joined(separator: ", ")) Hz (each segment's "
+                        + "mean rate over its first \(ECGTimeGridding.lookAhead) samples, whole hertz within 0.1 %; linear interpolation)"))
+            for note in gridding[index]!.notes {
+                summary.analysisIssues.append(AnalysisIssue(stream: summary.streamSummaries[index].key.description, message: note))
             }
         }
         // Subscribers finish after their publishers: the publishers' last rows carry events.
