@@ -72,8 +72,8 @@ public struct RespirationOptions: Sendable, Hashable {
     /// at ``spectralSpan`` 2 only, and only where the span is full (not a recording's first and
     /// last two windows, where fewer spectra are averaged and every simulated maximum lay).
     ///
-    /// Off by default: on the BIDMC development part they raise the fused coverage from 64.3 % to
-    /// 64.9 % at the same MAE (0.73 breaths/min; in-sample), but cost about a fifth of the
+    /// Off by default: on the BIDMC development part they raise the fused coverage from 72.1 % to
+    /// 72.7 % at about the same MAE (0.74 → 0.73 breaths/min; in-sample), but cost about a fifth of the
     /// respiration stage's time on a day without breathing (each window's per-modulation spectra
     /// and their product), which takes the stage from ≈ 0.085 to ≈ 0.10 of the ECG and PPG
     /// chains — the speed target's bound (Benchmarks/README.md, "Respiration stage").

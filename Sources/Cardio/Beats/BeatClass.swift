@@ -42,13 +42,18 @@ public struct BeatFeatures: Sendable, Hashable {
     /// The morphology signal (block-averaged to 125–250 Hz, band-passed 0.7–35 Hz) at the R apex,
     /// in the input's unit, signed: the R amplitude above the baseline the high-pass removes.
     public var rAmplitude: Double?
-    /// The morphology signal's R apex above the beat's own PR-segment baseline (its mean over
-    /// 110…70 ms before the apex), in the input's unit: the R amplitude with the local baseline
+    /// The R apex above the beat's own PR-segment baseline (its mean over 110…70 ms before the
+    /// detected peak), in the input's unit, read from the block-averaged signal low-passed at
+    /// 35 Hz without the morphology signal's high-pass (whose memory of the previous beats would
+    /// tie it to the preceding RR interval); the apex is the local extreme nearest the detected
+    /// peak on its deflection's side, refined by a parabola (sub-sample, Merri et al. 1990,
+    /// IEEE TBME 37:99): the R amplitude with the local baseline
     /// removed, whatever the lead's unit (the respiratory amplitude modulation; Charlton et al.
     /// 2016, doi:10.1088/0967-3334/37/4/610). `nil` when the beat's samples are masked.
     public var rAboveBaseline: Double?
-    /// Area of the morphology signal above the PR-segment baseline from QRS onset to offset (the
-    /// slope-envelope limits of ``qrsWidthSeconds``), input unit × s, signed: the QRS area whose
+    /// Area above the PR-segment baseline from QRS onset to offset (the slope-envelope limits of
+    /// ``qrsWidthSeconds``) of the same low-passed signal as ``rAboveBaseline`` (not high-passed),
+    /// input unit × s, signed: the QRS area whose
     /// respiratory modulation Moody et al. used (G. B. Moody, R. G. Mark, A. Zoccola, S. Mantero,
     /// "Derivation of respiratory signals from multi-lead ECGs", Computers in Cardiology
     /// 12:113–116, 1985). `nil` when the beat's samples are masked.

@@ -105,11 +105,14 @@ extension BeatClassifier {
         return (m.width, m.polarity)
     }
 
-    /// QRS width (s), polarity, the R apex above the PR-segment baseline and the QRS area above
-    /// it (input unit × s) of the beat centred at `c` of the morphology signal `v`.
+    /// QRS width (s), polarity and the QRS area above the PR-segment baseline (input unit × s) of
+    /// the beat centred at `c` of the morphology signal `v`; the area of `low` instead when given
+    /// (the beat's span of ``BeatClassifier/lowRing``, not high-passed: as for
+    /// ``rAboveBaseline(_:center:)``, the high-pass's memory of the previous beats would tie the
+    /// area to the preceding RR interval), between the same onset and offset.
     func qrsMorphology(
-        _ v: UnsafeBufferPointer<Float>, center c: Int
-    ) -> (width: Double, polarity: Bool, rAboveBaseline: Double, area: Double) {
+        _ v: UnsafeBufferPointer<Float>, center c: Int, low: UnsafeBufferPointer<Float>? = nil
+    ) -> (width: Double, polarity: Bool, area: Double) {
         let lo = max(1, c - widthSearchPre), hi = min(v.count - 2, c + widthSearchPost)
         func slope(_ k: Int) -> Float { abs(v[k + 1] - v[k - 1]) }
         var m: Float = 0, km = c
@@ -130,11 +133,46 @@ extension BeatClassifier {
         var top = -Float.infinity, bottom = Float.infinity
         for k in max(0, c - slopeSearch)...min(v.count - 1, c + slopeSearch) { top = max(top, v[k]); bottom = min(bottom, v[k]) }
         var area: Float = 0
-        for k in on...off { area += v[k] - baseline }
-        return (
-            Double(off - on) / workingRate, top - baseline >= baseline - bottom, Double(v[c] - baseline),
-            Double(area) / workingRate
-        )
+        if let u = low {
+            var b: Float = 0
+            for k in (c - baselinePre)...(c - baselinePost) { b += u[k] }
+            b /= Float(baselinePre - baselinePost + 1)
+            for k in on...off { area += u[k] - b }
+        } else {
+            for k in on...off { area += v[k] - baseline }
+        }
+        return (Double(off - on) / workingRate, top - baseline >= baseline - bottom, Double(area) / workingRate)
+    }
+
+    /// The R apex above the PR-segment baseline (the mean over 110…70 ms before the detected
+    /// peak `c`) of `u`, the beat's span of the low-passed signal without the high-pass
+    /// (``BeatClassifier/lowRing``): the high-pass's memory of the previous beats shifts the
+    /// baseline between the PR segment and the apex by an amount set by the preceding RR
+    /// interval, which would tie the amplitude to the intervals (a synthetic ECG without
+    /// breathing, its only variation the intervals' jitter: correlation −0.93 with the preceding
+    /// interval on the high-passed signal). The apex: from `c`, the nearest local extreme on the
+    /// side of `u[c]`'s deflection from the baseline (climbing at most ``slopeSearch`` samples:
+    /// the 35-Hz low-pass delays it, and at the detected sample the value lies on the R wave's
+    /// slope, where the samples' timing changes it far more than breathing does), refined by the
+    /// parabola through it and its two neighbours (the sampled apex of a sharp R wave depends on
+    /// where the samples fall; parabolic interpolation of the R wave at low sampling rates:
+    /// M. Merri, D. C. Farden, J. G. Mottley, E. L. Titlebaum, "Sampling frequency of the
+    /// electrocardiogram for spectral analysis of the heart rate variability", IEEE Trans Biomed
+    /// Eng 37(1):99–106, 1990).
+    func rAboveBaseline(_ u: UnsafeBufferPointer<Float>, center c: Int) -> Double {
+        var baseline: Float = 0
+        for k in (c - baselinePre)...(c - baselinePost) { baseline += u[k] }
+        baseline /= Float(baselinePre - baselinePost + 1)
+        let sign: Float = u[c] >= baseline ? 1 : -1
+        let lo = max(1, c - slopeSearch), hi = min(u.count - 2, c + slopeSearch)
+        var k = min(max(c, lo), hi)
+        let step = k < hi && sign * u[k + 1] > sign * u[k] ? 1 : -1
+        while k + step >= lo && k + step <= hi && sign * u[k + step] > sign * u[k] { k += step }
+        let a = u[k - 1], b = u[k], d = u[k + 1]
+        let curvature = a - 2 * b + d
+        // Refined only at a true extreme (not where the climb stopped at its limit).
+        guard sign * curvature < 0, sign * a <= sign * b, sign * d <= sign * b else { return Double(b - baseline) }
+        return Double(b - 0.125 * (a - d) * (a - d) / curvature - baseline)
     }
 
     mutating func makeCluster(_ template: [Float]) -> Cluster {
@@ -270,11 +308,11 @@ extension BeatClassifier {
                 let aligned = (Double(s.sample / decimation + shiftF) + delta) * Double(decimation)
                 f.normalAlignmentSamples = aligned - Double(s.sample)
             }
-            let morphology = qrsMorphology(v, center: center)
+            let morphology = s.low.withUnsafeBufferPointer { qrsMorphology(v, center: center, low: $0) }
             let (width, polarity) = (morphology.width, morphology.polarity)
             f.qrsWidthSeconds = width
             f.rAmplitude = Double(v[center])
-            f.rAboveBaseline = morphology.rAboveBaseline
+            f.rAboveBaseline = s.low.withUnsafeBufferPointer { rAboveBaseline($0, center: center) }
             f.qrsArea = morphology.area
             f.normalQRSWidthSeconds = normal.widthSeconds
             f.normalCorrelation = Double(corrN)

@@ -189,6 +189,11 @@ public struct BeatClassifier: Sendable {
     // MARK: Signal state
 
     var ring: [Float]
+    /// The block-averaged signal low-passed at 35 Hz only (no high-pass), in step with ``ring``:
+    /// the R amplitude above the PR segment (``BeatFeatures/rAboveBaseline``) is read from it, so
+    /// the high-pass's memory of the previous beats (a baseline that drifts between the PR segment
+    /// and the apex by an amount set by the preceding RR interval) does not enter it.
+    var lowRing: [Float]
     var workIndex = 0
     var rawIndex = 0
     var groupSum: Double = 0
@@ -197,6 +202,7 @@ public struct BeatClassifier: Sendable {
     var inGap = true
     var hx1 = 0.0, hx2 = 0.0, hy1 = 0.0, hy2 = 0.0
     var lx1 = 0.0, lx2 = 0.0, ly1 = 0.0, ly2 = 0.0
+    var ux1 = 0.0, ux2 = 0.0, uy1 = 0.0, uy2 = 0.0
     /// Peaks waiting for their segment (raw indices), from `queueHead`.
     var queue: [Int] = []
     var queueHead = 0
@@ -279,6 +285,7 @@ public struct BeatClassifier: Sendable {
         while n < work(maximumPeakLatencySeconds + 3.0) + pre + post + 2 * margin { n <<= 1 }
         ringMask = n - 1
         ring = [Float](repeating: .nan, count: n)
+        lowRing = ring
         sinusP = [Float](repeating: 0, count: pFrom - pTo + 1)
         rrDifferences = [Double](repeating: 0, count: Self.irregularityBeats)
         rrDifferenceScratch = rrDifferences
@@ -373,57 +380,68 @@ public struct BeatClassifier: Sendable {
         var gs = groupSum, gc = groupCount, gm = groupMasked, wi = workIndex, gap = inGap
         var hx1 = self.hx1, hx2 = self.hx2, hy1 = self.hy1, hy2 = self.hy2
         var lx1 = self.lx1, lx2 = self.lx2, ly1 = self.ly1, ly2 = self.ly2
+        var ux1 = self.ux1, ux2 = self.ux2, uy1 = self.uy1, uy2 = self.uy2
         var i = start
-        var r = ring
+        var r = ring, u = lowRing
         ring = []
+        lowRing = []
         r.withUnsafeMutableBufferPointer { rp in
-            while i < samples.count && wi < stop {
-                if fp == nil && gc == 0 && i + d <= samples.count {
-                    // Whole group without flags: a non-finite sample makes the sum non-finite.
-                    var sum = 0.0
-                    for j in i..<(i + d) { sum += Double(samples[j]) }
-                    i += d
-                    gc = d
-                    if sum.isFinite { gs = sum } else { gm = true }
-                } else {
-                    let v = samples[i]
-                    if !v.isFinite || (fp.map { $0[i] & mask != 0 } ?? false) {
-                        gm = true
+            u.withUnsafeMutableBufferPointer { up in
+                while i < samples.count && wi < stop {
+                    if fp == nil && gc == 0 && i + d <= samples.count {
+                        // Whole group without flags: a non-finite sample makes the sum non-finite.
+                        var sum = 0.0
+                        for j in i..<(i + d) { sum += Double(samples[j]) }
+                        i += d
+                        gc = d
+                        if sum.isFinite { gs = sum } else { gm = true }
                     } else {
-                        gs += Double(v)
+                        let v = samples[i]
+                        if !v.isFinite || (fp.map { $0[i] & mask != 0 } ?? false) {
+                            gm = true
+                        } else {
+                            gs += Double(v)
+                        }
+                        gc += 1
+                        i += 1
                     }
-                    gc += 1
-                    i += 1
-                }
-                guard gc == d else { continue }
-                let k = wi
-                wi += 1
-                if gm {
-                    rp[k & rm] = .nan
-                    noteMasked(k, continuing: gap)
-                    gap = true
-                } else {
-                    let x = gs / Double(d)
-                    if gap {
-                        // Restart the filters at rest on the first valid value (no step response).
-                        gap = false
-                        hx1 = x; hx2 = x; hy1 = 0; hy2 = 0
-                        lx1 = 0; lx2 = 0; ly1 = 0; ly2 = 0
+                    guard gc == d else { continue }
+                    let k = wi
+                    wi += 1
+                    if gm {
+                        rp[k & rm] = .nan
+                        up[k & rm] = .nan
+                        noteMasked(k, continuing: gap)
+                        gap = true
+                    } else {
+                        let x = gs / Double(d)
+                        if gap {
+                            // Restart the filters at rest on the first valid value (no step response).
+                            gap = false
+                            hx1 = x; hx2 = x; hy1 = 0; hy2 = 0
+                            lx1 = 0; lx2 = 0; ly1 = 0; ly2 = 0
+                            ux1 = x; ux2 = x; uy1 = x; uy2 = x
+                        }
+                        let hy = hb0 * x + hb1 * hx1 + hb2 * hx2 - ha1 * hy1 - ha2 * hy2
+                        hx2 = hx1; hx1 = x; hy2 = hy1; hy1 = hy
+                        let ly = lb0 * hy + lb1 * lx1 + lb2 * lx2 - la1 * ly1 - la2 * ly2
+                        lx2 = lx1; lx1 = hy; ly2 = ly1; ly1 = ly
+                        rp[k & rm] = Float(ly)
+                        let uy = lb0 * x + lb1 * ux1 + lb2 * ux2 - la1 * uy1 - la2 * uy2
+                        ux2 = ux1; ux1 = x; uy2 = uy1; uy1 = uy
+                        up[k & rm] = Float(uy)
                     }
-                    let hy = hb0 * x + hb1 * hx1 + hb2 * hx2 - ha1 * hy1 - ha2 * hy2
-                    hx2 = hx1; hx1 = x; hy2 = hy1; hy1 = hy
-                    let ly = lb0 * hy + lb1 * lx1 + lb2 * lx2 - la1 * ly1 - la2 * ly2
-                    lx2 = lx1; lx1 = hy; ly2 = ly1; ly1 = ly
-                    rp[k & rm] = Float(ly)
+                    gs = 0; gc = 0; gm = false
                 }
-                gs = 0; gc = 0; gm = false
             }
         }
         ring = r
+        lowRing = u
         rawIndex += i - start
         groupSum = gs; groupCount = gc; groupMasked = gm; workIndex = wi; inGap = gap
         self.hx1 = hx1; self.hx2 = hx2; self.hy1 = hy1; self.hy2 = hy2
         self.lx1 = lx1; self.lx2 = lx2; self.ly1 = ly1; self.ly2 = ly2
+        self.ux1 = ux1; self.ux2 = ux2; self.uy1 = uy1; self.uy2 = uy2
         return i
     }
 
@@ -458,12 +476,14 @@ public struct BeatClassifier: Sendable {
         let first = c - pre - margin, last = c + post + margin
         let oldest = max(0, workIndex - ringMask - 1)
         var values = [Float](repeating: .nan, count: last - first + 1)
+        var low = values
         // The segment must still be in the ring (before the stream start it is padded).
         let valid = workIndex > 0 && (first >= oldest || oldest == 0)
         if valid {
             for k in first...last {
                 let j = min(max(k, oldest), workIndex - 1)
                 values[k - first] = ring[j & ringMask]
+                low[k - first] = lowRing[j & ringMask]
             }
         }
         // A masked run between the previous beat and this one makes the RR before a gap.
@@ -489,7 +509,7 @@ public struct BeatClassifier: Sendable {
         }
         lastQRSSlope = valid && !qrs.isNaN ? qrs : nil
         lastExtractedCenter = c
-        return Segment(sample: peak, values: values, valid: valid, gapBefore: gapBefore, pauseSlopeRatio: ratio)
+        return Segment(sample: peak, values: values, low: low, valid: valid, gapBefore: gapBefore, pauseSlopeRatio: ratio)
     }
 
     /// Largest |x[k+1] − x[k]| of the ring for `first ≤ k < last`, or `nil` when the range is
@@ -536,6 +556,8 @@ public struct BeatClassifier: Sendable {
 struct Segment: Sendable {
     var sample: Int
     var values: [Float]
+    /// The same span of ``BeatClassifier/lowRing`` (low-passed, not high-passed).
+    var low: [Float]
     var valid: Bool
     var gapBefore: Bool
     /// ``BeatFeatures/pauseSlopeRatio``.

@@ -30,11 +30,11 @@ public enum ECGBeatEvents {
                 "label of the ecg_quality window holding the beat (beats.quality); none outside assessed windows"),
             .number(
                 "r_above_baseline", unit: "(lead unit)",
-                "the morphology signal's R apex above the beat's PR-segment baseline (mean over 110–70 ms before the apex), in the lead's own unit whatever it is: the baseline-corrected R amplitude; none when the beat's samples are masked"
+                "the R apex (the local extreme nearest the detected peak, parabola-refined) above the beat's PR-segment baseline (mean over 110–70 ms before the peak) of the block-averaged lead low-passed at 35 Hz without high-pass, in the lead's own unit whatever it is: the baseline-corrected R amplitude; none when the beat's samples are masked"
             ),
             .number(
                 "qrs_area", unit: "(lead unit)·s",
-                "area of the morphology signal above the PR-segment baseline from QRS onset to offset (the qrs_width_s limits), signed; none when the beat's samples are masked"
+                "area above the PR-segment baseline from QRS onset to offset (the qrs_width_s limits) of the same low-passed lead as r_above_baseline, signed; none when the beat's samples are masked"
             ),
             .number(
                 "p_correlation", unit: "",
