@@ -50,4 +50,25 @@ struct WaveCombinerTests {
         // QRS keeps the plain earliest / latest rule.
         #expect(abs(try rel(rows[10].qrsOnset, 10) + 0.04) < 1e-9)
     }
+
+    @Test("a P onset masked by an overlapping T in one lead gives way to the other lead's; when both or none are masked, the earliest")
+    func maskedOnset() throws {
+        func combined(masked0: Bool, masked1: Bool) throws -> Double {
+            var c = ECGWavesFamily.Combiner(name: "combined")
+            var last: BeatWaves?
+            for k in 0..<6 {
+                let t = Double(k)
+                var a = Self.lead(t, pOn: -0.2, pOff: -0.1, tOff: 0.4)
+                var b = Self.lead(t, pOn: -0.26, pOff: -0.1, tOff: 0.4)
+                a.pOnsetMasked = masked0
+                b.pOnsetMasked = masked1
+                last = c.combine([a, b], leads: [0, 1])
+            }
+            return try #require(last?.pOnset) - 5
+        }
+        #expect(abs(try combined(masked0: false, masked1: true) + 0.2) < 1e-9)
+        #expect(abs(try combined(masked0: true, masked1: false) + 0.26) < 1e-9)
+        #expect(abs(try combined(masked0: true, masked1: true) + 0.26) < 1e-9)
+        #expect(abs(try combined(masked0: false, masked1: false) + 0.26) < 1e-9)
+    }
 }

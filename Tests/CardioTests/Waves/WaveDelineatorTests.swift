@@ -183,6 +183,31 @@ struct WaveDelineatorTests {
         }
     }
 
+    /// Whether the P onset is masked, on the scale 2^4 of a P Gaussian (σ 20 ms, 0.1) at 1 s
+    /// preceded by the downslope of a T Gaussian (σ 40 ms) centred 130 ms before it.
+    static func masked(tAmplitude: Float) -> Bool {
+        let x: [Float] = (0..<500).map { i in
+            let t = Double(i) / 250
+            return 0.1 * gaussian(t, 1.0, 0.02) + tAmplitude * gaussian(t, 0.87, 0.04)
+        }
+        let w4 = QuadraticSplineWavelet.transform(x).w4
+        // The P's rising slope: the largest W near its inflection (centre − σ), delayed by the scale.
+        let c = 250 - 5 + Int(QuadraticSplineWavelet.delay(4))
+        let first = (c - 4...c + 4).max { w4[$0] < w4[$1] }!
+        return w4.withUnsafeBufferPointer { WaveDelineator.onsetMasked($0, first: first) }
+    }
+
+    @Test("a P onset on a steeper T downslope is masked; after a shallower one or none it is not")
+    func maskedOnset() {
+        // The steepest slopes: T A/σ · e^(−1/2) with A/σ = 10 or 2.5 /s, the P's 5 /s.
+        #expect(Self.masked(tAmplitude: 0.4))
+        #expect(!Self.masked(tAmplitude: 0.1))
+        #expect(!Self.masked(tAmplitude: 0))
+        // An isolated P of a whole beat is not masked.
+        let m = WaveDelineator.delineate(Self.beat(pAmplitude: 0.15, tAmplitude: 0.3), valid: 0..<WaveDelineator.length, rr: 0.8, next: nil)
+        #expect(m.p == .present && !m.pOnsetMasked)
+    }
+
     @Test("samples missing around the beat: not determinable")
     func notDeterminable() {
         let m = WaveDelineator.delineate(

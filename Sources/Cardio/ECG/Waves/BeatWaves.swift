@@ -53,6 +53,9 @@ public struct BeatWaves: Sendable, Hashable {
     public var rrBefore: Double?
     /// Leads that delineated this beat (1 for a lead; for the combined row, how many leads had it).
     public var leads: Int
+    /// The P onset lies on a steeper opposite-sign slope in this lead (an overlapping T wave:
+    /// ``WaveDelineator/onsetMasked(_:first:)``); the combined row prefers leads where it does not.
+    var pOnsetMasked = false
 
     /// An empty, not determinable delineation of a beat.
     /// - Parameter beatTime: `beats.time`, s.

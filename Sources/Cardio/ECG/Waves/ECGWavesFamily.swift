@@ -14,7 +14,8 @@ import Signals
 /// boundaries: a lead's QRS offset fails early, on a truncated wide QRS), the median T offset
 /// (a lead's T offset fails late, on a U wave or a slow return, and the latest would keep
 /// every such failure); for P and T only among the leads whose boundary is coherent with
-/// their own last beats (``Combiner``); peaks from the first lead where present.
+/// their own last beats (``Combiner``), and for the P onset only among the leads where it is not
+/// masked by an overlapping T wave when any is; peaks from the first lead where present.
 public enum ECGWavesFamily: AnalysisFamily {
     public static let name = "waves"
     public static let summary = "ECG wave delineation (P, QRS, T per beat) and PR/QRS/QT/QTc per window"
@@ -334,9 +335,15 @@ public enum ECGWavesFamily: AnalysisFamily {
         /// keep the plain earliest/latest rule (on the QT Database the coherence rule moved
         /// them away from the annotations: a paced lead's truncated QRS is coherent with its
         /// own truncated beats, so the lead that found the whole QRS is the one discarded).
+        /// The P onset, before the coherence rule: only the leads where it is not masked by an
+        /// overlapping wave (``WaveDelineator/onsetMasked(_:first:)``) when any lead has one (at
+        /// high rates the P rides on the previous T's downslope in one lead and its onset there
+        /// is where it emerges, not where it starts).
         mutating func combine(_ parts: [BeatWaves], leads: [Int]) -> BeatWaves {
             var c = Self.combine(parts)
-            let pOn = coherent(parts, leads: leads, kind: 0) { $0.pStatus == .present ? $0.pOnset : nil }
+            let pOn = coherent(parts, leads: leads, kind: 0, preferring: { !$0.pOnsetMasked }) {
+                $0.pStatus == .present ? $0.pOnset : nil
+            }
             let pOff = coherent(parts, leads: leads, kind: 1) { $0.pStatus == .present ? $0.pOffset : nil }
             let tOff = coherent(parts, leads: leads, kind: 2) { $0.tStatus == .present ? $0.tOffset : nil }
             if let v = pOn.min() { c.pOnset = v }
@@ -346,20 +353,33 @@ public enum ECGWavesFamily: AnalysisFamily {
         }
 
         /// The values of a boundary of the leads that are coherent with their own history (all
-        /// when none is), each lead's history updated with its value.
-        private mutating func coherent(_ parts: [BeatWaves], leads: [Int], kind: Int, _ value: (BeatWaves) -> Double?) -> [Double] {
+        /// when none is), each lead's history updated with its value. When some leads with a
+        /// value are `preferring`, only those are considered (the others still update their
+        /// history): a P onset masked by an overlapping T wave in one lead
+        /// (``WaveDelineator/onsetMasked(_:first:)``) gives way to a lead where it is not.
+        private mutating func coherent(
+            _ parts: [BeatWaves], leads: [Int], kind: Int, preferring: (BeatWaves) -> Bool = { _ in true },
+            _ value: (BeatWaves) -> Double?
+        ) -> [Double] {
             var all: [Double] = [], kept: [Double] = []
+            var preferredAll: [Double] = [], preferredKept: [Double] = []
             for (i, part) in parts.enumerated() {
                 guard let v = value(part) else { continue }
                 let relative = v - part.beatTime
-                all.append(v)
                 // The lead's history, mutated in place in the dictionary (no copy per beat).
                 if history[leads[i]] == nil { history[leads[i]] = [[], [], []] }
                 let n = history[leads[i]]![kind].count
-                if n < 3 || abs(relative - Self.median(history[leads[i]]![kind])!) <= Self.coherenceSeconds { kept.append(v) }
+                let isCoherent = n < 3 || abs(relative - Self.median(history[leads[i]]![kind])!) <= Self.coherenceSeconds
+                all.append(v)
+                if isCoherent { kept.append(v) }
+                if preferring(part) {
+                    preferredAll.append(v)
+                    if isCoherent { preferredKept.append(v) }
+                }
                 history[leads[i]]![kind].append(relative)
                 if n >= Self.coherenceBeats { history[leads[i]]![kind].removeFirst() }
             }
+            if !preferredAll.isEmpty { return preferredKept.isEmpty ? preferredAll : preferredKept }
             return kept.isEmpty ? all : kept
         }
 

@@ -185,6 +185,7 @@ struct WaveLead {
         out.pPeak = t(m.pPeak)
         out.pOffset = t(m.pOffset)
         out.pShape = m.pShape
+        out.pOnsetMasked = m.pOnsetMasked
         out.tStatus = m.t
         out.tPeak = t(m.tPeak)
         out.tOffset = t(m.tOffset)
