@@ -75,19 +75,23 @@ public struct AtrialActivity: Sendable, Hashable {
         var qrs = SegmentSet(line: LineGeometry(count: qrsLength), smooth: smooth, measuresNoise: false, capacity: beats.count)
         var prSet = SegmentSet(line: LineGeometry(count: prLength), smooth: smooth, measuresNoise: true, capacity: beats.count)
         var previous = previousBeat
-        // The next beat's samples are read ahead (``SampleRing/touch(from:count:)``: one sample
-        // per cache line) while this beat's segments are cut, so the copy does not wait on
-        // memory; what was read only feeds a capacity request (no result depends on it).
-        var next = beats.first.flatMap { samples.index(atOrAfter: $0) }
+        // The samples of the beat ``readAhead`` beats on are read ahead
+        // (``SampleRing/touch(from:count:)``: one sample per cache line) while this beat's
+        // segments are cut, so the copies do not wait on memory one after another; what was read
+        // only feeds a capacity request (no result depends on it).
+        let starts = beats.map { samples.index(atOrAfter: $0) }
         var touched: UInt32 = 0
+        for k in 0..<min(Self.readAhead, starts.count) {
+            if let n = starts[k] { touched |= samples.touch(from: n - prStart, count: prStart + prEnd + 1) }
+        }
         qrs.raw.withUnsafeMutableBufferPointer { qrsRaw in
             prSet.raw.withUnsafeMutableBufferPointer { prRaw in
                 for (k, t) in beats.enumerated() {
                     defer { previous = t }
-                    let current = next
-                    next = k + 1 < beats.count ? samples.index(atOrAfter: beats[k + 1]) : nil
-                    if let n = next { touched |= samples.touch(from: n - prStart, count: prStart + prEnd + 1) }
-                    guard let r = current else { continue }
+                    if k + Self.readAhead < starts.count, let n = starts[k + Self.readAhead] {
+                        touched |= samples.touch(from: n - prStart, count: prStart + prEnd + 1)
+                    }
+                    guard let r = starts[k] else { continue }
                     let q = qrs.count * qrsLength
                     if samples.segment(
                         from: r - prEnd, count: qrsLength, into: UnsafeMutableBufferPointer(rebasing: qrsRaw[q..<(q + qrsLength)]))
@@ -111,48 +115,30 @@ public struct AtrialActivity: Sendable, Hashable {
         qrs.smoothDetrend()
         prSet.smoothDetrend()
         segments = prCount
-        // QRS: template sums and power.
-        var qrsSum = [Double](repeating: 0, count: qrsLength), qrsPower = 0.0
-        qrs.smoothed.withUnsafeBufferPointer { s in
-            qrsSum.withUnsafeMutableBufferPointer { sum in
-                for k in 0..<qrsCount {
-                    let o = k * qrsLength
-                    for i in 0..<qrsLength {
-                        let x = s[o + i]
-                        sum[i] += x
-                        qrsPower += x * x
-                    }
-                }
-            }
-        }
-        // PR: template sums first (each sample's own sum, in segment order).
-        var prSum = [Double](repeating: 0, count: prLength)
-        prSet.smoothed.withUnsafeBufferPointer { s in
-            prSum.withUnsafeMutableBufferPointer { sum in
-                for k in 0..<prCount {
-                    let o = k * prLength
-                    for i in 0..<prLength { sum[i] += s[o + i] }
-                }
-            }
-        }
+        // Template sums (each sample's own sum, in segment order).
+        let qrsSum = qrs.templateSum(), prSum = prSet.templateSum()
         let prTemplate = prSum.map { $0 / Double(prCount) }, qrsTemplate = qrsSum.map { $0 / Double(qrsCount) }
         // The residual's Hann window and its Fourier kernels (built once per stream and rate).
         let kernel = kernel.flatMap { $0.rate == rate ? $0 : nil } ?? BandKernel(rate: rate)
         let bands = Self.fWaveBand.count
         let hann = kernel.hann, cosines = kernel.cosines, sines = kernel.sines
-        var prPower = 0.0, noise = 0.0, residual = 0.0, windowed = 0.0, bandPower = 0.0
-        prSet.smoothed.withUnsafeBufferPointer { pr in
-            prSet.removed.withUnsafeBufferPointer { removed in
-                prTemplate.withUnsafeBufferPointer { template in
-                    hann.withUnsafeBufferPointer { hann in
-                        cosines.withUnsafeBufferPointer { cosines in
-                            sines.withUnsafeBufferPointer { sines in
-                                for k in 0..<prCount {
-                                    let o = k * prLength
-                                    // Every frequency in one pass over the samples (one lane each):
-                                    // each lane sums its products in sample order.
-                                    var re = SIMD8<Double>(), im = SIMD8<Double>()
-                                    for i in 0..<prLength {
+        // The serial sums, each over its segments and their samples in order: the QRS power is
+        // stepped through beside the PR ones (segment k's samples with PR segment k's first ones),
+        // as the sums are independent.
+        var qrsPower = 0.0, prPower = 0.0, noise = 0.0, residual = 0.0, windowed = 0.0, bandPower = 0.0
+        let shared = min(qrsLength, prLength)
+        qrs.smoothed.withUnsafeBufferPointer { q in
+            prSet.smoothed.withUnsafeBufferPointer { pr in
+                prSet.removed.withUnsafeBufferPointer { removed in
+                    prTemplate.withUnsafeBufferPointer { template in
+                        hann.withUnsafeBufferPointer { hann in
+                            cosines.withUnsafeBufferPointer { cosines in
+                                sines.withUnsafeBufferPointer { sines in
+                                    // One PR sample's sums; its residual's Fourier sums, every
+                                    // frequency in one pass (one lane each, in sample order).
+                                    @inline(__always) func step(
+                                        _ o: Int, _ i: Int, _ re: inout SIMD8<Double>, _ im: inout SIMD8<Double>
+                                    ) {
                                         let s = pr[o + i]
                                         prPower += s * s
                                         let r = removed[o + i]
@@ -165,7 +151,32 @@ public struct AtrialActivity: Sendable, Hashable {
                                         re += v * cosines[i]
                                         im += v * sines[i]
                                     }
-                                    for f in 0..<bands { bandPower += re[f] * re[f] + im[f] * im[f] }
+                                    for k in 0..<prCount {
+                                        let o = k * prLength
+                                        var re = SIMD8<Double>(), im = SIMD8<Double>()
+                                        if k < qrsCount {
+                                            let oq = k * qrsLength
+                                            for i in 0..<shared {
+                                                let y = q[oq + i]
+                                                qrsPower += y * y
+                                                step(o, i, &re, &im)
+                                            }
+                                            for i in shared..<qrsLength {
+                                                let y = q[oq + i]
+                                                qrsPower += y * y
+                                            }
+                                            for i in shared..<prLength { step(o, i, &re, &im) }
+                                        } else {
+                                            for i in 0..<prLength { step(o, i, &re, &im) }
+                                        }
+                                        for f in 0..<bands { bandPower += re[f] * re[f] + im[f] * im[f] }
+                                    }
+                                    for k in prCount..<max(prCount, qrsCount) {
+                                        for i in 0..<qrsLength {
+                                            let y = q[k * qrsLength + i]
+                                            qrsPower += y * y
+                                        }
+                                    }
                                 }
                             }
                         }
@@ -222,6 +233,21 @@ public struct AtrialActivity: Sendable, Hashable {
         /// Each raw segment with its own least-squares line removed, minus ``smoothed``: what the
         /// smoothing took away (when ``measuresNoise``).
         var removed: [Double]
+
+        /// Σ over the segments, in order, of each sample: the template's sum.
+        func templateSum() -> [Double] {
+            let n = line.count
+            var sum = [Double](repeating: 0, count: n)
+            smoothed.withUnsafeBufferPointer { s in
+                sum.withUnsafeMutableBufferPointer { sum in
+                    for k in 0..<count {
+                        let o = k * n
+                        for i in 0..<n { sum[i] += s[o + i] }
+                    }
+                }
+            }
+            return sum
+        }
 
         /// Segments processed side by side, one per SIMD lane.
         static let lanes = 4
@@ -310,6 +336,9 @@ public struct AtrialActivity: Sendable, Hashable {
             }
         }
     }
+    /// Beats whose samples are read ahead (``SampleRing/touch(from:count:)``) of the one cut.
+    static let readAhead = 8
+
     /// The whole frequencies (Hz) of ``fWaveBandShare``'s band.
     static let fWaveBand = 4...9
 
