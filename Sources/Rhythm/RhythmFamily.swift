@@ -77,7 +77,8 @@ public enum RhythmFamily: AnalysisFamily {
             indices[stream.index] = stream.name
             if !streams.contains(stream.name) {
                 streams.add(
-                    RhythmStream(name: stream.name, source: source, options: options, keepsSamples: source == .ecg), for: stream.name)
+                    RhythmStream(name: stream.name, source: source, options: options, keepsSamples: source == .ecg || source == .ppg),
+                    for: stream.name)
             }
             return true
         }
