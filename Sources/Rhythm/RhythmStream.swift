@@ -169,6 +169,12 @@ struct RhythmStream: Sendable {
             ring?.drop(before: b - Self.ringMargin)
         }
         if final { try closeEpisode(output: output) }
+        // PPG: a pulse's foot search reads at most 1.5 s before it and never before the previous
+        // pulse (``upstrokeMiddle(samples:peak:previous:)``), and pulses come in time order, so no
+        // sample before the first pending pulse (else the last one) less 1.5 s is read again.
+        if source == .ppg, let t = beats.first?.time ?? (lastBeat.isFinite ? lastBeat : nil) {
+            ring?.drop(before: t - Self.ringMargin)
+        }
     }
 
     private mutating func emit(window a: Double, _ b: Double, output: any ResultOutput) throws {
