@@ -277,6 +277,20 @@ def main():
         med = lambda i: median(col(i)) if col(i) else float("nan")
         out(f"| {key[0]} | {key[1]} | {key[2]} | {n} | {sum(col(0)) / n:.2f} | {sum(col(1)) / n:.2f} | {med(2):.1f} | {med(3):.1f} | "
               f"{med(4):.4f} → {med(5):.4f} | {med(6):.2f} → {med(7):.2f} |")
+    def kappa(pairs):
+        n = sum(pairs.values())
+        po = sum(v for (x, y), v in pairs.items() if x == y) / n
+        pe = sum(sum(v for (x, _), v in pairs.items() if x == k) * sum(v for (_, y), v in pairs.items() if y == k)
+                 for k in LABELS) / n / n
+        return (po - pe) / (1 - pe) if pe < 1 else float("nan")
+    timing, ppg = Counter(), Counter()
+    for (e, r, p), n in three.items():
+        timing[(e, r)] += n
+        ppg[(e, p)] += n
+    n = sum(three.values())
+    out("")
+    out(f"Over these {n} windows Cohen's kappa of the ECG labels against the PPG labels is {kappa(ppg):.3f}; against `rr(ECG)`, "
+        f"the same timing-only model on the ECG's own beats (what pulses timed exactly as the R waves would give), {kappa(timing):.3f}.")
     out(END)
     print("\n".join(lines))
     if a.update:
