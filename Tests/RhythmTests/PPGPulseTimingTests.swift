@@ -11,13 +11,13 @@ struct PPGPulseTimingTests {
     static let rate = 100.0
 
     /// A synthetic pulse wave at ``rate``: per pulse onset `o` (s), flat at 0 until `o`, a linear
-    /// rise to 1 over `rise` s, then a linear fall to 0 over the next 0.3 s.
+    /// rise to 1 over `rise` s, a blunt top (1 for 0.1 s), then a linear fall to 0 over 0.3 s.
     static func wave(onsets: [Double], rise: Double, seconds: Double) -> [Float] {
         (0..<Int(seconds * rate)).map { i in
             let t = Double(i) / rate
             var v = 0.0
-            for o in onsets where t >= o && t < o + rise + 0.3 {
-                v = t < o + rise ? (t - o) / rise : 1 - (t - o - rise) / 0.3
+            for o in onsets where t >= o && t < o + rise + 0.4 {
+                v = t < o + rise ? (t - o) / rise : t < o + rise + 0.1 ? 1 : 1 - (t - o - rise - 0.1) / 0.3
             }
             return Float(v)
         }
@@ -60,21 +60,22 @@ struct PPGPulseTimingTests {
     }
 
     /// The family on a 200-s PPG stream whose pulses start every 0.8 s (regular upstrokes) but are
-    /// published at peaks jittered by up to ±40 ms (a blunt peak's detection jitter).
+    /// published anywhere on their 0.1-s blunt top (a blunt peak's detection jitter, up to 80 ms).
     func run(blockSeconds: Double) throws -> RhythmRows {
         let onsets = (0..<250).map { 0.5 + 0.8 * Double($0) }
         let x = Self.wave(onsets: onsets, rise: 0.15, seconds: 200)
         var seed: UInt64 = 7
         let peaks = onsets.map { o -> Double in
             seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            let jitter = (Double(seed >> 11) / Double(1 << 53) - 0.5) * 0.08
+            let jitter = Double(seed >> 11) / Double(1 << 53) * 0.08
             return ((o + 0.15 + jitter) * Self.rate).rounded() / Self.rate
         }
         var analyzer = RhythmFamily.makeAnalyzer(options: RhythmOptions())
         let info = StreamInfo(
             key: StreamKey(deviceID: "finger", sensor: .photoplethysmogram, channel: "pleth"),
             columns: [ColumnInfo(name: "pleth", unit: .dimensionless)], nominalSampleRate: Self.rate, role: .optical)
-        #expect(analyzer.claim(AnnouncedStream(index: 0, info: info, file: "x")))
+        let claimed = analyzer.claim(AnnouncedStream(index: 0, info: info, file: "x"))
+        #expect(claimed)
         let series = DerivedSeries(
             source: "ppg", name: "pulses", summary: "", isEventSeries: true,
             attributes: [.label("quality", values: ["good", "acceptable", "unacceptable"], "")])
