@@ -65,83 +65,118 @@ public struct AtrialActivity: Sendable, Hashable {
         let prLength = prStart - prEnd, qrsLength = 2 * prEnd + 1
         let smooth = max(1, Int((0.020 * rate).rounded()) | 1)
         guard prLength >= 8 else { return nil }
-        // Each segment is smoothed, detrended and added to its template's running sum and power
-        // as it is cut (one pass over its samples for each of these); the PR segments are also
-        // kept, one after another, for the residual around their template. Every sum runs over
-        // the segments and their samples in the order averaging the stored segments would. A
-        // beat's QRS and PR segments are processed side by side (``SegmentWork/smoothDetrend(_:_:)``):
-        // their sums are independent, so this changes no result.
-        var qrs = SegmentWork(line: LineGeometry(count: qrsLength), smooth: smooth, measuresNoise: false)
-        var prWork = SegmentWork(line: LineGeometry(count: prLength), smooth: smooth, measuresNoise: true)
-        var none = SegmentWork(line: LineGeometry(count: 0), smooth: smooth, measuresNoise: false)
-        var pr = [Double]()
-        pr.reserveCapacity(beats.count * prLength)
+        // The window's segments are cut first, each kind one after another in beat order
+        // (``SegmentSet``); each is then smoothed and has its least-squares line removed four
+        // segments at a time, one SIMD lane per segment (``SegmentSet/smoothDetrend()``): every
+        // lane runs the scalar steps of its own segment in their order, so each segment's values
+        // are those of the segment processed alone. The sums over the window's segments (template,
+        // power, noise, residual) then run over the segments and their samples in the order
+        // averaging the stored segments would; the PR ones in one pass, so their serial sums overlap.
+        var qrs = SegmentSet(line: LineGeometry(count: qrsLength), smooth: smooth, measuresNoise: false, capacity: beats.count)
+        var prSet = SegmentSet(line: LineGeometry(count: prLength), smooth: smooth, measuresNoise: true, capacity: beats.count)
         var previous = previousBeat
-        // The next beat's samples are read ahead (``SampleRing/touch(from:count:)``: one sample
-        // per cache line) while this beat's segments are processed, so the copy does not wait on
-        // memory; what was read only feeds a capacity request (no result depends on it).
-        var next = beats.first.flatMap { samples.index(atOrAfter: $0) }
+        // The samples of the beat ``readAhead`` beats on are read ahead
+        // (``SampleRing/touch(from:count:)``: one sample per cache line) while this beat's
+        // segments are cut, so the copies do not wait on memory one after another; what was read
+        // only feeds a capacity request (no result depends on it).
+        let starts = beats.map { samples.index(atOrAfter: $0) }
         var touched: UInt32 = 0
-        for (k, t) in beats.enumerated() {
-            defer { previous = t }
-            let current = next
-            next = k + 1 < beats.count ? samples.index(atOrAfter: beats[k + 1]) : nil
-            if let n = next { touched |= samples.touch(from: n - prStart, count: prStart + prEnd + 1) }
-            guard let r = current else { continue }
-            let hasQRS = samples.segment(from: r - prEnd, count: qrsLength, into: &qrs.raw)
-            var hasPR = false
-            if let p = previous, t - p >= 0.4, !ventricular[k] {
-                hasPR = samples.segment(from: r - prStart, count: prLength, into: &prWork.raw)
-            }
-            switch (hasQRS, hasPR) {
-            case (true, true): SegmentWork.smoothDetrend(&qrs, &prWork)
-            case (true, false): SegmentWork.smoothDetrend(&qrs, &none)
-            case (false, true): SegmentWork.smoothDetrend(&prWork, &none)
-            case (false, false): continue
-            }
-            if hasPR { pr += prWork.smoothed[0..<prLength] }
+        for k in 0..<min(Self.readAhead, starts.count) {
+            if let n = starts[k] { touched |= samples.touch(from: n - prStart, count: prStart + prEnd + 1) }
         }
-        pr.reserveCapacity(pr.count + Int(touched & 1))
-        let prCount = prWork.segments, qrsCount = qrs.segments
-        let prSum = prWork.sum, qrsSum = qrs.sum
-        let prPower = prWork.power, qrsPower = qrs.power, noise = prWork.noise
+        qrs.raw.withUnsafeMutableBufferPointer { qrsRaw in
+            prSet.raw.withUnsafeMutableBufferPointer { prRaw in
+                for (k, t) in beats.enumerated() {
+                    defer { previous = t }
+                    if k + Self.readAhead < starts.count, let n = starts[k + Self.readAhead] {
+                        touched |= samples.touch(from: n - prStart, count: prStart + prEnd + 1)
+                    }
+                    guard let r = starts[k] else { continue }
+                    let q = qrs.count * qrsLength
+                    if samples.segment(
+                        from: r - prEnd, count: qrsLength, into: UnsafeMutableBufferPointer(rebasing: qrsRaw[q..<(q + qrsLength)]))
+                    {
+                        qrs.count += 1
+                    }
+                    if let p = previous, t - p >= 0.4, !ventricular[k] {
+                        let o = prSet.count * prLength
+                        if samples.segment(
+                            from: r - prStart, count: prLength, into: UnsafeMutableBufferPointer(rebasing: prRaw[o..<(o + prLength)]))
+                        {
+                            prSet.count += 1
+                        }
+                    }
+                }
+            }
+        }
+        qrs.raw.reserveCapacity(qrs.raw.count + Int(touched & 1))
+        let prCount = prSet.count, qrsCount = qrs.count
         guard prCount >= 4, qrsCount >= 4 else { return nil }
+        qrs.smoothDetrend()
+        prSet.smoothDetrend()
         segments = prCount
+        // Template sums (each sample's own sum, in segment order).
+        let qrsSum = qrs.templateSum(), prSum = prSet.templateSum()
         let prTemplate = prSum.map { $0 / Double(prCount) }, qrsTemplate = qrsSum.map { $0 / Double(qrsCount) }
-        pWaveCoherence = Self.coherence(power: prPower, count: prCount, template: prTemplate)
-        qrsCoherence = Self.coherence(power: qrsPower, count: qrsCount, template: qrsTemplate)
-        let amplitude = (qrsTemplate.max() ?? 0) - (qrsTemplate.min() ?? 0)
         // The residual's Hann window and its Fourier kernels (built once per stream and rate).
         let kernel = kernel.flatMap { $0.rate == rate ? $0 : nil } ?? BandKernel(rate: rate)
         let bands = Self.fWaveBand.count
         let hann = kernel.hann, cosines = kernel.cosines, sines = kernel.sines
-        var residual = 0.0, windowed = 0.0, bandPower = 0.0
-        // One segment's residual (reused).
-        var scratch = [Double](repeating: 0, count: prLength)
-        pr.withUnsafeBufferPointer { pr in
-            prTemplate.withUnsafeBufferPointer { template in
-                hann.withUnsafeBufferPointer { hann in
-                    cosines.withUnsafeBufferPointer { cosines in
-                        sines.withUnsafeBufferPointer { sines in
-                            scratch.withUnsafeMutableBufferPointer { d in
-                                for k in 0..<prCount {
-                                    let o = k * prLength
-                                    for i in 0..<prLength {
-                                        let x = pr[o + i] - template[i]
-                                        d[i] = x
+        // The serial sums, each over its segments and their samples in order: the QRS power is
+        // stepped through beside the PR ones (segment k's samples with PR segment k's first ones),
+        // as the sums are independent.
+        var qrsPower = 0.0, prPower = 0.0, noise = 0.0, residual = 0.0, windowed = 0.0, bandPower = 0.0
+        let shared = min(qrsLength, prLength)
+        qrs.smoothed.withUnsafeBufferPointer { q in
+            prSet.smoothed.withUnsafeBufferPointer { pr in
+                prSet.removed.withUnsafeBufferPointer { removed in
+                    prTemplate.withUnsafeBufferPointer { template in
+                        hann.withUnsafeBufferPointer { hann in
+                            cosines.withUnsafeBufferPointer { cosines in
+                                sines.withUnsafeBufferPointer { sines in
+                                    // One PR sample's sums; its residual's Fourier sums, every
+                                    // frequency in one pass (one lane each, in sample order).
+                                    @inline(__always) func step(
+                                        _ o: Int, _ i: Int, _ re: inout SIMD8<Double>, _ im: inout SIMD8<Double>
+                                    ) {
+                                        let s = pr[o + i]
+                                        prPower += s * s
+                                        let r = removed[o + i]
+                                        noise += r * r
+                                        let x = s - template[i]
                                         residual += x * x
                                         let w = hann[i] * x
                                         windowed += w * w
+                                        let v = SIMD8<Double>(repeating: x)
+                                        re += v * cosines[i]
+                                        im += v * sines[i]
                                     }
-                                    // Every frequency in one pass over the samples (one lane each):
-                                    // each lane sums its products in sample order.
-                                    var re = SIMD8<Double>(), im = SIMD8<Double>()
-                                    for i in 0..<prLength {
-                                        let x = SIMD8<Double>(repeating: d[i])
-                                        re += x * cosines[i]
-                                        im += x * sines[i]
+                                    for k in 0..<prCount {
+                                        let o = k * prLength
+                                        var re = SIMD8<Double>(), im = SIMD8<Double>()
+                                        if k < qrsCount {
+                                            let oq = k * qrsLength
+                                            for i in 0..<shared {
+                                                let y = q[oq + i]
+                                                qrsPower += y * y
+                                                step(o, i, &re, &im)
+                                            }
+                                            for i in shared..<qrsLength {
+                                                let y = q[oq + i]
+                                                qrsPower += y * y
+                                            }
+                                            for i in shared..<prLength { step(o, i, &re, &im) }
+                                        } else {
+                                            for i in 0..<prLength { step(o, i, &re, &im) }
+                                        }
+                                        for f in 0..<bands { bandPower += re[f] * re[f] + im[f] * im[f] }
                                     }
-                                    for f in 0..<bands { bandPower += re[f] * re[f] + im[f] * im[f] }
+                                    for k in prCount..<max(prCount, qrsCount) {
+                                        for i in 0..<qrsLength {
+                                            let y = q[k * qrsLength + i]
+                                            qrsPower += y * y
+                                        }
+                                    }
                                 }
                             }
                         }
@@ -149,6 +184,9 @@ public struct AtrialActivity: Sendable, Hashable {
                 }
             }
         }
+        pWaveCoherence = Self.coherence(power: prPower, count: prCount, template: prTemplate)
+        qrsCoherence = Self.coherence(power: qrsPower, count: qrsCount, template: qrsTemplate)
+        let amplitude = (qrsTemplate.max() ?? 0) - (qrsTemplate.min() ?? 0)
         let n = Double(prCount * prLength)
         atrialResidual = amplitude > 0 ? (residual / n).squareRoot() / amplitude : .nan
         highFrequencyNoise = amplitude > 0 ? (noise / n).squareRoot() / amplitude : .nan
@@ -174,79 +212,120 @@ public struct AtrialActivity: Sendable, Hashable {
         }
     }
 
-    /// One kind of segment (QRS or PR) of a window: the scratch buffers of its smoothing and
-    /// detrending, and its template's running sums.
-    struct SegmentWork {
-        /// The segment as cut (``SampleRing/segment(from:count:into:)``).
-        var raw: [Double]
-        var prefix: [Double]
-        /// After ``smoothDetrend(_:_:)``: the segment smoothed and detrended.
-        var smoothed: [Double]
+    /// One kind of segment (QRS or PR) of a window: its segments as cut, one after another
+    /// (``count`` of them, each ``LineGeometry/count`` long), and after ``smoothDetrend()`` each
+    /// smoothed and detrended, and what the smoothing removed.
+    struct SegmentSet {
         let line: LineGeometry
+        /// Moving-average width (odd), samples.
         let smooth: Int
-        /// Whether the segments' high-frequency noise is measured (``noise``).
+        /// Whether ``removed`` is computed (the PR segments' high-frequency noise).
         let measuresNoise: Bool
-        /// Segments added, their per-sample sum, the sum of their squared samples, and the sum
-        /// of the squared differences between each raw segment with its own least-squares line
-        /// removed and the smoothed one (what the smoothing took away; when ``measuresNoise``).
-        var segments = 0
-        var sum: [Double]
-        var power = 0.0
-        var noise = 0.0
+        /// Segments cut.
+        var count = 0
+        /// The segments as cut (``SampleRing/segment(from:count:into:)``), room for the capacity
+        /// rounded up to whole groups of ``SegmentSet/lanes`` (the lanes past ``count`` are zeros
+        /// and their results unused).
+        var raw: [Double]
+        /// Each segment smoothed (centred moving average of width ``smooth``, the ends averaged
+        /// over the samples present) with its least-squares line removed.
+        var smoothed: [Double]
+        /// Each raw segment with its own least-squares line removed, minus ``smoothed``: what the
+        /// smoothing took away (when ``measuresNoise``).
+        var removed: [Double]
 
-        init(line: LineGeometry, smooth: Int, measuresNoise: Bool) {
+        /// Σ over the segments, in order, of each sample: the template's sum.
+        func templateSum() -> [Double] {
+            let n = line.count
+            var sum = [Double](repeating: 0, count: n)
+            smoothed.withUnsafeBufferPointer { s in
+                sum.withUnsafeMutableBufferPointer { sum in
+                    for k in 0..<count {
+                        let o = k * n
+                        for i in 0..<n { sum[i] += s[o + i] }
+                    }
+                }
+            }
+            return sum
+        }
+
+        /// Segments processed side by side, one per SIMD lane.
+        static let lanes = 4
+
+        init(line: LineGeometry, smooth: Int, measuresNoise: Bool, capacity: Int) {
             self.line = line
             self.smooth = smooth
             self.measuresNoise = measuresNoise
-            raw = [Double](repeating: 0, count: line.count)
-            prefix = [Double](repeating: 0, count: line.count + 1)
-            smoothed = [Double](repeating: 0, count: line.count)
-            sum = [Double](repeating: 0, count: line.count)
+            let room = (capacity + Self.lanes - 1) / Self.lanes * Self.lanes * line.count
+            raw = [Double](repeating: 0, count: room)
+            smoothed = [Double](repeating: 0, count: room)
+            removed = measuresNoise ? [Double](repeating: 0, count: room) : []
         }
 
-        /// Smooths `a.raw` and `b.raw` (centred moving average of odd width `smooth`, the ends
-        /// averaged over the samples present), removes their least-squares lines (into
-        /// `smoothed`) and adds each to its own sums (``segments``, ``sum``, ``power``,
-        /// ``noise``). The two are independent; they are stepped through side by side so that
-        /// their serial sums overlap. A `b` of no samples (``LineGeometry/count`` 0) adds nothing.
-        static func smoothDetrend(_ a: inout SegmentWork, _ b: inout SegmentWork) {
-            precondition(a.raw.count == a.line.count && b.raw.count == b.line.count)
-            let na = a.line.count, nb = b.line.count
-            a.raw.withUnsafeBufferPointer { aRaw in
-                a.prefix.withUnsafeMutableBufferPointer { aPrefix in
-                    a.smoothed.withUnsafeMutableBufferPointer { aSmoothed in
-                        a.sum.withUnsafeMutableBufferPointer { aSum in
-                            b.raw.withUnsafeBufferPointer { bRaw in
-                                b.prefix.withUnsafeMutableBufferPointer { bPrefix in
-                                    b.smoothed.withUnsafeMutableBufferPointer { bSmoothed in
-                                        b.sum.withUnsafeMutableBufferPointer { bSum in
-                                            var x = Lane(
-                                                raw: aRaw, prefix: aPrefix, smoothed: aSmoothed, sum: aSum, line: a.line,
-                                                width: a.smooth, measuresNoise: a.measuresNoise, power: a.power, noise: a.noise)
-                                            var y = Lane(
-                                                raw: bRaw, prefix: bPrefix, smoothed: bSmoothed, sum: bSum, line: b.line,
-                                                width: b.smooth, measuresNoise: b.measuresNoise, power: b.power, noise: b.noise)
-                                            let m = min(na, nb)
-                                            for i in 0..<m { x.runningSum(i); y.runningSum(i) }
-                                            for i in m..<na { x.runningSum(i) }
-                                            for i in m..<nb { y.runningSum(i) }
-                                            for i in 0..<m { x.smooth(i); y.smooth(i) }
-                                            for i in m..<na { x.smooth(i) }
-                                            for i in m..<nb { y.smooth(i) }
-                                            x.means()
-                                            y.means()
-                                            for i in 0..<m { x.covariance(i); y.covariance(i) }
-                                            for i in m..<na { x.covariance(i) }
-                                            for i in m..<nb { y.covariance(i) }
-                                            x.slopes()
-                                            y.slopes()
-                                            for i in 0..<m { x.detrend(i); y.detrend(i) }
-                                            for i in m..<na { x.detrend(i) }
-                                            for i in m..<nb { y.detrend(i) }
-                                            a.power = x.power
-                                            a.noise = x.noise
-                                            b.power = y.power
-                                            b.noise = y.noise
+        /// Fills ``smoothed`` (and ``removed``) from ``raw``, ``lanes`` segments at a time. Per
+        /// lane, the steps and their order are those of one segment alone: the running sum
+        /// (prefix sums, in sample order), the moving average from it and its sum, the means,
+        /// Σ (i − centre)·(x − mean), the slopes, and the line removed sample by sample.
+        mutating func smoothDetrend() {
+            typealias V = SIMD4<Double>
+            let n = line.count, h = smooth / 2, measuresNoise = measuresNoise, width = smooth
+            let centre = line.centre, sxx = line.sxx, length = Double(n)
+            guard count > 0, n > 0 else { return }
+            var prefix = [V](repeating: .zero, count: n + 1)
+            var values = [V](repeating: .zero, count: n)
+            var smoothedLanes = [V](repeating: .zero, count: n)
+            let groups = (count + Self.lanes - 1) / Self.lanes
+            raw.withUnsafeBufferPointer { raw in
+                smoothed.withUnsafeMutableBufferPointer { out in
+                    removed.withUnsafeMutableBufferPointer { removedOut in
+                        prefix.withUnsafeMutableBufferPointer { prefix in
+                            values.withUnsafeMutableBufferPointer { x in
+                                smoothedLanes.withUnsafeMutableBufferPointer { s in
+                                    for g in 0..<groups {
+                                        let o0 = 4 * g * n, o1 = o0 + n, o2 = o1 + n, o3 = o2 + n
+                                        var running = V.zero
+                                        for i in 0..<n {
+                                            let v = V(raw[o0 + i], raw[o1 + i], raw[o2 + i], raw[o3 + i])
+                                            x[i] = v
+                                            running += v
+                                            prefix[i + 1] = running
+                                        }
+                                        var smoothedMean = V.zero
+                                        for i in 0..<n {
+                                            let v: V
+                                            if width > 1 {
+                                                let lo = max(0, i - h), hi = min(n, i + h + 1)
+                                                v = (prefix[hi] - prefix[lo]) / V(repeating: Double(hi - lo))
+                                            } else {
+                                                v = x[i]
+                                            }
+                                            s[i] = v
+                                            smoothedMean += v
+                                        }
+                                        smoothedMean /= V(repeating: length)
+                                        let rawMean = prefix[n] / V(repeating: length)
+                                        var smoothedCovariance = V.zero, rawCovariance = V.zero
+                                        for i in 0..<n {
+                                            let d = V(repeating: Double(i) - centre)
+                                            smoothedCovariance += d * (s[i] - smoothedMean)
+                                            if measuresNoise { rawCovariance += d * (x[i] - rawMean) }
+                                        }
+                                        let smoothedSlope = sxx > 0 ? smoothedCovariance / V(repeating: sxx) : .zero
+                                        let rawSlope = sxx > 0 ? rawCovariance / V(repeating: sxx) : .zero
+                                        for i in 0..<n {
+                                            let d = V(repeating: Double(i) - centre)
+                                            let v = s[i] - smoothedMean - smoothedSlope * d
+                                            out[o0 + i] = v[0]
+                                            out[o1 + i] = v[1]
+                                            out[o2 + i] = v[2]
+                                            out[o3 + i] = v[3]
+                                            if measuresNoise {
+                                                let r = (x[i] - rawMean - rawSlope * d) - v
+                                                removedOut[o0 + i] = r[0]
+                                                removedOut[o1 + i] = r[1]
+                                                removedOut[o2 + i] = r[2]
+                                                removedOut[o3 + i] = r[3]
+                                            }
                                         }
                                     }
                                 }
@@ -255,82 +334,10 @@ public struct AtrialActivity: Sendable, Hashable {
                     }
                 }
             }
-            if na > 0 { a.segments += 1 }
-            if nb > 0 { b.segments += 1 }
         }
     }
-
-    /// The per-sample steps of ``SegmentWork/smoothDetrend(_:_:)`` for one segment, in order:
-    /// ``runningSum(_:)`` for every sample, ``smooth(_:)``, ``means()``, ``covariance(_:)``,
-    /// ``slopes()``, ``detrend(_:)``.
-    struct Lane {
-        let raw: UnsafeBufferPointer<Double>
-        let prefix: UnsafeMutableBufferPointer<Double>
-        let smoothed: UnsafeMutableBufferPointer<Double>
-        let sum: UnsafeMutableBufferPointer<Double>
-        let line: LineGeometry
-        /// Moving-average width (odd), samples.
-        let width: Int
-        let measuresNoise: Bool
-        var power: Double
-        var noise: Double
-        var running = 0.0
-        var smoothedMean = 0.0, rawMean = 0.0
-        var smoothedCovariance = 0.0, rawCovariance = 0.0
-        var smoothedSlope = 0.0, rawSlope = 0.0
-
-        /// prefix[i + 1] = raw[0] + … + raw[i], summed in order.
-        @inline(__always) mutating func runningSum(_ i: Int) {
-            running += raw[i]
-            prefix[i + 1] = running
-        }
-
-        /// The centred moving average at `i`, and its running sum.
-        @inline(__always) mutating func smooth(_ i: Int) {
-            let s: Double
-            if width > 1 {
-                let h = width / 2, count = line.count
-                let lo = max(0, i - h), hi = min(count, i + h + 1)
-                s = (prefix[hi] - prefix[lo]) / Double(hi - lo)
-            } else {
-                s = raw[i]
-            }
-            smoothed[i] = s
-            smoothedMean += s
-        }
-
-        /// The means of the smoothed and the raw segment.
-        @inline(__always) mutating func means() {
-            let n = Double(line.count)
-            smoothedMean /= n
-            rawMean = prefix[line.count] / n
-        }
-
-        /// Σ (i − centre)·(x − mean) for the smoothed (and, measuring noise, the raw) segment.
-        @inline(__always) mutating func covariance(_ i: Int) {
-            let d = Double(i) - line.centre
-            smoothedCovariance += d * (smoothed[i] - smoothedMean)
-            if measuresNoise { rawCovariance += d * (raw[i] - rawMean) }
-        }
-
-        /// The least-squares slopes.
-        @inline(__always) mutating func slopes() {
-            smoothedSlope = line.sxx > 0 ? smoothedCovariance / line.sxx : 0
-            rawSlope = line.sxx > 0 ? rawCovariance / line.sxx : 0
-        }
-
-        /// Removes the smoothed segment's line at `i` and adds the sample to the sums.
-        @inline(__always) mutating func detrend(_ i: Int) {
-            let s = smoothed[i] - smoothedMean - smoothedSlope * (Double(i) - line.centre)
-            smoothed[i] = s
-            sum[i] += s
-            power += s * s
-            if measuresNoise {
-                let d = (raw[i] - rawMean - rawSlope * (Double(i) - line.centre)) - s
-                noise += d * d
-            }
-        }
-    }
+    /// Beats whose samples are read ahead (``SampleRing/touch(from:count:)``) of the one cut.
+    static let readAhead = 8
 
     /// The whole frequencies (Hz) of ``fWaveBandShare``'s band.
     static let fWaveBand = 4...9
@@ -556,18 +563,12 @@ struct SampleRing: Sendable {
         return acc
     }
 
-    /// Puts `count` samples from index `start` as Double into `out` (which then holds exactly
-    /// those) and returns `true`, or returns `false` when they run outside the kept samples, hold
-    /// a masked sample or a gap (spacing over 1.5 samples); `out` is then not meaningful.
-    func segment(from start: Int, count n: Int, into out: inout [Double]) -> Bool {
-        guard start >= 0, start + n <= count, n > 0 else {
-            out.removeAll(keepingCapacity: true)
-            return false
-        }
-        if out.count != n {
-            out.removeAll(keepingCapacity: true)
-            out.append(contentsOf: repeatElement(0, count: n))
-        }
+    /// Puts `count` samples from index `start` as Double into `out` (which must hold at least
+    /// `count`) and returns `true`, or returns `false` when they run outside the kept samples,
+    /// hold a masked sample or a gap (spacing over 1.5 samples); `out` is then not meaningful.
+    func segment(from start: Int, count n: Int, into out: UnsafeMutableBufferPointer<Double>) -> Bool {
+        guard start >= 0, start + n <= count, n > 0 else { return false }
+        precondition(out.count >= n)
         let maxGap = 1.5 / sampleRate
         let mask = SampleFlags.maskingFlags.rawValue
         var a = firstKept + start, k = 0
@@ -587,16 +588,14 @@ struct SampleRing: Sendable {
             // (infinite or NaN) then rejects the segment, as testing each sample would.
             let ok = values[r].withUnsafeBufferPointer { values in
                 flags[r].withUnsafeBufferPointer { flags in
-                    out.withUnsafeMutableBufferPointer { out in
-                        var flagged: UInt8 = 0, exponent: UInt32 = 0
-                        for j in j0..<(j0 + m) {
-                            let v = values[j]
-                            flagged |= flags[j]
-                            exponent = max(exponent, v.bitPattern & 0x7F80_0000)
-                            out[k + j - j0] = Double(v)
-                        }
-                        return flagged & mask == 0 && exponent != 0x7F80_0000
+                    var flagged: UInt8 = 0, exponent: UInt32 = 0
+                    for j in j0..<(j0 + m) {
+                        let v = values[j]
+                        flagged |= flags[j]
+                        exponent = max(exponent, v.bitPattern & 0x7F80_0000)
+                        out[k + j - j0] = Double(v)
                     }
+                    return flagged & mask == 0 && exponent != 0x7F80_0000
                 }
             }
             guard ok else { return false }

@@ -8,7 +8,9 @@ import Signals
 /// (`ecg_beats`: time, class, QRS width, quality) together with the lead's samples, which the
 /// family also claims, for the atrial-activity measures (``AtrialActivity``); the beats fused
 /// across leads (the fused stream's `ecg_nn` events: timing only); each PPG optical stream's
-/// pulses (`ppg_pulses`: timing and quality). Every window gets the RR irregularity measures
+/// pulses (`ppg_pulses`: timing and quality) together with the stream's samples, which the family
+/// also claims, so each pulse is timed at its upstroke's middle
+/// (``RhythmStream/upstrokeMiddle(samples:peak:previous:)``). Every window gets the RR irregularity measures
 /// (``RRIrregularity``) and a label from a multinomial logistic model fitted offline
 /// (``RhythmModel``; `ecg` model for leads, the timing-only `rr` model for fused and PPG).
 /// A device's own beat list (`device_beats`, Apple Health's `InstantaneousBeatsPerMinute`) is a
@@ -77,7 +79,8 @@ public enum RhythmFamily: AnalysisFamily {
             indices[stream.index] = stream.name
             if !streams.contains(stream.name) {
                 streams.add(
-                    RhythmStream(name: stream.name, source: source, options: options, keepsSamples: source == .ecg), for: stream.name)
+                    RhythmStream(name: stream.name, source: source, options: options, keepsSamples: source == .ecg || source == .ppg),
+                    for: stream.name)
             }
             return true
         }

@@ -40,7 +40,8 @@ struct RhythmStream: Sendable {
     var start: Double?
     var lastSample = -Double.infinity
     var samplePeriod = 0.0
-    /// ECG leads: the samples (atrial activity).
+    /// ECG leads: the samples (atrial activity); PPG streams: the samples (pulse timing at the
+    /// upstroke, ``upstrokeMiddle(samples:peak:previous:)``).
     var ring: SampleRing?
     /// ECG leads: the f-wave band's Fourier kernels at the ring's rate (``AtrialActivity/BandKernel``).
     var bandKernel: AtrialActivity.BandKernel?
@@ -165,9 +166,15 @@ struct RhythmStream: Sendable {
             }
             try emit(window: a, b, output: output)
             nextWindow += 1
-            ring?.drop(before: b - 1)
+            ring?.drop(before: b - Self.ringMargin)
         }
         if final { try closeEpisode(output: output) }
+        // PPG: a pulse's foot search reads at most 1.5 s before it and never before the previous
+        // pulse (``upstrokeMiddle(samples:peak:previous:)``), and pulses come in time order, so no
+        // sample before the first pending pulse (else the last one) less 1.5 s is read again.
+        if source == .ppg, let t = beats.first?.time ?? (lastBeat.isFinite ? lastBeat : nil) {
+            ring?.drop(before: t - Self.ringMargin)
+        }
     }
 
     private mutating func emit(window a: Double, _ b: Double, output: any ResultOutput) throws {
@@ -177,7 +184,16 @@ struct RhythmStream: Sendable {
         var n = k
         while n < beats.count && beats[n].time < b { n += 1 }
         let inWindow = Array(beats[k..<n])
-        let times = inWindow.map(\.time)
+        var times = inWindow.map(\.time)
+        if source == .ppg, let ring {
+            // Pulse timing at the upstroke's middle rather than the systolic peak.
+            var previous = previousBeat
+            for i in times.indices {
+                let peak = times[i]
+                if let t = Self.upstrokeMiddle(samples: ring, peak: peak, previous: previous) { times[i] = t }
+                previous = peak
+            }
+        }
         var rr = RRIrregularity.intervals(times)
         if source == .device {
             // A device's list: neighbours only within a segment (no interval across a gap).
@@ -228,7 +244,7 @@ struct RhythmStream: Sendable {
             if n > 0 { row.unacceptableShare = Double(bad) / Double(n) }
             leadQuality.removeAll { $0.time < b }
         }
-        if let ring {
+        if source == .ecg, let ring {
             if ring.sampleRate >= 50 && bandKernel?.rate != ring.sampleRate {
                 bandKernel = AtrialActivity.BandKernel(rate: ring.sampleRate)
             }
@@ -258,6 +274,46 @@ struct RhythmStream: Sendable {
         if n > 0 { previousBeat = beats[n - 1].time }
         beats.removeFirst(n)
         try track(row, output: output)
+    }
+
+    /// Seconds of samples kept before the next window's start: the PR segment of an ECG lead's
+    /// first beat (0.3 s) and the foot search of a PPG stream's first pulse (1.5 s,
+    /// ``upstrokeMiddle(samples:peak:previous:)``).
+    static let ringMargin = 1.6
+
+    /// The time of a PPG pulse's middle-amplitude point: where the upstroke first reaches half
+    /// the way from the foot (the minimum since the previous pulse, at most 1.5 s before the
+    /// peak, as the PPG family's `foot_value`) to the systolic peak, linearly interpolated between
+    /// samples. Peralta E, Lázaro J, Bailón R, Marozas V, Gil E (2019), Optimal fiducial points
+    /// for pulse rate variability analysis from forehead and finger photoplethysmographic
+    /// signals, Physiol Meas 40:025007, found this point the fiducial whose pulse-to-pulse
+    /// intervals agree best with the ECG's RR intervals (the systolic peak, blunt and shaped by
+    /// reflected waves, agrees worse); the rhythm model's timing inputs were fitted on ECG beat
+    /// times. `nil` (the peak time is kept) when the samples are not kept, hold a masked sample or
+    /// a gap, or the peak is not above the foot.
+    /// - Parameters:
+    ///   - samples: the stream's recent samples.
+    ///   - peak: the published pulse time (systolic peak), s.
+    ///   - previous: the previous pulse's time, s, or `nil`.
+    /// - Complexity: O(samples between the foot search's start and the peak).
+    static func upstrokeMiddle(samples: SampleRing, peak: Double, previous: Double?) -> Double? {
+        let from = max(previous ?? -Double.infinity, peak - 1.5)
+        guard samples.sampleRate > 0, let k = samples.index(atOrAfter: peak), let lo = samples.index(atOrAfter: from), lo < k
+        else { return nil }
+        var x = [Double](repeating: 0, count: k - lo + 1)
+        let ok = x.withUnsafeMutableBufferPointer { samples.segment(from: lo, count: k - lo + 1, into: $0) }
+        guard ok else { return nil }
+        var f = 0
+        for i in x.indices where x[i] < x[f] { f = i }
+        let top = x[x.count - 1]
+        guard top > x[f] else { return nil }
+        let half = (x[f] + top) / 2
+        var i = f
+        while i + 1 < x.count - 1 && x[i + 1] < half { i += 1 }
+        let step = x[i + 1] - x[i]
+        let fraction = step > 0 ? min(1, max(0, (half - x[i]) / step)) : 0
+        let t0 = samples.time(at: lo + i), t1 = samples.time(at: lo + i + 1)
+        return t0 + fraction * (t1 - t0)
     }
 
     /// Episodes: consecutive af windows (each starting where the previous ended) merge; any

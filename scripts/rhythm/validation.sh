@@ -3,7 +3,7 @@
 #
 #   scripts/rhythm/validation.sh fit        # CinC 2017 rows -> scripts/rhythm/fit.py -> RhythmModelParameters.swift
 #   scripts/rhythm/validation.sh            # CinC, MIT-BIH, NSTDB, SPC, Apple Watch rows -> tables on stdout,
-#                                           # then BIDMC PPG vs ECG (scripts/rhythm/bidmc-kappa.py)
+#                                           # then BIDMC PPG vs ECG (scripts/rhythm/bidmc-kappa.py, bidmc-disagreement.py)
 #
 # Release build of sensorpipe; databases in $RHYTHM_OUT (default /tmp/sensorpipe-rhythm).
 set -euo pipefail
@@ -48,3 +48,4 @@ run watch "$D/apple-watch-ecg" --exclude '*.md'
 run spc "$D/spc2015" --exclude '*_BPMtrace.mat' --exclude '*.md'
 python3 scripts/rhythm/validate.py --out-dir "$OUT" --datasets "$D"
 python3 scripts/rhythm/bidmc-kappa.py --sensorpipe "$BIN" --data "$D/bidmc/records" --out "$OUT/bidmc"
+python3 scripts/rhythm/bidmc-disagreement.py --data "$D/bidmc/records" --out "$OUT/bidmc"
