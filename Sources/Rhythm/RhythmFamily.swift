@@ -183,6 +183,11 @@ public enum RhythmFamily: AnalysisFamily {
             for name in streams.order {
                 guard var s = streams.remove(name) else { continue }
                 try s.emitFinal(output: output, final: true)
+                if s.lateBeats > 0 {
+                    issues.append(
+                        "\(name): \(s.lateBeats) beat(s) arrived more than \(Int(RhythmStream.beatLatencySeconds)) s after their "
+                            + "samples, after their window was written; not counted in the rhythm rows")
+                }
             }
         }
 

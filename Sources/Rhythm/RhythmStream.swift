@@ -21,8 +21,12 @@ struct RhythmBeat: Sendable {
 ///
 /// A window is final once the stream's samples have passed its end by 0.1 s (the QRS segments
 /// of its last beats) and a beat at or after its end has arrived (every beat of the window has
-/// then been published, as beats of a stream come in time order), or at the end of the
-/// recording. Until the stream is longer than ``RhythmOptions/singleWindowMaxSeconds`` nothing
+/// then been published, as beats of a stream come in time order), or once the samples have
+/// passed its end by ``beatLatencySeconds`` before the current block (an ECG lead or a PPG
+/// stream, which hold samples: no beat source publishes a beat later than that after its
+/// samples, and a block's beats come after the block; a stretch without beats — a lead off, a
+/// PPG off the wrist — then writes its windows and frees their samples instead of holding them
+/// until the next beat), or at the end of the recording. Until the stream is longer than ``RhythmOptions/singleWindowMaxSeconds`` nothing
 /// is final: a shorter stream is one window from its first to its last sample.
 ///
 /// A device's beat list (``RhythmSource/device``) has no samples of its own, only its beats
@@ -47,6 +51,13 @@ struct RhythmStream: Sendable {
     var bandKernel: AtrialActivity.BandKernel?
     var beats: [RhythmBeat] = []
     var lastBeat = -Double.infinity
+    /// The last sample time before the current block (s): the beats of samples up to it less
+    /// ``beatLatencySeconds`` have all been published (they come after their block).
+    var settledSample = -Double.infinity
+    /// End of the last window written (s): a beat before it arrived too late to be counted.
+    var writtenUpTo = -Double.infinity
+    /// Beats that arrived after their window was written (named in the family's issues).
+    var lateBeats = 0
     var previousBeat: Double?
     var nextWindow = 0
     var isLong = false
@@ -81,6 +92,7 @@ struct RhythmStream: Sendable {
             if samplePeriod > 0 { ring?.sampleRate = 1 / samplePeriod }
         }
         ring?.append(block)
+        settledSample = lastSample
         lastSample = max(lastSample, block.time(at: block.count - 1))
         if let s = start, lastSample - s > options.singleWindowMaxSeconds { isLong = true }
     }
@@ -88,6 +100,10 @@ struct RhythmStream: Sendable {
     /// Takes a beat (in time order).
     mutating func append(_ beat: RhythmBeat) {
         guard beat.time >= lastBeat else { return }
+        guard beat.time >= writtenUpTo else {
+            lateBeats += 1
+            return
+        }
         lastBeat = beat.time
         beats.append(beat)
     }
@@ -162,9 +178,14 @@ struct RhythmStream: Sendable {
                 guard a < end else { break }
                 b = min(b, end)
             } else {
-                guard lastSample >= b + 0.1 && lastBeat >= b else { break }
+                // A stream holding samples (an ECG lead, a PPG stream) also writes a window whose
+                // beats have all been published although none came after it, so a stretch without
+                // beats does not hold its samples; the fused series holds none.
+                let settled = ring != nil && settledSample >= b + Self.beatLatencySeconds
+                guard lastSample >= b + 0.1 && (lastBeat >= b || settled) else { break }
             }
             try emit(window: a, b, output: output)
+            writtenUpTo = b
             nextWindow += 1
             ring?.drop(before: b - Self.ringMargin)
         }
@@ -280,6 +301,12 @@ struct RhythmStream: Sendable {
     /// first beat (0.3 s) and the foot search of a PPG stream's first pulse (1.5 s,
     /// ``upstrokeMiddle(samples:peak:previous:)``).
     static let ringMargin = 1.6
+
+    /// The longest a beat source publishes a beat after its samples (s): an ECG lead's beats wait
+    /// for their quality window's label (`quality_window_s`, at most 600 s) and the detector's
+    /// look-ahead (seconds); PPG pulses for the detector's look-ahead (seconds). The same bound
+    /// as the waves family's hold (`WaveLead.holdSeconds`).
+    static let beatLatencySeconds = 660.0
 
     /// The time of a PPG pulse's middle-amplitude point: where the upstroke first reaches half
     /// the way from the foot (the minimum since the previous pulse, at most 1.5 s before the

@@ -153,6 +153,65 @@ struct RhythmTests {
         #expect("\(parts.episodes)" == "\(whole.episodes)")
     }
 
+    /// A 2-h PPG stream at 25 Hz whose pulses (0.8 s apart) stop for 100 min after the first
+    /// 10 min (off the wrist), published 3 s after their samples. `written` is the number of
+    /// windows written by the time the pulses resume.
+    func runWithPause(blockSeconds: Double) throws -> (rows: RhythmRows, written: Int) {
+        var analyzer = RhythmFamily.makeAnalyzer(options: RhythmOptions())
+        let info = StreamInfo(
+            key: StreamKey(deviceID: "watch", sensor: .photoplethysmogram, channel: "green"),
+            columns: [ColumnInfo(name: "green", unit: .dimensionless)], nominalSampleRate: 25, role: .optical)
+        let claimed = analyzer.claim(AnnouncedStream(index: 0, info: info, file: "x"))
+        #expect(claimed)
+        let series = DerivedSeries(
+            source: "ppg", name: "pulses", summary: "", isEventSeries: true,
+            attributes: [.label("quality", values: ["good", "acceptable", "unacceptable"], "")])
+        let beats = stride(from: 0.0, to: 7_200, by: 0.8).filter { $0 < 600 || $0 >= 6_600 }
+        let out = RhythmRows()
+        let rate = 25.0, total = 7_200 * 25, perBlock = max(1, Int(blockSeconds * rate))
+        var next = 0, first = 0, written = -1
+        while first < total {
+            let n = min(perBlock, total - first)
+            let block = SampleBlock(
+                stream: 0, segment: 0, firstSample: first, time: .uniform(segmentStart: 0, sampleRate: rate),
+                columns: [Array(repeating: 0, count: n)], flags: Array(repeating: 0, count: n), endsSegment: first + n == total)
+            try analyzer.consume(block, output: out)
+            let published = Double(first + n) / rate - 3
+            while next < beats.count && beats[next] < published {
+                if beats[next] >= 6_600 && written < 0 { written = out.windows.count }
+                let e = DerivedEvent(series: "ppg_pulses", stream: info.key.description, time: beats[next], values: [.label("good")])
+                try analyzer.consume(derived: e, series: series, output: out)
+                next += 1
+            }
+            first += n
+        }
+        try analyzer.finish(output: out)
+        return (out, written)
+    }
+
+    /// Before: a window was written only when a beat after it arrived, so the 100 min without
+    /// pulses held every sample (and wrote no window) until the pulses resumed — memory grew with
+    /// the longest stretch without beats, not the window.
+    @Test("a stretch without beats writes its windows once the samples are 660 s past them; chunked = whole")
+    func pauseWritesWindows() throws {
+        let whole = try runWithPause(blockSeconds: 1000)
+        // Windows up to 6,600 − 660 s less one block (a block's pulses come after it) are
+        // written before the pulses resume at 6,600 s; before, none after the first 10 min.
+        #expect(whole.written >= Int((6_600 - 660 - 1_000) / 30) - 1, "\(whole.written)")
+        #expect(whole.rows.windows.count == 240)
+        #expect(whole.rows.windows[25].label == .insufficient)
+        for blockSeconds in [0.4, 37.0] {
+            let parts = try runWithPause(blockSeconds: blockSeconds)
+            #expect(parts.written >= Int((6_600 - 660 - blockSeconds) / 30) - 1, "\(parts.written)")
+            #expect(parts.rows.windows.count == whole.rows.windows.count)
+            for (p, w) in zip(parts.rows.windows, whole.rows.windows) where "\(p)" != "\(w)" {
+                Issue.record("block \(blockSeconds) s, window \(w.startSeconds): \(p) vs \(w)")
+                break
+            }
+            #expect("\(parts.rows.episodes)" == "\(whole.rows.episodes)")
+        }
+    }
+
     // MARK: - CinC 2017 excerpt (ECG leads: beats and atrial activity)
 
     static let excerpt: [(record: String, label: RhythmLabel)] = [
