@@ -11,7 +11,8 @@ porting them to Swift. Reads the output folder of `python3 scripts/ecg/qtdb-wave
 Prints: a check that the model reproduces the combined row's T offsets beat for beat; per record and lead the
 q1c T-offset error with the lead's median T height (|x(T peak) − x(T offset)|, or the largest excursion in
 the 200 ms before the offset for a one-slope T) and its ratio to a noise level (1.4826 · MAD of the first
-difference); the two annotators against each other per record (q2c − q1c); and the pooled combined rows
+difference); the two annotators against each other per record (q2c − q1c), and the combined T offset against their mean
+on the records with both; and the pooled combined rows
 (q1c, q2c: mean ± SD, Se %) of the shipped rule and of the variants: the latest or earliest coherent
 offset instead of the median; a lead with a flat T (height below
 r × the beat's largest T height among the leads, Minnesota Code 5-3's "flat T" read relative to the other
@@ -216,6 +217,23 @@ def main():
         pooled += d
         print(f"- {rec}: {np.mean(d):+.0f} ± {np.std(d, ddof=1) if len(d) > 1 else 0:.0f} (n {len(d)})")
     print(f"- pooled: {np.mean(pooled):+.1f} ± {np.std(pooled, ddof=1):.1f} (n {len(pooled)})")
+    print("\n## Combined T off against the two annotators' mean (each q1c mark averaged with its nearest q2c mark "
+          "within 150 ms; the records with both), and against q1c on the same records")
+    for label, rule in [("shipped (median of the coherent leads)", shipped), ("flat T gives way, r 0.25", flat_after(0.25))]:
+        e_mean, e_q1 = [], []
+        for rec in RECS:
+            p2 = os.path.join(ROOT, f"{rec}.q2c")
+            if not os.path.exists(p2):
+                continue
+            m1, m2 = marks(os.path.join(ROOT, f"{rec}.q1c"))["T off"], np.array(marks(p2)["T off"])
+            if len(m2) == 0:
+                continue
+            both = [(t + m2[j]) / 2 for t in m1 for j in [int(np.argmin(np.abs(m2 - t)))] if abs(m2[j] - t) <= MATCH]
+            dets = combined(data, rec, rule)[0]
+            e_mean += score(dets, both)
+            e_q1 += score(dets, m1)
+        print(f"- {label}: annotators' mean {np.mean(e_mean):+.1f} ± {np.std(e_mean, ddof=1):.1f} (n {len(e_mean)}); "
+              f"q1c {np.mean(e_q1):+.1f} ± {np.std(e_q1, ddof=1):.1f} (n {len(e_q1)})")
     print("\n## Combined T offset rules (pooled, ms)")
     evaluate(data, shipped, "shipped (median of the coherent leads)", per_record=True)
     evaluate(data, extreme(max), "latest of the coherent leads")
