@@ -282,20 +282,31 @@ func describe(_ rows: [Streamed<RespirationWindow>]) -> [String] {
     }
 
     /// Pulses whose windows are unacceptable for their rhythm only keep their amplitude and
-    /// baseline (RIAV, RIIV), not their interval (RIFV); unacceptable for their signal, nothing.
-    @Test func rhythmOnlyUnacceptablePulsesGiveAmplitudeRates() throws {
+    /// baseline (RIAV, RIIV), not their interval (RIFV): the PPG row has those two spectra and,
+    /// without the interval, no spectral rate (the thresholds are the no-breathing maxima of sets
+    /// with it; the two are one beat measurement for smart fusion); the fused row with the ECG's
+    /// beats finds the rate. Unacceptable for their signal: no PPG spectrum.
+    @Test func rhythmOnlyUnacceptablePulsesGiveAmplitudeSpectra() throws {
         let rhythm = SyntheticBeats(ppgQualityLabel: "unacceptable", ppgUnacceptableCause: "rhythm").events()
-        let rows = try runRespiration(rhythm.ppg).filter { $0.value.source == .ppg }
-        #expect(rows.count >= 4)
-        for w in rows {
+        let ppg = try runRespiration(rhythm.ppg).filter { $0.value.source == .ppg }
+        #expect(ppg.count >= 4)
+        for w in ppg {
+            #expect(Set(w.value.spectra.map(\.modulation)) == [.amplitude, .intensity])
+            #expect(w.value.breathsPerMinute == nil)
+        }
+        let fused = try runRespiration(rhythm.ecg + rhythm.ppg).filter { $0.value.source == .fused }
+        #expect(fused.count >= 4)
+        for w in fused {
             let rate = try #require(w.value.breathsPerMinute, "\(w.value.nullReason ?? "")")
             #expect(abs(rate - 15) < 1, "\(rate)")
-            #expect(w.value.used[RespirationModulation.frequency.rawValue] == nil, "\(w.value.used)")
         }
         let signal = SyntheticBeats(ppgQualityLabel: "unacceptable", ppgUnacceptableCause: "signal").events()
-        let none = try runRespiration(signal.ppg)
+        let none = try runRespiration(signal.ppg).filter { $0.value.source == .ppg }
         #expect(!none.isEmpty)
-        for w in none { #expect(w.value.breathsPerMinute == nil) }
+        for w in none {
+            #expect(w.value.spectra.isEmpty)
+            #expect(w.value.breathsPerMinute == nil)
+        }
     }
 
     /// Irregular pulses without breathing (atrial-fibrillation-like intervals 0.4–1.2 s, each
