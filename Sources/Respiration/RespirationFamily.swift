@@ -2,8 +2,10 @@ import Signals
 
 /// The respiration family: breathing rate per window from the respiratory modulations of the
 /// ECG beats (`ecg_beats`: R amplitude above the PR baseline, QRS area, RR intervals) and the
-/// PPG pulses (`ppg_pulses`: RIAV, RIIV, RIFV), each modulation's rate the periodogram peak of
-/// the modulation resampled to a uniform grid (``RespiratorySpectrum``), fused per source and
+/// PPG pulses (`ppg_pulses`: RIAV, RIIV, RIFV; RIAV and RIIV also of pulses whose window is
+/// unacceptable for its rhythm only, `unacceptable_cause` `rhythm`), each modulation's rate the
+/// periodogram peak of the modulation resampled to a uniform grid (``RespiratorySpectrum``),
+/// fused per source and
 /// across sources by smart fusion (Karlen et al. 2013). It reads only the derived series the ECG
 /// and PPG families publish; with ``RespirationOptions/usesAccelerometer`` it also claims
 /// accelerometers and gives a rate where the wearer is still (``AccelerometerRespiration``).
@@ -142,8 +144,12 @@ public enum RespirationFamily: AnalysisFamily {
             }
             return RespirationStream.spanAverages(spectra) { now.spectra[$0] != nil }
         }
+        // As a source row's: without the beat interval (its key), only amplitude modulations,
+        // judged at thresholds derived with it (fused 133 of 7,200 simulated no-breathing
+        // windows reach them without it): no spectral rate.
+        let keys = now.spectra["frequency"] != nil ? now.spectra.count : min(now.spectra.count, 1)
         RespirationStream.spectralFusion(
-            &out, ownKeys: now.spectra.count, spectra: spectra, perModulation: perModulation,
+            &out, ownKeys: keys, spectra: spectra, perModulation: perModulation,
             threshold: now.threshold(options, fullSpan: windows.count == 2 * options.spectralSpan + 1),
             seconds: options.windowSeconds,
             used: {
@@ -248,10 +254,11 @@ public enum RespirationFamily: AnalysisFamily {
     }
 
     /// The subscriptions: ECG beats (class, R above baseline, QRS area, quality) and PPG pulses
-    /// (peak, foot, amplitude, quality).
+    /// (peak, foot, amplitude, quality, unacceptable cause).
     static let subscriptions = [
         DerivedSubscription(series: "ecg_beats", attributes: ["class", "r_above_baseline", "qrs_area", "quality"]),
-        DerivedSubscription(series: "ppg_pulses", attributes: ["peak_value", "foot_value", "pulse_amplitude", "quality"]),
+        DerivedSubscription(
+            series: "ppg_pulses", attributes: ["peak_value", "foot_value", "pulse_amplitude", "quality", "unacceptable_cause"]),
     ]
 
     /// The respiration analysis of one recording: one ``RespirationStream`` per ECG lead and
@@ -333,17 +340,22 @@ public enum RespirationFamily: AnalysisFamily {
                 lastKey = (event.series, event.stream, slot)
             }
             let v = event.values
-            let usable: Bool, values: [Double]
+            let usable: Bool, amplitudeUsable: Bool, values: [Double]
             if isECG {
                 usable = v[0].label == "N" && (v[3].label == "excellent" || v[3].label == "barely_acceptable")
+                amplitudeUsable = usable
                 values = [v[1].number, v[2].number]
             } else {
                 usable = v[3].label == "good" || v[3].label == "acceptable"
+                // A pulse whose window fails only the interval-ratio rule (a missed pulse, ectopic
+                // beats, AF) keeps its shape: its amplitude and baseline (RIAV, RIIV) are used, its
+                // interval (RIFV) is not.
+                amplitudeUsable = usable || (v.count > 4 && v[4].label == "rhythm")
                 values = [v[2].number, (v[0].number + v[1].number) / 2]
             }
             let stream = event.stream
             var emitted = [RespirationWindow]()
-            try streams[slot].append(time: event.time, usable: usable, values: values) { row in
+            try streams[slot].append(time: event.time, usable: usable, amplitudeUsable: amplitudeUsable, values: values) { row in
                 try output.emit(RespirationTables.respiration, Streamed(stream: stream, value: row))
                 emitted.append(row)
             }

@@ -79,11 +79,16 @@ struct RespirationStream {
     /// Adds a beat; emits the windows it completes.
     /// - Parameters:
     ///   - time: the beat's time, s.
-    ///   - usable: whether its quality label (and, ECG, its class) allows it.
+    ///   - usable: whether its quality label (and, ECG, its class) allows it (every modulation;
+    ///     the interval needs both beats usable).
+    ///   - amplitudeUsable: whether its amplitude modulations (all but the interval) may be used
+    ///     (PPG: also a pulse whose window is unacceptable for its rhythm only); `nil`: `usable`.
     ///   - values: its modulation values in ``modulations`` order, the interval excluded (ECG:
     ///     amplitude, QRS area; PPG: amplitude, intensity).
     ///   - emit: receives each completed window.
-    mutating func append(time: Double, usable: Bool, values: [Double], emit: (RespirationWindow) throws -> Void) throws {
+    mutating func append(
+        time: Double, usable: Bool, amplitudeUsable: Bool? = nil, values: [Double], emit: (RespirationWindow) throws -> Void
+    ) throws {
         guard time.isFinite else { return }
         if let p = previous, time < p.time {
             // A new segment of the source: its windows start afresh.
@@ -103,10 +108,10 @@ struct RespirationStream {
             if beats.isEmpty { window = max(k + 1, Int(((time - Self.margin) / w).rounded(.down))) }
         }
         var row = [Double](repeating: .nan, count: modulations.count)
-        if usable {
+        if usable || amplitudeUsable == true {
             for (i, m) in modulations.enumerated() {
                 switch m {
-                case .frequency: row[i] = interval
+                case .frequency: row[i] = usable ? interval : .nan
                 case .amplitude: row[i] = values[0]
                 case .qrsArea, .intensity: row[i] = values[1]
                 }
@@ -171,8 +176,14 @@ struct RespirationStream {
             }
             return Self.spanAverages(spectra) { ownKeys.contains($0) }
         }
+        // The thresholds are the no-breathing maxima of the source's full set of modulations: a
+        // window without the beat interval has only amplitude modulations, read from one beat
+        // measurement (their noise shared), whose simulated no-breathing windows reach those
+        // thresholds far more often (`spectral-threshold.py --bands-check --without-intervals`:
+        // ECG 409, PPG 717 of 7,200): no spectral rate (smart fusion refuses them as well).
+        let keys = ownModulations.contains(.frequency) ? ownModulations.count : min(ownModulations.count, 1)
         Self.spectralFusion(
-            &row, ownKeys: ownModulations.count, spectra: spectra, perModulation: perModulation, threshold: threshold,
+            &row, ownKeys: keys, spectra: spectra, perModulation: perModulation, threshold: threshold,
             seconds: options.windowSeconds,
             used: { Dictionary(own.map { ($0.modulation.rawValue, $0.breathsPerMinute) }, uniquingKeysWith: { a, _ in a }) })
         recent[i].row = row

@@ -27,6 +27,8 @@ struct SyntheticBeats {
     var depth = 0.1
     var qualityLabel = "excellent"
     var ppgQualityLabel = "good"
+    /// The pulses' `unacceptable_cause` (a fifth value), or `nil` for none published.
+    var ppgUnacceptableCause: String? = nil
 
     /// ECG beat events (`class`, `r_above_baseline`, `qrs_area`, `quality`) and PPG pulse
     /// events (`peak_value`, `foot_value`, `pulse_amplitude`, `quality`) in time order.
@@ -50,7 +52,8 @@ struct SyntheticBeats {
             ppg.append(
                 DerivedEvent(
                     series: "ppg_pulses", stream: "m/photoplethysmogram/PLETH", time: pulse,
-                    values: [.number(foot + pa), .number(foot), .number(pa), .label(ppgQualityLabel)]))
+                    values: [.number(foot + pa), .number(foot), .number(pa), .label(ppgQualityLabel)]
+                        + (ppgUnacceptableCause.map { [DerivedValue.label($0)] } ?? [])))
             // Respiratory sinus arrhythmia: the interval shortens on inspiration.
             t += 60 / heartRateBPM * (1 - depth / 2 * resp + n() * 0.5)
         }
@@ -276,6 +279,57 @@ func describe(_ rows: [Streamed<RespirationWindow>]) -> [String] {
         let rows = try runRespiration(e.ecg + e.ppg)
         #expect(!rows.isEmpty)
         for w in rows { #expect(w.value.breathsPerMinute == nil) }
+    }
+
+    /// Pulses whose windows are unacceptable for their rhythm only keep their amplitude and
+    /// baseline (RIAV, RIIV), not their interval (RIFV): the PPG row has those two spectra and,
+    /// without the interval, no spectral rate (the thresholds are the no-breathing maxima of sets
+    /// with it; the two are one beat measurement for smart fusion); the fused row with the ECG's
+    /// beats finds the rate. Unacceptable for their signal: no PPG spectrum.
+    @Test func rhythmOnlyUnacceptablePulsesGiveAmplitudeSpectra() throws {
+        let rhythm = SyntheticBeats(ppgQualityLabel: "unacceptable", ppgUnacceptableCause: "rhythm").events()
+        let ppg = try runRespiration(rhythm.ppg).filter { $0.value.source == .ppg }
+        #expect(ppg.count >= 4)
+        for w in ppg {
+            #expect(Set(w.value.spectra.map(\.modulation)) == [.amplitude, .intensity])
+            #expect(w.value.breathsPerMinute == nil)
+        }
+        let fused = try runRespiration(rhythm.ecg + rhythm.ppg).filter { $0.value.source == .fused }
+        #expect(fused.count >= 4)
+        for w in fused {
+            let rate = try #require(w.value.breathsPerMinute, "\(w.value.nullReason ?? "")")
+            #expect(abs(rate - 15) < 1, "\(rate)")
+        }
+        let signal = SyntheticBeats(ppgQualityLabel: "unacceptable", ppgUnacceptableCause: "signal").events()
+        let none = try runRespiration(signal.ppg).filter { $0.value.source == .ppg }
+        #expect(!none.isEmpty)
+        for w in none {
+            #expect(w.value.spectra.isEmpty)
+            #expect(w.value.breathsPerMinute == nil)
+        }
+    }
+
+    /// Irregular pulses without breathing (atrial-fibrillation-like intervals 0.4–1.2 s, each
+    /// pulse's amplitude and foot following its preceding interval, Frank–Starling, plus noise),
+    /// their windows unacceptable for their rhythm only: no PPG rate.
+    @Test(arguments: [21, 22, 23, 24, 25] as [UInt64]) func irregularPulsesWithoutBreathingGiveNoRate(seed: UInt64) throws {
+        var rng = SplitMix(seed: seed)
+        var ppg = [DerivedEvent]()
+        var t = 0.5, previous = 0.8
+        while t < 320 {
+            let fill = previous / 0.8
+            let pa = 0.5 * (0.5 + 0.5 * fill) * (1 + 0.05 * (rng.uniform() * 2 - 1))
+            let foot = 1.0 - 0.05 * fill + 0.01 * (rng.uniform() * 2 - 1)
+            ppg.append(
+                DerivedEvent(
+                    series: "ppg_pulses", stream: "m/photoplethysmogram/PLETH", time: t,
+                    values: [.number(foot + pa), .number(foot), .number(pa), .label("unacceptable"), .label("rhythm")]))
+            previous = 0.4 + 0.8 * rng.uniform()
+            t += previous
+        }
+        let rows = try runRespiration(ppg).filter { $0.value.source == .ppg }
+        #expect(rows.count >= 8)
+        for w in rows { #expect(w.value.breathsPerMinute == nil, "\(w.value.startSeconds) \(w.value.breathsPerMinute ?? 0)") }
     }
 
     @Test func ectopicBeatsAreLeftOut() throws {

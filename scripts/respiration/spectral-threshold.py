@@ -74,9 +74,10 @@ applies it only there) and whose peak lies at that rate or above, rounded up to 
 0.053, 0.043; PPG 0.090, 0.090, 0.071, 0.059; fused 0.076, 0.062, 0.049, 0.048. `--bands-check` also
 counts the windows reaching today's banded thresholds or the joint index (`joint`; ECG 8, PPG 13,
 fused 1 of 7,200). With --without-intervals (each source's windows without the beat interval, judged at
-today's thresholds, as the family judges a window whose intervals are left out for lack of variation,
-which with the outlier rule's floor at the data's resolution happens only where the intervals are identical):
-ECG 409, PPG 717, fused 133 of 7,200.
+today's thresholds): ECG 409, PPG 717, fused 133 of 7,200 -- which is why the family gives a row whose
+own modulations lack the beat interval no spectral rate (since session 22; before, such windows, where
+the intervals are identical or, PPG, the pulses' window is unacceptable for its rhythm only, were
+judged at these thresholds).
 
 Usage: python3 scripts/respiration/spectral-threshold.py [--bands-check [--without-intervals]] [--span S] [--json] [--shares T1,T2,...] [--seeds validation]
 """

@@ -448,7 +448,7 @@ struct PPGDeviceAnalysis {
         // intervals in unacceptable or motion windows are left out of the pulse-count rate and PRV.
         pulseChannels[c].setLabel(
             window: nextWindow, q.label, grid: labelGrid,
-            excluded: q.label == .unacceptable || PPGQuality.isMotion(accelerationRMS: accRMS))
+            excluded: q.label == .unacceptable || PPGQuality.isMotion(accelerationRMS: accRMS), rhythmOnly: q.rhythmOnly)
     }
 
     private mutating func flushRows(name: String, t0: Double, output: any ResultOutput) throws {

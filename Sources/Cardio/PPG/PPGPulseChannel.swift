@@ -27,8 +27,12 @@ struct PPGPulseChannel {
     /// 0xFF: none), for the beats' `quality` column: a beat takes the label of the window whose
     /// central step holds it. One byte instead of a (start, end, label) tuple of 24 keeps a week
     /// of 2-s windows at 0.3 MB per stream. Windows stepped over in a gap hold no byte
-    /// (``WindowCodes``): the memory follows the windows computed, not the time span.
+    /// (``WindowCodes``): the memory follows the windows computed, not the time span. An
+    /// `unacceptable` window failing only for its rhythm (``PPGQualityResult/rhythmOnly``) has
+    /// ``rhythmOnlyBit`` set.
     var labelCodes = WindowCodes()
+    /// The bit of a label code marking an `unacceptable` window failing only for its rhythm.
+    static let rhythmOnlyBit: UInt8 = 0x80
     /// Grid origin (s), step and window length (grid points) of the windows of ``labelCodes``.
     var labelGrid: (t0: Double, step: Int, length: Int, rate: Double)?
     /// The last window whose label was recorded, and whether it was excluded.
@@ -168,7 +172,8 @@ struct PPGPulseChannel {
     /// pulse-count heart rate and of PRV (`nn_excluded` `quality`).
     /// - Complexity: amortised O(1).
     mutating func setLabel(
-        window: Int, _ label: PPGQualityLabel?, grid: (t0: Double, step: Int, length: Int, rate: Double), excluded: Bool = false
+        window: Int, _ label: PPGQualityLabel?, grid: (t0: Double, step: Int, length: Int, rate: Double), excluded: Bool = false,
+        rhythmOnly: Bool = false
     ) {
         let step = Self.centralStep(window, grid: grid)
         let windowStart = grid.t0 + Double(window * grid.step) / grid.rate
@@ -182,7 +187,8 @@ struct PPGPulseChannel {
         lastExcluded = excluded
         // The first window's label also stands for the time before its central step.
         if excluded { series.excludeFromHRV(from: first ? windowStart : step.start, to: step.end) }
-        labelCodes.set(window, label.flatMap { l in PPGQualityLabel.allCases.firstIndex(of: l).map { UInt8($0) } } ?? 0xFF)
+        let code = label.flatMap { l in PPGQualityLabel.allCases.firstIndex(of: l).map { UInt8($0) } } ?? 0xFF
+        labelCodes.set(window, code != 0xFF && rhythmOnly ? code | Self.rhythmOnlyBit : code)
     }
 
     /// The central step of window k: `[t0 + (k·step + (length − step)/2) / rate, … + step / rate)`.
@@ -195,13 +201,25 @@ struct PPGPulseChannel {
     /// The label of the window whose central step holds time `t`, or `nil`.
     /// - Complexity: O(1).
     static func label(at t: Double, codes: WindowCodes, grid: (t0: Double, step: Int, length: Int, rate: Double)) -> PPGQualityLabel? {
+        labelAndCause(at: t, codes: codes, grid: grid)?.label
+    }
+
+    /// The label of the window whose central step holds time `t` and whether that window is
+    /// unacceptable for its rhythm only (``PPGQualityResult/rhythmOnly``), or `nil`.
+    /// - Complexity: O(1).
+    static func labelAndCause(
+        at t: Double, codes: WindowCodes, grid: (t0: Double, step: Int, length: Int, rate: Double)
+    ) -> (label: PPGQualityLabel, rhythmOnly: Bool)? {
         let first = centralStep(0, grid: grid).start
         let guess = Int(((t - first) * grid.rate / Double(grid.step)).rounded(.down))
         for k in [guess - 1, guess, guess + 1] where k >= 0 && k < codes.count {
             let c = centralStep(k, grid: grid)
             if c.start <= t && t < c.end {
-                let code = Int(codes[k])
-                return code < PPGQualityLabel.allCases.count ? PPGQualityLabel.allCases[code] : nil
+                let raw = codes[k]
+                guard raw != 0xFF else { return nil }
+                let code = Int(raw & ~rhythmOnlyBit)
+                guard code < PPGQualityLabel.allCases.count else { return nil }
+                return (PPGQualityLabel.allCases[code], raw & rhythmOnlyBit != 0)
             }
         }
         return nil

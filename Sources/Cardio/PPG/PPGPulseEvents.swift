@@ -42,6 +42,10 @@ public enum PPGPulseEvents {
                 "pulse_interval_s", unit: "s",
                 "time since the previous pulse of the stream's segment (its respiratory variation is RIFV); none for a segment's first pulse"
             ),
+            .label(
+                "unacceptable_cause", values: ["rhythm", "signal"],
+                "why the pulse's quality is unacceptable: rhythm when its window fails only the interval-ratio rule (longest / shortest interval ≥ 2.2: a missed pulse, ectopic beats, atrial fibrillation; the pulse shapes pass: masked ≤ 20 %, template correlation ≥ 0.66, rate 40–180 bpm, longest interval < 3 s), signal otherwise; none when the quality is not unacceptable"
+            ),
         ])
 
     /// The series' id (``DerivedSeries/id``), `ppg_pulses`.
@@ -74,7 +78,10 @@ extension PPGPulseChannel {
         }
         let codes = labelCodes, grid = labelGrid
         let events = pendingPulses[..<n].map { p in
-            let label = grid.flatMap { Self.label(at: p.time, codes: codes, grid: $0) }
+            let labelled = grid.flatMap { Self.labelAndCause(at: p.time, codes: codes, grid: $0) }
+            let label = labelled?.label
+            let cause: DerivedValue =
+                label == .unacceptable ? .label(labelled!.rhythmOnly ? "rhythm" : "signal") : .none
             return DerivedEvent(
                 series: PPGPulseEvents.id, stream: name, time: p.time,
                 values: [
@@ -82,7 +89,7 @@ extension PPGPulseChannel {
                     .number(Double(p.shape.blockWidthSamples) / p.rate), label.map { .label($0.rawValue) } ?? .none,
                     Self.measured(p.shape.footValue), Self.measured(p.shape.peakValue - p.shape.footValue),
                     Self.measured(p.shape.halfWidthSamples / p.rate),
-                    p.shape.intervalSamples.map { .number(Double($0) / p.rate) } ?? .none,
+                    p.shape.intervalSamples.map { .number(Double($0) / p.rate) } ?? .none, cause,
                 ])
         }
         pendingPulses.removeFirst(n)

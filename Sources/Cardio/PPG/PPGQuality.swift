@@ -22,7 +22,11 @@
 /// Orphanidou's feasibility rules fail, or the template correlation is below 0.66; `good` when
 /// the rules hold, the correlation is at least 0.86 (Orphanidou's PPG threshold) and the wrist
 /// is still (acceleration RMS ≤ 0.1 g when an accelerometer is present: a periodic movement
-/// can pass the template test while the pulses are motion); `acceptable` otherwise.
+/// can pass the template test while the pulses are motion); `acceptable` otherwise. An
+/// `unacceptable` window is *unacceptable for its rhythm only* (``PPGQualityResult/rhythmOnly``)
+/// when the one rule it fails is longest / shortest interval < 2.2 — a missed pulse, an ectopic
+/// beat or atrial fibrillation, the pulse shapes intact (masked ≤ 20 %, correlation ≥ 0.66,
+/// rate 40–180 bpm, longest interval < 3 s).
 enum PPGQuality {
     /// Reusable buffers of ``assess(values:raw:masked:pulses:gridRate:inBandPower:accelerationRMS:startSeconds:endSeconds:workspace:)``
     /// (no allocation per window once they have grown).
@@ -94,11 +98,13 @@ enum PPGQuality {
             let dc = raw.isEmpty ? 0 : rawSum / Double(count)
             if dc > 0 { perfusion = 100 * ac / dc }
         }
-        let (correlation, feasible) = templateCorrelation(
+        let (correlation, feasible, ratioOnly) = templateCorrelation(
             values: values, masked: masked, pulses: pulses, gridRate: gridRate, workspace: &w)
         let label: PPGQualityLabel
+        var rhythmOnly = false
         if maskedFraction > 0.2 || !feasible || !(correlation >= 0.66) {
             label = .unacceptable
+            rhythmOnly = maskedFraction <= 0.2 && correlation >= 0.66 && ratioOnly
         } else if correlation >= 0.86 && !isMotion(accelerationRMS: accelerationRMS) {
             label = .good
         } else {
@@ -107,7 +113,8 @@ enum PPGQuality {
         return PPGQualityResult(
             startSeconds: startSeconds, endSeconds: endSeconds, label: label, skewness: skewness,
             perfusionIndex: perfusion, templateCorrelation: correlation, inBandPower: inBandPower,
-            accelerationRMS: accelerationRMS ?? .nan, maskedFraction: maskedFraction, pulseCount: pulses.count)
+            accelerationRMS: accelerationRMS ?? .nan, maskedFraction: maskedFraction, pulseCount: pulses.count,
+            rhythmOnly: rhythmOnly)
     }
 
     /// Acceleration RMS above which a window has motion, g: the wrist is not still, so pulses
@@ -199,18 +206,21 @@ enum PPGQuality {
         return a[k]
     }
 
-    /// Orphanidou et al. (2015): mean correlation of the pulses with their average template, and
-    /// whether the feasibility rules hold.
+    /// Orphanidou et al. (2015): mean correlation of the pulses with their average template,
+    /// whether the feasibility rules hold, and whether the interval ratio (longest / shortest <
+    /// 2.2) is the only one of them that fails.
     static func templateCorrelation(
         values: [Float], masked: [Bool], pulses: [Double], gridRate: Double, workspace w: inout Workspace
-    ) -> (Double, Bool) {
-        guard pulses.count >= 3 else { return (.nan, false) }
+    ) -> (Double, Bool, Bool) {
+        guard pulses.count >= 3 else { return (.nan, false, false) }
         w.intervals.removeAll(keepingCapacity: true)
         for k in 1..<pulses.count { w.intervals.append((pulses[k] - pulses[k - 1]) / gridRate) }
         let meanInterval = w.intervals.reduce(0, +) / Double(w.intervals.count)
         let rate = 60 / meanInterval
         let longest = w.intervals.max()!, shortest = w.intervals.min()!
-        let feasible = rate >= 40 && rate <= 180 && longest < 3 && shortest > 0 && longest / shortest < 2.2
+        let plausible = rate >= 40 && rate <= 180 && longest < 3 && shortest > 0
+        let feasible = plausible && longest / shortest < 2.2
+        let ratioOnly = plausible && !feasible
         w.intervals.sort()
         let median = w.intervals[w.intervals.count / 2] * gridRate
         let half = max(1, Int((median / 2).rounded()))
@@ -227,7 +237,7 @@ enum PPGQuality {
                 count += 1
             }
         }
-        guard count >= 2 else { return (.nan, false) }
+        guard count >= 2 else { return (.nan, false, false) }
         w.template.removeAll(keepingCapacity: true)
         w.template.append(contentsOf: repeatElement(0, count: width))
         for s in 0..<count { for i in 0..<width { w.template[i] += w.segments[s * width + i] / Double(count) } }
@@ -237,7 +247,7 @@ enum PPGQuality {
                 for s in 0..<count { total += pearson(UnsafeBufferPointer(rebasing: seg[s * width..<(s + 1) * width]), t) }
             }
         }
-        return (total / Double(count), feasible)
+        return (total / Double(count), feasible, ratioOnly)
     }
 
     static func pearson(_ a: UnsafeBufferPointer<Double>, _ b: UnsafeBufferPointer<Double>) -> Double {

@@ -65,6 +65,10 @@ public struct PPGQualityResult: Sendable, Hashable {
     public var maskedFraction: Double
     /// Pulses in the window.
     public var pulseCount: Int
+    /// Whether an `unacceptable` window fails only the interval-ratio rule (longest / shortest
+    /// interval < 2.2: a missed pulse, ectopic beats, atrial fibrillation), its pulse shapes
+    /// intact (``PPGQuality``); published as the pulses' `unacceptable_cause` `rhythm`.
+    var rhythmOnly = false
     /// Start of the window's central step, seconds: the stretch its label stands for (a beat
     /// there takes this label; the windows overlap, the central steps tile the time).
     public var labelStartSeconds = Double.nan
