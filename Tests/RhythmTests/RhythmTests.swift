@@ -73,6 +73,15 @@ struct RhythmTests {
     }
 
     func run(blockSeconds: Double, options: RhythmOptions = RhythmOptions()) throws -> RhythmRows {
+        try runPPG(beats: Self.pulses(), seconds: 200, blockSeconds: blockSeconds, options: options).rows
+    }
+
+    /// A PPG stream at 25 Hz of `seconds` (zeros) with pulses at `beats` (s), each published 3 s
+    /// after its samples (a detector's lag), the samples in blocks of `blockSeconds`. `written`:
+    /// the windows written when the first pulse at or after `watch` is published (−1 if none).
+    func runPPG(
+        beats: [Double], seconds: Int, blockSeconds: Double, options: RhythmOptions = RhythmOptions(), watch: Double = .infinity
+    ) throws -> (rows: RhythmRows, written: Int) {
         var analyzer = RhythmFamily.makeAnalyzer(options: options)
         let info = StreamInfo(
             key: StreamKey(deviceID: "watch", sensor: .photoplethysmogram, channel: "green"),
@@ -80,36 +89,32 @@ struct RhythmTests {
         let claimed = analyzer.claim(AnnouncedStream(index: 0, info: info, file: "x"))
         #expect(claimed)
         let out = RhythmRows()
-        let rate = 25.0, total = 200 * 25
+        let rate = 25.0, total = seconds * 25
         let perBlock = max(1, Int(blockSeconds * rate))
-        let beats = Self.pulses()
-        var next = 0
         let series = DerivedSeries(
             source: "ppg", name: "pulses", summary: "", isEventSeries: true,
             attributes: [.label("quality", values: ["good", "acceptable", "unacceptable"], "")])
-        var first = 0
+        var next = 0, first = 0, written = -1
+        func publish(until time: Double) throws {
+            while next < beats.count && beats[next] < time {
+                if beats[next] >= watch && written < 0 { written = out.windows.count }
+                let e = DerivedEvent(series: "ppg_pulses", stream: info.key.description, time: beats[next], values: [.label("good")])
+                try analyzer.consume(derived: e, series: series, output: out)
+                next += 1
+            }
+        }
         while first < total {
             let n = min(perBlock, total - first)
             let block = SampleBlock(
                 stream: 0, segment: 0, firstSample: first, time: .uniform(segmentStart: 0, sampleRate: rate),
                 columns: [Array(repeating: 0, count: n)], flags: Array(repeating: 0, count: n), endsSegment: first + n == total)
             try analyzer.consume(block, output: out)
-            // Pulses are published a little after the samples that hold them (a detector's lag).
-            let published = Double(first + n) / rate - 3
-            while next < beats.count && beats[next] < published {
-                let e = DerivedEvent(series: "ppg_pulses", stream: info.key.description, time: beats[next], values: [.label("good")])
-                try analyzer.consume(derived: e, series: series, output: out)
-                next += 1
-            }
+            try publish(until: Double(first + n) / rate - 3)
             first += n
         }
-        while next < beats.count {
-            let e = DerivedEvent(series: "ppg_pulses", stream: info.key.description, time: beats[next], values: [.label("good")])
-            try analyzer.consume(derived: e, series: series, output: out)
-            next += 1
-        }
+        try publish(until: .infinity)
         try analyzer.finish(output: out)
-        return out
+        return (out, written)
     }
 
     @Test("a 200-s stream gets 30-s windows from its start, the last one short; AF windows merge into one episode")
@@ -153,40 +158,11 @@ struct RhythmTests {
         #expect("\(parts.episodes)" == "\(whole.episodes)")
     }
 
-    /// A 2-h PPG stream at 25 Hz whose pulses (0.8 s apart) stop for 100 min after the first
-    /// 10 min (off the wrist), published 3 s after their samples. `written` is the number of
-    /// windows written by the time the pulses resume.
+    /// A 2-h PPG stream whose pulses (0.8 s apart) stop for 100 min after the first 10 min (off
+    /// the wrist); `written` is the number of windows written by the time they resume.
     func runWithPause(blockSeconds: Double) throws -> (rows: RhythmRows, written: Int) {
-        var analyzer = RhythmFamily.makeAnalyzer(options: RhythmOptions())
-        let info = StreamInfo(
-            key: StreamKey(deviceID: "watch", sensor: .photoplethysmogram, channel: "green"),
-            columns: [ColumnInfo(name: "green", unit: .dimensionless)], nominalSampleRate: 25, role: .optical)
-        let claimed = analyzer.claim(AnnouncedStream(index: 0, info: info, file: "x"))
-        #expect(claimed)
-        let series = DerivedSeries(
-            source: "ppg", name: "pulses", summary: "", isEventSeries: true,
-            attributes: [.label("quality", values: ["good", "acceptable", "unacceptable"], "")])
         let beats = stride(from: 0.0, to: 7_200, by: 0.8).filter { $0 < 600 || $0 >= 6_600 }
-        let out = RhythmRows()
-        let rate = 25.0, total = 7_200 * 25, perBlock = max(1, Int(blockSeconds * rate))
-        var next = 0, first = 0, written = -1
-        while first < total {
-            let n = min(perBlock, total - first)
-            let block = SampleBlock(
-                stream: 0, segment: 0, firstSample: first, time: .uniform(segmentStart: 0, sampleRate: rate),
-                columns: [Array(repeating: 0, count: n)], flags: Array(repeating: 0, count: n), endsSegment: first + n == total)
-            try analyzer.consume(block, output: out)
-            let published = Double(first + n) / rate - 3
-            while next < beats.count && beats[next] < published {
-                if beats[next] >= 6_600 && written < 0 { written = out.windows.count }
-                let e = DerivedEvent(series: "ppg_pulses", stream: info.key.description, time: beats[next], values: [.label("good")])
-                try analyzer.consume(derived: e, series: series, output: out)
-                next += 1
-            }
-            first += n
-        }
-        try analyzer.finish(output: out)
-        return (out, written)
+        return try runPPG(beats: beats, seconds: 7_200, blockSeconds: blockSeconds, watch: 6_600)
     }
 
     /// Before: a window was written only when a beat after it arrived, so the 100 min without

@@ -185,6 +185,17 @@ def evaluate(data, rule, label, per_record=False):
             print(f"  {ann} per record: " + ", ".join(res[ann][3]))
 
 
+def both_annotators():
+    """(record, q1c T-off marks, q2c T-off marks as an array) for the records whose .q2c has T-off marks."""
+    for rec in RECS:
+        p2 = os.path.join(ROOT, f"{rec}.q2c")
+        if not os.path.exists(p2):
+            continue
+        m1, m2 = marks(os.path.join(ROOT, f"{rec}.q1c"))["T off"], np.array(marks(p2)["T off"])
+        if len(m2):
+            yield rec, m1, m2
+
+
 def main():
     data = load()
     bad = [rec for rec in RECS
@@ -206,13 +217,7 @@ def main():
         print(f"- {rec}: " + "; ".join(cells))
     print("\n## The annotators: q2c − q1c T off per record, ms (nearest q2c mark within 150 ms)")
     pooled = []
-    for rec in RECS:
-        p2 = os.path.join(ROOT, f"{rec}.q2c")
-        if not os.path.exists(p2):
-            continue
-        m1, m2 = marks(os.path.join(ROOT, f"{rec}.q1c"))["T off"], np.array(marks(p2)["T off"])
-        if len(m2) == 0:
-            continue
+    for rec, m1, m2 in both_annotators():
         d = [1000 * (m2[j] - t) for t in m1 for j in [int(np.argmin(np.abs(m2 - t)))] if abs(m2[j] - t) <= MATCH]
         pooled += d
         print(f"- {rec}: {np.mean(d):+.0f} ± {np.std(d, ddof=1) if len(d) > 1 else 0:.0f} (n {len(d)})")
@@ -221,13 +226,7 @@ def main():
           "within 150 ms; the records with both), and against q1c on the same records")
     for label, rule in [("shipped (median of the coherent leads)", shipped), ("flat T gives way, r 0.25", flat_after(0.25))]:
         e_mean, e_q1 = [], []
-        for rec in RECS:
-            p2 = os.path.join(ROOT, f"{rec}.q2c")
-            if not os.path.exists(p2):
-                continue
-            m1, m2 = marks(os.path.join(ROOT, f"{rec}.q1c"))["T off"], np.array(marks(p2)["T off"])
-            if len(m2) == 0:
-                continue
+        for rec, m1, m2 in both_annotators():
             both = [(t + m2[j]) / 2 for t in m1 for j in [int(np.argmin(np.abs(m2 - t)))] if abs(m2[j] - t) <= MATCH]
             dets = combined(data, rec, rule)[0]
             e_mean += score(dets, both)
