@@ -55,34 +55,13 @@ struct ECGTimeGridding {
             regularizer = nil
             stopped = false
         }
-        if stopped {
-            output.append(block)
-            return
-        }
-        if let rate = regularizer?.sampleRate, block.count > 0 {
-            let points = (block.time(at: block.count - 1) - lastTime) * rate
-            guard points <= Double(2 * block.count + Self.lookAhead) else {
-                stop(rate: rate)
-                output.append(block)
-                return
-            }
-        }
         if regularizer != nil {
-            regularizer!.process(block, into: &output)
-            if block.count > 0 { lastTime = block.time(at: block.count - 1) }
+            grid(block, into: &output)
             return
         }
         held.append(block)
         heldCount += block.count
         if heldCount >= Self.lookAhead || block.endsSegment { release(into: &output) }
-    }
-
-    /// Stops gridding the current segment and says why.
-    private mutating func stop(rate: Double) {
-        stopped = true
-        notes.append(
-            "segment \(segment): sample intervals grew far past the \(rate) Hz grid's period inside the segment; "
-                + "the rest of the segment is left with its explicit times (not analysed)")
     }
 
     /// Releases what is held (the end of the stream, or of a segment whose last block did not
@@ -103,23 +82,33 @@ struct ECGTimeGridding {
         }
         // The held samples are the look-ahead and at most one block past it: their span at the
         // mean rate of the first look-ahead samples is checked as later blocks are.
-        var r = Regularizer(sampleRate: rate)
-        var previous = held[0].time(at: 0)
-        for (k, b) in held.enumerated() where b.count > 0 {
-            let points = (b.time(at: b.count - 1) - previous) * rate
-            guard points <= Double(2 * b.count + Self.lookAhead) else {
-                stop(rate: rate)
-                output += held[k...]
-                regularizer = r
-                rates.append(rate)
+        regularizer = Regularizer(sampleRate: rate)
+        rates.append(rate)
+        lastTime = held[0].time(at: 0)
+        for b in held { grid(b, into: &output) }
+    }
+
+    /// Grids one block of the current segment (its rate fixed), unless the block's span would
+    /// put far more points on the grid than it has samples: then the rest of the segment is
+    /// passed on unchanged and named in ``notes``.
+    private mutating func grid(_ block: SampleBlock, into output: inout [SampleBlock]) {
+        guard !stopped, let rate = regularizer?.sampleRate else {
+            output.append(block)
+            return
+        }
+        if block.count > 0 {
+            let points = (block.time(at: block.count - 1) - lastTime) * rate
+            guard points <= Double(2 * block.count + Self.lookAhead) else {
+                stopped = true
+                notes.append(
+                    "segment \(segment): sample intervals grew far past the \(rate) Hz grid's period inside the segment; "
+                        + "the rest of the segment is left with its explicit times (not analysed)")
+                output.append(block)
                 return
             }
-            r.process(b, into: &output)
-            previous = b.time(at: b.count - 1)
+            lastTime = block.time(at: block.count - 1)
         }
-        lastTime = previous
-        regularizer = r
-        rates.append(rate)
+        regularizer!.process(block, into: &output)
     }
 
     /// The mean rate over samples `0…lastIndex` of the held blocks, rounded to whole hertz

@@ -259,6 +259,10 @@ public enum RecordingAnalysis {
         var implausible: [Int: Int] = [:] // global stream index → samples at implausible times
         var gridding: [Int: ECGTimeGridding] = [:] // ECG streams → their grid (explicit times only)
         var gridded: [SampleBlock] = []
+        /// Hands a block of stream `index` to the families that claimed the stream.
+        func deliver(_ b: SampleBlock, _ index: Int) throws {
+            for f in claimedBy[index] { try router.call(f, output: output) { try $0.consume(b, output: output) } }
+        }
         while true {
             // Non-block events first (announcements must precede their blocks); then the block
             // that starts earliest across files (ties: the earlier file).
@@ -336,11 +340,9 @@ public enum RecordingAnalysis {
                 if gridding[index] != nil {
                     gridded.removeAll(keepingCapacity: true)
                     gridding[index]!.process(b, into: &gridded)
-                    for g in gridded {
-                        for f in claimedBy[index] { try router.call(f, output: output) { try $0.consume(g, output: output) } }
-                    }
+                    for g in gridded { try deliver(g, index) }
                 } else {
-                    for f in claimedBy[index] { try router.call(f, output: output) { try $0.consume(b, output: output) } }
+                    try deliver(b, index)
                 }
                 if let progress, b.count > 0 {
                     decoded.samples += b.count
@@ -361,9 +363,7 @@ public enum RecordingAnalysis {
         for index in gridding.keys.sorted() {
             gridded.removeAll(keepingCapacity: true)
             gridding[index]!.finish(into: &gridded)
-            for g in gridded {
-                for f in claimedBy[index] { try router.call(f, output: output) { try $0.consume(g, output: output) } }
-            }
+            for g in gridded { try deliver(g, index) }
             let rates = gridding[index]!.rates
             guard !rates.isEmpty else { continue }
             let distinct = rates.reduce(into: [Double]()) { if !$0.contains($1) { $0.append($1) } }
